@@ -1,0 +1,5 @@
+import sys
+
+from pitui.cli import main
+
+sys.exit(main())

@@ -1,0 +1,54 @@
+"""The `pitui` command: the app by default, or one of the subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from pitui.core.errors import PituiError
+
+SUBCOMMANDS = {
+    "context": "print the LLM context of a leaf",
+    "tree": "print a session's entry tree",
+    "list": "list and search sessions",
+    "label": "set or clear the label of an entry",
+    "name": "name a session",
+    "trash": "move a session to the trash",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in SUBCOMMANDS:
+            return _run_subcommand(args[0], args[1:])
+        module = importlib.import_module("pitui.commands.app")
+        parser = argparse.ArgumentParser(prog="pitui", description=_description())
+        module.add_arguments(parser)
+        return int(module.run(parser.parse_args(args)) or 0)
+    except PituiError as error:
+        print(f"pitui: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _run_subcommand(name: str, args: list[str]) -> int:
+    module = importlib.import_module(f"pitui.commands.{name}")
+    parser = argparse.ArgumentParser(prog=f"pitui {name}", description=SUBCOMMANDS[name])
+    module.add_arguments(parser)
+    return int(module.run(parser.parse_args(args)) or 0)
+
+
+def _description() -> str:
+    lines = ["Browse Pi coding-agent sessions.", "", "subcommands:"]
+    lines += [f"  pitui {name:<8} {help}" for name, help in SUBCOMMANDS.items()]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

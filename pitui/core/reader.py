@@ -1,0 +1,163 @@
+"""Incremental reading of a session file: complete lines only, by byte offset."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pitui.core.entry import Diagnostic, Entry
+from pitui.core.jsonline import LineError, parse_line
+from pitui.core.migration import Migrator
+
+CHUNK_SIZE = 8 * 1024 * 1024
+
+
+from pitui.core.errors import PituiError
+
+
+class NotASession(PituiError):
+    """The file is not a Pi session (no header first), or cannot be read."""
+
+
+@dataclass(slots=True)
+class ReadBatch:
+    """What one read produced. `reset` means: forget earlier batches, this is the whole file."""
+
+    entries: list[Entry] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    reset: bool = False
+
+
+@dataclass(slots=True)
+class _Line:
+    number: int
+    offset: int
+    data: bytes
+
+
+class SessionReader:
+    """Reads a session file's complete lines; `refresh()` reads only what was appended."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.header: dict[str, Any] | None = None
+        self.offset = 0  # just after the last complete line consumed
+        self.partial_bytes = 0  # bytes of a last line not yet ended by "\n"
+        self._line_number = 0
+        self._parsed_count = 0
+        self._entry_count = 0
+        self._inode: int | None = None
+        self._header_span: tuple[int, int] = (0, 0)
+        self._header_bytes = b""
+        self._migrator: Migrator | None = None
+
+    def read(self) -> ReadBatch:
+        """Read the whole file from the start."""
+        self.__init__(self.path)  # type: ignore[misc]
+        batch = self._read_new()
+        batch.reset = True
+        return batch
+
+    def refresh(self) -> ReadBatch:
+        """Read lines appended since the last read; reload whole if the file was replaced."""
+        if self.header is None or self._must_reload():
+            return self.read()
+        return self._read_new()
+
+    def _must_reload(self) -> bool:
+        try:
+            stat = os.stat(self.path)
+        except OSError as error:
+            raise NotASession(_os_reason(error)) from None
+        if stat.st_ino != self._inode or stat.st_size < self.offset:
+            return True
+        start, end = self._header_span
+        with open(self.path, "rb") as handle:
+            handle.seek(start)
+            return handle.read(end - start) != self._header_bytes
+
+    def _read_new(self) -> ReadBatch:
+        batch = ReadBatch()
+        try:
+            with open(self.path, "rb") as handle:
+                self._inode = os.fstat(handle.fileno()).st_ino
+                handle.seek(self.offset)
+                for line in self._complete_lines(handle):
+                    self._take_line(line, batch)
+        except OSError as error:
+            raise NotASession(_os_reason(error)) from None
+        if self.header is None:
+            raise NotASession(self._no_header_reason())
+        return batch
+
+    def _complete_lines(self, handle: Any) -> Iterator[_Line]:
+        pending = b""
+        pending_offset = self.offset
+        while chunk := handle.read(CHUNK_SIZE):
+            data = pending + chunk if pending else chunk
+            start = 0
+            while (end := data.find(b"\n", start)) != -1:
+                self._line_number += 1
+                yield _Line(self._line_number, pending_offset + start, data[start:end])
+                start = end + 1
+            pending_offset += start
+            pending = data[start:]
+            self.offset = pending_offset
+        self.partial_bytes = len(pending)
+
+    def _take_line(self, line: _Line, batch: ReadBatch) -> None:
+        if not line.data.strip():
+            return
+        try:
+            value = parse_line(line.data)
+        except LineError as error:
+            batch.diagnostics.append(Diagnostic(line.number, line.offset, str(error)))
+            return
+        self._parsed_count += 1
+        if self.header is None:
+            self._take_header(value, line)
+        elif not isinstance(value, dict):
+            reason = "line is not a JSON object"
+            batch.diagnostics.append(Diagnostic(line.number, line.offset, reason))
+        elif value.get("type") == "session":
+            reason = "extra session header ignored"
+            batch.diagnostics.append(Diagnostic(line.number, line.offset, reason))
+        else:
+            batch.entries.append(self._make_entry(value, line, batch))
+
+    def _take_header(self, value: Any, line: _Line) -> None:
+        if not (isinstance(value, dict) and value.get("type") == "session"):
+            raise NotASession(
+                f"line {line.number} is not a session header: the file is not a session"
+            )
+        if not isinstance(value.get("id"), str):
+            raise NotASession(f"the session header on line {line.number} has no string id")
+        self.header = value
+        self._header_span = (line.offset, line.offset + len(line.data))
+        self._header_bytes = line.data
+        self._migrator = Migrator(value)
+
+    def _make_entry(self, raw: dict[str, Any], line: _Line, batch: ReadBatch) -> Entry:
+        assert self._migrator is not None
+        problem = self._migrator.migrate(raw, self._parsed_count - 1)
+        if problem:
+            batch.diagnostics.append(Diagnostic(line.number, line.offset, problem))
+        entry = Entry(raw, line.number, line.offset, self._entry_count)
+        self._entry_count += 1
+        return entry
+
+    def _no_header_reason(self) -> str:
+        if self.offset == 0 and self.partial_bytes == 0:
+            return "the file is empty"
+        return "no session header found: the file is not a session"
+
+    @property
+    def version(self) -> int:
+        return self._migrator.source_version if self._migrator else 0
+
+
+def _os_reason(error: OSError) -> str:
+    return f"cannot read {error.filename or 'file'}: {error.strerror or error}"

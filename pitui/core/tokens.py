@@ -1,0 +1,102 @@
+"""Pi's token estimate of a context (compaction.js: estimateTokens, estimateContextTokens)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+IMAGE_CHARS = 4800
+
+
+def js_length(text: Any) -> int:
+    """`string.length` in JavaScript: UTF-16 code units."""
+    if not isinstance(text, str):
+        return 0
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+
+
+def _content_chars(content: Any) -> int:
+    if isinstance(content, str):
+        return js_length(content)
+    chars = 0
+    for block in content if isinstance(content, list) else ():
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text" and block.get("text"):
+            chars += js_length(block["text"])
+        elif block.get("type") == "image":
+            chars += IMAGE_CHARS
+    return chars
+
+
+def _assistant_chars(content: Any) -> int:
+    chars = 0
+    for block in content if isinstance(content, list) else ():
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            chars += js_length(block.get("text"))
+        elif kind == "thinking":
+            chars += js_length(block.get("thinking"))
+        elif kind == "toolCall":
+            arguments = json.dumps(
+                block.get("arguments"), separators=(",", ":"), ensure_ascii=False
+            )
+            chars += js_length(block.get("name")) + js_length(arguments)
+    return chars
+
+
+def estimate_tokens(message: Any) -> int:
+    if not isinstance(message, dict):
+        return 0
+    role = message.get("role")
+    if role == "system":
+        chars = _content_chars(message.get("content"))
+        sections = message.get("sections")
+        if isinstance(sections, dict):
+            chars += sum(js_length(v) for v in sections.values() if v)
+        if message.get("toolsAdded"):
+            dumped = json.dumps(message["toolsAdded"], separators=(",", ":"), ensure_ascii=False)
+            chars += js_length(dumped)
+    elif role == "assistant":
+        chars = _assistant_chars(message.get("content"))
+    elif role in ("user", "custom", "toolResult"):
+        chars = _content_chars(message.get("content"))
+    elif role == "bashExecution":
+        chars = js_length(message.get("command")) + js_length(message.get("output"))
+    elif role in ("branchSummary", "compactionSummary"):
+        chars = js_length(message.get("summary"))
+    else:
+        return 0
+    return math.ceil(chars / 4)
+
+
+def _usage_tokens(message: Any) -> int:
+    """Context size reported by a valid assistant usage, or 0."""
+    if not isinstance(message, dict) or message.get("role") != "assistant":
+        return 0
+    if message.get("stopReason") in ("aborted", "error"):
+        return 0
+    usage = message.get("usage")
+    if not isinstance(usage, dict):
+        return 0
+    total = usage.get("totalTokens")
+    if isinstance(total, int | float) and total:
+        return int(total)
+    parts = [usage.get(k) for k in ("input", "output", "cacheRead", "cacheWrite")]
+    if not all(isinstance(p, int | float) and not isinstance(p, bool) for p in parts):
+        return 0
+    return int(sum(parts))  # type: ignore[arg-type]
+
+
+def estimate_context_tokens(messages: list[Any]) -> int:
+    """Last valid assistant usage plus chars/4 for every message after it."""
+    for index in range(len(messages) - 1, -1, -1):
+        used = _usage_tokens(messages[index])
+        if used > 0:
+            return used + sum(estimate_tokens(m) for m in messages[index + 1 :])
+    return sum(estimate_tokens(m) for m in messages)

@@ -1,0 +1,183 @@
+"""The entry tree of one session: ids, parents, children, roots, leaf, labels and name.
+
+Built incrementally: an appended entry costs O(1) in the common case. Rare shapes (a
+duplicate id, an entry that adopts earlier orphans) trigger a full rebuild, which also finds
+and breaks parentId cycles so that no walk over the tree can loop.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from pitui.core.entry import Diagnostic, Entry
+from pitui.core.timestamps import sort_key
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    text: str
+    timestamp: object
+
+
+class SessionTree:
+    """Tree over a session's entries (file order, header excluded)."""
+
+    def __init__(self, entries: Iterable[Entry] = ()) -> None:
+        self.entries: list[Entry] = []
+        self.by_id: dict[str, Entry] = {}
+        self.parent: dict[str, str | None] = {}  # effective parent, cycles broken
+        self.children: dict[str | None, list[Entry]] = {None: []}
+        self.labels: dict[str, Label] = {}
+        self.name: str | None = None
+        self.diagnostics: list[Diagnostic] = []
+        self._waiting: dict[str, list[Entry]] = {}  # orphans by the parent id they name
+        self.extend(entries)
+
+    # -- building ---------------------------------------------------------------------
+    def extend(self, entries: Iterable[Entry]) -> None:
+        needs_rebuild = False
+        for entry in entries:
+            self.entries.append(entry)
+            self._track_metadata(entry)
+            if needs_rebuild or entry.id in self.by_id or entry.id in self._waiting:
+                needs_rebuild = True
+                continue
+            self._attach(entry)
+        if needs_rebuild:
+            self._rebuild()
+
+    def _track_metadata(self, entry: Entry) -> None:
+        if entry.type == "label":
+            target = entry.raw.get("targetId")
+            text = entry.raw.get("label")
+            if isinstance(target, str):
+                if isinstance(text, str) and text:
+                    self.labels[target] = Label(text, entry.timestamp)
+                else:
+                    self.labels.pop(target, None)
+        elif entry.type == "session_info":
+            name = entry.raw.get("name")
+            self.name = (name.strip() or None) if isinstance(name, str) else None
+
+    def _attach(self, entry: Entry) -> None:
+        self.by_id[entry.id] = entry
+        parent_id = entry.parent_id
+        if parent_id is None or parent_id == entry.id:
+            self._link(entry, None)
+        elif parent_id in self.by_id:
+            self._link(entry, parent_id)
+        else:
+            self._link(entry, None)
+            self._waiting.setdefault(parent_id, []).append(entry)
+
+    def _link(self, entry: Entry, parent_id: str | None) -> None:
+        self.parent[entry.id] = parent_id
+        self.children.setdefault(entry.id, [])
+        siblings = self.children.setdefault(parent_id, [])
+        if parent_id is None:
+            siblings.append(entry)  # roots stay in file order, as in Pi
+        else:
+            bisect.insort(siblings, entry, key=_child_key)
+
+    def _rebuild(self) -> None:
+        self.by_id = {}
+        self.parent = {}
+        self.children = {None: []}
+        self._waiting = {}
+        self.diagnostics = [d for d in self.diagnostics if d.line]
+        winners: dict[str, Entry] = {}
+        for entry in self.entries:
+            if entry.id in winners:
+                self._note(entry, f"duplicate id {entry.id}: the later line wins")
+            winners[entry.id] = entry
+        self.by_id = winners
+        nodes = sorted(winners.values(), key=lambda e: e.index)
+        parents = {e.id: _named_parent(e, winners) for e in nodes}
+        for broken in _cycle_breaks(nodes, parents):
+            parents[broken.id] = None
+            self._note(broken, f"parentId cycle through {broken.id} broken: shown as a root")
+        for entry in nodes:
+            self.parent[entry.id] = parents[entry.id]
+            self.children.setdefault(entry.id, [])
+            self.children.setdefault(parents[entry.id], []).append(entry)
+            if parents[entry.id] is None and entry.parent_id not in (None, entry.id):
+                if entry.parent_id not in winners:
+                    self._waiting.setdefault(entry.parent_id, []).append(entry)
+        for parent_id, kids in self.children.items():
+            if parent_id is not None:
+                kids.sort(key=_child_key)
+
+    def _note(self, entry: Entry, reason: str) -> None:
+        self.diagnostics.append(Diagnostic(0, entry.offset, f"{reason} (line {entry.line})"))
+
+    # -- queries ----------------------------------------------------------------------
+    @property
+    def roots(self) -> list[Entry]:
+        return self.children[None]
+
+    @property
+    def leaf(self) -> Entry | None:
+        """The last entry in file order, as Pi's leaf on load."""
+        return self.by_id.get(self.entries[-1].id) if self.entries else None
+
+    def get(self, entry_id: str) -> Entry | None:
+        return self.by_id.get(entry_id)
+
+    def label_of(self, entry_id: str) -> str | None:
+        label = self.labels.get(entry_id)
+        return label.text if label else None
+
+    def ancestors(self, entry_id: str) -> Iterator[Entry]:
+        """The entry and its ancestors, leaf first, up to its root."""
+        current: str | None = entry_id
+        while current is not None and current in self.by_id:
+            yield self.by_id[current]
+            current = self.parent.get(current)
+
+    def path_to(self, entry_id: str) -> list[Entry]:
+        """Root-first path to `entry_id`."""
+        path = list(self.ancestors(entry_id))
+        path.reverse()
+        return path
+
+    def active_path_ids(self) -> set[str]:
+        leaf = self.leaf
+        return {e.id for e in self.ancestors(leaf.id)} if leaf else set()
+
+    def leaves(self) -> list[Entry]:
+        return [e for e in self.by_id.values() if not self.children.get(e.id)]
+
+
+def _child_key(entry: Entry) -> tuple[float, int]:
+    return (sort_key(entry.timestamp), entry.index)
+
+
+def _named_parent(entry: Entry, by_id: dict[str, Entry]) -> str | None:
+    parent_id = entry.parent_id
+    if parent_id is None or parent_id == entry.id or parent_id not in by_id:
+        return None
+    return parent_id
+
+
+def _cycle_breaks(nodes: list[Entry], parents: dict[str, str | None]) -> list[Entry]:
+    """Entries whose parent link must be cut so that every entry reaches a root."""
+    state: dict[str, int] = {}  # 1 = on the current walk, 2 = known to reach a root
+    by_id = {e.id: e for e in nodes}
+    breaks: list[Entry] = []
+    for start in nodes:
+        walk: list[str] = []
+        current: str | None = start.id
+        while current is not None and state.get(current) is None:
+            state[current] = 1
+            walk.append(current)
+            current = parents[current]
+        if current is not None and state[current] == 1:
+            cycle = walk[walk.index(current) :]
+            first = min((by_id[i] for i in cycle), key=lambda e: e.index)
+            parents[first.id] = None
+            breaks.append(first)
+        for visited in walk:
+            state[visited] = 2
+    return breaks
