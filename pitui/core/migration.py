@@ -41,9 +41,9 @@ class Migrator:
             self._chain(raw, parsed_index)
         if self.source_version < 3:
             message = raw.get("message")
-            if raw.get("type") == "message" and isinstance(message, dict):
-                if message.get("role") == "hookMessage":
-                    message["role"] = "custom"
+            is_message = raw.get("type") == "message" and isinstance(message, dict)
+            if is_message and message.get("role") == "hookMessage":
+                message["role"] = "custom"
         return None
 
     def _chain(self, raw: dict[str, Any], parsed_index: int) -> None:

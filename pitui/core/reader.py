@@ -9,13 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from pitui.core.entry import Diagnostic, Entry
+from pitui.core.errors import PituiError
 from pitui.core.jsonline import LineError, parse_line
 from pitui.core.migration import Migrator
 
 CHUNK_SIZE = 8 * 1024 * 1024
-
-
-from pitui.core.errors import PituiError
 
 
 class NotASession(PituiError):

@@ -102,9 +102,9 @@ class SessionTree:
             self.parent[entry.id] = parents[entry.id]
             self.children.setdefault(entry.id, [])
             self.children.setdefault(parents[entry.id], []).append(entry)
-            if parents[entry.id] is None and entry.parent_id not in (None, entry.id):
-                if entry.parent_id not in winners:
-                    self._waiting.setdefault(entry.parent_id, []).append(entry)
+            named = entry.parent_id
+            if parents[entry.id] is None and named not in (None, entry.id, *winners):
+                self._waiting.setdefault(named, []).append(entry)
         for parent_id, kids in self.children.items():
             if parent_id is not None:
                 kids.sort(key=_child_key)
