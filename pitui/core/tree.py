@@ -103,7 +103,8 @@ class SessionTree:
             self.children.setdefault(entry.id, [])
             self.children.setdefault(parents[entry.id], []).append(entry)
             named = entry.parent_id
-            if parents[entry.id] is None and named not in (None, entry.id, *winners):
+            orphan = named is not None and named != entry.id and named not in winners
+            if parents[entry.id] is None and orphan:
                 self._waiting.setdefault(named, []).append(entry)
         for parent_id, kids in self.children.items():
             if parent_id is not None:
