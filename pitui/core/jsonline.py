@@ -1,11 +1,17 @@
-"""Parsing one JSONL line the way JavaScript's JSON.parse would see it."""
+"""JSON lines the way JavaScript sees them: JSON.parse to read, JSON.stringify to write."""
 
 from __future__ import annotations
 
 import json
+import json.encoder
+import math
+import re
+from decimal import Decimal
 from typing import Any
 
 import orjson
+
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 class LineError(ValueError):
@@ -40,6 +46,40 @@ def _reason(error: Exception) -> str:
     return message.split(":")[0] if ": line" in message else message
 
 
+def js_number(value: float) -> str:
+    """`String(number)` in JavaScript (shortest round-trip digits, JS exponent rules)."""
+    if not math.isfinite(value):
+        return "null"
+    if value == 0:
+        return "0"
+    sign, digit_tuple, exponent = Decimal(repr(value)).normalize().as_tuple()
+    digits = "".join(map(str, digit_tuple))
+    k = len(digits)
+    n = int(exponent) + k
+    prefix = "-" if sign else ""
+    if k <= n <= 21:
+        return prefix + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return prefix + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return prefix + "0." + "0" * (-n) + digits
+    e = n - 1
+    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{prefix}{mantissa}e{'+' if e > 0 else '-'}{abs(e)}"
+
+
+def _js_string(text: str) -> str:
+    encoded = json.encoder.py_encode_basestring(text)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
+
+
 def dumps(value: Any) -> str:
-    """Serialise compactly, as JSON.stringify does (non-ASCII kept as is)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Serialise exactly as JSON.stringify does (compact, non-ASCII kept, JS numbers)."""
+    iterencode = json.encoder._make_iterencode(  # type: ignore[attr-defined]
+        {}, _unserialisable, _js_string, None, js_number, ":", ",", False, False, True
+    )
+    return "".join(iterencode(value, 0))
+
+
+def _unserialisable(value: Any) -> Any:
+    raise TypeError(f"cannot serialise {type(value).__name__}")

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// Conformance oracle: runs Pi's own session code (the installed npm package) on request.
+//
+// Protocol: one JSON request per line on stdin, one JSON response per line on stdout:
+//   {"ok":true,"result":...} or {"ok":false,"error":"..."}.
+// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip (see tests/oracle.py).
+// Package location: $PITUI_ORACLE_DIR (default <repo>/.oracle).
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const oracleDir = process.env.PITUI_ORACLE_DIR || resolve(here, "..", "..", ".oracle");
+const pkg = join(oracleDir, "node_modules", "@earendil-works", "pi-coding-agent");
+
+// Pi's code must never write to our protocol channel.
+const out = process.stdout.write.bind(process.stdout);
+console.log = (...args) => console.error(...args);
+console.info = console.log;
+console.debug = console.log;
+
+const sm = await import(pathToFileURL(join(pkg, "dist/core/session-manager.js")).href);
+const compaction = await import(pathToFileURL(join(pkg, "dist/core/compaction/compaction.js")).href);
+const { loadEntriesFromFile, migrateSessionEntries, buildSessionContext, SessionManager } = sm;
+const { estimateContextTokens } = compaction;
+
+/** Run fn on a private copy of file (Pi appends "\n" to files with a partial last line). */
+function withCopy(file, fn) {
+	const dir = mkdtempSync(join(tmpdir(), "pi-oracle-"));
+	const copy = join(dir, basename(file));
+	try {
+		copyFileSync(file, copy);
+		return fn(copy);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+function opContext({ file, leafIndex = null, leafId = null }) {
+	return withCopy(file, (copy) => {
+		const all = loadEntriesFromFile(copy);
+		migrateSessionEntries(all);
+		const entries = all.filter((e) => e.type !== "session");
+		let leaf;
+		if (leafId !== null && leafId !== undefined) leaf = leafId;
+		else if (leafIndex !== null && leafIndex !== undefined) {
+			if (leafIndex < 0 || leafIndex >= entries.length) throw new Error(`leafIndex ${leafIndex} out of range`);
+			leaf = entries[leafIndex].id;
+		}
+		const ctx = buildSessionContext(entries, leaf);
+		return {
+			messages: ctx.messages,
+			thinkingLevel: ctx.thinkingLevel,
+			model: ctx.model,
+			tokens: estimateContextTokens(ctx.messages).tokens,
+			leafIds: entries.map((e) => e.id),
+		};
+	});
+}
+
+function isoOrNull(d) {
+	if (!(d instanceof Date)) return d ?? null;
+	return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+function infos(list, withText) {
+	return list.map((s) => {
+		const o = { ...s, created: isoOrNull(s.created), modified: isoOrNull(s.modified) };
+		if (!withText) delete o.allMessagesText;
+		return o;
+	});
+}
+
+function flattenTree(roots) {
+	const rows = [];
+	const stack = roots.map((n) => [n, 0]).reverse();
+	while (stack.length) {
+		const [node, depth] = stack.pop();
+		const e = node.entry;
+		rows.push({ id: e.id, parentId: e.parentId ?? null, type: e.type, label: node.label ?? null, depth });
+		for (let i = node.children.length - 1; i >= 0; i--) stack.push([node.children[i], depth + 1]);
+	}
+	return rows;
+}
+
+function opOpen({ file }) {
+	const mgr = SessionManager.open(file);
+	const labels = {};
+	for (const e of mgr.getEntries()) {
+		const label = mgr.getLabel(e.id);
+		if (label !== undefined) labels[e.id] = label;
+	}
+	return {
+		sessionName: mgr.getSessionName() ?? null,
+		labels,
+		leafId: mgr.getLeafId(),
+		entryCount: mgr.getEntryCount(),
+		tree: flattenTree(mgr.getTree()),
+	};
+}
+
+/** Lines of file that JSON.stringify(JSON.parse(line)) would not reproduce byte for byte. */
+function opRoundtrip({ file }) {
+	const lines = readFileSync(file, "utf8").split("\n");
+	if (lines[lines.length - 1] === "") lines.pop();
+	const mismatches = [];
+	lines.forEach((line, i) => {
+		if (JSON.stringify(JSON.parse(line)) !== line) mismatches.push(i);
+	});
+	return { lines: lines.length, mismatches };
+}
+
+async function handle(req) {
+	switch (req.op) {
+		case "ping":
+			return { pong: true, node: process.version, pkg };
+		case "context":
+			return opContext(req);
+		case "listAll":
+			return infos(await SessionManager.listAll(req.sessionDir), req.withText);
+		case "list":
+			return infos(await SessionManager.list(req.cwd, req.sessionDir), req.withText);
+		case "listAllDefault":
+			process.env.PI_CODING_AGENT_DIR = req.agentDir; // getSessionsDir() reads it per call
+			return infos(await SessionManager.listAll(), req.withText);
+		case "open":
+			return opOpen(req);
+		case "roundtrip":
+			return opRoundtrip(req);
+		default:
+			throw new Error(`unknown op: ${req.op}`);
+	}
+}
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of rl) {
+	if (!line.trim()) continue;
+	let response;
+	try {
+		response = { ok: true, result: await handle(JSON.parse(line)) };
+	} catch (err) {
+		response = { ok: false, error: String(err?.stack || err) };
+	}
+	out(`${JSON.stringify(response)}\n`);
+}
