@@ -1,0 +1,734 @@
+"""A flat row model of a session tree, laid out as Pi's /tree shows it.
+
+Rows are the visible entries in display order: the branch holding the active leaf first at
+every branch point, flat runs for single-child chains, indentation only at branch points,
+tree guides (`├─ `, `│  `, `└─ `), the active path marked. Filters hide entries as Pi's
+`default | no-tools | user-only | labeled-only | all` do, and a hidden entry's visible
+descendants hang under its nearest visible ancestor. Folding hides a row's descendants.
+
+Everything is iterative (no recursion), so 100,000-deep chains are fine. `extend()` appends the
+common live case (an entry whose parent is the leaf) in O(1) amortised; other shapes rebuild.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from pitui.core.entry import Entry
+from pitui.core.render_text import entry_text
+from pitui.core.safe_text import one_line
+from pitui.core.tree import SessionTree
+
+FILTERS: tuple[str, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
+_EVERYTHING = "everything"  # internal: every entry, usage and tool-only assistants included
+_SETTINGS = frozenset(
+    {"label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"}
+)
+_PLAIN_TOOLS = {"write", "edit"}
+Gutters = tuple[int, bool, "Gutters"] | None  # (position, show, older gutters)
+
+
+class Row:
+    """One displayed entry. Structure fields follow Pi's FlatNode (indent, connector, gutters)."""
+
+    __slots__ = (
+        "_display",
+        "_guide",
+        "_owner",
+        "connector",
+        "depth",
+        "entry",
+        "folded",
+        "gutters",
+        "indent",
+        "is_last",
+        "is_leaf_marker",
+        "just_branched",
+        "kids",
+        "label",
+        "level",
+        "on_active_path",
+        "parent",
+    )
+
+    def __init__(self, owner: TreeRows, entry: Entry, parent: Row | None) -> None:
+        self._owner = owner
+        self.entry = entry
+        self.parent = parent  # nearest visible ancestor's row
+        self.kids: list[Row] = []  # visible children (before folding), in display order
+        self.level = parent.level + 1 if parent else 0  # depth in the visible tree
+        self.indent = 0
+        self.depth = 0  # display indent: increases only at branch points
+        self.connector = False
+        self.just_branched = False
+        self.is_last = True
+        self.gutters: Gutters = None
+        self.on_active_path = False
+        self.is_leaf_marker = False
+        self.folded = False
+        self.label: str | None = owner.tree.label_of(entry.id)
+        self._guide: str | None = None
+        self._display: tuple[str, str, str, str] | None = None
+
+    def __repr__(self) -> str:
+        return f"Row({self.guide}{self.text!r})"
+
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+    @property
+    def has_children(self) -> bool:
+        return bool(self.kids)
+
+    @property
+    def foldable(self) -> bool:
+        """Pi's isFoldable: has children and is a root or the first row of a branch."""
+        return bool(self.kids) and (self.parent is None or len(self.parent.kids) > 1)
+
+    @property
+    def guide(self) -> str:
+        if self._guide is None:
+            self._guide = _guide(self)
+        return self._guide
+
+    @property
+    def fold_marker(self) -> str:
+        """`⊞ ` for a folded row whose guide has no connector to carry the fold sign."""
+        return "⊞ " if self.folded and not self.connector else ""
+
+    def display(self) -> tuple[str, str, str, str]:
+        """(tag, tag style, body, body style): e.g. ("user: ", "user", "hello", "")."""
+        if self._display is None:
+            tag, tag_style, body, body_style = _display(self._owner, self.entry)
+            self._display = (one_line(tag), tag_style, one_line(body), body_style)
+        return self._display
+
+    @property
+    def text(self) -> str:
+        tag, _, body, _ = self.display()
+        return tag + body
+
+    def parts(self) -> list[tuple[str, str]]:
+        """The row as (text, style key) pieces: guide, fold, active, label, tag, body."""
+        tag, tag_style, body, body_style = self.display()
+        pieces = [(self.guide, "guide"), (self.fold_marker, "fold")]
+        pieces.append(("• " if self.on_active_path else "", "active"))
+        pieces.append((f"[{one_line(self.label)}] " if self.label else "", "label"))
+        pieces += [(tag, tag_style), (body, body_style)]
+        return [(text, style) for text, style in pieces if text]
+
+    def plain(self) -> str:
+        return "".join(text for text, _ in self.parts())
+
+    def _invalidate(self) -> None:
+        self._guide = None
+
+
+class TreeRows:
+    """Visible rows of `tree` under a filter, with folding, search and incremental append."""
+
+    def __init__(self, tree: SessionTree, filter: str = "default") -> None:
+        self.tree = tree
+        self._filter = _check_filter(filter)
+        self._folded: set[str] = set()
+        self._tool_calls: dict[Any, tuple[Any, Any]] | None = None
+        self.rebuild()
+
+    # -- public state -------------------------------------------------------------------
+    @property
+    def filter(self) -> str:
+        return self._filter
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def set_filter(self, mode: str) -> None:
+        """Switch filter; as in Pi, folds are cleared."""
+        self._filter = _check_filter(mode)
+        self._folded.clear()
+        self.rebuild()
+
+    def cycle_filter(self, step: int = 1) -> str:
+        """Pi's Ctrl+O order: default → no-tools → user-only → labeled-only → all."""
+        index = FILTERS.index(self._filter) if self._filter in FILTERS else 0
+        self.set_filter(FILTERS[(index + step) % len(FILTERS)])
+        return self._filter
+
+    def index_of(self, entry_id: str) -> int | None:
+        """Row index of an entry, or None when it is not shown."""
+        if self._pos is None:
+            self._pos = {row.entry.id: i for i, row in enumerate(self.rows)}
+        return self._pos.get(entry_id)
+
+    def nearest_index(self, entry_id: str | None) -> int | None:
+        """Row of the entry or of its nearest shown ancestor (Pi's findNearestVisibleIndex)."""
+        if not self.rows:
+            return None
+        for entry in self.tree.ancestors(entry_id) if entry_id else ():
+            index = self.index_of(entry.id)
+            if index is not None:
+                return index
+        return len(self.rows) - 1
+
+    def row_of(self, entry_id: str) -> Row | None:
+        """The row of an entry that passes the filter (shown, or hidden by a fold)."""
+        return self._row_of.get(entry_id)
+
+    # -- building -------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        tree = self.tree
+        leaf = tree.leaf
+        self._leaf_id = leaf.id if leaf else None
+        self._count = len(tree.entries)
+        self._unique = len(tree.by_id)
+        self._tool_calls = None
+        self._order = self._flatten(tree.active_path_ids())
+        self._row_of = {row.entry.id: row for row in self._order}
+        roots = [row for row in self._order if row.parent is None]
+        self._multiple_roots = len(roots) > 1
+        for root in roots[:-1]:
+            root.is_last = False
+        for row in self._order:
+            _place(row, self._multiple_roots)
+        self._active_len = sum(1 for row in self._order if row.on_active_path)
+        self._folded &= self._row_of.keys()
+        for entry_id in self._folded:
+            self._row_of[entry_id].folded = True
+        self._anchor = self._find_anchor()
+        self._refresh_rows()
+        self.changed_from: int | None = 0
+
+    def _flatten(self, active: set[str]) -> list[Row]:
+        """Pre-order walk, active branch first; rows only for entries passing the filter."""
+        tree, leaf_id = self.tree, self._leaf_id
+        order: list[Row] = []
+        stack: list[tuple[Entry, Row | None]] = [
+            (root, None) for root in reversed(_active_first(tree.roots, active))
+        ]
+        while stack:
+            entry, parent = stack.pop()
+            if self._passes(entry, leaf_id):
+                row = Row(self, entry, parent)
+                row.on_active_path = entry.id in active
+                row.is_leaf_marker = entry.id == leaf_id
+                if parent is not None:
+                    parent.kids.append(row)
+                order.append(row)
+                parent = row
+            kids = tree.children.get(entry.id)
+            if kids:
+                stack.extend((kid, parent) for kid in reversed(_active_first(kids, active)))
+        return order
+
+    def _find_anchor(self) -> Row | None:
+        """Nearest row at or above the leaf: where an entry appended to the leaf will hang."""
+        for entry in self.tree.ancestors(self._leaf_id) if self._leaf_id else ():
+            row = self._row_of.get(entry.id)
+            if row is not None:
+                return row
+        return None
+
+    def _refresh_rows(self) -> None:
+        """Rows = order minus descendants of folded rows."""
+        order, rows = self._order, []
+        i, n = 0, len(order)
+        while i < n:
+            row = order[i]
+            rows.append(row)
+            i += 1
+            if row.folded:
+                level = row.level
+                while i < n and order[i].level > level:
+                    i += 1
+        self.rows: list[Row] = rows
+        self._pos: dict[str, int] | None = None
+        active = range(self._active_len)  # the active path is a prefix of the order
+        self._active_fold = next((i for i in active if order[i].folded), None)
+        self.changed_from = 0
+
+    # -- filtering ------------------------------------------------------------------------
+    def _passes(self, entry: Entry, leaf_id: str | None) -> bool:
+        kind, mode = entry.type, self._filter
+        if mode == _EVERYTHING:
+            return True
+        if kind == "usage":
+            return False
+        message = entry.raw.get("message")
+        role = message.get("role") if isinstance(message, dict) else None
+        if role == "assistant" and kind == "message" and entry.id != leaf_id and _silent(message):
+            return False
+        if mode == "user-only":
+            return kind == "message" and role == "user"
+        if mode == "labeled-only":
+            return entry.id in self.tree.labels
+        if mode == "all":
+            return True
+        if kind in _SETTINGS:
+            return False
+        return not (mode == "no-tools" and kind == "message" and role == "toolResult")
+
+    # -- folding --------------------------------------------------------------------------
+    def fold(self, entry_id: str) -> bool:
+        row = self._row_of.get(entry_id)
+        if row is None or row.folded or not row.foldable:
+            return False
+        return self._set_folds([row], True)
+
+    def unfold(self, entry_id: str) -> bool:
+        row = self._row_of.get(entry_id)
+        return row is not None and row.folded and self._set_folds([row], False)
+
+    def toggle_fold(self, entry_id: str) -> bool:
+        row = self._row_of.get(entry_id)
+        return row is not None and (self.unfold(entry_id) if row.folded else self.fold(entry_id))
+
+    def fold_all(self) -> bool:
+        """Fold every branch (each foldable row below a branch point; roots too if several)."""
+        rows = [r for r in self._order if r.foldable and not r.folded]
+        if not self._multiple_roots:
+            rows = [r for r in rows if r.parent is not None]
+        return bool(rows) and self._set_folds(rows, True)
+
+    def unfold_all(self) -> bool:
+        rows = [self._row_of[i] for i in self._folded]
+        return bool(rows) and self._set_folds(rows, False)
+
+    def _set_folds(self, rows: list[Row], folded: bool) -> bool:
+        for row in rows:
+            row.folded = folded
+            row._invalidate()
+            (self._folded.add if folded else self._folded.discard)(row.entry.id)
+        self._refresh_rows()
+        return True
+
+    # -- search ---------------------------------------------------------------------------
+    def search(self, text: str) -> list[int]:
+        """Indices of rows matching every whitespace-separated token (case-insensitive)."""
+        tokens = text.lower().split()
+        if not tokens:
+            return []
+        found = []
+        for index, row in enumerate(self.rows):
+            haystack = _searchable(row).lower()
+            if all(token in haystack for token in tokens):
+                found.append(index)
+        return found
+
+    # -- navigation helpers -----------------------------------------------------------------
+    def parent_index(self, index: int) -> int | None:
+        parent = self.rows[index].parent if 0 <= index < len(self.rows) else None
+        return self.index_of(parent.entry.id) if parent else None
+
+    def segment_start(self, index: int, direction: str) -> int:
+        """Pi's findBranchSegmentStart: Ctrl+Left ("up") / Ctrl+Right ("down") targets."""
+        if not 0 <= index < len(self.rows):
+            return index
+        row = self.rows[index]
+        if direction == "down":
+            while not row.folded and len(row.kids) == 1:
+                row = row.kids[0]
+            if not row.folded and row.kids:
+                row = row.kids[0]
+        else:
+            while row.parent is not None:
+                if len(row.parent.kids) > 1 and row is not self.rows[index]:
+                    break
+                row = row.parent
+        found = self.index_of(row.entry.id)
+        return index if found is None else found
+
+    # -- appending ------------------------------------------------------------------------
+    def extend(self, entries: Iterable[Entry]) -> int | None:
+        """Update after `tree.extend(entries)`. Returns the first row index that changed (rows
+        before it are untouched), or None if no row changed."""
+        entries = list(entries)
+        tree = self.tree
+        self.changed_from = None
+        fits = len(tree.entries) == self._count + len(entries)
+        if not (fits and len(tree.by_id) == self._unique + len(entries)):
+            self.rebuild()
+            return self.changed_from
+        for entry in entries:
+            if not self._append(entry):
+                self.rebuild()
+                return self.changed_from
+            self._count += 1
+            self._unique += 1
+        return self.changed_from
+
+    def _append(self, entry: Entry) -> bool:
+        tree, old_leaf = self.tree, self._leaf_id
+        if old_leaf is None or tree.parent.get(entry.id) != old_leaf or tree.children.get(entry.id):
+            return False
+        if entry.type == "label" and self._filter == "labeled-only":
+            return False
+        old = self._row_of.get(old_leaf)
+        old_stays = old is not None and self._passes(old.entry, entry.id)
+        shown = self._passes(entry, entry.id)
+        if old is not None and not old_stays:
+            done = self._drop_old_leaf(old, entry if shown else None)
+        else:
+            done = not shown or self._add_under_anchor(entry)
+        if done:
+            self._after_append(old, entry)
+        return done
+
+    def _drop_old_leaf(self, old: Row, entry: Entry | None) -> bool:
+        """The old leaf (a tool-call-only assistant shown only as leaf) hides; `entry`, if
+        shown, takes its place, else the row goes away."""
+        if old.kids or (entry is None and (old.parent is None or len(old.parent.kids) != 1)):
+            return False
+        del self._row_of[old.entry.id]
+        if entry is None:
+            old.parent.kids.clear()  # type: ignore[union-attr]
+            old.parent._invalidate()  # type: ignore[union-attr]
+            self._replace_at(old, None)
+            self._anchor = old.parent
+            return True
+        row = Row(self, entry, old.parent)
+        for name in ("indent", "depth", "connector", "just_branched", "is_last", "gutters"):
+            setattr(row, name, getattr(old, name))
+        if old.parent is not None:
+            kids = old.parent.kids
+            kids[kids.index(old)] = row
+        self._replace_at(old, row)
+        return True
+
+    def _add_under_anchor(self, entry: Entry) -> bool:
+        parent = self._anchor
+        if parent is None or parent.kids:
+            return False
+        row = Row(self, entry, parent)
+        parent.kids.append(row)
+        parent._invalidate()
+        _place(row, self._multiple_roots)
+        self._insert_after(parent, row)
+        return True
+
+    def _after_append(self, old: Row | None, entry: Entry) -> None:
+        if old is not None:
+            old.is_leaf_marker = False
+        row = self._row_of.get(entry.id)
+        if row is not None:
+            row.on_active_path = row.is_leaf_marker = True
+            self._anchor = row
+        self._leaf_id = entry.id
+        if self._tool_calls is not None:
+            _collect_tool_calls(entry, self._tool_calls)
+        if entry.type == "label":
+            target = self._row_of.get(str(entry.raw.get("targetId")))
+            if target is not None:
+                target.label = self.tree.label_of(target.entry.id)
+                self._mark_changed(self.index_of(target.entry.id))
+
+    def _anchor_index(self) -> int | None:
+        """Row index of the anchor (the last active row), None if a fold hides it."""
+        at = self._active_len - 1
+        return at if self._active_fold is None or self._active_fold == at else None
+
+    def _insert_after(self, parent: Row, row: Row) -> None:
+        self._row_of[row.entry.id] = row
+        index = self._anchor_index()
+        self._order.insert(self._active_len, row)
+        self._active_len += 1
+        if index is None or parent.folded:
+            return  # hidden by a fold
+        self._mark_changed(index)
+        self._list_insert(index + 1, row)
+
+    def _replace_at(self, old: Row, row: Row | None) -> None:
+        index = self._anchor_index()
+        at = self._active_len - 1
+        if row is None:
+            del self._order[at]
+            self._active_len -= 1
+        else:
+            self._order[at] = row
+            self._row_of[row.entry.id] = row
+        if index is None:
+            return
+        self._mark_changed(index)
+        if self._pos is not None:
+            self._pos.pop(old.entry.id, None)
+        if row is not None:
+            self.rows[index] = row
+            if self._pos is not None:
+                self._pos[row.entry.id] = index
+        elif index == len(self.rows) - 1:
+            self.rows.pop()
+        else:
+            del self.rows[index]
+            self._pos = None
+
+    def _list_insert(self, index: int, row: Row) -> None:
+        if index == len(self.rows):
+            self.rows.append(row)
+            if self._pos is not None:
+                self._pos[row.entry.id] = index
+        else:
+            self.rows.insert(index, row)
+            self._pos = None
+
+    def _mark_changed(self, index: int | None) -> None:
+        if index is not None and (self.changed_from is None or index < self.changed_from):
+            self.changed_from = index
+
+    # -- text -----------------------------------------------------------------------------
+    def tool_calls(self) -> dict[Any, tuple[Any, Any]]:
+        if self._tool_calls is None:
+            self._tool_calls = {}
+            for entry in self.tree.entries:
+                _collect_tool_calls(entry, self._tool_calls)
+        return self._tool_calls
+
+
+def _check_filter(mode: str) -> str:
+    if mode not in FILTERS and mode != _EVERYTHING:
+        raise ValueError(f"unknown filter {mode!r}: use one of {', '.join(FILTERS)}")
+    return mode
+
+
+def _active_first(entries: list[Entry], active: set[str]) -> list[Entry]:
+    for i, entry in enumerate(entries):
+        if entry.id in active:
+            return entries if i == 0 else [entry, *entries[:i], *entries[i + 1 :]]
+    return entries
+
+
+def _place(row: Row, multiple_roots: bool) -> None:
+    """Pi's indent / connector / gutter rules, from the parent's (already placed) values."""
+    parent = row.parent
+    if parent is None:
+        row.indent = 1 if multiple_roots else 0
+        row.just_branched = row.connector = multiple_roots
+        row.gutters = None
+    else:
+        siblings = parent.kids
+        branched = len(siblings) > 1
+        grows = branched or (parent.just_branched and parent.indent > 0)
+        row.indent = parent.indent + 1 if grows else parent.indent
+        row.just_branched = row.connector = branched
+        row.is_last = siblings[-1] is row
+        row.gutters = _child_gutters(parent, multiple_roots)
+    row.depth = max(0, row.indent - 1) if multiple_roots else row.indent
+
+
+def _child_gutters(parent: Row, multiple_roots: bool) -> Gutters:
+    if not parent.connector or (parent.parent is None and multiple_roots):
+        return parent.gutters
+    return (max(0, parent.depth - 1), not parent.is_last, parent.gutters)
+
+
+def _guide(row: Row) -> str:
+    width = row.depth
+    chars = [" "] * (width * 3)
+    shows_connector = row.connector and not (row.parent is None and row._owner._multiple_roots)
+    if shows_connector and width > 0:
+        at = (width - 1) * 3
+        chars[at] = "└" if row.is_last else "├"
+        chars[at + 1] = "⊞" if row.folded else "⊟" if row.foldable else "─"
+    gutters: list[tuple[int, bool]] = []
+    node = row.gutters
+    while node is not None:
+        gutters.append((node[0], node[1]))
+        node = node[2]
+    seen: set[int] = set()
+    for position, show in reversed(gutters):  # the oldest gutter at a level wins, as in Pi
+        if position in seen or position >= width:
+            continue
+        seen.add(position)
+        chars[position * 3 : position * 3 + 3] = ["│" if show else " ", " ", " "]
+    return "".join(chars)
+
+
+# -- row text (Pi's getEntryDisplayText) ------------------------------------------------------
+def _text_blocks(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "".join(
+        str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"
+    )
+
+
+def _norm(text: str) -> str:
+    return text.replace("\n", " ").replace("\t", " ").strip()
+
+
+def _has_text(content: Any) -> bool:
+    if isinstance(content, str):
+        return bool(content.strip())
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "text":
+                text = block.get("text")
+                if isinstance(text, str) and text.strip():
+                    return True
+    return False
+
+
+def _silent(message: dict[str, Any]) -> bool:
+    """An assistant message with no text that is neither an error nor aborted (tool calls)."""
+    return not _has_text(message.get("content")) and not _error_or_aborted(message)
+
+
+def _error_or_aborted(message: dict[str, Any]) -> bool:
+    reason = message.get("stopReason")
+    return reason not in (None, False, 0, "", "stop", "toolUse")
+
+
+def _js(value: Any) -> str:
+    if value is None:
+        return "undefined"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _collect_tool_calls(entry: Entry, calls: dict[Any, tuple[Any, Any]]) -> None:
+    message = entry.raw.get("message")
+    if entry.type != "message" or not isinstance(message, dict):
+        return
+    content = message.get("content")
+    if message.get("role") == "assistant" and isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                try:
+                    calls[block.get("id")] = (block.get("name"), block.get("arguments"))
+                except TypeError:  # unhashable id
+                    continue
+
+
+def _display(owner: TreeRows, entry: Entry) -> tuple[str, str, str, str]:
+    raw, kind = entry.raw, entry.type
+    if kind == "message":
+        message = raw.get("message")
+        return _message_display(owner, message if isinstance(message, dict) else {})
+    if kind == "custom_message":
+        content = raw.get("content")
+        text = content if isinstance(content, str) else _text_blocks(content)
+        return f"[{_js(raw.get('customType'))}]: ", "custom", _norm(text), ""
+    if kind == "compaction":
+        tokens = raw.get("tokensBefore")
+        count = int(tokens / 1000 + 0.5) if isinstance(tokens, int | float) else "NaN"
+        return "", "", f"[compaction: {count}k tokens]", "compaction"
+    if kind == "branch_summary":
+        return "[branch summary]: ", "warning", _norm(str(raw.get("summary", ""))), ""
+    return "", "", _setting_text(raw, kind) or f"[{kind}] {entry_text(entry)[:200]}", "dim"
+
+
+def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
+    if kind == "model_change":
+        return f"[model: {_js(raw.get('modelId'))}]"
+    if kind == "thinking_level_change":
+        return f"[thinking: {_js(raw.get('thinkingLevel'))}]"
+    if kind == "custom":
+        return f"[custom: {_js(raw.get('customType'))}]"
+    if kind == "context_edit":
+        action = "omit" if raw.get("replacement") is None else "replace"
+        return f"[context {action}: {_js(raw.get('targetId'))}]"
+    if kind == "label":
+        return f"[label: {raw.get('label') or '(cleared)'}]"
+    if kind == "session_info":
+        return f"[title: {raw.get('name') or 'empty'}]"
+    return None
+
+
+def _message_display(owner: TreeRows, message: dict[str, Any]) -> tuple[str, str, str, str]:
+    role = message.get("role")
+    if role == "user":
+        return "user: ", "user", _norm(_text_blocks(message.get("content"))[:200]), ""
+    if role == "assistant":
+        text = _norm(_text_blocks(message.get("content"))[:200])
+        if text:
+            return "assistant: ", "assistant", text, ""
+        if message.get("stopReason") == "aborted":
+            return "assistant: ", "assistant", "(aborted)", "muted"
+        if message.get("errorMessage"):
+            return "assistant: ", "assistant", _norm(str(message["errorMessage"]))[:80], "error"
+        return "assistant: ", "assistant", "(no content)", "muted"
+    if role == "toolResult":
+        call = owner.tool_calls().get(_hashable(message.get("toolCallId")))
+        if call is not None:
+            return "", "", _tool_call_text(call[0], call[1]), "muted"
+        return "", "", f"[{message.get('toolName') or 'tool'}]", "muted"
+    if role == "bashExecution":
+        return "", "", f"[bash]: {_norm(str(message.get('command') or ''))}", "dim"
+    return "", "", f"[{_js(role)}]", "dim"
+
+
+def _hashable(value: Any) -> Any:
+    return value if isinstance(value, str | int | float | type(None)) else None
+
+
+def _home(path: str) -> str:
+    home = os.path.expanduser("~")
+    if home and home != "~" and os.path.isabs(path):
+        if path == home:
+            return "~"
+        if path.startswith(home.rstrip(os.sep) + os.sep):
+            return "~" + os.sep + os.path.relpath(path, home)
+    return path
+
+
+def _line_number(value: Any) -> float | None:
+    if isinstance(value, str) and value.strip():
+        try:
+            value = float(value)
+        except ValueError:
+            return None
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    return value if ok and value == value and abs(value) != float("inf") else None
+
+
+def _read_range(offset: Any, limit: Any) -> str:
+    if offset is None and limit is None:
+        return ""
+    start = 1 if offset is None else _line_number(offset)
+    if start is None:
+        return ""
+    if limit is None:
+        return f":{_num(start)}"
+    count = _line_number(limit)
+    if count is None:
+        return ""
+    end = start + count - 1
+    return f":{_num(start)}" + (f"-{_num(end)}" if end else "")
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _tool_call_text(name: Any, args: Any) -> str:
+    args = args if isinstance(args, dict) else {}
+    if name in ("read", "write", "edit"):
+        path = _home(str(args.get("path") or args.get("file_path") or ""))
+        extra = _read_range(args.get("offset"), args.get("limit")) if name == "read" else ""
+        return f"[{name}: {path}{extra}]"
+    if name == "bash":
+        raw = str(args.get("command") or "")
+        return f"[bash: {_norm(raw)[:50]}{'...' if len(raw) > 50 else ''}]"
+    if name in ("grep", "find"):
+        pattern, path = str(args.get("pattern") or ""), _home(str(args.get("path") or "."))
+        return (
+            f"[grep: /{pattern}/ in {path}]" if name == "grep" else f"[find: {pattern} in {path}]"
+        )
+    if name == "ls":
+        return f"[ls: {_home(str(args.get('path') or '.'))}]"
+    dumped = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
+    return f"[{_js(name)}: {dumped[:40]}{'...' if len(dumped) > 40 else ''}]"
+
+
+def _searchable(row: Row) -> str:
+    """Pi's getSearchableText, approximately: label, role or type, and the row text."""
+    entry = row.entry
+    parts = [row.label or "", entry.role or entry.type, row.text]
+    if entry.role == "bashExecution":
+        parts.append(str((entry.message or {}).get("command", "")))
+    return " ".join(parts)
