@@ -1,0 +1,65 @@
+"""`pitui tree FILE [--filter MODE] [--json]`: a session's entry tree, as Pi's /tree shows it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from pitui.core.rows import FILTERS, TreeRows
+from pitui.core.safe_text import escape_json_c1
+from pitui.core.session import Session
+from pitui.core.tree import SessionTree
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="session .jsonl file")
+    parser.add_argument(
+        "--filter", choices=FILTERS, default="default", help="which entries to show (as Pi)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print every entry with its place in the tree"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    tree = Session(args.file).tree
+    if args.json:
+        text = json.dumps(to_json(tree, args.filter), ensure_ascii=False)
+        sys.stdout.write(escape_json_c1(text) + "\n")
+    else:
+        sys.stdout.write(render(TreeRows(tree, args.filter)))
+    return 0
+
+
+def render(rows: TreeRows) -> str:
+    """One line per row; `•` marks the active path (root to leaf), as in Pi."""
+    if not rows.rows:
+        return f"No entries found [{rows.filter}]\n"
+    return "".join(row.plain() + "\n" for row in rows.rows)
+
+
+def to_json(tree: SessionTree, filter: str = "default") -> list[dict[str, Any]]:
+    """Every entry in file order. `depth` is its indent level with every entry shown,
+    `active` whether it is on the path root → leaf, `shown` whether `filter` shows it."""
+    every = TreeRows(tree, "everything")
+    shown = TreeRows(tree, filter)
+    active = tree.active_path_ids()
+    result = []
+    for entry in tree.entries:
+        row = every.row_of(entry.id)
+        current = tree.get(entry.id) is entry  # a duplicate id: only the later line counts
+        result.append(
+            {
+                "id": entry.id,
+                "parentId": entry.parent_id,
+                "type": entry.type,
+                "role": entry.role,
+                "label": tree.label_of(entry.id),
+                "depth": row.depth if row is not None and current else None,
+                "active": current and entry.id in active,
+                "shown": current and shown.row_of(entry.id) is not None,
+            }
+        )
+    return result

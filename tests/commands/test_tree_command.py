@@ -1,0 +1,108 @@
+"""`pitui tree`: Pi-like rows, filters, --json fields, errors."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitui.cli import main
+from pitui.core.generate import generate_varied_session, write_session
+
+HEADER = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z"}
+
+
+def ts(n: int) -> str:
+    return f"2025-01-01T00:00:{n:02d}.000Z"
+
+
+def msg(eid: str, parent: str | None, role: str, text: str, n: int) -> dict[str, Any]:
+    content: Any = text if role == "user" else [{"type": "text", "text": text}]
+    message = {"role": role, "content": content}
+    return {
+        "type": "message",
+        "id": eid,
+        "parentId": parent,
+        "timestamp": ts(n),
+        "message": message,
+    }
+
+
+def write(path: Path, *entries: dict[str, Any]) -> Path:
+    path.write_text("".join(json.dumps(e) + "\n" for e in [{**HEADER, "cwd": "/p"}, *entries]))
+    return path
+
+
+@pytest.fixture
+def branched(tmp_path: Path) -> Path:
+    return write(
+        tmp_path / "s.jsonl",
+        msg("r", None, "user", "root", 1),
+        msg("a", "r", "assistant", "answer", 2),
+        msg("b1", "a", "user", "first try", 3),
+        msg("b2", "a", "user", "second\x1b[31m try\x1b]52;c;eA==\x07", 4),
+        {"type": "label", "id": "l", "parentId": "b2", "timestamp": ts(5), "targetId": "r",
+         "label": "start"},
+        {"type": "usage", "id": "u", "parentId": "l", "timestamp": ts(6)},
+    )  # fmt: skip
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["tree", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rows_like_pi(branched: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, str(branched))
+    assert code == 0
+    assert out.splitlines() == [
+        "• [start] user: root",
+        "• assistant: answer",
+        "├─ • user: second␛[31m try␛]52;c;eA==␇",
+        "└─ user: first try",
+    ]
+    assert "\x1b" not in out and "\x07" not in out
+
+
+def test_filters(branched: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, str(branched), "--filter", "all")
+    assert "[label: start]" in out and "usage" not in out
+    _, out, _ = run(capsys, str(branched), "--filter", "user-only")
+    assert len(out.splitlines()) == 3
+    _, out, _ = run(capsys, str(branched), "--filter", "labeled-only")
+    assert out.splitlines() == ["• [start] user: root"]
+
+
+def test_json_every_entry(branched: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, str(branched), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [d["id"] for d in data] == ["r", "a", "b1", "b2", "l", "u"]  # usage included
+    assert set(data[0]) >= {"id", "parentId", "type", "role", "label", "depth", "active"}
+    by_id = {d["id"]: d for d in data}
+    assert by_id["r"]["label"] == "start" and by_id["r"]["role"] == "user"
+    assert by_id["b1"]["parentId"] == "a" and by_id["l"]["type"] == "label"
+    assert [by_id[i]["active"] for i in ("r", "a", "b1", "b2", "l", "u")] == [
+        True, True, False, True, True, True,
+    ]  # fmt: skip
+    assert by_id["b1"]["depth"] == 1 and by_id["r"]["depth"] == 0
+    assert "\x1b" not in out
+
+
+def test_json_varied_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    header, entries = generate_varied_session(random.Random(3), "/p")
+    path = write_session(tmp_path / "v.jsonl", header, entries)
+    code, out, _ = run(capsys, str(path), "--json")
+    assert code == 0 and len(json.loads(out)) == len(entries)
+
+
+def test_not_a_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("hello\n")
+    code, out, err = run(capsys, str(path))
+    assert code == 1 and out == ""
+    assert err.startswith("pitui: ") and err.count("\n") == 1
