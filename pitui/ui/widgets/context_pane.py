@@ -1,0 +1,283 @@
+"""What the LLM would receive from the highlighted entry: `ContextPane`.
+
+`prepare_context(context)` turns a `Context` into plain rows and touches no widget, so a
+screen can run it (and `build_context`) in a thread worker and hand the result to
+`ContextPane.show_context`. The list draws only its visible rows (line API), so contexts of
+many thousands of messages stay responsive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Static
+
+from pitui.core.context import Context, ProjectedEntry
+from pitui.core.render_text import entry_text, message_text
+from pitui.core.safe_text import one_line
+from pitui.core.tokens import estimate_tokens
+
+PREVIEW_CHARS = 300
+ROLE_STYLES = {
+    "user": "bold green",
+    "assistant": "bold blue",
+    "toolResult": "bold cyan",
+    "bashExecution": "bold yellow",
+    "compactionSummary": "bold magenta",
+    "branchSummary": "bold magenta",
+    "system": "bold red",
+    "custom": "bold",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ContextRow:
+    """One row: a message (`role` set) or a marker line (`role` None)."""
+
+    entry_id: str | None
+    text: str
+    role: str | None = None
+    tokens: int = 0
+    omitted: bool = False
+    replaced: bool = False
+
+
+@dataclass(slots=True)
+class ContextView:
+    """Rows and header facts of one context, ready to show."""
+
+    rows: list[ContextRow] = field(default_factory=list)
+    model: str = "—"
+    thinking_level: str = "off"
+    tokens: int = 0
+    message_count: int = 0
+
+
+def _short(text: str) -> str:
+    return one_line(text[:PREVIEW_CHARS])
+
+
+def _model(settings: dict[str, Any]) -> str:
+    model = settings.get("model")
+    if not isinstance(model, dict):
+        return "—"
+    return one_line("/".join(str(v) for v in (model.get("provider"), model.get("modelId")) if v))
+
+
+def _compaction_marker(context: Context) -> ContextRow:
+    compaction = context.compaction
+    assert compaction is not None
+    in_context = {id(item.entry) for item in context.items}
+    before = next((i for i, e in enumerate(context.path) if e is compaction), 0)
+    summarised = sum(1 for e in context.path[:before] if id(e) not in in_context)
+    text = f"── compaction {compaction.id}: {summarised:,} entries summarised ──"
+    return ContextRow(compaction.id, one_line(text))
+
+
+def _item_rows(item: ProjectedEntry) -> list[ContextRow]:
+    entry = item.entry
+    if item.omitted:
+        edit = item.edit.id if item.edit else "?"
+        text = f"omitted by {edit}: {_short(entry_text(entry))}"
+        return [ContextRow(entry.id, text, entry.role or entry.type, omitted=True)]
+    rows = []
+    for message in item.messages:
+        role = message.get("role") if isinstance(message, dict) else None
+        text = _short(message_text(message))
+        if item.replaced and item.edit is not None:
+            text = f"replaced by {item.edit.id}: {text}"
+        role_text = one_line(role) if isinstance(role, str) else "?"
+        rows.append(
+            ContextRow(entry.id, text, role_text, estimate_tokens(message), False, item.replaced)
+        )
+    return rows
+
+
+def prepare_context(context: Context) -> ContextView:
+    """Rows for `context` (thread-safe: no widget is touched)."""
+    view = ContextView(model=_model(context.settings), tokens=context.tokens)
+    view.thinking_level = one_line(str(context.settings.get("thinkingLevel", "off")))
+    for index, item in enumerate(context.items):
+        if index == 0 and item.entry is context.compaction:
+            view.rows.append(_compaction_marker(context))
+        view.rows.extend(_item_rows(item))
+    view.message_count = sum(1 for row in view.rows if row.role and not row.omitted)
+    return view
+
+
+def row_text(row: ContextRow) -> Text:
+    """A row as styled text (session text is never parsed as markup)."""
+    if row.role is None:
+        return Text(row.text, style="bold magenta")
+    style = "dim strike" if row.omitted else ""
+    text = Text(f"{row.tokens:>7,} ", style="dim")
+    text.append(
+        f"{row.role:<14.14}",
+        ROLE_STYLES.get(row.role, "bold") + (" dim strike" if row.omitted else ""),
+    )
+    if row.replaced:
+        text.append("✎ ", "bold yellow")
+    text.append(row.text, style)
+    return text
+
+
+class ContextList(ScrollView, can_focus=True):
+    """A cursor over `ContextRow`s, drawing only the visible lines."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("enter", "select", "Show entry", id="context_pane.select"),
+    ]
+    DEFAULT_CSS = """
+    ContextList { height: 1fr; overflow-x: hidden; }
+    ContextList > .context-list--cursor { background: $accent 40%; }
+    ContextList:focus > .context-list--cursor { background: $accent; }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"context-list--cursor"}
+
+    cursor: reactive[int] = reactive(0, always_update=True)
+
+    class Selected(Message):
+        def __init__(self, row: ContextRow) -> None:
+            self.row = row
+            super().__init__()
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rows: list[ContextRow] = []
+
+    def set_rows(self, rows: list[ContextRow]) -> None:
+        self.rows = rows
+        self.virtual_size = Size(0, len(rows))
+        self.set_reactive(ContextList.cursor, 0)
+        self.scroll_to(0, 0, animate=False)
+        self.refresh()
+
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, len(self.rows) - 1))
+
+    def watch_cursor(self, value: int) -> None:
+        top, height = round(self.scroll_offset.y), self.scrollable_content_region.height
+        if value < top:
+            self.scroll_to(y=value, animate=False)
+        elif height and value >= top + height:
+            self.scroll_to(y=value - height + 1, animate=False)
+        self.refresh()
+
+    def action_cursor(self, delta: int) -> None:
+        self.cursor += delta
+
+    def action_page(self, direction: int) -> None:
+        self.cursor += direction * max(1, self.scrollable_content_region.height - 1)
+
+    def action_jump(self, where: int) -> None:
+        self.cursor = where if where >= 0 else len(self.rows) - 1
+
+    def action_select(self) -> None:
+        if 0 <= self.cursor < len(self.rows):
+            self.post_message(self.Selected(self.rows[self.cursor]))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        row = round(self.scroll_offset.y) + offset.y
+        if 0 <= row < len(self.rows):
+            self.cursor = row
+            self.action_select()
+
+    def render_line(self, y: int) -> Strip:
+        index = round(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width
+        if not 0 <= index < len(self.rows):
+            return Strip.blank(width, self.rich_style)
+        text = row_text(self.rows[index])
+        text.truncate(width, overflow="ellipsis")
+        segments = list(text.render(self.app.console))
+        strip = Strip(segments).extend_cell_length(width).crop(0, width)
+        if index == self.cursor:
+            cursor = self.get_component_rich_style("context-list--cursor")
+            strip = strip.apply_style(cursor)
+        return strip.apply_style(self.rich_style)
+
+
+class ContextPane(Vertical):
+    """The context the LLM would receive with the highlighted entry as leaf."""
+
+    DEFAULT_CSS = """
+    ContextPane { height: 1fr; }
+    ContextPane > .context-header { background: $boost; padding: 0 1; height: auto; }
+    """
+
+    class EntrySelected(Message):
+        """A row was chosen (Enter or click): show its entry."""
+
+        def __init__(self, pane: ContextPane, entry_id: str) -> None:
+            self.pane = pane
+            self.entry_id = entry_id
+            super().__init__()
+
+        @property
+        def control(self) -> ContextPane:
+            return self.pane
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.view = ContextView()
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._header_text(), classes="context-header")
+        yield ContextList()
+
+    @property
+    def rows(self) -> list[ContextRow]:
+        return self.view.rows
+
+    def show_context(self, context: Context | ContextView | None) -> None:
+        """Show a built `Context` (or rows from `prepare_context`); None clears the pane."""
+        if context is None:
+            view = ContextView()
+        elif isinstance(context, Context):
+            view = prepare_context(context)
+        else:
+            view = context
+        self.view = view
+        if self.is_mounted:
+            self._apply()
+
+    def on_mount(self) -> None:
+        self._apply()
+
+    def _apply(self) -> None:
+        self.query_one(".context-header", Static).update(self._header_text())
+        self.query_one(ContextList).set_rows(self.view.rows)
+
+    def _header_text(self) -> Text:
+        view = self.view
+        text = Text("context  ", style="bold")
+        text.append(f"model {view.model}  ", "yellow")
+        text.append(f"thinking {view.thinking_level}  ")
+        text.append(f"~{view.tokens:,} tokens  ", "bold")
+        text.append(f"{view.message_count:,} messages", "dim")
+        return text
+
+    def on_context_list_selected(self, event: ContextList.Selected) -> None:
+        event.stop()
+        if event.row.entry_id is not None:
+            self.post_message(self.EntrySelected(self, event.row.entry_id))

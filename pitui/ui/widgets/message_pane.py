@@ -1,0 +1,210 @@
+"""The highlighted entry, rendered in full: `MessagePane` and its `EntryHeader`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Button, Static
+
+from pitui.core.entry import Entry
+from pitui.core.safe_text import one_line
+from pitui.core.tree import SessionTree
+from pitui.ui.widgets.entry_parts import entry_parts
+from pitui.ui.widgets.message_parts import Part, as_text, fallback_parts, plain_widget
+
+LARGE_BODY = 50_000  # characters of body text above which only the head is rendered at once
+HEAD_CHARS = 20_000  # characters rendered at once for a large body
+CHUNK_CHARS = 16_000  # the rest is mounted in plain-text chunks of this size, one per frame
+
+TYPE_STYLES = {
+    "message": "bold green",
+    "compaction": "bold magenta",
+    "branch_summary": "bold magenta",
+    "context_edit": "bold yellow",
+    "label": "bold cyan",
+}
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.4g}"
+    return one_line(as_text(value))
+
+
+def usage_text(usage: Any) -> str:
+    """`in 1,200 · out 80 · cache r 0 w 0 · total 1,280 · $0.0123` from a usage object."""
+    if not isinstance(usage, dict):
+        return ""
+    names = {"input": "in", "output": "out", "cacheRead": "cache r", "cacheWrite": "cache w"}
+    names["totalTokens"] = "total"
+    parts = [f"{short} {_number(usage[key])}" for key, short in names.items() if key in usage]
+    cost = usage.get("cost")
+    total = cost.get("total") if isinstance(cost, dict) else None
+    if isinstance(total, int | float) and not isinstance(total, bool):
+        parts.append(f"${total:.4f}")
+    return " · ".join(parts)
+
+
+def _model_of(entry: Entry) -> str:
+    raw, message = entry.raw, entry.message or {}
+    if entry.role == "assistant":
+        provider, model = message.get("provider"), message.get("model")
+    elif entry.type == "model_change":
+        provider, model = raw.get("provider"), raw.get("modelId")
+    elif entry.type == "usage":
+        provider, model = raw.get("provider"), raw.get("model")
+    else:
+        return ""
+    return one_line("/".join(as_text(v) for v in (provider, model) if v is not None))
+
+
+def header_text(entry: Entry, tree: SessionTree | None = None) -> Text:
+    """Type/role, id, timestamp, model, usage and cost, label, line of one entry."""
+    kind = entry.type + (f" · {entry.role}" if entry.role else "")
+    text = Text(one_line(kind), style=TYPE_STYLES.get(entry.type, "bold"))
+    text.append(f"  {one_line(entry.id)}", "cyan")
+    if entry.timestamp is not None:
+        text.append(f"  {one_line(as_text(entry.timestamp))}", "dim")
+    usage = (entry.message or {}).get("usage") or entry.raw.get("usage")
+    for piece, style in ((_model_of(entry), "yellow"), (usage_text(usage), "")):
+        if piece:
+            text.append(f"  {piece}", style)
+    label = tree.label_of(entry.id) if tree is not None else None
+    if label:
+        text.append(f"  [{one_line(label)}]", "bold cyan")
+    text.append(f"  line {entry.line}", "dim")
+    return text
+
+
+class EntryHeader(Static):
+    """One line describing an entry (wraps on narrow screens)."""
+
+    DEFAULT_CSS = """
+    EntryHeader { background: $boost; padding: 0 1; margin-bottom: 1; }
+    """
+
+    def __init__(self, entry: Entry, tree: SessionTree | None = None, **kwargs: Any) -> None:
+        super().__init__(header_text(entry, tree), **kwargs)
+
+    def set_entry(self, entry: Entry, tree: SessionTree | None = None) -> None:
+        self.update(header_text(entry, tree))
+
+
+def split_parts(parts: list[Part], budget: int) -> tuple[list[Part], list[Part]]:
+    """The parts that fit in `budget` characters, and the rest (a cut part's rest is plain)."""
+    used = 0
+    for index, part in enumerate(parts):
+        if used + len(part.text) <= budget:
+            used += len(part.text)
+            continue
+        cut = budget - used
+        if cut <= 0:
+            return parts[:index], parts[index:]
+        rest = Part(part.text[cut:], lambda t, s=part.style: plain_widget(t, s), part.style)
+        return [*parts[:index], replace(part, text=part.text[:cut])], [rest, *parts[index + 1 :]]
+    return parts, []
+
+
+def rest_widgets(rest: list[Part]) -> Iterator[Widget]:
+    """Widgets for deferred parts; large texts as plain chunks."""
+    for part in rest:
+        if len(part.text) <= CHUNK_CHARS:
+            yield part.make(part.text)
+            continue
+        for start in range(0, len(part.text), CHUNK_CHARS):
+            yield plain_widget(part.text[start : start + CHUNK_CHARS], part.style)
+
+
+class MessagePane(VerticalScroll, can_focus=True):
+    """Shows one entry in full: header, markdown text, thinking, tool calls and results,
+    and every other entry type; unknown ones as JSON."""
+
+    DEFAULT_CSS = """
+    MessagePane { padding: 0 1; }
+    MessagePane .part { height: auto; }
+    MessagePane .markdown, MessagePane .json { margin-bottom: 1; }
+    MessagePane Collapsible { padding-bottom: 0; }
+    MessagePane .show-all { margin: 1 0; }
+    MessagePane .empty { color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "show_all", "Show all", id="message_pane.show_all", tooltip="Render the rest"),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.entry: Entry | None = None
+        self._rest: list[Part] = []
+
+    @property
+    def has_more(self) -> bool:
+        """True while part of a large body is not rendered yet."""
+        return bool(self._rest)
+
+    def show_entry(self, entry: Entry | None, session_tree: SessionTree | None = None) -> None:
+        """Render `entry` (None: an empty pane); replaces whatever was shown."""
+        self.entry = entry
+        self._rest = []
+        work = self._show(entry, session_tree)
+        self.run_worker(work, group="message-pane", exclusive=True, exit_on_error=False)
+
+    def show_all(self) -> None:
+        """Render the rest of a large body, a chunk per frame."""
+        self.action_show_all()
+
+    def action_show_all(self) -> None:
+        if not self._rest:
+            return
+        rest, self._rest = self._rest, []
+        self.run_worker(self._show_rest(rest), group="message-pane", exclusive=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.has_class("show-all"):
+            event.stop()
+            self.action_show_all()
+
+    async def _show(self, entry: Entry | None, tree: SessionTree | None) -> None:
+        widgets, rest = self._first_widgets(entry, tree)
+        with self.app.batch_update():
+            await self.remove_children()
+            await self.mount_all(widgets)
+        self.scroll_home(animate=False)
+        self._rest = rest
+
+    async def _show_rest(self, rest: list[Part]) -> None:
+        await self.query(".show-all").remove()
+        for widget in rest_widgets(rest):
+            await self.mount(widget)
+            await asyncio.sleep(0)
+
+    def _first_widgets(
+        self, entry: Entry | None, tree: SessionTree | None
+    ) -> tuple[list[Widget], list[Part]]:
+        if entry is None:
+            return [Static(Text("No entry selected"), classes="empty")], []
+        try:
+            return self._entry_widgets(entry, tree, entry_parts(entry, tree))
+        except Exception as error:  # a malformed entry must never break the pane
+            return self._entry_widgets(entry, tree, fallback_parts(entry, error))
+
+    def _entry_widgets(
+        self, entry: Entry, tree: SessionTree | None, parts: list[Part]
+    ) -> tuple[list[Widget], list[Part]]:
+        total = sum(len(part.text) for part in parts)
+        head, rest = split_parts(parts, HEAD_CHARS if total > LARGE_BODY else total)
+        widgets: list[Widget] = [EntryHeader(entry, tree)]
+        widgets += [part.make(part.text) for part in head]
+        if rest:
+            size = sum(len(part.text) for part in rest)
+            label = f"Show all ({total // 1024:,} KB, {size // 1024:,} KB more; key a)"
+            widgets.append(Button(label, classes="show-all", compact=True))
+        return widgets, rest

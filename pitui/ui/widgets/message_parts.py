@@ -1,0 +1,172 @@
+"""An entry as a list of display parts, for `MessagePane`.
+
+Every string from a session passes through `visible()` and is put into `rich.text.Text(...)`,
+rich `Markdown` or `Syntax`: never parsed as Rich or Textual markup. A `Part` keeps its text
+apart from the widget that shows it, so the pane can cut very large bodies and show the rest
+later as plain text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rich.markdown import Markdown
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.widget import Widget
+from textual.widgets import Collapsible, Static
+
+from pitui.core.entry import Entry
+from pitui.core.render_text import entry_text
+from pitui.core.safe_text import escape_json_c1, one_line, visible
+from pitui.core.tree import SessionTree
+
+CODE_THEME = "monokai"
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """Text to show and how: `make(text)` builds the widget; a cut part's rest is shown
+    as plain text in `style`."""
+
+    text: str
+    make: Callable[[str], Widget]
+    style: str = ""
+
+
+# -- widget makers ------------------------------------------------------------------------
+def _markdown_widget(text: str) -> Widget:
+    body = Markdown(visible(text), code_theme=CODE_THEME, hyperlinks=False)
+    return Static(body, classes="part markdown")
+
+
+def plain_widget(text: str, style: str = "") -> Widget:
+    return Static(Text(visible(text), style=style), classes="part plain")
+
+
+def _json_widget(text: str) -> Widget:
+    syntax = Syntax(visible(text), "json", theme=CODE_THEME, word_wrap=True)
+    return Static(syntax, classes="part json")
+
+
+def _thinking_widget(text: str) -> Widget:
+    body = Static(Text(visible(text), style="dim italic"), classes="part thinking")
+    return Collapsible(body, title=f"thinking ({len(text):,} chars)", collapsed=True)
+
+
+def markdown(text: str) -> Part:
+    return Part(text, _markdown_widget)
+
+
+def plain(text: str, style: str = "") -> Part:
+    return Part(text, lambda t: plain_widget(t, style), style)
+
+
+def json_part(value: Any) -> Part:
+    return Part(to_json(value), _json_widget)
+
+
+def thinking(text: str) -> Part:
+    return Part(text, _thinking_widget, "dim italic")
+
+
+def field(name: str, value: Any, style: str = "") -> Part:
+    """One `name: value` line (a small part)."""
+    line = Text.assemble((f"{name}: ", "bold"), (visible(as_text(value)), style))
+    return Part("", lambda _t: Static(line, classes="part field"))
+
+
+def note(text: str, style: str = "bold") -> Part:
+    return Part("", lambda _t: Static(Text(visible(text), style=style), classes="part note"))
+
+
+# -- value helpers -------------------------------------------------------------------------
+def to_json(value: Any) -> str:
+    dumped = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    return escape_json_c1(dumped)
+
+
+def as_text(value: Any) -> str:
+    """A display string for any JSON value (strings as they are)."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "—"
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def human_size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def base64_size(data: Any) -> int | None:
+    """Decoded size of base64 text, computed without decoding."""
+    if not isinstance(data, str):
+        return None
+    length = len(data) - sum(data.count(c) for c in " \r\n\t")
+    padding = len(data.rstrip()) - len(data.rstrip().rstrip("="))
+    return max(0, length * 3 // 4 - min(padding, 2))
+
+
+# -- content blocks ------------------------------------------------------------------------
+def content_parts(content: Any, *, rich: bool = True, style: str = "") -> list[Part]:
+    """Parts of a message's content: a string or a list of blocks."""
+    if isinstance(content, str):
+        return [markdown(content) if rich else plain(content, style)]
+    if content is None:
+        return [note("(no content)", "dim")]
+    if not isinstance(content, list):
+        return [note("content (not a list):", "yellow"), json_part(content)]
+    parts: list[Part] = []
+    for block in content:
+        parts.extend(block_parts(block, rich=rich, style=style))
+    return parts or [note("(empty content)", "dim")]
+
+
+def block_parts(block: Any, *, rich: bool = True, style: str = "") -> list[Part]:
+    kind = block.get("type") if isinstance(block, dict) else None
+    if kind == "text":
+        text = as_text(block.get("text", ""))
+        return [markdown(text) if rich else plain(text, style)]
+    if kind == "thinking":
+        if block.get("redacted"):
+            return [note("(redacted thinking)", "dim italic")]
+        return [thinking(as_text(block.get("thinking", "")))]
+    if kind == "toolCall":
+        return tool_call_parts(block)
+    if kind == "image":
+        return [note(image_label(block), "magenta")]
+    return [note(f"unknown block {as_text(kind)}:", "yellow"), json_part(block)]
+
+
+def tool_call_parts(block: dict[str, Any]) -> list[Part]:
+    title = f"tool call {as_text(block.get('name'))} ({as_text(block.get('id'))})"
+    return [note(title, "bold cyan"), json_part(block.get("arguments"))]
+
+
+def image_label(block: dict[str, Any]) -> str:
+    size = base64_size(block.get("data"))
+    shown = "no data" if size is None else human_size(size)
+    return f"[image {as_text(block.get('mimeType'))}, {shown}]"
+
+
+def target_preview(tree: SessionTree | None, target: Any) -> str:
+    """One line describing the entry `target` names, if the tree has it."""
+    entry = tree.get(target) if tree is not None and isinstance(target, str) else None
+    if entry is None:
+        return "(not in this session)" if tree is not None else ""
+    kind = entry.role or entry.type
+    return f"{kind}: {one_line(entry_text(entry))[:120]}"
+
+
+def fallback_parts(entry: Entry, error: BaseException | None = None) -> list[Part]:
+    """The raw JSON of an entry, when nothing better is known (or rendering failed)."""
+    title = f"could not render ({type(error).__name__})" if error else f"entry type {entry.type}"
+    return [note(title, "yellow"), json_part(entry.raw)]
