@@ -1,0 +1,406 @@
+"""EntryTree: a line-API view of a session tree (Pi's /tree) that scales to 100k entries.
+
+Only visible lines are rendered, from `pitui.core.rows.TreeRows`. Session text is built into
+`rich.text.Text` with `append` (never markup) and has gone through `one_line` already.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from pitui.core.entry import Entry
+from pitui.core.rows import Row, TreeRows
+from pitui.core.tree import SessionTree
+
+_STYLE_CLASSES = {
+    "guide": "entry-tree--guide",
+    "fold": "entry-tree--fold",
+    "active": "entry-tree--active",
+    "label": "entry-tree--label",
+    "user": "entry-tree--user",
+    "assistant": "entry-tree--assistant",
+    "custom": "entry-tree--custom",
+    "warning": "entry-tree--warning",
+    "compaction": "entry-tree--compaction",
+    "muted": "entry-tree--muted",
+    "dim": "entry-tree--dim",
+    "error": "entry-tree--error",
+}
+
+
+class EntryTree(ScrollView, can_focus=True):
+    """Rows of a session tree with a cursor, folding, filters and search."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home,g", "first", "Top", show=False),
+        Binding("end,G", "last", "Bottom", show=False),
+        Binding("left", "fold_or_parent", "Fold", show=False),
+        Binding("right", "unfold_or_child", "Unfold", show=False),
+        Binding("ctrl+left,alt+left", "segment('up')", "Branch up", show=False),
+        Binding("ctrl+right,alt+right", "segment('down')", "Branch down", show=False),
+        Binding("z", "fold_all", "Fold all", show=False),
+        Binding("Z", "unfold_all", "Unfold all", show=False),
+        Binding("ctrl+o", "cycle_filter(1)", "Filter", id="entry_tree.filter"),
+        Binding("ctrl+shift+o", "cycle_filter(-1)", "Filter back", show=False),
+        Binding("slash", "request_search", "Search", id="entry_tree.search"),
+        Binding("n", "match(1)", "Next match", show=False),
+        Binding("N", "match(-1)", "Previous match", show=False),
+        Binding("l", "leaf", "Active leaf", id="entry_tree.leaf"),
+        Binding("enter", "select", "Select", show=False),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "entry-tree--cursor",
+        "entry-tree--match",
+        *_STYLE_CLASSES.values(),
+    }
+    DEFAULT_CSS = """
+    EntryTree { background: $surface; }
+    EntryTree > .entry-tree--cursor { background: $accent 30%; text-style: bold; }
+    EntryTree:focus > .entry-tree--cursor { background: $accent 50%; }
+    EntryTree > .entry-tree--match { background: $warning 25%; }
+    EntryTree > .entry-tree--guide { color: $text-muted; text-style: dim; }
+    EntryTree > .entry-tree--fold { color: $accent; }
+    EntryTree > .entry-tree--active { color: $accent; }
+    EntryTree > .entry-tree--label { color: $warning; }
+    EntryTree > .entry-tree--user { color: $accent; }
+    EntryTree > .entry-tree--assistant { color: $success; }
+    EntryTree > .entry-tree--custom { color: $secondary; }
+    EntryTree > .entry-tree--warning { color: $warning; }
+    EntryTree > .entry-tree--compaction { color: $primary; }
+    EntryTree > .entry-tree--muted { color: $text-muted; }
+    EntryTree > .entry-tree--dim { color: $text-muted; text-style: dim; }
+    EntryTree > .entry-tree--error { color: $error; }
+    """
+
+    class Highlighted(Message):
+        """The cursor moved to another entry."""
+
+        def __init__(self, entry_tree: EntryTree, entry: Entry) -> None:
+            super().__init__()
+            self.entry_tree = entry_tree
+            self.entry = entry
+
+        @property
+        def control(self) -> EntryTree:
+            return self.entry_tree
+
+    class Selected(Message):
+        """Enter was pressed on an entry."""
+
+        def __init__(self, entry_tree: EntryTree, entry: Entry) -> None:
+            super().__init__()
+            self.entry_tree = entry_tree
+            self.entry = entry
+
+        @property
+        def control(self) -> EntryTree:
+            return self.entry_tree
+
+    class FilterChanged(Message):
+        def __init__(self, entry_tree: EntryTree, filter: str) -> None:
+            super().__init__()
+            self.entry_tree = entry_tree
+            self.filter = filter
+
+        @property
+        def control(self) -> EntryTree:
+            return self.entry_tree
+
+    class SearchRequested(Message):
+        """`/` was pressed: the screen should show a search input and call `search()`."""
+
+        def __init__(self, entry_tree: EntryTree) -> None:
+            super().__init__()
+            self.entry_tree = entry_tree
+
+        @property
+        def control(self) -> EntryTree:
+            return self.entry_tree
+
+    def __init__(
+        self,
+        tree: SessionTree | None = None,
+        *,
+        filter: str = "default",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.model: TreeRows | None = None
+        self.cursor = 0
+        self._filter = filter
+        self._query = ""
+        self._matches: list[int] = []
+        self._match_set: set[int] = set()
+        self._last_posted: str | None = None
+        self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
+        if tree is not None:
+            self.load(tree)
+
+    # -- data -----------------------------------------------------------------------------
+    @property
+    def rows(self) -> list[Row]:
+        return self.model.rows if self.model else []
+
+    @property
+    def filter(self) -> str:
+        return self.model.filter if self.model else self._filter
+
+    @property
+    def highlighted(self) -> Entry | None:
+        rows = self.rows
+        return rows[self.cursor].entry if 0 <= self.cursor < len(rows) else None
+
+    def load(self, tree: SessionTree) -> None:
+        """Show a tree, cursor on its active leaf (as Pi's /tree opens)."""
+        self.model = TreeRows(tree, self.filter)
+        self._after_change(self.model.nearest_index(tree.leaf.id if tree.leaf else None) or 0)
+        self.call_after_refresh(self._scroll_to_cursor, True)
+
+    def append(self, entries: list[Entry]) -> None:
+        """After `tree.extend(entries)`: keep the highlighted entry, or follow the end if the
+        cursor was on the last row."""
+        if self.model is None:
+            return
+        following = self.cursor >= len(self.rows) - 1
+        kept = self.highlighted
+        changed = self.model.extend(entries)
+        if changed is None:
+            return
+        if following:
+            cursor = len(self.rows) - 1
+        elif changed > self.cursor:
+            cursor = self.cursor
+        else:
+            cursor = self.model.nearest_index(kept.id if kept else None) or 0
+        self._after_change(cursor, scroll=following)
+
+    def set_filter(self, mode: str) -> None:
+        if self.model is None:
+            self._filter = mode
+            return
+        kept = self.highlighted
+        self.model.set_filter(mode)
+        self._filter = mode
+        self._after_change(self.model.nearest_index(kept.id if kept else None) or 0)
+        self.post_message(self.FilterChanged(self, mode))
+
+    # -- search ---------------------------------------------------------------------------
+    def search(self, text: str) -> int:
+        """Mark rows matching `text`; move to the first match at or after the cursor."""
+        self._query = text
+        self._matches = self.model.search(text) if self.model else []
+        self._match_set = set(self._matches)
+        self._invalidate()
+        if self._matches:
+            after = [i for i in self._matches if i >= self.cursor]
+            self.move_to(after[0] if after else self._matches[0])
+        return len(self._matches)
+
+    def next_match(self) -> None:
+        self._step_match(1)
+
+    def previous_match(self) -> None:
+        self._step_match(-1)
+
+    def _step_match(self, step: int) -> None:
+        if not self._matches:
+            return
+        if step > 0:
+            later = [i for i in self._matches if i > self.cursor]
+            self.move_to(later[0] if later else self._matches[0])
+        else:
+            earlier = [i for i in self._matches if i < self.cursor]
+            self.move_to(earlier[-1] if earlier else self._matches[-1])
+
+    # -- cursor ---------------------------------------------------------------------------
+    def move_to(self, index: int) -> None:
+        rows = self.rows
+        if not rows:
+            return
+        index = max(0, min(index, len(rows) - 1))
+        old, self.cursor = self.cursor, index
+        self.refresh_line(old)
+        self.refresh_line(index)
+        self._scroll_to_cursor()
+        self._post_highlighted()
+
+    def _scroll_to_cursor(self, center: bool = False) -> None:
+        region = Region(0, self.cursor, 1, 1)
+        self.scroll_to_region(region, animate=False, force=True, center=center, immediate=True)
+
+    def _post_highlighted(self) -> None:
+        entry = self.highlighted
+        if entry is not None and entry.id != self._last_posted:
+            self._last_posted = entry.id
+            self.post_message(self.Highlighted(self, entry))
+
+    def _after_change(self, cursor: int, *, scroll: bool = True) -> None:
+        self._invalidate()
+        if self._query and self.model:
+            self._matches = self.model.search(self._query)
+            self._match_set = set(self._matches)
+        self.virtual_size = Size(self.size.width, len(self.rows))
+        self.cursor = max(0, min(cursor, len(self.rows) - 1))
+        self.refresh()
+        if scroll:
+            self._scroll_to_cursor()
+        self._post_highlighted()
+
+    def _invalidate(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    # -- actions --------------------------------------------------------------------------
+    def action_cursor(self, step: int) -> None:
+        self.move_to(self.cursor + step)
+
+    def action_page(self, step: int) -> None:
+        self.move_to(self.cursor + step * max(1, self.scrollable_content_region.height))
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_last(self) -> None:
+        self.move_to(len(self.rows) - 1)
+
+    def action_fold_or_parent(self) -> None:
+        """Fold an unfolded branch; on a folded or unfoldable row go to the parent row."""
+        row = self._row()
+        if row is None or self.model is None:
+            return
+        if row.foldable and not row.folded and self.model.fold(row.entry.id):
+            self._after_change(self.model.index_of(row.entry.id) or 0)
+            return
+        parent = self.model.parent_index(self.cursor)
+        if parent is not None:
+            self.move_to(parent)
+
+    def action_unfold_or_child(self) -> None:
+        """Unfold a folded row; otherwise go to its first child row."""
+        row = self._row()
+        if row is None or self.model is None:
+            return
+        if row.folded and self.model.unfold(row.entry.id):
+            self._after_change(self.model.index_of(row.entry.id) or 0)
+        elif row.kids:
+            self.move_to(self.cursor + 1)
+
+    def action_segment(self, direction: str) -> None:
+        """Pi's Ctrl+Left / Ctrl+Right: fold or go up a branch, unfold or go down one."""
+        row = self._row()
+        if row is None or self.model is None:
+            return
+        if direction == "up" and row.foldable and not row.folded:
+            self.action_fold_or_parent()
+        elif direction == "down" and row.folded:
+            self.action_unfold_or_child()
+        else:
+            self.move_to(self.model.segment_start(self.cursor, direction))
+
+    def action_fold_all(self) -> None:
+        self._refold(self.model.fold_all if self.model else None)
+
+    def action_unfold_all(self) -> None:
+        self._refold(self.model.unfold_all if self.model else None)
+
+    def _refold(self, change: object) -> None:
+        kept = self.highlighted
+        if self.model is not None and callable(change) and change():
+            self._after_change(self.model.nearest_index(kept.id if kept else None) or 0)
+
+    def action_cycle_filter(self, step: int) -> None:
+        if self.model is not None:
+            modes = self.model
+            kept = self.highlighted
+            mode = modes.cycle_filter(step)
+            self._filter = mode
+            self._after_change(modes.nearest_index(kept.id if kept else None) or 0)
+            self.post_message(self.FilterChanged(self, mode))
+
+    def action_request_search(self) -> None:
+        self.post_message(self.SearchRequested(self))
+
+    def action_match(self, step: int) -> None:
+        self._step_match(step)
+
+    def action_leaf(self) -> None:
+        if self.model is not None and self.model.tree.leaf is not None:
+            self.move_to(self.model.nearest_index(self.model.tree.leaf.id) or 0)
+
+    def action_select(self) -> None:
+        entry = self.highlighted
+        if entry is not None:
+            self.post_message(self.Selected(self, entry))
+
+    def _row(self) -> Row | None:
+        rows = self.rows
+        return rows[self.cursor] if 0 <= self.cursor < len(rows) else None
+
+    # -- events ---------------------------------------------------------------------------
+    def _on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None:
+            index = offset.y + self.scroll_offset.y
+            if 0 <= index < len(self.rows):
+                self.move_to(index)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._strips.clear()
+        self.virtual_size = Size(event.size.width, len(self.rows))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    # -- rendering ------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        index = y + self.scroll_offset.y
+        width = self.scrollable_content_region.width
+        if not 0 <= index < len(self.rows):
+            return Strip.blank(width, self.rich_style)
+        key = (index, width, index == self.cursor)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._render_row(index, width, index == self.cursor)
+            self._strips[key] = strip
+        return strip
+
+    def _render_row(self, index: int, width: int, is_cursor: bool) -> Strip:
+        text = self._row_text(self.rows[index], width)
+        base = self.rich_style
+        if is_cursor:
+            base = base + self.get_component_rich_style("entry-tree--cursor")
+        elif index in self._match_set:
+            base = base + self.get_component_rich_style("entry-tree--match")
+        text.stylize_before(base)
+        text.truncate(width, overflow="ellipsis", pad=True)
+        segments = list(text.render(self.app.console))
+        return Strip(segments).crop_extend(0, width, base).simplify()
+
+    def _row_text(self, row: Row, width: int) -> Text:
+        text = Text(no_wrap=True, end="")
+        for part, key in row.parts():
+            if key == "guide" and len(part) > max(8, width // 2):
+                part = "…" + part[-(max(8, width // 2) - 1) :]  # very deep: keep the end
+            text.append(part, self._style(key))
+        return text
+
+    def _style(self, key: str) -> Style | None:
+        name = _STYLE_CLASSES.get(key)
+        return self.get_component_rich_style(name, partial=True) if name else None

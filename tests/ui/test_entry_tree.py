@@ -1,0 +1,208 @@
+"""EntryTree: keys, messages, folding, filters, append, inert session text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.message import Message
+
+from pitui.core.entry import Entry
+from pitui.core.tree import SessionTree
+from pitui.ui.widgets.entry_tree import EntryTree
+
+
+def ts(n: int) -> str:
+    return f"2025-01-01T00:{n // 60:02d}:{n % 60:02d}.000Z"
+
+
+def msg(eid: str, parent: str | None, role: str, text: str, n: int) -> dict[str, Any]:
+    content: Any = text if role == "user" else [{"type": "text", "text": text}]
+    message = {"role": role, "content": content}
+    return {
+        "type": "message",
+        "id": eid,
+        "parentId": parent,
+        "timestamp": ts(n),
+        "message": message,
+    }
+
+
+def entries(raws: list[dict[str, Any]], start: int = 0) -> list[Entry]:
+    return [Entry(raw, start + i + 2, 0, start + i) for i, raw in enumerate(raws)]
+
+
+BRANCHED = [
+    msg("r", None, "user", "root", 1),
+    msg("a", "r", "assistant", "answer", 2),
+    msg("b1", "a", "user", "first try", 3),
+    msg("b1a", "b1", "assistant", "reply one", 4),
+    msg("b2", "a", "user", "second try", 5),
+    msg("b2a", "b2", "assistant", "reply two", 6),
+]
+# rows: r, a, b2, b2a, b1, b1a (active branch first); the cursor opens on the leaf b2a
+
+
+class TreeApp(App[None]):
+    def __init__(self, tree: SessionTree) -> None:
+        super().__init__()
+        self.session_tree = tree
+        self.messages: list[Message] = []
+
+    def compose(self) -> ComposeResult:
+        yield EntryTree(self.session_tree)
+
+    def on_entry_tree_highlighted(self, message: EntryTree.Highlighted) -> None:
+        self.messages.append(message)
+
+    def on_entry_tree_selected(self, message: EntryTree.Selected) -> None:
+        self.messages.append(message)
+
+    def on_entry_tree_search_requested(self, message: EntryTree.SearchRequested) -> None:
+        self.messages.append(message)
+
+
+def highlighted_ids(app: TreeApp) -> list[str]:
+    return [m.entry.id for m in app.messages if isinstance(m, EntryTree.Highlighted)]
+
+
+def rendered(widget: EntryTree) -> list[str]:
+    height = widget.scrollable_content_region.height
+    return ["".join(s.text for s in widget.render_line(y)) for y in range(height)]
+
+
+async def test_keys_move_cursor_and_post_highlighted() -> None:
+    app = TreeApp(SessionTree(entries(BRANCHED)))
+    async with app.run_test(size=(60, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.pause()
+        assert tree.highlighted is not None and tree.highlighted.id == "b2a"
+        await pilot.press("up")
+        await pilot.pause()
+        assert highlighted_ids(app)[-1] == "b2"
+        assert all(m.control is tree for m in app.messages)
+        await pilot.press("g")
+        await pilot.pause()
+        assert tree.cursor == 0 and highlighted_ids(app)[-1] == "r"
+        await pilot.press("G")
+        await pilot.pause()
+        assert highlighted_ids(app)[-1] == "b1a"
+        await pilot.press("home", "down", "down")
+        await pilot.pause()
+        assert highlighted_ids(app)[-1] == "b2"
+        await pilot.press("end", "l")
+        await pilot.pause()
+        assert highlighted_ids(app)[-1] == "b2a"
+        await pilot.press("enter", "slash")
+        await pilot.pause()
+        assert isinstance(app.messages[-2], EntryTree.Selected)
+        assert app.messages[-2].entry.id == "b2a"
+        assert isinstance(app.messages[-1], EntryTree.SearchRequested)
+
+
+async def test_fold_unfold_and_parent() -> None:
+    app = TreeApp(SessionTree(entries(BRANCHED)))
+    async with app.run_test(size=(60, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.press("up")  # b2, a foldable branch start
+        await pilot.press("left")
+        await pilot.pause()
+        assert [r.entry.id for r in tree.rows] == ["r", "a", "b2", "b1", "b1a"]
+        assert "├⊞ • user: second try" in rendered(tree)[2]
+        await pilot.press("left")  # folded: go to the parent row
+        await pilot.pause()
+        assert tree.highlighted is not None and tree.highlighted.id == "a"
+        await pilot.press("down", "right")
+        await pilot.pause()
+        assert len(tree.rows) == 6 and tree.highlighted.id == "b2"
+        await pilot.press("z")
+        await pilot.pause()
+        assert len(tree.rows) == 4
+        await pilot.press("Z")
+        await pilot.pause()
+        assert len(tree.rows) == 6
+
+
+async def test_filter_cycle_keeps_entry() -> None:
+    raws = [*BRANCHED, {"type": "model_change", "id": "m", "parentId": "b2a", "timestamp": ts(7)}]
+    app = TreeApp(SessionTree(entries(raws)))
+    async with app.run_test(size=(60, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.pause()
+        assert tree.filter == "default" and len(tree.rows) == 6
+        assert tree.highlighted is not None and tree.highlighted.id == "b2a"  # nearest shown
+        await pilot.press("ctrl+o")  # no-tools
+        await pilot.press("ctrl+o")  # user-only
+        await pilot.pause()
+        assert tree.filter == "user-only" and len(tree.rows) == 3
+        assert tree.highlighted.id == "b2"
+        for _ in range(3):
+            await pilot.press("ctrl+o")  # labeled-only, all, default
+        await pilot.pause()
+        assert tree.filter == "default"
+
+
+async def test_append_keeps_highlight_and_follows_end() -> None:
+    raws = [msg(f"e{i}", f"e{i - 1}" if i else None, "user", f"m{i}", i) for i in range(30)]
+    source = SessionTree(entries(raws[:20]))
+    app = TreeApp(source)
+    async with app.run_test(size=(60, 8)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.pause()
+        assert tree.cursor == 19  # on the leaf: follow mode
+        batch = entries(raws[20:25], 20)
+        source.extend(batch)
+        tree.append(batch)
+        await pilot.pause()
+        assert tree.cursor == 24 and tree.highlighted.id == "e24"
+        assert tree.scroll_offset.y == 25 - tree.scrollable_content_region.height
+        await pilot.press("home", "down")
+        await pilot.pause()
+        batch = entries(raws[25:], 25)
+        source.extend(batch)
+        tree.append(batch)
+        await pilot.pause()
+        assert tree.highlighted.id == "e1" and tree.scroll_offset.y == 0
+        assert len(tree.rows) == 30
+
+
+async def test_search_next_previous() -> None:
+    app = TreeApp(SessionTree(entries(BRANCHED)))
+    async with app.run_test(size=(60, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.press("home")
+        assert tree.search("reply") == 2
+        assert tree.cursor == 3
+        await pilot.press("n")
+        assert tree.cursor == 5
+        await pilot.press("n")
+        assert tree.cursor == 3
+        await pilot.press("N")
+        assert tree.cursor == 5
+
+
+async def test_click_selects_row() -> None:
+    app = TreeApp(SessionTree(entries(BRANCHED)))
+    async with app.run_test(size=(60, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.click(EntryTree, offset=(5, 1))
+        await pilot.pause()
+        assert tree.cursor == 1 and highlighted_ids(app)[-1] == "a"
+
+
+async def test_session_text_is_inert() -> None:
+    raws = [
+        msg("r", None, "user", "[bold]x[/bold] \x1b]52;c;SGVsbG8=\x07 \x1b[2J \x9b31m", 1),
+        {"type": "label", "id": "l", "parentId": "r", "timestamp": ts(2), "targetId": "r",
+         "label": "[red]lbl\x1b[0m"},
+    ]  # fmt: skip
+    app = TreeApp(SessionTree(entries(raws)))
+    async with app.run_test(size=(80, 5)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.pause()
+        lines = rendered(tree)
+        joined = "".join(lines)
+        assert "\x1b" not in joined and "\x07" not in joined and "\x9b" not in joined
+        assert "[bold]x[/bold]" in lines[0] and "[[red]lbl␛[0m]" in lines[0]
+        segments = [seg for y in range(3) for seg in tree.render_line(y)]
+        assert not any("\x1b" in seg.text for seg in segments)
