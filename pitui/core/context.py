@@ -75,7 +75,7 @@ def build_context(tree: SessionTree, leaf_id: str | object | None = ...) -> Cont
         if e.type == "context_edit" and isinstance(e.raw.get("targetId"), str)
     }
     for index, entry in enumerate(range_entries):
-        edit = edits.get(entry.raw.get("id"))  # type: ignore[arg-type]
+        edit = edits.get(entry.raw_id)  # type: ignore[arg-type]
         if entry.type == "compaction" and index > 0:
             context.items.append(ProjectedEntry(entry, [], None))
         else:
@@ -84,16 +84,19 @@ def build_context(tree: SessionTree, leaf_id: str | object | None = ...) -> Cont
 
 
 def _settings(path: list[Entry]) -> dict[str, Any]:
+    """Thinking level and model: the last setter on the path wins (scanned from the leaf)."""
     settings: dict[str, Any] = {"thinkingLevel": "off", "model": None}
-    for entry in path:
-        raw = entry.raw
-        if entry.type == "thinking_level_change":
-            _assign(settings, "thinkingLevel", raw, "thinkingLevel")
-        elif entry.type == "model_change":
-            settings["model"] = _pick({"provider": "provider", "modelId": "modelId"}, raw)
-        elif entry.type == "message" and entry.role == "assistant":
+    level = next((e for e in reversed(path) if e.type == "thinking_level_change"), None)
+    if level is not None:
+        _assign(settings, "thinkingLevel", level.raw, "thinkingLevel")
+    for entry in reversed(path):
+        if entry.type == "model_change":
+            settings["model"] = _pick({"provider": "provider", "modelId": "modelId"}, entry.raw)
+            break
+        if entry.type == "message" and entry.role == "assistant":
             message = entry.message or {}
             settings["model"] = _pick({"provider": "provider", "modelId": "model"}, message)
+            break
     return settings
 
 
@@ -125,7 +128,7 @@ def _context_entries(path: list[Entry], compaction: Entry | None) -> list[Entry]
     first_kept = compaction.raw.get("firstKeptEntryId")
     found = False
     for entry in path[:at]:
-        found = found or entry.raw.get("id") == first_kept
+        found = found or entry.raw_id == first_kept
         if found and not (entry.type == "message" and entry.role == "system"):
             kept.append(entry)
     return [compaction, *kept, *path[at + 1 :]]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pitui.core.jsonline import parse_line
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -19,48 +21,92 @@ class Diagnostic:
         return f"{where}: {self.reason}"
 
 
-class Entry:
-    """An entry line: the parsed JSON object (kept whole, unknown fields included) and where
-    it stands in the file. `raw` is never written back unchanged-by-reading: migrations only
-    touch the in-memory copy."""
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
-    __slots__ = ("index", "line", "offset", "raw")
+
+class Entry:
+    """An entry line: where it stands in the file, the fields the tree needs, and `raw`, the
+    whole parsed JSON object (unknown fields included).
+
+    Entries read from current-format files keep their line's bytes and parse `raw` only when
+    asked (most entries of a large session are never displayed), so loading stays cheap.
+    Reading never writes: migrations only touch the in-memory `raw`.
+    """
+
+    __slots__ = (
+        "_id",
+        "_raw",
+        "_source",
+        "index",
+        "line",
+        "offset",
+        "parent_id",
+        "role",
+        "timestamp",
+        "type",
+    )
 
     def __init__(self, raw: dict[str, Any], line: int, offset: int, index: int) -> None:
-        self.raw = raw
+        self._raw: dict[str, Any] | None = raw
+        self._source: tuple[bytes, int, int] | None = None
         self.line = line
         self.offset = offset
         self.index = index
+        message = raw.get("message")
+        role = message.get("role") if isinstance(message, dict) else None
+        self._set_fields(
+            raw.get("type"), raw.get("id"), raw.get("parentId"), raw.get("timestamp"), role
+        )
+
+    @classmethod
+    def lazy(
+        cls, fields: Any, source: tuple[bytes, int, int], line: int, offset: int, index: int
+    ) -> Entry:
+        """An entry whose `raw` is parsed from `source` (buffer, start, end) on first use.
+
+        `fields` has the attributes type, id, parentId, timestamp and message.role.
+        """
+        entry = cls.__new__(cls)
+        entry._raw = None
+        entry._source = source
+        entry.line = line
+        entry.offset = offset
+        entry.index = index
+        role = fields.message.role if fields.message is not None else None
+        entry._set_fields(fields.type, fields.id, fields.parentId, fields.timestamp, role)
+        return entry
+
+    def _set_fields(self, kind: Any, entry_id: Any, parent: Any, timestamp: Any, role: Any) -> None:
+        self.type: str = kind if isinstance(kind, str) else "?"
+        self._id = _text_or_none(entry_id)
+        self.parent_id: str | None = _text_or_none(parent)
+        self.timestamp: Any = timestamp
+        self.role: str | None = _text_or_none(role)
 
     @property
     def id(self) -> str:
-        value = self.raw.get("id")
-        return value if isinstance(value, str) else f"line:{self.line}"
+        """The entry's id; an entry without one gets a stand-in naming its line."""
+        return self._id if self._id is not None else f"line:{self.line}"
 
     @property
-    def parent_id(self) -> str | None:
-        value = self.raw.get("parentId")
-        return value if isinstance(value, str) else None
+    def raw_id(self) -> str | None:
+        """The id as written (None when missing or not a string)."""
+        return self._id
 
     @property
-    def type(self) -> str:
-        value = self.raw.get("type")
-        return value if isinstance(value, str) else "?"
-
-    @property
-    def timestamp(self) -> Any:
-        return self.raw.get("timestamp")
+    def raw(self) -> dict[str, Any]:
+        if self._raw is None:
+            assert self._source is not None
+            buffer, start, end = self._source
+            self._raw = parse_line(buffer[start:end])
+            self._source = None
+        return self._raw
 
     @property
     def message(self) -> dict[str, Any] | None:
         value = self.raw.get("message")
         return value if isinstance(value, dict) else None
-
-    @property
-    def role(self) -> str | None:
-        message = self.message
-        role = message.get("role") if message else None
-        return role if isinstance(role, str) else None
 
     def __repr__(self) -> str:
         return f"Entry({self.type} {self.id} parent={self.parent_id} line={self.line})"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,9 +10,10 @@ from typing import Any
 from pitui.core.entry import Diagnostic, Entry
 from pitui.core.errors import PituiError
 from pitui.core.jsonline import LineError, parse_line
+from pitui.core.light import LightError, decode_fields
 from pitui.core.migration import Migrator
 
-CHUNK_SIZE = 8 * 1024 * 1024
+_SPACE = frozenset(b" \t\r\x0b\x0c")
 
 
 class NotASession(PituiError):
@@ -83,32 +83,46 @@ class SessionReader:
             with open(self.path, "rb") as handle:
                 self._inode = os.fstat(handle.fileno()).st_ino
                 handle.seek(self.offset)
-                for line in self._complete_lines(handle):
-                    self._take_line(line, batch)
+                data = handle.read()
         except OSError as error:
             raise NotASession(_os_reason(error)) from None
+        self._take_buffer(data, batch)
         if self.header is None:
             raise NotASession(self._no_header_reason())
         return batch
 
-    def _complete_lines(self, handle: Any) -> Iterator[_Line]:
-        pending = b""
-        pending_offset = self.offset
-        while chunk := handle.read(CHUNK_SIZE):
-            data = pending + chunk if pending else chunk
-            start = 0
-            while (end := data.find(b"\n", start)) != -1:
-                self._line_number += 1
-                yield _Line(self._line_number, pending_offset + start, data[start:end])
-                start = end + 1
-            pending_offset += start
-            pending = data[start:]
-            self.offset = pending_offset
-        self.partial_bytes = len(pending)
+    def _take_buffer(self, data: bytes, batch: ReadBatch) -> None:
+        """Consume the complete lines of `data` (bytes read from `self.offset`)."""
+        view = memoryview(data)
+        find = data.find
+        base = self.offset
+        start = 0
+        while (end := find(b"\n", start)) != -1:
+            self._line_number += 1
+            if end > start and (data[start] not in _SPACE or not data[start:end].isspace()):
+                self._take_line(data, view, start, end, base, batch)
+            start = end + 1
+        self.offset = base + start
+        self.partial_bytes = len(data) - start
 
-    def _take_line(self, line: _Line, batch: ReadBatch) -> None:
-        if not line.data.strip():
-            return
+    def _take_line(
+        self, data: bytes, view: memoryview, start: int, end: int, base: int, batch: ReadBatch
+    ) -> None:
+        if self._migrator is not None and not self._migrator.needed:
+            try:
+                fields = decode_fields(view[start:end])
+            except LightError:
+                fields = None
+            if fields is not None and fields.type != "session":
+                self._parsed_count += 1
+                number, index = self._line_number, self._entry_count
+                entry = Entry.lazy(fields, (data, start, end), number, base + start, index)
+                self._entry_count += 1
+                batch.entries.append(entry)
+                return
+        self._take_parsed_line(_Line(self._line_number, base + start, data[start:end]), batch)
+
+    def _take_parsed_line(self, line: _Line, batch: ReadBatch) -> None:
         try:
             value = parse_line(line.data)
         except LineError as error:

@@ -23,8 +23,32 @@ def to_ms(value: Any) -> int | float | None:
     return None
 
 
-@lru_cache(maxsize=4096)
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm)."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
 def _iso_to_ms(text: str) -> int | None:
+    if len(text) == 24 and text[23] == "Z" and text[10] == "T" and text[19] == ".":
+        try:
+            year, month, day = int(text[0:4]), int(text[5:7]), int(text[8:10])
+            hour, minute, second = int(text[11:13]), int(text[14:16]), int(text[17:19])
+            millis = int(text[20:23])
+        except ValueError:
+            return _slow_iso_to_ms(text)
+        if 1 <= month <= 12 and 1 <= day <= 28 and hour < 24 and minute < 60 and second < 60:
+            days = _days_from_civil(year, month, day)
+            return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis
+    return _slow_iso_to_ms(text)
+
+
+@lru_cache(maxsize=1024)
+def _slow_iso_to_ms(text: str) -> int | None:
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:

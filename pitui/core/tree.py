@@ -76,7 +76,7 @@ class SessionTree:
         self.parent[entry.id] = parent_id
         self.children.setdefault(entry.id, [])
         siblings = self.children.setdefault(parent_id, [])
-        if parent_id is None:
+        if parent_id is None or not siblings:
             siblings.append(entry)  # roots stay in file order, as in Pi
         else:
             bisect.insort(siblings, entry, key=_child_key)
