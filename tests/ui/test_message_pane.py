@@ -13,6 +13,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Collapsible, Static
+from textual.worker import WorkerState
 
 from pitui.core.entry import Entry
 from pitui.core.tree import SessionTree
@@ -197,9 +198,19 @@ class PaneApp(App[None]):
 async def show(pilot: Any, entry: Entry | None, tree: SessionTree | None = None) -> MessagePane:
     pane = pilot.app.query_one(MessagePane)
     pane.show_entry(entry, tree)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot)
     return pane
+
+
+async def settle(pilot: Any) -> None:
+    """Wait until no worker is pending or running (cancelled ones included)."""
+    for _ in range(200):
+        await pilot.pause()
+        if not any(
+            w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in pilot.app.workers
+        ):
+            return
+    raise AssertionError("workers still running")
 
 
 def source_text(pane: MessagePane, selector: str = "Static", separator: str = "\n") -> str:
@@ -383,8 +394,7 @@ async def test_large_body_is_cut_and_show_all_renders_the_rest() -> None:
         assert "THE-END" not in shown
         assert HEAD_CHARS <= len(shown) < HEAD_CHARS + 500
         button.press()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert not pane.has_more
         assert not pane.query(".show-all")
         assert source_text(pane, ".part", "") == body
@@ -398,8 +408,7 @@ async def test_show_all_key_and_many_small_blocks() -> None:
         assert "block 79" not in source_text(pane)
         pane.focus()
         await pilot.press("a")
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert not pane.has_more
         assert "block 79 " in source_text(pane)
 
@@ -412,3 +421,16 @@ async def test_new_entry_replaces_pending_rest() -> None:
         pane = await show(pilot, make_entry(RAWS[0]))
         assert not pane.has_more
         assert not pane.query(".show-all")
+
+
+async def test_rapid_highlight_changes_end_on_the_last_entry() -> None:
+    async with PaneApp().run_test() as pilot:
+        pane = pilot.app.query_one(MessagePane)
+        for index, raw in enumerate(RAWS):
+            pane.show_entry(make_entry(raw, index))
+            if index % 3 == 0:
+                await pilot.pause()
+        await settle(pilot)
+        headers = pane.query(EntryHeader)
+        assert len(headers) == 1
+        assert f"line {len(RAWS) + 1}" in headers.first().content.plain

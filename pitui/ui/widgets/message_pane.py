@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -154,7 +155,7 @@ class MessagePane(VerticalScroll, can_focus=True):
         """Render `entry` (None: an empty pane); replaces whatever was shown."""
         self.entry = entry
         self._rest = []
-        work = self._show(entry, session_tree)
+        work = partial(self._show, entry, session_tree)
         self.run_worker(work, group="message-pane", exclusive=True, exit_on_error=False)
 
     def show_all(self) -> None:
@@ -165,7 +166,8 @@ class MessagePane(VerticalScroll, can_focus=True):
         if not self._rest:
             return
         rest, self._rest = self._rest, []
-        self.run_worker(self._show_rest(rest), group="message-pane", exclusive=True)
+        work = partial(self._show_rest, rest)
+        self.run_worker(work, group="message-pane", exclusive=True, exit_on_error=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.has_class("show-all"):
