@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 _TESTS_DIR = Path(__file__).resolve().parent
-for _p in (str(_TESTS_DIR.parent), str(_TESTS_DIR)):
+for _p in (str(_TESTS_DIR.parent), str(_TESTS_DIR), str(_TESTS_DIR / "hostile")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 

@@ -27,7 +27,7 @@ class _Fields(msgspec.Struct, gc=False):
 
 _decode = msgspec.json.Decoder(_Fields).decode
 
-LightError = (msgspec.DecodeError, msgspec.ValidationError)
+LightError = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 
 def decode_fields(line: bytes | memoryview) -> _Fields:

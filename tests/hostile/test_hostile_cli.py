@@ -1,0 +1,45 @@
+"""Every CLI command on every hostile file: finishes, exits cleanly, says what was wrong,
+never lets a control character through, and leaves the file byte for byte unchanged."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from corpus import NOT_SESSIONS, hostile_files, write_corpus
+
+COMMANDS = [
+    ["context"],
+    ["context", "--json"],
+    ["tree"],
+    ["tree", "--json"],
+    ["tree", "--filter", "all"],
+]
+
+
+def unsafe_characters(text: str) -> list[str]:
+    return [c for c in text if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return write_corpus(tmp_path_factory.mktemp("hostile"))
+
+
+@pytest.mark.parametrize("name", sorted(hostile_files()))
+def test_cli_on_hostile_file(corpus: dict[str, Path], name: str) -> None:
+    path = corpus[name]
+    before = path.read_bytes()
+    for command in COMMANDS:
+        args = [sys.executable, "-m", "pitui", command[0], str(path), *command[1:]]
+        result = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        assert "Traceback" not in result.stderr, result.stderr
+        assert not unsafe_characters(result.stdout + result.stderr), (name, command)
+        if name in NOT_SESSIONS:
+            assert result.returncode == 1 and result.stderr.startswith("pitui: ")
+            assert result.stderr.count("\n") == 1
+        else:
+            assert result.returncode == 0, (name, command, result.stderr)
+    assert path.read_bytes() == before
