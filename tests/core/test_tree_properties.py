@@ -1,0 +1,73 @@
+"""Property tests: any parent graph (cycles, duplicates, orphans) builds a tree whose every
+walk terminates, and building it entry by entry equals building it at once."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pitui.core.context import build_context
+from pitui.core.entry import Entry
+from pitui.core.tree import SessionTree
+
+ids = st.sampled_from([f"e{i}" for i in range(12)])
+entries_strategy = st.lists(
+    st.tuples(
+        ids,
+        st.one_of(st.none(), ids, st.just("missing")),
+        st.sampled_from(["message", "compaction", "context_edit", "label", "branch_summary"]),
+        st.integers(0, 59),
+    ),
+    max_size=30,
+)
+
+
+def make_entries(spec: list[tuple[str, str | None, str, int]]) -> list[Entry]:
+    out = []
+    for index, (eid, parent, kind, second) in enumerate(spec):
+        raw = {
+            "type": kind,
+            "id": eid,
+            "parentId": parent,
+            "timestamp": f"2025-01-01T00:00:{second:02d}.000Z",
+        }
+        if kind == "message":
+            raw["message"] = {"role": "user", "content": eid}
+        elif kind == "compaction":
+            raw.update(summary="s", firstKeptEntryId=parent, tokensBefore=1)
+        elif kind in ("context_edit", "label"):
+            raw.update(targetId=parent, replacement=None, label="x")
+        else:
+            raw.update(summary="b", fromId=parent)
+        out.append(Entry(raw, index + 2, index * 10, index))
+    return out
+
+
+def shape(tree: SessionTree) -> tuple:
+    return (
+        sorted((k, [e.id for e in v]) for k, v in tree.children.items() if k is not None),
+        [e.id for e in tree.roots],
+        sorted(tree.parent.items()),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(entries_strategy)
+def test_every_walk_terminates_and_reaches_a_root(spec: list) -> None:
+    tree = SessionTree(make_entries(spec))
+    for entry_id in tree.by_id:
+        path = tree.path_to(entry_id)
+        assert len(path) <= len(tree.by_id)
+        assert path[0] in tree.roots and path[-1].id == entry_id
+        build_context(tree, entry_id)
+    assert sum(len(v) for v in tree.children.values()) == len(tree.by_id)
+
+
+@settings(max_examples=300, deadline=None)
+@given(entries_strategy, st.integers(1, 5))
+def test_incremental_equals_whole(spec: list, step: int) -> None:
+    entries = make_entries(spec)
+    incremental = SessionTree()
+    for start in range(0, len(entries), step):
+        incremental.extend(entries[start : start + step])
+    assert shape(incremental) == shape(SessionTree(entries))
