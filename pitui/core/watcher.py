@@ -231,6 +231,7 @@ class SessionWatcher:
             force_polling=True if self.polling else None,
             poll_delay_ms=self.poll_delay_ms,
             recursive=True,
+            ignore_permission_denied=True,
         ):
             if not ran[0]:
                 ran[0] = True
