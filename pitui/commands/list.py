@@ -1,0 +1,77 @@
+"""`pitui list [QUERY] [--all] [--session-dir DIR] [--sort ...] [--named] [--no-cache] [--json]`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from datetime import datetime
+
+from pitui.core.catalog import Catalog, CatalogRow, SearchResult, discovery
+from pitui.core.catalog.search import SORTS
+from pitui.core.safe_text import escape_json_c1, one_line
+
+TITLE_WIDTH = 60
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "query", nargs="?", default="", help='search text (Pi syntax: "phrase", re:...)'
+    )
+    parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
+    parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
+    parser.add_argument("--sort", choices=SORTS, help="order (default threaded; recent for --json)")
+    parser.add_argument("--named", action="store_true", help="only sessions with a name")
+    parser.add_argument("--no-cache", action="store_true", help="do not use the catalog index")
+    parser.add_argument("--json", action="store_true", help="print a JSON array (Pi's keys first)")
+
+
+def run(args: argparse.Namespace) -> int:
+    cwd = os.getcwd()
+    custom = discovery.custom_session_dir(args.session_dir, cwd)
+    with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=args.no_cache) as catalog:
+        report = catalog.scan()
+        sort = args.sort or ("recent" if args.json else "threaded")
+        result = catalog.search(
+            args.query, cwd=None if args.all else cwd, sort=sort, named_only=args.named
+        )
+    for problem in report.unreadable:
+        print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
+    if result.error:
+        print(f"pitui: {one_line(result.error)}", file=sys.stderr)
+    if args.json:
+        data = [row.summary.to_json() for row in result.rows]
+        sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
+    else:
+        sys.stdout.write(render(result, show_cwd=args.all))
+    return 0
+
+
+def render(result: SearchResult, show_cwd: bool) -> str:
+    """A table: modified time, messages, guide + name or first message, (cwd)."""
+    header = f"{'MODIFIED':<16}  {'MSGS':>5}  {'SESSION':<{TITLE_WIDTH}}"
+    lines = [header + ("  CWD" if show_cwd else "")]
+    lines += [_row(row, show_cwd) for row in result.rows]
+    if not result.rows:
+        lines.append("(no sessions)")
+    return "\n".join(lines) + "\n"
+
+
+def _row(row: CatalogRow, show_cwd: bool) -> str:
+    s = row.summary
+    when = _local(s.modified_ms)
+    title = one_line(s.name or s.first_message)
+    title = _clip(row.guide() + title, TITLE_WIDTH)
+    line = f"{when:<16}  {s.message_count:>5}  {title:<{TITLE_WIDTH}}"
+    return (line + "  " + one_line(s.cwd)) if show_cwd else line.rstrip()
+
+
+def _local(ms: int | None) -> str:
+    if ms is None:
+        return "?"
+    return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

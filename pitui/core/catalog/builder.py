@@ -1,0 +1,291 @@
+"""`SummaryBuilder`: Pi's `buildSessionInfo`, fed line by line and resumable from a byte offset.
+
+Pi streams a file through `readline` (line ends `\\n`, `\\r\\n` or a lone `\\r`), skips blank
+and unparsable lines, requires the first parsed (truthy) value to be a `session` header, and
+drops the whole session where its JavaScript would throw a TypeError (a `message` entry without
+`message`, non-array non-string content, a `null` content block, a non-string name). The
+builder's persisted state covers complete lines only; a partial last line (no `\\n`, maybe a
+write in progress) is applied to a throwaway copy by :meth:`summarize`, because Pi's readline
+yields it as a line too. So the Pi keys match Pi exactly, and the state stays resumable.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from pitui.core.catalog import jsvalues as js
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.jsonline import LineError, parse_line
+
+STATE_KEYS = (
+    *("header", "entry_count", "message_count", "first_message", "name", "last_activity"),
+    *("malformed", "rejected", "leaves", "parents", "labels", "models", "tokens", "cost"),
+)
+
+
+def _falsy(value: Any) -> bool:
+    if value is None or value is False or value == "":
+        return True
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == 0
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key, js.UNDEFINED) if isinstance(obj, dict) else js.UNDEFINED
+
+
+def split_lines(raw: bytes) -> list[bytes]:
+    """Lines of one `\\n`-terminated chunk as readline splits them (a lone CR ends a line)."""
+    raw = raw.removesuffix(b"\r")
+    return raw.split(b"\r") if b"\r" in raw else [raw]
+
+
+@dataclass
+class SummaryBuilder:
+    """Running summary state; `texts` (conversation text) and `tools` are drained by the index."""
+
+    header: dict[str, Any] | None = None
+    entry_count: int = 0
+    message_count: int = 0
+    first_message: str = ""
+    name: str | None = None
+    last_activity: float | None = None
+    malformed: int = 0
+    rejected: str = ""
+    leaves: set[str] = field(default_factory=set)
+    parents: set[str] = field(default_factory=set)
+    labels: dict[str, str] = field(default_factory=dict)
+    models: list[str] = field(default_factory=list)
+    tokens: int = 0
+    cost: float = 0.0
+    texts: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+    resumed_texts: int = 0
+
+    @property
+    def new_texts(self) -> list[str]:
+        """Conversation texts fed since the builder was created or resumed."""
+        return self.texts[self.resumed_texts :]
+
+    # -- persistence -------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        out = {key: getattr(self, key) for key in STATE_KEYS}
+        out["leaves"], out["parents"] = sorted(self.leaves), sorted(self.parents)
+        return out
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], text: str = "") -> SummaryBuilder:
+        builder = cls(**{k: state[k] for k in STATE_KEYS if k in state})
+        builder.leaves, builder.parents = set(builder.leaves), set(builder.parents)
+        builder.texts = [text] if text else []
+        builder.resumed_texts = len(builder.texts)
+        return builder
+
+    @property
+    def is_session(self) -> bool:
+        return self.header is not None and not self.rejected
+
+    # -- feeding -----------------------------------------------------------------------------
+
+    def feed_line(self, raw: bytes) -> None:
+        """One line ending in `\\n` (without it)."""
+        if self.rejected:
+            return
+        for part in split_lines(raw):
+            try:
+                self._line(part)
+            except js.JsTypeError as error:
+                self.rejected = str(error)
+                return
+
+    def _line(self, raw: bytes) -> None:
+        try:
+            entry = parse_line(raw)
+        except LineError:
+            if js.js_trim(raw.decode("utf-8", "replace")):
+                self.malformed += 1
+            return
+        if _falsy(entry):
+            return
+        if self.header is None:
+            if _get(entry, "type") != "session":
+                self.rejected = "not a session (first line is not a session header)"
+            else:
+                self.header = entry
+            return
+        if isinstance(entry, dict):
+            self._entry(entry)
+
+    def _entry(self, entry: dict[str, Any]) -> None:
+        self.entry_count += 1
+        self._track_tree(entry)
+        kind = entry.get("type")
+        if kind == "session_info":
+            self._name(entry.get("name", js.UNDEFINED))
+        elif kind == "label":
+            self._label(entry)
+        elif kind == "model_change":
+            self._model(entry.get("modelId"))
+        elif kind == "message":
+            self._message(entry)
+
+    def _track_tree(self, entry: dict[str, Any]) -> None:
+        entry_id, parent = entry.get("id"), entry.get("parentId")
+        if isinstance(parent, str) and parent != entry_id:
+            self.parents.add(parent)
+            self.leaves.discard(parent)
+        if isinstance(entry_id, str) and entry_id not in self.parents:
+            self.leaves.add(entry_id)
+
+    def _name(self, name: Any) -> None:
+        if name is None or name is js.UNDEFINED:
+            self.name = None
+        elif isinstance(name, str):
+            self.name = js.js_trim(name) or None
+        else:
+            raise js.JsTypeError("session_info name is not a string")
+
+    def _label(self, entry: dict[str, Any]) -> None:
+        target, label = entry.get("targetId"), entry.get("label")
+        if not isinstance(target, str):
+            return
+        if isinstance(label, str) and label:
+            self.labels.pop(target, None)
+            self.labels[target] = label
+        else:
+            self.labels.pop(target, None)
+
+    def _model(self, model: Any) -> None:
+        if isinstance(model, str) and model and model not in self.models:
+            self.models.append(model)
+
+    def _message(self, entry: dict[str, Any]) -> None:
+        self.message_count += 1
+        message = entry.get("message", js.UNDEFINED)
+        if message is None or message is js.UNDEFINED:
+            raise js.JsTypeError("message entry without a message")
+        role = _get(message, "role")
+        if not (isinstance(role, str) and "content" in message):
+            return
+        if role in ("user", "assistant"):
+            self._activity(message, entry)
+            self._text(role, extract_text(message["content"]))
+        if role == "assistant":
+            self._usage(message)
+        elif role in ("toolResult", "bashExecution"):
+            self._tool_text(message)
+
+    def _activity(self, message: dict[str, Any], entry: dict[str, Any]) -> None:
+        stamp = message.get("timestamp")
+        if isinstance(stamp, int | float) and not isinstance(stamp, bool):
+            moment: float | None = stamp
+        else:
+            moment = js.js_date_ms(entry.get("timestamp", js.UNDEFINED))
+        if moment is not None:
+            self.last_activity = max(self.last_activity or 0, moment)
+
+    def _text(self, role: str, text: str) -> None:
+        if not text:
+            return
+        self.texts.append(text)
+        if not self.first_message and role == "user":
+            self.first_message = text
+
+    def _usage(self, message: dict[str, Any]) -> None:
+        self._model(message.get("model"))
+        usage = message.get("usage")
+        if not isinstance(usage, dict):
+            return
+        total = usage.get("totalTokens")
+        if not isinstance(total, int | float) or isinstance(total, bool):
+            parts = (usage.get(k) for k in ("input", "output", "cacheRead", "cacheWrite"))
+            total = sum(p for p in parts if isinstance(p, int | float) and not isinstance(p, bool))
+        self.tokens += int(total)
+        cost = usage.get("cost")
+        cost_total = cost.get("total") if isinstance(cost, dict) else None
+        if isinstance(cost_total, int | float) and not isinstance(cost_total, bool):
+            self.cost += float(cost_total)
+
+    def _tool_text(self, message: dict[str, Any]) -> None:
+        body = message.get("output") if message.get("role") == "bashExecution" else None
+        if body is None:
+            content = message.get("content")
+            if isinstance(content, list):
+                parts = [b.get("text") for b in content if isinstance(b, dict)]
+                body = " ".join(p for p in parts if isinstance(p, str))
+            else:
+                body = content
+        if isinstance(body, str) and body:
+            self.tools.append(body)
+
+    # -- result ------------------------------------------------------------------------------
+
+    def summarize(
+        self, path: str, size: int, mtime_ns: int, tail: bytes = b""
+    ) -> SessionSummary | None:
+        """What Pi would list for these bytes (tail = a last line without newline), or None."""
+        builder = self
+        if tail and not self.rejected:
+            builder = copy.copy(self)
+            builder.texts, builder.tools = list(self.texts), []
+            builder.leaves, builder.parents = set(self.leaves), set(self.parents)
+            builder.labels, builder.models = dict(self.labels), list(self.models)
+            builder.feed_line(tail)
+        if not builder.is_session:
+            return None
+        summary = builder._summary(path, mtime_ns)
+        summary.size, summary.writing_in_progress = size, bool(tail)
+        return summary
+
+    def _summary(self, path: str, mtime_ns: int) -> SessionSummary:
+        header = self.header or {}
+        cwd = header.get("cwd")
+        stamp = header.get("timestamp", js.UNDEFINED)
+        header_ms = js.js_date_ms(stamp) if isinstance(stamp, str) else None
+        if self.last_activity is not None and self.last_activity > 0:
+            modified = js.valid_time(self.last_activity)
+        elif header_ms is not None:
+            modified = js.valid_time(header_ms)
+        else:
+            modified = _node_mtime_ms(mtime_ns)
+        return SessionSummary(
+            path=path,
+            id=header.get("id"),
+            cwd=cwd if isinstance(cwd, str) else "",
+            name=self.name,
+            parent_session_path=header.get("parentSession"),
+            created_ms=js.valid_time(js.js_date_ms(stamp)),
+            modified_ms=modified,
+            message_count=self.message_count,
+            first_message=self.first_message or "(no messages)",
+            all_messages_text=" ".join(self.texts),
+            entry_count=self.entry_count,
+            branch_count=len(self.leaves),
+            labels=tuple(self.labels.values()),
+            models=tuple(self.models),
+            total_tokens=self.tokens,
+            total_cost=round(self.cost, 10),
+            malformed_lines=self.malformed,
+            mtime_ns=mtime_ns,
+        )
+
+
+def _node_mtime_ms(mtime_ns: int) -> int:
+    """`stats.mtime` as Node builds it: `Math.round(sec * 1e3 + nsec / 1e6)` in doubles."""
+    sec, nsec = divmod(mtime_ns, 1_000_000_000)
+    return math.floor(sec * 1e3 + nsec / 1e6 + 0.5)
+
+
+def extract_text(content: Any) -> str:
+    """Pi's `extractTextContent` (raises where JavaScript would throw)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        raise js.JsTypeError("message content is neither a string nor an array")
+    if any(block is None for block in content):
+        raise js.JsTypeError("null content block")
+    texts = [_get(b, "text") for b in content if _get(b, "type") == "text"]
+    return " ".join(js.js_join_item(t) for t in texts)

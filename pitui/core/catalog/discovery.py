@@ -1,0 +1,128 @@
+"""Where Pi keeps sessions, and which `.jsonl` files a listing reads (Pi's `list` / `listAll`)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"
+ENV_SESSION_DIR = "PI_CODING_AGENT_SESSION_DIR"
+_SEPARATORS = re.compile(r"[/\\:]")
+
+
+def expand_tilde(path: str) -> str:
+    """Pi's `normalizePath`: `~` and `~/...` expand to the home folder, nothing else does."""
+    if path == "~":
+        return str(Path.home())
+    if path.startswith("~/"):
+        return str(Path.home() / path[2:])
+    return path
+
+
+def agent_dir(env: Mapping[str, str] | None = None) -> Path:
+    """`$PI_CODING_AGENT_DIR` (tilde-expanded) or `~/.pi/agent`."""
+    env = os.environ if env is None else env
+    value = env.get(ENV_AGENT_DIR)
+    return Path(expand_tilde(value)) if value else Path.home() / ".pi" / "agent"
+
+
+def sessions_root(env: Mapping[str, str] | None = None) -> Path:
+    return agent_dir(env) / "sessions"
+
+
+def settings_session_dir(agent: Path) -> str | None:
+    """`sessionDir` from `<agentDir>/settings.json` (None if absent or unreadable)."""
+    try:
+        settings = orjson.loads((agent / "settings.json").read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    value = settings.get("sessionDir") if isinstance(settings, dict) else None
+    return expand_tilde(value) if isinstance(value, str) and value else None
+
+
+def custom_session_dir(
+    cli_dir: str | None, cwd: str | None = None, env: Mapping[str, str] | None = None
+) -> Path | None:
+    """Pi's precedence: `--session-dir` > `PI_CODING_AGENT_SESSION_DIR` > settings > None.
+
+    A relative directory is taken relative to `cwd` (Pi resolves it against the process cwd).
+    """
+    env = os.environ if env is None else env
+    chosen = (
+        (expand_tilde(cli_dir) if cli_dir else None)
+        or (expand_tilde(env[ENV_SESSION_DIR]) if env.get(ENV_SESSION_DIR) else None)
+        or settings_session_dir(agent_dir(env))
+    )
+    if chosen is None:
+        return None
+    return Path(os.path.abspath(os.path.join(cwd or os.getcwd(), chosen)))
+
+
+def project_folder_name(cwd: str) -> str:
+    """`--` + resolved cwd without its leading separator, `/`, `\\`, `:` as `-`, + `--`."""
+    resolved = os.path.abspath(cwd)
+    stripped = resolved[1:] if resolved[:1] in ("/", "\\") else resolved
+    return f"--{_SEPARATORS.sub('-', stripped)}--"
+
+
+def project_dir(root: Path, cwd: str) -> Path:
+    return root / project_folder_name(cwd)
+
+
+@dataclass
+class Listing:
+    """The `.jsonl` files a listing reads, and the directories it could not read."""
+
+    files: list[Path] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+
+
+def jsonl_files(folder: Path, listing: Listing) -> None:
+    """Append `folder`'s `*.jsonl` files (Pi's `listSessionsFromDir`); a missing folder is empty."""
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        listing.unreadable.append(f"{folder}: {error.strerror or error}")
+        return
+    listing.files.extend(folder / name for name in names if name.endswith(".jsonl"))
+
+
+def list_one(folder: Path) -> Listing:
+    listing = Listing()
+    jsonl_files(folder, listing)
+    return listing
+
+
+def list_all(root: Path) -> Listing:
+    """Every project folder (directories and symlinks) under the sessions root (`listAll()`)."""
+    listing = Listing()
+    try:
+        entries = list(os.scandir(root))
+    except FileNotFoundError:
+        return listing
+    except OSError as error:
+        listing.unreadable.append(f"{root}: {error.strerror or error}")
+        return listing
+    for entry in sorted(entries, key=lambda e: e.name):
+        if _is_dir_or_link(entry):
+            jsonl_files(Path(entry.path), listing)
+    return listing
+
+
+def _is_dir_or_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False) or entry.is_symlink()
+    except OSError:
+        return False
+
+
+def same_cwd(header_cwd: str, cwd: str) -> bool:
+    """Pi's `sessionCwdMatches`: a non-empty header cwd resolving to the same path."""
+    return bool(header_cwd) and os.path.abspath(header_cwd) == os.path.abspath(cwd)

@@ -1,0 +1,123 @@
+"""Parsing a picker query: Pi's syntax (tokens, `"phrases"`, `re:`) plus pitui's field filters."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from pitui.core.catalog.jsvalues import JS_SPACE, js_trim, normalize_ws_lower
+
+FILTER_FIELDS = ("cwd", "name", "label", "model", "after", "before")
+_FILTER = re.compile(r"^(cwd|name|label|model|after|before):(.*)$", re.IGNORECASE | re.DOTALL)
+_SPACE_RUN = re.compile(f"[{JS_SPACE}]+")
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # "fuzzy" | "phrase"
+    value: str
+
+
+@dataclass
+class Query:
+    mode: str = "tokens"  # "tokens" | "regex"
+    tokens: list[Token] = field(default_factory=list)
+    regex: re.Pattern[str] | None = None
+    filters: list[tuple[str, str]] = field(default_factory=list)
+    after_ms: int | None = None
+    before_ms: int | None = None
+    error: str | None = None
+
+    @property
+    def has_text(self) -> bool:
+        return self.mode == "regex" or bool(self.tokens)
+
+
+def parse_query(text: str) -> Query:
+    """Pi's `parseSearchQuery`; then `field:value` tokens (value maybe quoted) become filters."""
+    trimmed = js_trim(text)
+    if not trimmed:
+        return Query()
+    if trimmed.startswith("re:"):
+        return _regex(js_trim(trimmed[3:]))
+    query = Query(tokens=_tokens(trimmed))
+    _extract_filters(query)
+    return query
+
+
+def _regex(pattern: str) -> Query:
+    if not pattern:
+        return Query(mode="regex", error="Empty regex")
+    try:
+        return Query(mode="regex", regex=re.compile(pattern, re.IGNORECASE))
+    except (re.error, RecursionError, OverflowError) as error:
+        return Query(mode="regex", error=f"Invalid regular expression: /{pattern}/: {error}")
+
+
+def _tokens(trimmed: str) -> list[Token]:
+    tokens: list[Token] = []
+    buf: list[str] = []
+    in_quote = False
+
+    def flush(kind: str) -> None:
+        value = js_trim("".join(buf))
+        buf.clear()
+        if value:
+            tokens.append(Token(kind, value))
+
+    for ch in trimmed:
+        if ch == '"':
+            flush("phrase" if in_quote else "fuzzy")
+            in_quote = not in_quote
+        elif not in_quote and ch in JS_SPACE:
+            flush("fuzzy")
+        else:
+            buf.append(ch)
+    if in_quote:  # unbalanced quotes: plain whitespace tokens
+        return [Token("fuzzy", t) for t in _SPACE_RUN.split(trimmed) if t]
+    flush("fuzzy")
+    return tokens
+
+
+def _extract_filters(query: Query) -> None:
+    kept: list[Token] = []
+    tokens = query.tokens
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        found = _FILTER.match(token.value) if token.kind == "fuzzy" else None
+        if found is None:
+            kept.append(token)
+            i += 1
+            continue
+        key, value = found.group(1).lower(), found.group(2)
+        if not value and i + 1 < len(tokens) and tokens[i + 1].kind == "phrase":
+            value, i = tokens[i + 1].value, i + 1
+        i += 1
+        if value:
+            _add_filter(query, key, value)
+        else:
+            kept.append(token)
+    query.tokens = kept
+
+
+def _add_filter(query: Query, key: str, value: str) -> None:
+    if key in ("after", "before"):
+        ms = _date_ms(value)
+        if ms is None:
+            query.error = f"{key}: expects a date as YYYY-MM-DD, got {value!r}"
+        elif key == "after":
+            query.after_ms = ms
+        else:
+            query.before_ms = ms
+        return
+    query.filters.append((key, normalize_ws_lower(value)))
+
+
+def _date_ms(value: str) -> int | None:
+    try:
+        moment = datetime.strptime(value, "%Y-%m-%d").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+    return int(moment.timestamp() * 1000)

@@ -1,0 +1,144 @@
+"""Pi's picker search and sort over session summaries, plus pitui's filters and extra tiers.
+
+Tiers (lower is better): 0 name, 1 id/messages/cwd, 2 fuzzy on name/cwd (all as Pi), then
+pitui's own: 3 label text, 4 tool output (FTS5, word-prefix match). A session Pi would match
+gets exactly Pi's score; the extra tiers only add sessions Pi would not find.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pitui.core.catalog.fuzzy import fuzzy_match
+from pitui.core.catalog.jsvalues import js_trim, normalize_ws_lower
+from pitui.core.catalog.query import Query, Token, parse_query
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.catalog.threads import CatalogRow, flat_rows, threaded_rows
+
+TIER_NAME, TIER_TEXT, TIER_FUZZY, TIER_LABEL, TIER_TOOLS = range(5)
+TIER_WEIGHT = 1_000_000
+SORTS = ("threaded", "recent", "relevance")
+ToolLookup = Callable[[str], set[str]]
+
+__all__ = ["SORTS", "CatalogRow", "SearchResult", "run_search"]
+
+
+@dataclass
+class SearchResult:
+    rows: list[CatalogRow]
+    error: str | None = None
+
+
+def _tier(tier: int, score: float = 0.0) -> float:
+    return tier * TIER_WEIGHT + score
+
+
+def _literal(s: SessionSummary, value: str) -> float | None:
+    name = (s.name or "").lower()
+    if value in name:
+        return _tier(TIER_NAME, fuzzy_match(value, name)[1])
+    if value in str(s.id).lower() or value in s.lower_text or value in s.cwd.lower():
+        return _tier(TIER_TEXT)
+    return None
+
+
+def _fuzzy(s: SessionSummary, value: str) -> float | None:
+    literal = _literal(s, value.lower())
+    if literal is not None:
+        return literal
+    scores = [m[1] for m in (fuzzy_match(value, f) for f in (s.name or "", s.cwd)) if m[0]]
+    return _tier(TIER_FUZZY, min(scores)) if scores else None
+
+
+def _phrase(s: SessionSummary, phrase: str) -> float | None:
+    name = normalize_ws_lower(s.name or "")
+    if phrase in name:
+        return _tier(TIER_NAME, fuzzy_match(phrase, name)[1])
+    if phrase in str(s.id).lower() or phrase in s.normalized_text:
+        return _tier(TIER_TEXT)
+    return _tier(TIER_TEXT) if phrase in normalize_ws_lower(s.cwd) else None
+
+
+def _regex(s: SessionSummary, query: Query) -> float | None:
+    rx = query.regex
+    assert rx is not None
+    if s.name and rx.search(s.name):
+        return _tier(TIER_NAME)
+    if rx.search(str(s.id)) or rx.search(s.all_messages_text) or rx.search(s.cwd):
+        return _tier(TIER_TEXT)
+    return None
+
+
+class _Matcher:
+    def __init__(self, query: Query, tools: ToolLookup) -> None:
+        self.query, self.tools = query, tools
+        self._tool_hits: dict[Token, set[str]] = {}
+
+    def score(self, s: SessionSummary) -> float | None:
+        if self.query.mode == "regex":
+            return _regex(s, self.query)
+        total = 0.0
+        for token in self.query.tokens:
+            score = self._token(s, token)
+            if score is None:
+                return None
+            total += score
+        return total
+
+    def _token(self, s: SessionSummary, token: Token) -> float | None:
+        if token.kind == "phrase":
+            value = normalize_ws_lower(token.value)
+            score = _phrase(s, value) if value else 0.0
+        else:
+            value = token.value.lower()
+            score = _fuzzy(s, token.value)
+        if score is not None:
+            return score
+        if any(value in normalize_ws_lower(label) for label in s.labels):
+            return _tier(TIER_LABEL)
+        return _tier(TIER_TOOLS) if s.path in self._tool_paths(token) else None
+
+    def _tool_paths(self, token: Token) -> set[str]:
+        if token not in self._tool_hits:
+            text = token.value.replace('"', '""')
+            self._tool_hits[token] = self.tools(
+                f'tools : "{text}"' + ("" if token.kind == "phrase" else "*")
+            )
+        return self._tool_hits[token]
+
+
+def _passes_filters(s: SessionSummary, query: Query) -> bool:
+    for key, value in query.filters:
+        if key == "cwd" and value not in normalize_ws_lower(s.cwd):
+            return False
+        if key == "name" and value not in normalize_ws_lower(s.name or ""):
+            return False
+        if key == "label" and not any(value in normalize_ws_lower(x) for x in s.labels):
+            return False
+        if key == "model" and not any(value in x.lower() for x in s.models):
+            return False
+    t = s.modified_ms
+    if query.after_ms is not None and (t is None or t < query.after_ms):
+        return False
+    return query.before_ms is None or (t is not None and t < query.before_ms)
+
+
+def run_search(
+    sessions: list[SessionSummary], text: str, sort: str, named_only: bool, tools: ToolLookup
+) -> SearchResult:
+    """`sessions` newest first; Pi's `filterAndSortSessions` plus filters and threading."""
+    if sort not in SORTS:
+        return SearchResult([], f"unknown sort {sort!r} (use {', '.join(SORTS)})")
+    query = parse_query(text)
+    if query.error:
+        return SearchResult([], query.error)
+    pool = [s for s in sessions if not named_only or js_trim(s.name or "")]
+    pool = [s for s in pool if _passes_filters(s, query)]
+    if not query.has_text:
+        return SearchResult(threaded_rows(pool) if sort == "threaded" else flat_rows(pool))
+    matcher = _Matcher(query, tools)
+    scored = [(score, s) for s in pool if (score := matcher.score(s)) is not None]
+    if sort != "recent":  # Pi ranks by score for "relevance" and for "threaded" with a query
+        scored.sort(key=lambda pair: pair[0])  # stable: newest first within a score
+    return SearchResult(flat_rows([s for _, s in scored]))

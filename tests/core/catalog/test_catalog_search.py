@@ -1,0 +1,152 @@
+"""Pi's picker search syntax, ranking tiers, pitui's filters, sort modes and threading."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from pitui.core.catalog import Catalog
+
+H = {"type": "session", "version": 3}
+
+
+def _write(root: Path, name: str, cwd: str, texts: list[str], **extra: object) -> Path:
+    folder = root / "--p--"
+    folder.mkdir(parents=True, exist_ok=True)
+    ts = extra.pop("ts", "2026-01-01T00:00:00.000Z")
+    lines = [{**H, "id": name, "timestamp": ts, "cwd": cwd, **extra.pop("header", {})}]
+    for i, text in enumerate(texts):
+        msg = {"role": "user" if i % 2 == 0 else "assistant", "content": text}
+        lines.append(
+            {"type": "message", "id": f"{i:08x}", "parentId": None, "timestamp": ts, "message": msg}
+        )
+    for kind, value in extra.items():
+        lines.append({"type": kind, "id": "ffff0000", "parentId": None, "timestamp": ts, **value})  # type: ignore[dict-item]
+    path = folder / f"{name}.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(x) + b"\n" for x in lines))
+    return path
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Catalog:
+    root = tmp_path / "s"
+    a = _write(
+        root,
+        "alpha",
+        "/work/webshop",
+        ["fix the parser", "done"],
+        ts="2026-01-05T00:00:00.000Z",
+        session_info={"name": "Parser work"},
+    )
+    _write(
+        root,
+        "beta",
+        "/work/parser-lib",
+        ["hello world"],
+        ts="2026-01-04T00:00:00.000Z",
+        header={"parentSession": str(a)},
+    )
+    _write(
+        root,
+        "gamma",
+        "/work/other",
+        ["Übersetzung   des  Textes", "talk about the parser"],
+        ts="2026-01-03T00:00:00.000Z",
+        label={"targetId": "00000000", "label": "important"},
+    )
+    _write(root, "delta", "/work/pxaxrxsxexr", ["nothing here"], ts="2026-01-02T00:00:00.000Z")
+    tool = {
+        "role": "toolResult",
+        "toolCallId": "t",
+        "toolName": "bash",
+        "content": [{"type": "text", "text": "segfault in zlibwrapper"}],
+    }
+    _write(
+        root, "eps", "/w/e", ["run it"], ts="2026-01-01T00:00:00.000Z", message={"message": tool}
+    )
+    cat = Catalog(root, no_cache=True)
+    cat.scan()
+    return cat
+
+
+def _ids(catalog: Catalog, query: str, **kw: object) -> list[str]:
+    result = catalog.search(query, sort=kw.pop("sort", "relevance"), **kw)  # type: ignore[arg-type]
+    assert result.error is None
+    return [r.summary.id for r in result.rows]
+
+
+def test_tiers_name_then_text_then_fuzzy(catalog: Catalog) -> None:
+    assert _ids(catalog, "parser") == ["alpha", "beta", "gamma", "delta"]
+    assert _ids(catalog, "parser", sort="recent") == ["alpha", "beta", "gamma", "delta"]
+
+
+def test_and_tokens_case_insensitive(catalog: Catalog) -> None:
+    assert _ids(catalog, "PARSER talk") == ["gamma"]
+    assert _ids(catalog, "hello WORLD") == ["beta"]
+
+
+def test_phrase_and_unicode(catalog: Catalog) -> None:
+    assert _ids(catalog, '"übersetzung des textes"') == ["gamma"]
+    assert _ids(catalog, '"world hello"') == []
+    assert _ids(catalog, 'übersetzung "des  textes"') == ["gamma"]
+
+
+def test_regex_and_invalid_regex(catalog: Catalog) -> None:
+    assert _ids(catalog, "re:^fix the") == ["alpha"]
+    assert _ids(catalog, "re:PARSER WORK") == ["alpha"]
+    bad = catalog.search("re:(unclosed")
+    assert bad.rows == [] and bad.error and "regular expression" in bad.error
+    assert catalog.search("re:").error == "Empty regex"
+
+
+def test_filters(catalog: Catalog) -> None:
+    assert _ids(catalog, "cwd:webshop") == ["alpha"]
+    assert _ids(catalog, 'name:"parser work"') == ["alpha"]
+    assert _ids(catalog, "label:import") == ["gamma"]
+    assert _ids(catalog, "after:2026-01-04", sort="recent") == ["alpha", "beta"]
+    assert _ids(catalog, "before:2026-01-03 parser") == ["delta"]
+    assert catalog.search("after:yesterday").error
+
+
+def test_extra_tiers_labels_and_tools(catalog: Catalog) -> None:
+    assert _ids(catalog, "important") == ["gamma"]
+    assert _ids(catalog, "segfault") == ["eps"]
+    assert _ids(catalog, "zlibwrap") == ["eps"]  # word prefix in tool output
+
+
+def test_threaded_named_only(catalog: Catalog) -> None:
+    rows = catalog.search("", sort="threaded").rows
+    assert [(r.summary.id, r.depth) for r in rows][:2] == [("alpha", 0), ("beta", 1)]
+    assert rows[1].guide() == "   └─ " and rows[1].is_last_child
+    assert _ids(catalog, "", named_only=True, sort="threaded") == ["alpha"]
+    assert catalog.search("", sort="bogus").error
+
+
+def test_unbalanced_quote_falls_back(catalog: Catalog) -> None:
+    # as Pi: plain whitespace tokens, the quote character stays part of the first token
+    assert _ids(catalog, '"hello world') == []
+    assert _ids(catalog, 'world hello"') == []
+
+
+def test_warm_search_1000_sessions_under_50ms(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    words = ["alpha", "beta", "gamma", "delta", "parser", "render", "kernel", "network"]
+    for i in range(1000):
+        texts = [" ".join(words[(i + j) % 8] for j in range(60)) * 8 for _ in range(6)]
+        _write(
+            root,
+            f"s{i:04d}",
+            f"/work/p{i % 20}",
+            texts,
+            ts=f"2026-01-01T00:{i // 60 % 60:02d}:{i % 60:02d}.000Z",
+        )
+    with Catalog(root, no_cache=True) as catalog:
+        catalog.scan()
+        for query in ("kernel", "pars net", '"gamma delta"', "re:kern.l", "cwd:p3 zzz", "nomatch"):
+            catalog.search(query)
+            start = time.perf_counter()
+            catalog.search(query)
+            assert time.perf_counter() - start < 0.05, query

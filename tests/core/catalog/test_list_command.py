@@ -1,0 +1,66 @@
+"""`pitui list`: scope, JSON keys, table safety, invalid regex."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+
+from pitui.cli import main
+from pitui.core.catalog.discovery import project_dir
+from pitui.core.catalog.summary import PI_KEYS
+from pitui.core.generate import generate_corpus
+
+
+@pytest.fixture
+def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    agent = tmp_path / "agent"
+    generate_corpus(agent / "sessions", seed=11, count=12)
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    return agent
+
+
+def test_json_all(agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data and list(data[0])[: len(PI_KEYS)] == list(PI_KEYS)
+    times = [d["modified"] for d in data]
+    assert times == sorted(times, reverse=True)
+    assert all(d["created"] is None or d["created"].endswith("Z") for d in data)
+
+
+def test_current_folder_scope(agent: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    cwd = agent.parent / "proj"
+    cwd.mkdir()
+    folder = project_dir(agent / "sessions", str(cwd))
+    folder.mkdir()
+    header = {"type": "session", "id": "mine", "timestamp": "2026-05-01T00:00:00Z", "cwd": str(cwd)}
+    evil = {"type": "session_info", "id": "a", "parentId": None, "timestamp": "2026-05-01T00:00:00Z",
+            "name": "x\x1b[31mred\x07"}  # fmt: skip
+    (folder / "a.jsonl").write_bytes(orjson.dumps(header) + b"\n" + orjson.dumps(evil) + b"\n")
+    monkeypatch.chdir(cwd)
+    assert main(["list", "--json", "--no-cache"]) == 0
+    assert [d["id"] for d in json.loads(capsys.readouterr().out)] == ["mine"]
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "red" in out
+
+
+def test_invalid_regex_exit_zero(agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--all", "--json", "re:("]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == [] and "regular expression" in captured.err
+
+
+def test_session_dir_flag(agent: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for path in list((agent / "sessions").rglob("*.jsonl"))[:3]:
+        (flat / path.name).write_bytes(path.read_bytes())
+    assert main(["list", "--all", "--json", "--session-dir", str(flat)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data and all(Path(d["path"]).parent == flat for d in data)
