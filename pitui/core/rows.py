@@ -12,6 +12,7 @@ common live case (an entry whose parent is the leaf) in O(1) amortised; other sh
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from collections.abc import Iterable
@@ -69,7 +70,8 @@ class Row:
         self.on_active_path = False
         self.is_leaf_marker = False
         self.folded = False
-        self.label: str | None = owner.tree.label_of(entry.id)
+        label = owner.tree.labels.get(entry.id)
+        self.label: str | None = label.text if label else None
         self._guide: str | None = None
         self._display: tuple[str, str, str, str] | None = None
 
@@ -180,6 +182,16 @@ class TreeRows:
 
     # -- building -------------------------------------------------------------------------
     def rebuild(self) -> None:
+        """Full rebuild, O(n). The cyclic GC is paused: it would rescan the new rows often."""
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            self._rebuild()
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _rebuild(self) -> None:
         tree = self.tree
         leaf = tree.leaf
         self._leaf_id = leaf.id if leaf else None
@@ -204,23 +216,30 @@ class TreeRows:
 
     def _flatten(self, active: set[str]) -> list[Row]:
         """Pre-order walk, active branch first; rows only for entries passing the filter."""
-        tree, leaf_id = self.tree, self._leaf_id
+        children, leaf_id, passes = self.tree.children, self._leaf_id, self._passes
         order: list[Row] = []
         stack: list[tuple[Entry, Row | None]] = [
-            (root, None) for root in reversed(_active_first(tree.roots, active))
+            (root, None) for root in reversed(_active_first(self.tree.roots, active))
         ]
+        pop, push = stack.pop, stack.append
         while stack:
-            entry, parent = stack.pop()
-            if self._passes(entry, leaf_id):
+            entry, parent = pop()
+            entry_id = entry.id
+            if passes(entry, leaf_id):
                 row = Row(self, entry, parent)
-                row.on_active_path = entry.id in active
-                row.is_leaf_marker = entry.id == leaf_id
+                if entry_id in active:
+                    row.on_active_path = True
+                    row.is_leaf_marker = entry_id == leaf_id
                 if parent is not None:
                     parent.kids.append(row)
                 order.append(row)
                 parent = row
-            kids = tree.children.get(entry.id)
-            if kids:
+            kids = children.get(entry_id)
+            if not kids:
+                continue
+            if len(kids) == 1:
+                push((kids[0], parent))
+            else:
                 stack.extend((kid, parent) for kid in reversed(_active_first(kids, active)))
         return order
 
