@@ -13,6 +13,7 @@ from pitui.core.jsonline import LineError, parse_line
 from pitui.core.light import LightError, decode_fields
 from pitui.core.migration import Migrator
 
+TAIL_CHECK = 64
 _SPACE = frozenset(b" \t\r\x0b\x0c")
 
 
@@ -50,6 +51,7 @@ class SessionReader:
         self._inode: int | None = None
         self._header_span: tuple[int, int] = (0, 0)
         self._header_bytes = b""
+        self._tail_bytes = b""
         self._migrator: Migrator | None = None
 
     def read(self) -> ReadBatch:
@@ -75,7 +77,10 @@ class SessionReader:
         start, end = self._header_span
         with open(self.path, "rb") as handle:
             handle.seek(start)
-            return handle.read(end - start) != self._header_bytes
+            if handle.read(end - start) != self._header_bytes:
+                return True
+            handle.seek(self.offset - len(self._tail_bytes))
+            return handle.read(len(self._tail_bytes)) != self._tail_bytes
 
     def _read_new(self) -> ReadBatch:
         batch = ReadBatch()
@@ -104,6 +109,9 @@ class SessionReader:
             start = end + 1
         self.offset = base + start
         self.partial_bytes = len(data) - start
+        if start:
+            # The end of what was consumed: if these bytes change, the file was rewritten.
+            self._tail_bytes = data[max(0, start - TAIL_CHECK) : start]
 
     def _take_line(
         self, data: bytes, view: memoryview, start: int, end: int, base: int, batch: ReadBatch

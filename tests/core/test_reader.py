@@ -211,3 +211,12 @@ def test_any_bytes_never_raise_anything_but_not_a_session(
     path.write_bytes(data)
     with contextlib.suppress(NotASession):
         SessionReader(path).read()
+
+
+def test_rewrite_that_grows_past_the_offset_reloads(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", line(HEADER) + line(entry(1)))
+    reader = SessionReader(path)
+    reader.read()
+    path.write_bytes(line(HEADER) + line(entry(7)) + line(entry(8, 7)) + line(entry(9, 8)))
+    batch = reader.refresh()
+    assert batch.reset and [e.id for e in batch.entries] == ["e0000007", "e0000008", "e0000009"]
