@@ -1,0 +1,85 @@
+"""`pitui [FILE.jsonl] [options]`: the full-screen browser, then maybe a hand-off to pi."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from pitui.core.catalog import discovery
+from pitui.core.errors import PituiError
+from pitui.core.generate import write_demo_store
+from pitui.core.handoff import run_handoff
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", help="open this session file directly")
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="browse a generated demo store (written to a temporary folder)",
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="start with all sessions, not only this folder's"
+    )
+    parser.add_argument(
+        "--session-dir", metavar="DIR", help="sessions folder (as pi --session-dir)"
+    )
+    parser.add_argument("--no-watch", action="store_true", help="do not follow file changes")
+    parser.add_argument("--no-cache", action="store_true", help="do not use the index cache")
+    parser.add_argument(
+        "--pi-command",
+        metavar="CMD",
+        help="how to run pi for resume/fork (default $PITUI_PI_COMMAND or pi)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from pitui.ui.app import make_app
+    from pitui.ui.handoff import Handoff
+
+    if args.file and args.demo:
+        raise PituiError("give either a session file or --demo, not both")
+    demo_dir = Path(tempfile.mkdtemp(prefix="pitui-demo-")) if args.demo else None
+    try:
+        options = _options(args, demo_dir)
+        app = make_app(
+            watch=not args.no_watch,
+            no_cache=args.no_cache,
+            pi_command=args.pi_command,
+            **options,
+        )
+        result = app.run()
+        if isinstance(result, Handoff):
+            return run_handoff(result.argv, result.cwd)
+        return app.return_code or 0
+    finally:
+        if demo_dir is not None:
+            shutil.rmtree(demo_dir, ignore_errors=True)
+
+
+def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, object]:
+    if args.file:
+        file = Path(args.file).expanduser()
+        if not file.is_file():
+            raise PituiError(f"no such session file: {args.file}")
+        return {"session_file": file}
+    if demo_dir is not None:
+        _age(write_demo_store(demo_dir))
+        root = discovery.sessions_root({discovery.ENV_AGENT_DIR: str(demo_dir)})
+        return {"sessions_root": root, "all_scope": True, "cache_dir": demo_dir / "cache"}
+    return {
+        "sessions_root": discovery.sessions_root(),
+        "custom_dir": discovery.custom_session_dir(args.session_dir),
+        "all_scope": args.all,
+    }
+
+
+def _age(sessions: Path, seconds: float = 3600) -> None:
+    """Demo files look an hour old: a just-written file makes writes ask if pi is writing."""
+    then = time.time() - seconds
+    for file in sessions.rglob("*.jsonl"):
+        os.utime(file, (then, then))

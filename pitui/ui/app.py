@@ -1,0 +1,179 @@
+"""The pitui Textual app, and `make_app`, the factory shared by the CLI and the tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from pitui.core.errors import PituiError
+from pitui.ui.handoff import Handoff, HandoffFlow
+from pitui.ui.messages import SessionRemoved
+from pitui.ui.writes import WriteFlow
+
+
+def stylesheet_path() -> Path:
+    """`pitui.tcss`: shipped in the wheel inside the package, at the repo root in a checkout."""
+    package_dir = Path(__file__).resolve().parent.parent
+    shipped = package_dir / "pitui.tcss"
+    return shipped if shipped.exists() else package_dir.parent / "pitui.tcss"
+
+
+@dataclass
+class AppConfig:
+    """Everything the app needs to know from the command line (or a test)."""
+
+    sessions_root: Path | None = None
+    session_file: Path | None = None
+    custom_dir: Path | None = None
+    cwd: str = field(default_factory=os.getcwd)
+    all_scope: bool = False
+    watch: bool = True
+    pi_command: str | None = None
+    now: Callable[[], datetime] | None = None
+    home: str | None = None
+
+
+class PituiApp(HandoffFlow, WriteFlow, App[Handoff | None]):
+    """Picker first (or one session directly); global keys; the single worker-failure handler."""
+
+    TITLE = "pitui"
+    CSS_PATH = stylesheet_path()
+    COMMAND_PALETTE_BINDING = "ctrl+k"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Every key"),
+        Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", tooltip="Dark / light theme"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True),
+    ]
+
+    def __init__(self, config: AppConfig, catalog: Any = None, live: Any = None) -> None:
+        super().__init__()
+        self.config = config
+        self.catalog = catalog
+        self.live = live
+        self.theme = "textual-dark"
+
+    def now(self) -> datetime:
+        return self.config.now() if self.config.now else datetime.now(UTC)
+
+    def on_mount(self) -> None:
+        if self.config.session_file is not None:
+            from pitui.ui.screens.session import SessionScreen
+
+            self.push_screen(SessionScreen(self.config.session_file, standalone=True))
+        else:
+            from pitui.ui.screens.picker import PickerScreen
+
+            self.push_screen(PickerScreen())
+
+    def on_unmount(self) -> None:
+        if self.live is not None:
+            self.live.close()
+
+    def session_written(self, path: Path) -> None:
+        """A session screen wrote to `path`: the picker underneath re-reads it."""
+        for screen in self.screen_stack:
+            if screen.id == "picker":
+                screen.refresh_paths([path])  # type: ignore[attr-defined]
+
+    def on_session_removed(self, message: SessionRemoved) -> None:
+        """Trashed: close the screens showing it, and the picker forgets it."""
+        self.notify("Moved to the trash")
+        screen = self.screen
+        if getattr(screen, "path", None) == message.path:
+            if getattr(screen, "standalone", False):
+                self.exit()
+                return
+            self.pop_screen()
+        for screen in self.screen_stack:
+            if screen.id == "picker":
+                screen.forget(message.path)  # type: ignore[attr-defined]
+
+    def action_help(self) -> None:
+        from pitui.ui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The palette lists every key of the current screen, then Textual's own commands."""
+        seen: set[str] = set()
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if not binding.description or binding.action in seen or not active.enabled:
+                continue
+            seen.add(binding.action)
+            help_text = binding.tooltip or binding.description
+            run = partial(active.node.run_action, binding.action)
+            yield SystemCommand(binding.description, f"{help_text} ({binding.key})", run)
+        yield from super().get_system_commands(screen)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """The one place worker failures surface: a notification, never a traceback."""
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        what = event.worker.description or event.worker.name or "background work"
+        text = str(error) if isinstance(error, PituiError) else f"{type(error).__name__}: {error}"
+        self.notify(text, title=f"Failed: {what}", severity="error", markup=False, timeout=8)
+
+
+def make_app(
+    *,
+    sessions_root: Path | str | None = None,
+    session_file: Path | str | None = None,
+    custom_dir: Path | str | None = None,
+    cwd: str | None = None,
+    all_scope: bool = False,
+    watch: bool = True,
+    cache_dir: Path | str | None = None,
+    no_cache: bool = False,
+    pi_command: str | None = None,
+    now: datetime | Callable[[], datetime] | None = None,
+    home: str | None = None,
+) -> PituiApp:
+    """Build the app with its catalog and live store (no I/O happens until it runs)."""
+    from pitui.core.catalog import Catalog
+    from pitui.core.live import LiveStore
+
+    clock = (lambda: now) if isinstance(now, datetime) else now
+    file = Path(session_file).absolute() if session_file else None
+    root = Path(sessions_root) if sessions_root else None
+    config = AppConfig(
+        sessions_root=root,
+        session_file=file,
+        custom_dir=Path(custom_dir) if custom_dir else None,
+        cwd=cwd or os.getcwd(),
+        all_scope=all_scope,
+        watch=watch,
+        pi_command=pi_command,
+        now=clock,
+        home=home,
+    )
+    catalog = None
+    if root is not None:
+        catalog = Catalog(
+            root,
+            custom_dir=config.custom_dir,
+            cache_dir=Path(cache_dir) if cache_dir else None,
+            no_cache=no_cache,
+        )
+    roots = [p for p in (root, config.custom_dir) if p is not None]
+    if file is not None:
+        roots = [file.parent]
+    live = LiveStore(roots, watch=watch)
+    return PituiApp(config, catalog, live)

@@ -1,0 +1,83 @@
+"""Small text formatters shared by the picker and the session screen."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from typing import Any
+
+from rich.text import Text
+
+from pitui.core.safe_text import one_line, visible
+
+
+def age(then: datetime | None, now: datetime) -> str:
+    """Pi's short age: now, 5m, 3h, 2d, 4w, 5mo, 1y."""
+    if then is None:
+        return ""
+    seconds = (now - _aware(then)).total_seconds()
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "now"
+    if minutes < 60:
+        return f"{minutes}m"
+    hours = minutes // 60
+    if hours < 24:
+        return f"{hours}h"
+    days = hours // 24
+    if days < 7:
+        return f"{days}d"
+    if days < 30:
+        return f"{days // 7}w"
+    if days < 365:
+        return f"{days // 30}mo"
+    return f"{days // 365}y"
+
+
+def to_datetime(value: Any) -> datetime | None:
+    """A datetime from a datetime, epoch milliseconds or an ISO string."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return _aware(value)
+    if isinstance(value, int | float):
+        return datetime.fromtimestamp(value / 1000, UTC)
+    try:
+        return _aware(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
+    except ValueError:
+        return None
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def stamp(value: Any) -> str:
+    moment = to_datetime(value)
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment else "-"
+
+
+def tilde(path: str, home: str | None = None) -> str:
+    """The home folder shortened to `~`."""
+    home = home if home is not None else os.path.expanduser("~")
+    if home and home != "/" and (path == home or path.startswith(home.rstrip("/") + "/")):
+        return "~" + path[len(home.rstrip("/")) :]
+    return path
+
+
+def line(text: Any, style: str = "") -> Text:
+    """Untrusted text as one inert line (no markup, controls visible)."""
+    return Text(one_line(str(text)), style=style, no_wrap=True, overflow="ellipsis")
+
+
+def block(text: Any, style: str = "") -> Text:
+    """Untrusted multi-line text, inert."""
+    return Text(visible(str(text)), style=style)
+
+
+def count(value: int | None) -> str:
+    return "-" if value is None else f"{value:,}"
+
+
+def cost(value: float | None) -> str:
+    return "-" if not value else f"${value:.4f}" if value < 1 else f"${value:.2f}"

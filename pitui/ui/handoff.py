@@ -1,0 +1,57 @@
+"""Handing a session over to `pi`: the app exits with the command to run, and where."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from pitui.core import handoff as core_handoff
+from pitui.core.errors import PituiError
+from pitui.ui.modals.choice import ChoiceModal
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """What the CLI runs after the app has closed."""
+
+    argv: list[str]
+    cwd: str
+
+
+class HandoffFlow:
+    """App mixin: `request_handoff(path, header_cwd, fork=...)`."""
+
+    def request_handoff(self, path: Path, header_cwd: str, *, fork: bool = False) -> None:
+        try:
+            pi = core_handoff.resolve_pi_command(self.config.pi_command)  # type: ignore[attr-defined]
+            make = core_handoff.fork_argv if fork else core_handoff.resume_argv
+            argv = list(make(Path(path), pi))
+            found = core_handoff.find_program(argv)
+        except PituiError as error:
+            self.notify(str(error), severity="error", markup=False)  # type: ignore[attr-defined]
+            return
+        if not found:
+            self.notify(  # type: ignore[attr-defined]
+                f"{argv[0]!r} was not found: install pi, or pass --pi-command",
+                title="Cannot hand off to pi",
+                severity="error",
+                markup=False,
+            )
+            return
+        cwd = core_handoff.handoff_cwd(header_cwd)
+        if cwd is not None:
+            self.exit(Handoff(argv, cwd))  # type: ignore[attr-defined]
+            return
+        here = os.getcwd()
+
+        def chosen(choice: str | None) -> None:
+            if choice == "here":
+                self.exit(Handoff(argv, here))  # type: ignore[attr-defined]
+
+        modal = ChoiceModal(
+            "The session's folder is missing",
+            f"{header_cwd or '(no cwd in the header)'} does not exist.\nRun pi in {here}?",
+            [("here", "Run here"), ("cancel", "Cancel")],
+        )
+        self.push_screen(modal, callback=chosen)  # type: ignore[attr-defined]

@@ -1,0 +1,86 @@
+"""App-level messages: what thread workers and watcher callbacks tell the UI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+
+@dataclass
+class CatalogProgress(Message):
+    """The catalog has indexed `done` of `total` files (coalesced: only the latest counts)."""
+
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, CatalogProgress)
+
+
+@dataclass
+class CatalogScanned(Message):
+    """A scan finished; `report` is the catalog's ScanReport."""
+
+    report: Any
+
+
+@dataclass
+class CatalogChanged(Message):
+    """Sessions changed on disk (watcher) or by us; the picker should search again."""
+
+    notice: str | None = None
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, CatalogChanged) and not message.notice
+
+
+@dataclass
+class SearchDone(Message):
+    """Result of one picker search, tagged with the request it answers."""
+
+    request: Any
+    result: Any
+
+
+@dataclass
+class PreviewReady(Message):
+    path: Any
+    exchanges: list[tuple[str, str]]
+
+
+@dataclass
+class SessionLoaded(Message):
+    """The session screen's file is read; `session` is a core Session (or LiveSession)."""
+
+    session: Any
+    live: Any = None
+
+
+@dataclass
+class ContextBuilt(Message):
+    entry_id: str
+    context: Any
+
+
+@dataclass
+class LiveAppended(Message):
+    entries: list[Any]
+
+
+@dataclass
+class LiveReloaded(Message):
+    pass
+
+
+@dataclass
+class LiveGone(Message):
+    reason: str
+
+
+@dataclass
+class SessionRemoved(Message):
+    """A session was trashed by us: the catalog forgets it and screens showing it close."""
+
+    path: Any

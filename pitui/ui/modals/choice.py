@@ -1,0 +1,45 @@
+"""Pick one of a few answers (e.g. the session's folder is gone: run here / cancel)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label
+
+from pitui.ui.format import block, line
+
+
+class ChoiceModal(ModalScreen[str | None]):
+    """Dismisses with the chosen key, or None on Esc. The first choice has the focus."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="choice.cancel", tooltip="Do nothing")
+    ]
+
+    def __init__(self, title: str, message: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__(classes="modal")
+        self._title = title
+        self._message = message
+        self._choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(line(self._title), classes="dialog-title")
+            yield Label(block(self._message), classes="dialog-body")
+            with Horizontal(classes="dialog-buttons"):
+                for key, text in self._choices:
+                    yield Button(text, id=f"choice-{key}")
+
+    def on_mount(self) -> None:
+        self.query(Button).first().focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss((event.button.id or "").removeprefix("choice-"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

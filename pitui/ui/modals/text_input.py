@@ -1,0 +1,47 @@
+"""One line of text, pre-filled: used to rename a session and to label an entry."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+from pitui.core.safe_text import one_line
+from pitui.ui.format import line
+
+
+class TextInputModal(ModalScreen[str | None]):
+    """Dismisses with the text (stripped; "" means clear) on Enter, or None on Esc."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="text.cancel", tooltip="Keep it")
+    ]
+
+    def __init__(self, title: str, value: str = "", *, hint: str = "") -> None:
+        super().__init__(classes="modal")
+        self._title = title
+        self._value = one_line(value)
+        self._hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(line(self._title), classes="dialog-title")
+            yield Input(self._value, id="text-input", select_on_focus=False)
+            yield Label(
+                line(self._hint or "Enter saves - empty clears - Esc cancels"),
+                classes="dialog-hint",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

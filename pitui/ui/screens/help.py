@@ -1,0 +1,100 @@
+"""Every key: the bindings of the screen underneath, its widgets, and the app."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.dom import DOMNode
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+SEARCH_HELP = [
+    ("words", "every word must match (any order, case-insensitive)"),
+    ('"a phrase"', "the exact phrase"),
+    ("re:<regex>", "a regular expression"),
+    ("name: cwd: label: model:", "field filters (value may be quoted)"),
+    ("after: before:", "modified after / before a date (YYYY-MM-DD)"),
+]
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists the keys of `under` (the screen that was showing), grouped by where they act."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "escape,q,f1,question_mark",
+            "dismiss",
+            "Close",
+            id="help.close",
+            tooltip="Close the help",
+        ),
+    ]
+
+    def __init__(self, under: Screen[Any]) -> None:
+        super().__init__(classes="modal", id="help")
+        self.under = under
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog help-dialog"):
+            yield Static(Text("pitui keys", style="bold"), classes="dialog-title")
+            yield Static(self._keys_table())
+            yield Static(Text("Esc closes · Ctrl+K opens the command palette", style="dim"))
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+    def _keys_table(self) -> Table:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for title, node in self._sources():
+            rows = list(_bindings_of(node))
+            if not rows:
+                continue
+            table.add_row(Text(title, style="underline"), "")
+            for keys, text in rows:
+                table.add_row(Text(keys), Text(text))
+            table.add_row("", "")
+        if self.under.id == "picker":
+            table.add_row(Text("Search syntax", style="underline"), "")
+            for syntax, text in SEARCH_HELP:
+                table.add_row(Text(syntax), Text(text))
+        return table
+
+    def _sources(self) -> list[tuple[str, DOMNode]]:
+        sources: list[tuple[str, DOMNode]] = [("This screen", self.under)]
+        seen: set[type] = {type(self.under)}
+        for widget in self.under.query("*"):
+            if type(widget) not in seen and type(widget).BINDINGS and widget.can_focus:
+                seen.add(type(widget))
+                sources.append((_title(type(widget).__name__), widget))
+        sources.append(("Everywhere", self.app))
+        return sources
+
+
+def _title(name: str) -> str:
+    spaced = "".join(f" {c}" if c.isupper() else c for c in name).strip()
+    return spaced[0] + spaced[1:].lower()
+
+
+def _bindings_of(node: DOMNode) -> list[tuple[str, str]]:
+    rows: dict[str, list[str]] = {}
+    for binding in Binding.make_bindings(type(node).BINDINGS):
+        if not binding.description:
+            continue
+        text = binding.tooltip or binding.description
+        keys = ", ".join(_key_name(k) for k in binding.key.split(","))
+        rows.setdefault(text, []).append(keys)
+    if node is getattr(node, "app", None):
+        rows.setdefault("Command palette", []).append("ctrl+k")
+    return [(", ".join(keys), text) for text, keys in rows.items()]
+
+
+def _key_name(key: str) -> str:
+    names = {"question_mark": "?", "escape": "esc", "pagedown": "pgdn", "pageup": "pgup"}
+    return names.get(key.strip(), key.strip())

@@ -1,0 +1,444 @@
+"""The start screen: search, list and preview sessions; open, resume, fork, rename, trash."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import DataTable, Footer, Input, Static
+from textual.worker import get_current_worker
+
+from pitui.core.trash import trash_session
+from pitui.core.writer import set_name
+from pitui.ui.messages import (
+    CatalogChanged,
+    CatalogProgress,
+    CatalogScanned,
+    SearchDone,
+    SessionRemoved,
+)
+from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.text_input import TextInputModal
+from pitui.ui.widgets.session_preview import SessionPreview
+from pitui.ui.widgets.session_table import SessionTable
+from pitui.ui.writes import WriteJob
+
+SORTS = ("threaded", "recent", "relevance")
+SEARCH_DELAY = 0.12  # seconds of quiet typing before a search
+RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    all_scope: bool
+    sort: str
+    named_only: bool
+
+
+class PickerScreen(Screen[None]):
+    """Catalog search in thread workers; the list updates as the catalog fills in."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "tab",
+            "toggle_scope",
+            "Scope",
+            id="picker.scope",
+            priority=True,
+            tooltip="Sessions of this folder / all sessions",
+        ),
+        Binding(
+            "ctrl+s",
+            "cycle_sort",
+            "Sort",
+            id="picker.sort",
+            priority=True,
+            tooltip="Threaded / recent / relevance",
+        ),
+        Binding(
+            "ctrl+n",
+            "toggle_named",
+            "Named",
+            id="picker.named",
+            priority=True,
+            tooltip="Named sessions only",
+        ),
+        Binding(
+            "ctrl+p",
+            "toggle_paths",
+            "Paths",
+            id="picker.paths",
+            priority=True,
+            tooltip="Show the file path column",
+        ),
+        Binding(
+            "ctrl+r",
+            "rename",
+            "Rename",
+            id="picker.rename",
+            priority=True,
+            tooltip="Name the highlighted session",
+        ),
+        Binding(
+            "ctrl+d",
+            "trash",
+            "Trash",
+            id="picker.trash",
+            priority=True,
+            tooltip="Move the highlighted session to the trash",
+        ),
+        Binding("enter", "open", "Open", id="picker.open", tooltip="Open in the session screen"),
+        Binding(
+            "down,up,pagedown,pageup",
+            "focus_list",
+            "List",
+            show=False,
+            id="picker.list",
+            tooltip="Move into the list",
+        ),
+        Binding(
+            "escape",
+            "escape",
+            "Quit",
+            id="picker.quit",
+            show=False,
+            tooltip="Clear the search, or quit",
+        ),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="picker")
+        self.all_scope = False
+        self.sort = SORTS[0]
+        self.named_only = False
+        self.show_paths = False
+        self.progress: tuple[int, int] | None = None
+        self.known_count = 0
+        self.rows: list[Any] = []
+        self.search_error: str | None = None
+        self._search_timer: Timer | None = None
+        self._last_research = 0.0
+        self._unsubscribe: Any = None
+        self.catalog_ready = False  # the catalog has loaded its index: searching is cheap
+
+    def compose(self) -> ComposeResult:
+        yield Input(
+            placeholder='Search: words, "a phrase", re:regex', id="search", select_on_focus=False
+        )
+        yield Static(id="picker-status")
+        with Horizontal(id="picker-body"):
+            with Vertical(id="picker-list"):
+                yield SessionTable(id="sessions")
+                yield Static(id="picker-empty")
+            yield SessionPreview(id="preview")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.all_scope = self.app.config.all_scope
+        self.query_one(SessionPreview).home = self.app.config.home
+        self.query_one("#search", Input).focus()
+        self._update_status()
+        if self.app.catalog is None:
+            return
+        self._scan()
+        if self.app.live is not None:
+            self._unsubscribe = self.app.live.subscribe_store(self._store_changed)
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    # -- catalog -------------------------------------------------------------------------
+
+    @work(
+        thread=True,
+        exclusive=True,
+        group="scan",
+        exit_on_error=False,
+        description="indexing sessions",
+    )
+    def _scan(self) -> None:
+        report = self.app.catalog.scan(
+            progress=lambda done, total: self.post_message(CatalogProgress(done, total))
+        )
+        self.post_message(CatalogScanned(report))
+
+    def on_catalog_progress(self, message: CatalogProgress) -> None:
+        self.catalog_ready = True
+        self.progress = (message.done, message.total)
+        self._update_status()
+        if time.monotonic() - self._last_research > RESEARCH_EVERY:
+            self.run_search()
+
+    def on_catalog_scanned(self, message: CatalogScanned) -> None:
+        self.catalog_ready = True
+        self.progress = None
+        report = message.report
+        unreadable = getattr(report, "unreadable", None) or []
+        if unreadable:
+            self.notify(f"{len(unreadable)} session files could not be read", severity="warning")
+        self.run_search()
+
+    def _store_changed(self, batch: Any) -> None:
+        """Watcher thread: hand the batch to a worker (callbacks must be quick)."""
+        self.app.call_from_thread(self._apply_batch, batch)
+
+    def _apply_batch(self, batch: Any) -> None:
+        if batch.notice:
+            self.notify(batch.notice, severity="warning", markup=False)
+        if batch.changed or batch.deleted:
+            self._update_catalog(sorted(batch.changed), sorted(batch.deleted))
+
+    @work(
+        thread=True,
+        group="catalog-update",
+        exit_on_error=False,
+        description="updating the session list",
+    )
+    def _update_catalog(self, changed: list[Path], deleted: list[Path]) -> None:
+        catalog = self.app.catalog
+        for path in deleted:
+            catalog.forget(path)
+        if changed:
+            catalog.update_paths(changed)
+        self.post_message(CatalogChanged())
+
+    def on_catalog_changed(self, message: CatalogChanged) -> None:
+        self.run_search()
+
+    # -- search --------------------------------------------------------------------------
+
+    @on(Input.Changed, "#search")
+    def _search_typed(self, event: Input.Changed) -> None:
+        if self._search_timer is not None:
+            self._search_timer.stop()
+        self._search_timer = self.set_timer(SEARCH_DELAY, self.run_search)
+
+    def run_search(self) -> None:
+        if self.app.catalog is None or not self.catalog_ready:
+            return
+        self._last_research = time.monotonic()
+        query = self.query_one("#search", Input).value
+        self._search(SearchRequest(query, self.all_scope, self.sort, self.named_only))
+
+    @work(
+        thread=True,
+        exclusive=True,
+        group="search",
+        exit_on_error=False,
+        description="searching sessions",
+    )
+    def _search(self, request: SearchRequest) -> None:
+        cwd = None if request.all_scope else self.app.config.cwd
+        for attempt in range(3):
+            try:  # the scan thread may be growing the catalog meanwhile
+                result = self.app.catalog.search(
+                    request.query, cwd=cwd, sort=request.sort, named_only=request.named_only
+                )
+                known = len(self.app.catalog.sessions(cwd=None)) if not result.rows else -1
+                break
+            except RuntimeError:
+                if attempt == 2:
+                    raise
+        if not get_current_worker().is_cancelled:
+            self.post_message(SearchDone(request, (result, known)))
+
+    def on_search_done(self, message: SearchDone) -> None:
+        request: SearchRequest = message.request
+        current = SearchRequest(
+            self.query_one("#search", Input).value, self.all_scope, self.sort, self.named_only
+        )
+        if request != current:
+            return  # an answer to an older question
+        result, known = message.result
+        self.search_error = result.error
+        if result.error and not result.rows:
+            self._update_status()
+            return  # keep the last list while the query is being typed
+        self.rows = list(result.rows)
+        self.known_count = known
+        table = self.query_one(SessionTable)
+        table.show_rows(
+            self.rows,
+            now=self.app.now(),
+            all_scope=self.all_scope,
+            show_paths=self.show_paths,
+            home=self.app.config.home,
+        )
+        self._update_empty(request)
+        self._update_status()
+        self.query_one(SessionPreview).show(table.highlighted)
+
+    def _update_empty(self, request: SearchRequest) -> None:
+        empty = self.query_one("#picker-empty", Static)
+        message = ""
+        if not self.rows:
+            if request.query or request.named_only:
+                message = "No sessions match - Esc clears the search"
+            elif self.progress is not None:
+                message = "Indexing sessions..."
+            elif self.known_count == 0:
+                message = f"No sessions found at {self.app.config.sessions_root}"
+            elif not request.all_scope:
+                message = "No sessions in this folder - Tab shows all"
+            else:
+                message = "No sessions"
+        empty.update(message)
+        self.query_one("#picker-list").set_class(bool(message), "-empty")
+
+    def _update_status(self) -> None:
+        parts = ["all sessions" if self.all_scope else "this folder", f"sort: {self.sort}"]
+        if self.named_only:
+            parts.append("named only")
+        parts.append(f"{len(self.rows)} shown")
+        if self.progress is not None:
+            parts.append(f"indexing {self.progress[0]}/{self.progress[1]}")
+        status = " · ".join(parts)
+        if self.search_error:
+            status += f"  ⚠ {self.search_error}"
+        self.query_one("#picker-status", Static).update(Text(status))
+        self.query_one("#picker-status").set_class(bool(self.search_error), "-error")
+
+    # -- list ----------------------------------------------------------------------------
+
+    @on(DataTable.RowHighlighted, "#sessions")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.query_one(SessionPreview).show(self.query_one(SessionTable).highlighted)
+
+    @on(DataTable.RowSelected, "#sessions")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    @on(Input.Submitted, "#search")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_open()
+
+    @property
+    def highlighted(self) -> Any:
+        return self.query_one(SessionTable).highlighted
+
+    # -- actions -------------------------------------------------------------------------
+
+    def action_focus_list(self) -> None:
+        self.query_one(SessionTable).focus()
+
+    def action_focus_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_escape(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""
+            search.focus()
+        else:
+            self.app.exit()
+
+    def action_toggle_scope(self) -> None:
+        self.all_scope = not self.all_scope
+        self.run_search()
+        self._update_status()
+
+    def action_cycle_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.run_search()
+        self._update_status()
+
+    def action_toggle_named(self) -> None:
+        self.named_only = not self.named_only
+        self.run_search()
+        self._update_status()
+
+    def action_toggle_paths(self) -> None:
+        self.show_paths = not self.show_paths
+        self.query_one(SessionTable).show_rows(
+            self.rows,
+            now=self.app.now(),
+            all_scope=self.all_scope,
+            show_paths=self.show_paths,
+            home=self.app.config.home,
+        )
+
+    def action_open(self) -> None:
+        from pitui.ui.screens.session import SessionScreen
+
+        summary = self.highlighted
+        if summary is not None:
+            self.app.push_screen(SessionScreen(Path(summary.path)))
+
+    def action_resume(self) -> None:
+        summary = self.highlighted
+        if summary is not None:
+            self.app.request_handoff(Path(summary.path), summary.cwd)
+
+    def action_fork(self) -> None:
+        summary = self.highlighted
+        if summary is not None:
+            self.app.request_handoff(Path(summary.path), summary.cwd, fork=True)
+
+    def action_rename(self) -> None:
+        summary = self.highlighted
+        if summary is None:
+            return
+        path = Path(summary.path)
+
+        def named(name: str | None) -> None:
+            if name is None:
+                return
+            self.app.run_write(
+                WriteJob(
+                    "rename",
+                    lambda force: set_name(path, name, force=force),
+                    done=lambda _: self.refresh_paths(
+                        [path], "Session named" if name else "Name cleared"
+                    ),
+                )
+            )
+
+        self.app.push_screen(TextInputModal("Name the session", summary.name or ""), callback=named)
+
+    def action_trash(self) -> None:
+        summary = self.highlighted
+        if summary is None:
+            return
+        path = Path(summary.path)
+        title = summary.name or summary.first_message or path.name
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.app.run_write(
+                    WriteJob(
+                        "trash",
+                        lambda force: trash_session(path),
+                        done=lambda _: self.app.post_message(SessionRemoved(path)),
+                    )
+                )
+
+        self.app.push_screen(
+            ConfirmModal(
+                "Move this session to the trash?", f"{title}\n{path}", confirm_label="Trash"
+            ),
+            callback=confirmed,
+        )
+
+    def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
+        """Re-read these sessions into the catalog (after our own writes) and search again."""
+        if note:
+            self.notify(note)
+        if self.app.catalog is not None:
+            self._update_catalog(paths, [])
+
+    def forget(self, path: Path) -> None:
+        if self.app.catalog is not None:
+            self._update_catalog([], [path])

@@ -1,0 +1,433 @@
+"""One session: entry tree | message pane | context preview, following the file live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static
+from textual.worker import get_current_worker
+
+from pitui.core.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
+from pitui.core.render_text import entry_text
+from pitui.core.safe_text import one_line
+from pitui.core.trash import trash_session
+from pitui.core.writer import set_label, set_name
+from pitui.ui.format import tilde
+from pitui.ui.messages import (
+    ContextBuilt,
+    LiveAppended,
+    LiveGone,
+    LiveReloaded,
+    SessionLoaded,
+    SessionRemoved,
+)
+from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.text_input import TextInputModal
+from pitui.ui.widgets.context_pane import ContextPane, prepare_context
+from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.widgets.message_pane import MessagePane
+from pitui.ui.writes import WriteJob
+
+PANES = {"tree": "#entry-tree", "message": "#message-pane", "context": "#context-pane"}
+CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
+
+
+class SessionHeader(Static, can_focus=True):
+    """The session's title row; Enter here hands the session to pi (as on Pi's header)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "enter",
+            "screen.resume",
+            "Resume",
+            id="session.header_resume",
+            tooltip="Resume this session in pi",
+        ),
+    ]
+
+
+class SessionScreen(Screen[None]):
+    """Loads in a thread worker; live events arrive from the watcher thread as messages."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "1",
+            "toggle_pane('tree')",
+            "Tree",
+            id="session.tree",
+            tooltip="Show or hide the entry tree",
+        ),
+        Binding(
+            "2",
+            "toggle_pane('message')",
+            "Message",
+            id="session.message",
+            tooltip="Show or hide the message pane",
+        ),
+        Binding(
+            "3",
+            "toggle_pane('context')",
+            "Context",
+            id="session.context",
+            tooltip="Show or hide the context preview",
+        ),
+        Binding(
+            "m",
+            "maximise",
+            "Zoom",
+            id="session.zoom",
+            tooltip="Maximise the focused pane (again: restore)",
+        ),
+        Binding(
+            "L,shift+l",
+            "label",
+            "Label",
+            id="session.label",
+            tooltip="Set or clear the label of the highlighted entry",
+        ),
+        Binding("ctrl+r", "rename", "Name", id="session.rename", tooltip="Name the session"),
+        Binding(
+            "ctrl+d", "trash", "Trash", id="session.trash", tooltip="Move the session to the trash"
+        ),
+        Binding(
+            "ctrl+x", "copy", "Copy", id="session.copy", tooltip="Copy the highlighted entry's text"
+        ),
+        Binding(
+            "ctrl+e",
+            "resume",
+            "Resume",
+            id="session.resume",
+            show=False,
+            tooltip="Hand off to pi --session",
+        ),
+        Binding("escape", "back", "Back", id="session.back", tooltip="Back to the picker"),
+    ]
+
+    def __init__(self, path: Path, *, standalone: bool = False) -> None:
+        super().__init__(classes="session-screen")
+        self.path = Path(path).absolute()
+        self.standalone = standalone
+        self.live: LiveSession | None = None
+        self.entry: Any = None
+        self.gone: str | None = None
+        self._unsubscribe: Any = None
+        self._context_timer: Timer | None = None
+
+    # -- layout and loading --------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield SessionHeader(Text(one_line(str(self.path)), style="bold"), id="session-title")
+        yield Static(id="session-notice")
+        with Horizontal(id="panes"):
+            yield EntryTree(id="entry-tree")
+            yield MessagePane(id="message-pane")
+            yield ContextPane(id="context-pane")
+        yield Input(
+            placeholder="Search the tree (Enter: done, Esc: clear)", id="tree-search", compact=True
+        )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#panes").loading = True
+        self.query_one("#entry-tree").focus()
+        self._load()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self.app.live is not None:
+            self.app.live.close_session(self.path)
+
+    @work(
+        thread=True,
+        exclusive=True,
+        group="load",
+        exit_on_error=False,
+        description="reading the session",
+    )
+    def _load(self) -> None:
+        if self.app.live is not None:
+            live = self.app.live.open(self.path)
+        else:
+            live = LiveSession(self.path)
+        self.post_message(SessionLoaded(live.session, live))
+
+    def on_session_loaded(self, message: SessionLoaded) -> None:
+        self.live = message.live
+        self.query_one("#panes").loading = False
+        with self.live.lock:
+            tree = self.live.session.tree
+            self.query_one(EntryTree).load(tree)
+        self._update_title()
+        self._unsubscribe = self.live.subscribe(self._live_event)
+        if self.live.gone:
+            self._show_gone(self.live.gone)
+
+    def _update_title(self) -> None:
+        session = self.live.session if self.live else None
+        if session is None:
+            return
+        name = session.tree.name
+        title = Text(one_line(name or "(unnamed session)"), style="bold" if name else "bold dim")
+        title.append(f"  {one_line(tilde(session.cwd, self.app.config.home))}", style="cyan")
+        title.append(f"  {self.path.name}", style="dim")
+        count = len(session.tree.entries)
+        title.append(f"  {count:,} entries", style="dim")
+        title.append(f"  filter: {self.query_one(EntryTree).filter}", style="dim")
+        if session.diagnostics:
+            title.append(f"  {len(session.diagnostics)} problems", style="yellow")
+        self.query_one("#session-title", Static).update(title)
+
+    # -- live ----------------------------------------------------------------------------
+
+    def _live_event(self, event: Any) -> None:
+        """Watcher thread, session lock held: only post."""
+        if isinstance(event, EntriesAppended):
+            self.post_message(LiveAppended(list(event.entries)))
+        elif isinstance(event, SessionReloaded):
+            self.post_message(LiveReloaded())
+        elif isinstance(event, SessionGone):
+            self.post_message(LiveGone(event.reason))
+
+    def on_live_appended(self, message: LiveAppended) -> None:
+        if self.live is None:
+            return
+        with self.live.lock:
+            self.query_one(EntryTree).append(message.entries)
+        self._update_title()
+
+    def on_live_reloaded(self, message: LiveReloaded) -> None:
+        if self.live is None:
+            return
+        self.gone = None
+        self.query_one("#session-notice", Static).update("")
+        self.remove_class("-gone")
+        with self.live.lock:
+            self.query_one(EntryTree).load(self.live.session.tree)
+        self._update_title()
+
+    def on_live_gone(self, message: LiveGone) -> None:
+        self._show_gone(message.reason)
+
+    def _show_gone(self, reason: str) -> None:
+        self.gone = reason
+        notice = Text(f"⚠ {one_line(reason)} - what is shown is the last state read.")
+        self.query_one("#session-notice", Static).update(notice)
+        self.add_class("-gone")
+
+    # -- highlight -> message and context ------------------------------------------------
+
+    @on(EntryTree.Highlighted)
+    def _highlighted(self, event: EntryTree.Highlighted) -> None:
+        self.entry = event.entry
+        tree = self.live.session.tree if self.live else None
+        self.query_one(MessagePane).show_entry(event.entry, tree)
+        if self._context_timer is not None:
+            self._context_timer.stop()
+        if event.entry is not None:
+            self._context_timer = self.set_timer(CONTEXT_DELAY, self._request_context)
+
+    def _request_context(self) -> None:
+        if self.entry is not None and self.live is not None:
+            self._build_context(self.entry.id)
+
+    @work(
+        thread=True,
+        exclusive=True,
+        group="context",
+        exit_on_error=False,
+        description="building the context",
+    )
+    def _build_context(self, entry_id: str) -> None:
+        live = self.live
+        assert live is not None
+        with live.lock:
+            context = live.session.context(leaf_id=entry_id)
+        view = prepare_context(context)
+        if not get_current_worker().is_cancelled:
+            self.post_message(ContextBuilt(entry_id, view))
+
+    def on_context_built(self, message: ContextBuilt) -> None:
+        if self.entry is not None and self.entry.id == message.entry_id:
+            self.query_one(ContextPane).show_context(message.context)
+
+    @on(ContextPane.EntrySelected)
+    def _context_row_chosen(self, event: ContextPane.EntrySelected) -> None:
+        tree = self.query_one(EntryTree)
+        if tree.model is not None:
+            tree.move_to(tree.model.nearest_index(event.entry_id) or 0)
+        if tree.display:
+            tree.focus()
+
+    @on(EntryTree.Selected)
+    def _selected(self, event: EntryTree.Selected) -> None:
+        """Enter on an entry: read it in the message pane."""
+        pane = self.query_one(MessagePane)
+        if pane.display:
+            pane.focus()
+
+    @on(EntryTree.FilterChanged)
+    def _filter_changed(self, event: EntryTree.FilterChanged) -> None:
+        self.notify(f"Filter: {event.filter}", timeout=2)
+        self._update_title()
+
+    @on(EntryTree.SearchRequested)
+    def _search_requested(self, event: EntryTree.SearchRequested) -> None:
+        search = self.query_one("#tree-search", Input)
+        search.display = True
+        search.focus()
+
+    @on(Input.Changed, "#tree-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        found = self.query_one(EntryTree).search(event.value)
+        event.input.set_class(bool(event.value) and not found, "-no-match")
+
+    @on(Input.Submitted, "#tree-search")
+    def _search_done(self, event: Input.Submitted) -> None:
+        self._close_search(clear=False)
+
+    # -- panes ---------------------------------------------------------------------------
+
+    def action_toggle_pane(self, name: str) -> None:
+        widget = self.query_one(PANES[name])
+        visible = [n for n, sel in PANES.items() if self.query_one(sel).display]
+        if widget.display and visible == [name]:
+            self.notify("At least one pane stays visible", severity="warning")
+            return
+        widget.display = not widget.display
+        if widget.display:
+            widget.focus()
+        elif self.focused is None or not self.focused.display:
+            next_pane = next(
+                self.query_one(PANES[n]) for n in PANES if self.query_one(PANES[n]).display
+            )
+            next_pane.focus()
+
+    def action_maximise(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+            return
+        pane = self._focused_pane()
+        if pane is not None:
+            self.maximize(pane, container=False)
+
+    def _focused_pane(self) -> Widget | None:
+        node = self.focused
+        while node is not None and node.id not in {s[1:] for s in PANES.values()}:
+            node = node.parent  # type: ignore[assignment]
+        return node if isinstance(node, Widget) else None
+
+    # -- actions -------------------------------------------------------------------------
+
+    def _close_search(self, *, clear: bool) -> None:
+        search = self.query_one("#tree-search", Input)
+        if clear:
+            search.value = ""
+            self.query_one(EntryTree).search("")
+        search.display = False
+        self.query_one(EntryTree).focus()
+
+    def action_back(self) -> None:
+        if self.focused is self.query_one("#tree-search"):
+            self._close_search(clear=True)
+        elif self.maximized is not None:
+            self.minimize()
+        elif self.standalone:
+            self.app.exit()
+        else:
+            self.app.pop_screen()
+
+    def action_resume(self) -> None:
+        cwd = self.live.session.cwd if self.live else ""
+        self.app.request_handoff(self.path, cwd)
+
+    def action_copy(self) -> None:
+        if self.entry is None:
+            return
+        text = entry_text(self.entry)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {len(text):,} characters")
+
+    def action_label(self) -> None:
+        entry, live = self.entry, self.live
+        if entry is None or live is None or getattr(entry, "type", None) == "session":
+            return
+        with live.lock:
+            current = live.session.tree.label_of(entry.id) or ""
+        path, entry_id = self.path, entry.id
+
+        def labelled(text: str | None) -> None:
+            if text is None:
+                return
+            self.app.run_write(
+                WriteJob(
+                    "label",
+                    lambda force: set_label(path, entry_id, text or None, force=force),
+                    done=lambda _: self._written("Label set" if text else "Label cleared"),
+                )
+            )
+
+        self.app.push_screen(TextInputModal("Label this entry", current), callback=labelled)
+
+    def action_rename(self) -> None:
+        if self.live is None:
+            return
+        with self.live.lock:
+            current = self.live.session.tree.name or ""
+        path = self.path
+
+        def named(name: str | None) -> None:
+            if name is None:
+                return
+            self.app.run_write(
+                WriteJob(
+                    "rename",
+                    lambda force: set_name(path, name, force=force),
+                    done=lambda _: self._written("Session named" if name else "Name cleared"),
+                )
+            )
+
+        self.app.push_screen(TextInputModal("Name the session", current), callback=named)
+
+    def _written(self, note: str) -> None:
+        self.notify(note)
+        self._catch_up()
+        self.app.session_written(self.path)
+
+    @work(thread=True, group="catch-up", exit_on_error=False, description="re-reading")
+    def _catch_up(self) -> None:
+        """Our own write shows at once, with or without the watcher."""
+        if self.live is not None:
+            self.live.apply_change()
+
+    def action_trash(self) -> None:
+        path = self.path
+        name = self.live.session.tree.name if self.live else None
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.app.run_write(
+                    WriteJob(
+                        "trash",
+                        lambda force: trash_session(path),
+                        done=lambda _: self.app.post_message(SessionRemoved(path)),
+                    )
+                )
+
+        self.app.push_screen(
+            ConfirmModal(
+                "Move this session to the trash?",
+                f"{name or path.name}\n{path}",
+                confirm_label="Trash",
+            ),
+            callback=confirmed,
+        )

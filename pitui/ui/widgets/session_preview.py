@@ -1,0 +1,132 @@
+"""Preview of the picker's highlighted session: its summary, then first and last exchanges."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from pitui.core.reader import NotASession
+from pitui.core.render_text import message_text
+from pitui.core.safe_text import one_line, visible
+from pitui.core.session import Session
+from pitui.ui.format import cost, count, stamp, tilde
+from pitui.ui.messages import PreviewReady
+
+PREVIEW_MAX_BYTES = 8 * 1024 * 1024  # larger files: summary only (the session screen reads them)
+EXCERPT_CHARS = 400
+
+
+def exchanges(path: Path) -> list[tuple[str, str]]:
+    """(role, text) of the first and the last user/assistant exchange on the file's leaf path."""
+    if os.path.getsize(path) > PREVIEW_MAX_BYTES:
+        return []
+    session = Session(path)
+    leaf = session.tree.leaf
+    path_entries = session.tree.path_to(leaf.id) if leaf else []
+    talk = [e for e in path_entries if e.role in ("user", "assistant")]
+    talk = [e for e in talk if message_text(e.message).strip()]
+    picked = talk[:2] if len(talk) <= 4 else [*talk[:2], *talk[-2:]]
+    out = [(str(e.role), message_text(e.message).strip()[:EXCERPT_CHARS]) for e in picked]
+    if len(talk) > 4:
+        out.insert(2, ("...", f"{len(talk) - 4} more messages"))
+    return out
+
+
+class SessionPreview(VerticalScroll):
+    """Shows a `SessionSummary` at once; exchanges arrive from a thread worker."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.summary: Any = None
+        self.home: str | None = None
+        self._exchanges: list[tuple[str, str]] = []
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(id="preview-body")
+
+    def show(self, summary: Any) -> None:
+        if summary is self.summary:
+            return
+        self.summary = summary
+        self._exchanges = []
+        self._render_body()
+        if summary is not None:
+            self._load_exchanges(Path(summary.path))
+
+    @work(
+        thread=True,
+        exclusive=True,
+        group="preview",
+        exit_on_error=False,
+        description="reading the preview",
+    )
+    def _load_exchanges(self, path: Path) -> None:
+        try:
+            found = exchanges(path)
+        except (NotASession, OSError) as error:
+            found = [("!", f"cannot read: {error}")]
+        self.post_message(PreviewReady(path, found))
+
+    def on_preview_ready(self, message: PreviewReady) -> None:
+        message.stop()
+        if self.summary is not None and Path(self.summary.path) == message.path:
+            self._exchanges = message.exchanges
+            self._render_body()
+
+    def _render_body(self) -> None:
+        body = self.query_one("#preview-body", Static)
+        summary = self.summary
+        if summary is None:
+            body.update(Text("No session highlighted", style="dim"))
+            return
+        body.update(Group(self._title(summary), self._facts(summary), self._talk()))
+
+    def _title(self, summary: Any) -> Text:
+        title = Text(
+            one_line(summary.name or summary.first_message or "(no messages)"), style="bold"
+        )
+        if not summary.name:
+            title.append("  (unnamed)", style="dim")
+        title.append("\n")
+        return title
+
+    def _facts(self, s: Any) -> Table:
+        table = Table.grid(padding=(0, 1))
+        table.add_column(style="dim", no_wrap=True)
+        table.add_column()
+        rows = [
+            ("cwd", tilde(s.cwd or "", self.home)),
+            ("file", Path(s.path).name),
+            ("created", stamp(s.created_ms)),
+            ("modified", stamp(s.modified_ms)),
+            ("entries", count(s.entry_count)),
+            ("messages", count(s.message_count)),
+            ("branches", count(s.branch_count)),
+            ("labels", ", ".join(s.labels) or "-"),
+            ("models", ", ".join(s.models) or "-"),
+            ("tokens", count(s.total_tokens)),
+            ("cost", cost(s.total_cost)),
+        ]
+        if s.malformed_lines:
+            rows.append(("malformed", f"{s.malformed_lines} lines"))
+        if s.writing_in_progress:
+            rows.append(("writing", "a line is being written"))
+        for key, value in rows:
+            table.add_row(key, Text(one_line(str(value))))
+        return table
+
+    def _talk(self) -> Text:
+        text = Text()
+        for role, said in self._exchanges:
+            style = {"user": "bold cyan", "assistant": "bold green"}.get(role, "dim")
+            text.append(f"\n{role}\n", style=style)
+            text.append(visible(said) + "\n")
+        return text

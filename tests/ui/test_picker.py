@@ -1,0 +1,313 @@
+"""Pilot tests of the picker: list, search syntaxes, scope, sort, named, paths, rename,
+trash, resume and fork hand-off."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ui_helpers import plain, session_files, settle, stub_pi, wait_for
+
+from pitui.core.handoff import run_handoff
+from pitui.ui.handoff import Handoff
+from pitui.ui.modals.choice import ChoiceModal
+from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.text_input import TextInputModal
+from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.widgets.session_table import SessionTable
+
+SIZE = (160, 40)
+
+
+def titles(picker: PickerScreen) -> list[str]:
+    return [row.summary.name or row.summary.first_message for row in picker.rows]
+
+
+async def started(pilot: Any) -> PickerScreen:
+    picker = pilot.app.screen
+    assert isinstance(picker, PickerScreen)
+    await wait_for(pilot, lambda: picker.progress is None and picker.catalog_ready)
+    await settle(pilot)
+    return picker
+
+
+async def search(pilot: Any, picker: PickerScreen, text: str) -> None:
+    search_box = picker.query_one("#search")
+    search_box.value = ""
+    await pilot.press(*text) if text else None
+    await pilot.pause(0.2)
+    await settle(pilot)
+
+
+async def test_lists_every_demo_session_threaded(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        assert len(picker.rows) == 12
+        fork = next(r for r in picker.rows if r.depth == 1)
+        assert fork.summary.name == "Checkout: try decimal.js instead"
+        table = picker.query_one(SessionTable)
+        assert table.row_count == 12
+        assert picker.query_one(SessionTable).highlighted is picker.rows[0].summary
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("checkout", {"Checkout: try decimal.js instead", "Fix rounding bug in checkout totals"}),
+        ('"speed up"', {"Speed up product search", "Speed up zsh startup"}),
+        ("re:^Neovim", {"Neovim: set up pyright"}),
+        ("name:zsh", {"Speed up zsh startup"}),
+        ("cwd:dotfiles zsh", {"Speed up zsh startup"}),
+    ],
+)
+async def test_search_syntaxes(app_factory: Any, query: str, expected: set[str]) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await search(pilot, picker, query)
+        assert set(titles(picker)) == expected
+
+
+async def test_invalid_regex_shows_the_catalog_error(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await search(pilot, picker, "re:(")
+        assert picker.search_error and "regular expression" in picker.search_error
+        status = plain(picker.query_one("#picker-status"), 300)
+        assert picker.search_error in status
+
+
+async def test_no_match_then_escape_clears(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await search(pilot, picker, "zzzznothing")
+        assert picker.rows == []
+        assert "No sessions match" in plain(picker.query_one("#picker-empty"), 200)
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        await settle(pilot)
+        assert len(picker.rows) == 12
+
+
+async def test_tab_toggles_scope(app_factory: Any) -> None:
+    async with app_factory(all_scope=False).run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        assert not picker.all_scope
+        assert {r.summary.cwd for r in picker.rows} == {"/home/demo/projects/pitui"}
+        assert len(picker.rows) == 4
+        await pilot.press("tab")
+        await settle(pilot)
+        assert picker.all_scope and len(picker.rows) == 12
+        table = picker.query_one(SessionTable)
+        assert "cwd" in [c.value for c in table.columns]
+
+
+async def test_empty_folder_says_tab_shows_all(app_factory: Any) -> None:
+    async with app_factory(all_scope=False, cwd="/elsewhere").run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        assert picker.rows == []
+        text = plain(picker.query_one("#picker-empty"), 200)
+        assert "No sessions in this folder - Tab shows all" in text
+
+
+async def test_empty_store_says_where_it_looked(app_factory: Any, tmp_path: Path) -> None:
+    empty = tmp_path / "empty" / "sessions"
+    empty.mkdir(parents=True)
+    async with app_factory(sessions_root=empty).run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        assert f"No sessions found at {empty}" in plain(picker.query_one("#picker-empty"), 200)
+
+
+async def test_ctrl_s_cycles_sorts(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        seen = [picker.sort]
+        for _ in range(3):
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            seen.append(picker.sort)
+        assert seen == ["threaded", "recent", "relevance", "threaded"]
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert all(r.depth == 0 for r in picker.rows)  # recent: no threading
+
+
+async def test_ctrl_n_named_only(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert picker.named_only
+        assert picker.rows and all(r.summary.name for r in picker.rows)
+        assert len(picker.rows) < 12
+
+
+async def test_ctrl_p_toggles_the_path_column(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        table = picker.query_one(SessionTable)
+        assert "path" not in [c.value for c in table.columns]
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert "path" in [c.value for c in table.columns]
+
+
+async def test_preview_shows_the_highlighted_session(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await pilot.press("down", "down")
+        await settle(pilot)
+        preview = picker.query_one("#preview")
+        assert preview.summary is picker.rows[1].summary
+        body = plain(preview.query_one("#preview-body"))
+        assert "messages" in body and "user" in body
+
+
+async def test_typing_in_the_list_goes_to_search(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await pilot.press("down")
+        assert picker.focused is picker.query_one(SessionTable)
+        await pilot.press("z", "s", "h")
+        assert picker.query_one("#search").value == "zsh"
+        assert picker.focused is picker.query_one("#search")
+
+
+async def test_rename(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await search(pilot, picker, "neovim")
+        path = Path(picker.rows[0].summary.path)
+        await pilot.press("ctrl+r")
+        assert isinstance(pilot.app.screen, TextInputModal)
+        modal = pilot.app.screen
+        assert modal.query_one("#text-input").value == "Neovim: set up pyright"  # pre-filled
+        modal.query_one("#text-input").value = ""
+        await pilot.press(*"LSP for Neovim", "enter")
+        await settle(pilot)
+        await search(pilot, picker, "")
+        await wait_for(pilot, lambda: "LSP for Neovim" in titles(picker))
+        last = json.loads(path.read_text().splitlines()[-1])
+        assert last["type"] == "session_info" and last["name"] == "LSP for Neovim"
+
+
+async def test_rename_cancelled_writes_nothing(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        path = Path(picker.rows[0].summary.path)
+        before = path.read_bytes()
+        await pilot.press("ctrl+r", "x", "escape")
+        await settle(pilot)
+        assert path.read_bytes() == before
+
+
+async def test_trash_cancel_then_confirm(app_factory: Any, demo_root: Path) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        path = Path(picker.rows[0].summary.path)
+        await pilot.press("ctrl+d")
+        assert isinstance(pilot.app.screen, ConfirmModal)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert path.exists()
+        await pilot.press("ctrl+d")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not path.exists()
+        await wait_for(pilot, lambda: len(picker.rows) == 11)
+        assert str(path) not in {r.summary.path for r in picker.rows}
+        assert len(session_files(demo_root)) == 11
+
+
+def _point_cwd_at(path: Path, cwd: Path) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["cwd"] = str(cwd)
+    lines[0] = json.dumps(header, separators=(",", ":")) + "\n"
+    path.write_text("".join(lines))
+
+
+async def test_resume_in_an_existing_cwd(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo_root: Path
+) -> None:
+    record = stub_pi(tmp_path, monkeypatch)
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    for file in session_files(demo_root):
+        _point_cwd_at(file, workdir)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        path = Path(picker.rows[0].summary.path)
+        await pilot.press("down", "r")
+        await pilot.pause()
+    assert app.return_value == Handoff(["pi", "--session", str(path)], str(workdir))
+    assert run_handoff(app.return_value.argv, app.return_value.cwd) == 0
+    assert record.read_text().splitlines() == [str(workdir), "--session", str(path)]
+
+
+async def test_fork_with_missing_cwd_asks_then_runs_here(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stub_pi(tmp_path, monkeypatch)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        path = Path(picker.rows[0].summary.path)
+        await pilot.press("down", "f")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceModal)
+        await pilot.press("enter")  # "Run here" has the focus
+        await pilot.pause()
+    assert isinstance(app.return_value, Handoff)
+    assert app.return_value.argv == ["pi", "--fork", str(path)]
+    assert Path(app.return_value.cwd).is_dir()
+
+
+async def test_resume_without_pi_stays_open(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await pilot.press("down", "r")
+        await pilot.pause()
+        assert app.is_running and app.screen is picker
+        assert any("not found" in str(n.message) for n in app._notifications)
+
+
+async def test_escape_on_empty_search_quits(app_factory: Any) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.return_value is None
+
+
+async def test_rename_while_pi_may_be_writing_asks_first(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        path = Path(picker.rows[0].summary.path)
+        path.touch()  # just modified: pi may be writing it
+        await pilot.press("ctrl+r")
+        pilot.app.screen.query_one("#text-input").value = ""
+        await pilot.press(*"Typos", "enter")
+        await settle(pilot)
+        modal = pilot.app.screen
+        assert isinstance(modal, ConfirmModal)
+        assert "pi may be writing this session" in plain(modal.query_one(".dialog-body"))
+        before = path.read_bytes()
+        await pilot.press("escape")
+        await settle(pilot)
+        assert path.read_bytes() == before
+        await pilot.press("ctrl+r")
+        pilot.app.screen.query_one("#text-input").value = "Typos"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("enter")  # write anyway
+        await settle(pilot)
+        last = json.loads(path.read_text().splitlines()[-1])
+        assert last["type"] == "session_info" and last["name"] == "Typos"

@@ -1,0 +1,57 @@
+"""Helpers for the UI tests (pilot waits, a stub `pi`)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+
+async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
+    """Wait until workers are done and the messages they posted are handled."""
+    for _ in range(rounds):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 5) -> None:
+    """Pause until `condition()` holds (workers finish in their own threads)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.02)
+
+
+def session_files(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.jsonl"))
+
+
+def stub_pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A `pi` on PATH that records its argv and cwd into a file; returns that file."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    record = tmp_path / "pi-record.txt"
+    script = bin_dir / "pi"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'printf "%s\\n" "$PWD" "$@" > "{record}"\n'
+    )
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    return record
+
+
+def plain(widget: Any, width: int = 100) -> str:
+    """The text a Static-like widget shows (its content rendered without styles)."""
+    from rich.console import Console
+
+    console = Console(width=width, record=True, color_system=None, file=open(os.devnull, "w"))
+    console.print(widget.content if hasattr(widget, "content") else widget.render())
+    return console.export_text()
