@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitui.core.jsonline import parse_line
+from pitui.core.light import content_has_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +39,13 @@ class Entry:
         "_id",
         "_raw",
         "_source",
+        "has_text",
         "index",
         "line",
         "offset",
         "parent_id",
         "role",
+        "stop_reason",
         "timestamp",
         "type",
     )
@@ -58,6 +61,8 @@ class Entry:
         self._set_fields(
             raw.get("type"), raw.get("id"), raw.get("parentId"), raw.get("timestamp"), role
         )
+        self.has_text: bool | None = None  # None: work it out from `raw` when needed
+        self.stop_reason: Any = message.get("stopReason") if isinstance(message, dict) else None
 
     @classmethod
     def lazy(
@@ -73,8 +78,11 @@ class Entry:
         entry.line = line
         entry.offset = offset
         entry.index = index
-        role = fields.message.role if fields.message is not None else None
+        message = fields.message
+        role = message.role if message is not None else None
         entry._set_fields(fields.type, fields.id, fields.parentId, fields.timestamp, role)
+        entry.stop_reason = message.stopReason if message is not None else None
+        entry.has_text = content_has_text(message.content) if role == "assistant" else None
         return entry
 
     def _set_fields(self, kind: Any, entry_id: Any, parent: Any, timestamp: Any, role: Any) -> None:

@@ -15,6 +15,13 @@ import msgspec
 
 class _Message(msgspec.Struct, gc=False):
     role: Any = None
+    stopReason: Any = None
+    content: msgspec.Raw = msgspec.Raw(b"null")  # kept as bytes: most messages never need it
+
+
+class _Block(msgspec.Struct, gc=False):
+    type: Any = None
+    text: Any = None
 
 
 class _Fields(msgspec.Struct, gc=False):
@@ -28,6 +35,21 @@ class _Fields(msgspec.Struct, gc=False):
 _decode = msgspec.json.Decoder(_Fields).decode
 
 LightError = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+_decode_content = msgspec.json.Decoder(str | list[_Block] | None).decode
+
+
+def content_has_text(content: msgspec.Raw) -> bool | None:
+    """Whether raw message content holds non-blank text (None: not a recognised shape)."""
+    try:
+        value = _decode_content(content)
+    except LightError:
+        return None
+    if isinstance(value, str):
+        return bool(value.strip())
+    for block in value or ():
+        if block.type == "text" and isinstance(block.text, str) and block.text.strip():
+            return True
+    return False
 
 
 def decode_fields(line: bytes | memoryview) -> _Fields:

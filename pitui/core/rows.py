@@ -276,9 +276,8 @@ class TreeRows:
             return True
         if kind == "usage":
             return False
-        message = entry.raw.get("message")
-        role = message.get("role") if isinstance(message, dict) else None
-        if role == "assistant" and kind == "message" and entry.id != leaf_id and _silent(message):
+        role = entry.role
+        if role == "assistant" and kind == "message" and entry.id != leaf_id and _silent(entry):
             return False
         if mode == "user-only":
             return kind == "message" and role == "user"
@@ -591,13 +590,15 @@ def _has_text(content: Any) -> bool:
     return False
 
 
-def _silent(message: dict[str, Any]) -> bool:
+def _silent(entry: Entry) -> bool:
     """An assistant message with no text that is neither an error nor aborted (tool calls)."""
-    return not _has_text(message.get("content")) and not _error_or_aborted(message)
+    has_text = entry.has_text
+    if has_text is None:
+        has_text = _has_text((entry.message or {}).get("content"))
+    return not has_text and not _error_or_aborted(entry.stop_reason)
 
 
-def _error_or_aborted(message: dict[str, Any]) -> bool:
-    reason = message.get("stopReason")
+def _error_or_aborted(reason: Any) -> bool:
     return reason not in (None, False, 0, "", "stop", "toolUse")
 
 
