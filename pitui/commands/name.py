@@ -1,0 +1,26 @@
+"""`pitui name FILE NAME [--force]`: name a session (an empty name clears it)."""
+
+from __future__ import annotations
+
+import argparse
+
+from pitui.core.writer import sanitize_name, set_name
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="session .jsonl file")
+    parser.add_argument("name", help="the session's new name (empty clears it)")
+    parser.add_argument(
+        "--force", action="store_true", help="write even if another process seems to be writing"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    new_id = set_name(args.file, args.name, force=args.force)
+    name = sanitize_name(args.name)
+    print(
+        f"named the session {name!r} (entry {new_id})"
+        if name
+        else f"cleared the name (entry {new_id})"
+    )
+    return 0

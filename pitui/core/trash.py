@@ -1,0 +1,43 @@
+"""Moving a session file to the system trash (freedesktop trash on Linux), never deleting it."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from send2trash import send2trash
+
+from pitui.core.errors import PituiError
+
+
+def trash_session(path: str | os.PathLike[str]) -> None:
+    """Move `path` to the trash; if the trash cannot take it, raise and leave the file as is.
+
+    There is no fallback to a permanent delete (Pi falls back to unlink; pitui does not).
+    """
+    path = Path(path).absolute()
+    _check_regular_file(path)
+    try:
+        send2trash(str(path))
+    except Exception as error:  # send2trash raises OSError and its own errors
+        raise PituiError(
+            f"cannot move {path} to the trash: {_reason(error)}; the file was kept"
+        ) from None
+    if os.path.lexists(path):
+        raise PituiError(f"the trash did not take {path}; the file was kept")
+
+
+def _check_regular_file(path: Path) -> None:
+    try:
+        info = os.lstat(path)
+    except OSError as error:
+        raise PituiError(f"cannot trash {path}: {error.strerror or error}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise PituiError(f"cannot trash {path}: not a regular file")
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__

@@ -1,0 +1,98 @@
+"""`pitui label`, `pitui name`, `pitui trash` on the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitui.cli import main
+from pitui.core import trash
+from pitui.core.generate import generate_v1_session, generate_varied_session, write_session
+from pitui.core.session import Session
+
+OLD = 1_600_000_000
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Path:
+    header, entries = generate_varied_session(random.Random(3))
+    path = write_session(tmp_path / "s.jsonl", header, entries)
+    os.utime(path, (OLD, OLD))
+    return path
+
+
+def _last(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_bytes().split(b"\n")[-2])
+
+
+@pytest.mark.oracle
+def test_label_and_clear(session: Path, pi_oracle: Any, capsys: pytest.CaptureFixture) -> None:
+    target = Session(session).tree.entries[2].id
+    assert main(["label", str(session), target, "my label"]) == 0
+    assert "labelled" in capsys.readouterr().out
+    assert pi_oracle.request({"op": "open", "file": str(session)})["labels"][target] == "my label"
+    assert main(["label", str(session), target, "--force"]) == 0
+    assert "label" not in _last(session)
+    assert target not in pi_oracle.request({"op": "open", "file": str(session)})["labels"]
+
+
+@pytest.mark.oracle
+def test_name(session: Path, pi_oracle: Any) -> None:
+    assert main(["name", str(session), " two\nlines "]) == 0
+    assert pi_oracle.request({"op": "open", "file": str(session)})["sessionName"] == "two lines"
+
+
+def test_name_v1_file_is_migrated(tmp_path: Path) -> None:
+    header, entries = generate_v1_session(random.Random(5))
+    path = write_session(tmp_path / "v1.jsonl", header, entries)
+    os.utime(path, (OLD, OLD))
+    assert main(["name", str(path), "old one"]) == 0
+    assert json.loads(path.read_bytes().split(b"\n")[0])["version"] == 3
+    assert _last(path)["name"] == "old one"
+
+
+def test_unknown_entry(session: Path, capsys: pytest.CaptureFixture) -> None:
+    before = session.read_bytes()
+    assert main(["label", str(session), "zzzzzzzz", "x"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pitui: no entry with id 'zzzzzzzz'") and err.count("\n") == 1
+    assert session.read_bytes() == before
+
+
+def test_warning_without_force(session: Path, capsys: pytest.CaptureFixture) -> None:
+    os.utime(session)
+    before = session.read_bytes()
+    assert main(["name", str(session), "n"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pitui: ") and "modified" in err and err.count("\n") == 1
+    assert session.read_bytes() == before
+    assert main(["name", str(session), "n", "--force"]) == 0
+
+
+def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["name", str(tmp_path / "nope.jsonl"), "n"]) == 1
+    assert capsys.readouterr().err.startswith("pitui: ")
+
+
+def test_trash(session: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    taken: list[str] = []
+    monkeypatch.setattr(trash, "send2trash", lambda p: (taken.append(p), os.rename(p, p + "~")))
+    assert main(["trash", str(session)]) == 0
+    assert taken == [str(session)]
+
+
+def test_trash_refused(
+    session: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    def refuse(path: str) -> None:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(trash, "send2trash", refuse)
+    assert main(["trash", str(session)]) == 1
+    assert "Permission denied" in capsys.readouterr().err
+    assert session.exists()
