@@ -1,230 +1,229 @@
-"""Typed views (pydantic v2) of the header, every entry type, message role and content block.
+"""The session format as pydantic v2 models: the header, every entry type, message role and
+content block, with the types Pi writes.
 
-Every model keeps unknown fields (`extra="allow"`) and tolerates wrong types, so a file from
-any Pi version validates. Unknown entry types, roles and blocks get the generic model and stay
-visible. The reader keeps raw JSON; `parse_entry` builds these views on demand (for display),
-so 100,000-entry sessions do not pay for validation on load.
+Reading never depends on these models: the reader keeps each line's JSON whole, so nothing a
+file holds is lost and no file is rejected. The models say what a line *should* look like:
+`check_entry(raw)` lists where an entry departs from the format (a number where a string
+belongs, a missing field), which the message pane shows beside the entry. Every model allows
+extra fields, and unknown entry types, roles and blocks are accepted as they are.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 
-class Lenient(BaseModel):
-    """Base: unknown fields kept, anything missing defaults."""
-
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+class Model(BaseModel):
+    model_config = ConfigDict(extra="allow", strict=True)
 
 
 # -- content blocks -------------------------------------------------------------------
-class Block(Lenient):
-    type: Any = None
+class TextBlock(Model):
+    type: Literal["text"]
+    text: str
 
 
-class TextBlock(Block):
-    text: Any = ""
+class ThinkingBlock(Model):
+    type: Literal["thinking"]
+    thinking: str
 
 
-class ThinkingBlock(Block):
-    thinking: Any = ""
+class ImageBlock(Model):
+    type: Literal["image"]
+    data: str
+    mimeType: str
 
 
-class ImageBlock(Block):
-    data: Any = ""
-    mimeType: Any = None
-
-
-class ToolCallBlock(Block):
-    id: Any = None
-    name: Any = None
+class ToolCallBlock(Model):
+    type: Literal["toolCall"]
+    id: str
+    name: str
     arguments: Any = None
 
 
-BLOCKS: dict[str, type[Block]] = {
+KNOWN_BLOCKS: dict[str, type[Model]] = {
     "text": TextBlock,
     "thinking": ThinkingBlock,
     "image": ImageBlock,
     "toolCall": ToolCallBlock,
 }
-
-
-def parse_block(raw: Any) -> Block:
-    if not isinstance(raw, dict):
-        return Block(type=None, value=raw)
-    return _validate(BLOCKS.get(raw.get("type"), Block), raw)  # type: ignore[arg-type]
+Content = str | list[dict[str, Any]]
 
 
 # -- messages -------------------------------------------------------------------------
-class Message(Lenient):
-    role: Any = None
-    content: Any = None
-    timestamp: Any = None
-
-    @property
-    def blocks(self) -> list[Block]:
-        if isinstance(self.content, str):
-            return [TextBlock(type="text", text=self.content)]
-        if isinstance(self.content, list):
-            return [parse_block(b) for b in self.content]
-        return []
+class UserMessage(Model):
+    role: Literal["user"]
+    content: Content | None
+    timestamp: int | float | None = None
 
 
-class UserMessage(Message):
-    pass
+class Usage(Model):
+    input: int | float = 0
+    output: int | float = 0
+    cacheRead: int | float = 0
+    cacheWrite: int | float = 0
+    totalTokens: int | float | None = None
+    cost: dict[str, int | float] | None = None
 
 
-class AssistantMessage(Message):
-    api: Any = None
-    provider: Any = None
-    model: Any = None
-    usage: Any = None
-    stopReason: Any = None
-    errorMessage: Any = None
+class AssistantMessage(Model):
+    role: Literal["assistant"]
+    content: list[dict[str, Any]] | None
+    api: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    usage: Usage | None = None
+    stopReason: str | None = None
+    errorMessage: str | None = None
+    timestamp: int | float | None = None
 
 
-class ToolResultMessage(Message):
-    toolCallId: Any = None
-    toolName: Any = None
+class ToolResultMessage(Model):
+    role: Literal["toolResult"]
+    toolCallId: str
+    toolName: str
+    content: Content | None
     details: Any = None
-    isError: Any = False
+    isError: bool = False
+    timestamp: int | float | None = None
 
 
-class BashExecutionMessage(Message):
-    command: Any = ""
-    output: Any = ""
-    exitCode: Any = None
-    cancelled: Any = False
-    truncated: Any = False
-    excludeFromContext: Any = False
+class BashExecutionMessage(Model):
+    role: Literal["bashExecution"]
+    command: str
+    output: str
+    exitCode: int | None = None
+    cancelled: bool = False
+    truncated: bool = False
+    excludeFromContext: bool | None = None
+    timestamp: int | float | None = None
 
 
-class CustomMessage(Message):
-    customType: Any = None
-    display: Any = None
+class CustomMessage(Model):
+    role: Literal["custom"]
+    customType: str
+    content: Content | None
+    display: bool | None = None
     details: Any = None
 
 
-class SystemMessage(Message):
-    sections: Any = None
-    toolsAdded: Any = None
-    toolsRemoved: Any = None
+class SystemMessage(Model):
+    role: Literal["system"]
+    content: Content | None
+    sections: dict[str, str | None] | None = None
+    toolsAdded: list[Any] | None = None
+    toolsRemoved: list[Any] | None = None
 
 
-class SummaryMessage(Message):
-    summary: Any = ""
-    tokensBefore: Any = None
-    fromId: Any = None
-
-
-MESSAGES: dict[str, type[Message]] = {
+KNOWN_MESSAGES: dict[str, type[Model]] = {
     "user": UserMessage,
     "assistant": AssistantMessage,
     "toolResult": ToolResultMessage,
     "bashExecution": BashExecutionMessage,
     "custom": CustomMessage,
-    "hookMessage": CustomMessage,
     "system": SystemMessage,
-    "branchSummary": SummaryMessage,
-    "compactionSummary": SummaryMessage,
 }
 
 
-def parse_message(raw: Any) -> Message | None:
-    if not isinstance(raw, dict):
-        return None
-    return _validate(MESSAGES.get(raw.get("role"), Message), raw)  # type: ignore[arg-type]
-
-
 # -- header and entries ---------------------------------------------------------------
-class SessionHeader(Lenient):
-    type: Any = "session"
-    version: Any = None
-    id: Any = None
-    timestamp: Any = None
-    cwd: Any = None
-    parentSession: Any = None
+class SessionHeader(Model):
+    type: Literal["session"]
+    id: str
+    version: int | None = None
+    timestamp: str
+    cwd: str = ""
+    parentSession: str | None = None
 
 
-class BaseEntry(Lenient):
-    type: Any = None
-    id: Any = None
-    parentId: Any = None
-    timestamp: Any = None
+class Entry(Model):
+    id: str
+    parentId: str | None
+    timestamp: str
 
 
-class MessageEntry(BaseEntry):
-    message: Any = None
-
-    @property
-    def parsed(self) -> Message | None:
-        return parse_message(self.message)
+class MessageEntry(Entry):
+    type: Literal["message"]
+    message: dict[str, Any]
 
 
-class ModelChangeEntry(BaseEntry):
-    provider: Any = None
-    modelId: Any = None
+class ModelChangeEntry(Entry):
+    type: Literal["model_change"]
+    provider: str
+    modelId: str
 
 
-class ThinkingLevelChangeEntry(BaseEntry):
-    thinkingLevel: Any = None
+class ThinkingLevelChangeEntry(Entry):
+    type: Literal["thinking_level_change"]
+    thinkingLevel: str
 
 
-class CompactionEntry(BaseEntry):
-    summary: Any = ""
-    firstKeptEntryId: Any = None
-    tokensBefore: Any = None
+class CompactionEntry(Entry):
+    type: Literal["compaction"]
+    summary: str
+    firstKeptEntryId: str | None = None
+    tokensBefore: int | float
     details: Any = None
-    usage: Any = None
-    fromHook: Any = None
-    systemMessage: Any = None
-    retainedTail: Any = None
+    usage: Usage | None = None
+    fromHook: bool | None = None
+    systemMessage: dict[str, Any] | None = None
+    retainedTail: list[dict[str, Any]] | None = None
 
 
-class BranchSummaryEntry(BaseEntry):
-    fromId: Any = None
-    summary: Any = ""
+class BranchSummaryEntry(Entry):
+    type: Literal["branch_summary"]
+    fromId: str
+    summary: str
     details: Any = None
-    usage: Any = None
-    fromHook: Any = None
+    usage: Usage | None = None
+    fromHook: bool | None = None
 
 
-class CustomEntry(BaseEntry):
-    customType: Any = None
+class CustomEntry(Entry):
+    type: Literal["custom"]
+    customType: str
     data: Any = None
 
 
-class CustomMessageEntry(BaseEntry):
-    customType: Any = None
-    content: Any = None
-    display: Any = None
+class CustomMessageEntry(Entry):
+    type: Literal["custom_message"]
+    customType: str
+    content: Content | None
+    display: bool | None = None
     details: Any = None
 
 
-class LabelEntry(BaseEntry):
-    targetId: Any = None
-    label: Any = None
+class LabelEntry(Entry):
+    type: Literal["label"]
+    targetId: str
+    label: str | None = None
 
 
-class SessionInfoEntry(BaseEntry):
-    name: Any = None
+class SessionInfoEntry(Entry):
+    type: Literal["session_info"]
+    name: str | None = None
 
 
-class ContextEditEntry(BaseEntry):
-    targetId: Any = None
-    replacement: Any = None
+class Replacement(Model):
+    content: Content
 
 
-class UsageEntry(BaseEntry):
-    kind: Any = None
-    provider: Any = None
-    model: Any = None
-    usage: Any = None
+class ContextEditEntry(Entry):
+    type: Literal["context_edit"]
+    targetId: str
+    replacement: Replacement | None
 
 
-ENTRIES: dict[str, type[BaseEntry]] = {
+class UsageEntry(Entry):
+    type: Literal["usage"]
+    kind: str
+    provider: str
+    model: str
+    usage: Usage
+
+
+KNOWN_ENTRIES: dict[str, type[Entry]] = {
     "message": MessageEntry,
     "model_change": ModelChangeEntry,
     "thinking_level_change": ThinkingLevelChangeEntry,
@@ -237,23 +236,67 @@ ENTRIES: dict[str, type[BaseEntry]] = {
     "context_edit": ContextEditEntry,
     "usage": UsageEntry,
 }
-KNOWN_ENTRY_TYPES = frozenset(ENTRIES)
+KNOWN_ENTRY_TYPES = frozenset(KNOWN_ENTRIES)
 
 
-def parse_entry(raw: dict[str, Any]) -> BaseEntry:
-    """A typed view of an entry; unknown types get `BaseEntry` with every field kept."""
-    return _validate(ENTRIES.get(raw.get("type"), BaseEntry), raw)  # type: ignore[arg-type]
+def check_header(raw: dict[str, Any]) -> list[str]:
+    return _problems(lambda: SessionHeader.model_validate(raw), "")
 
 
-def parse_header(raw: dict[str, Any]) -> SessionHeader:
-    return _validate(SessionHeader, raw)
+def check_entry(raw: dict[str, Any]) -> list[str]:
+    """Where `raw` departs from Pi's format; [] when it conforms or its type is unknown."""
+    kind = raw.get("type")
+    if kind not in KNOWN_ENTRY_TYPES:
+        return [] if isinstance(kind, str) else ["type: not a string"]
+    problems = _problems(lambda: KNOWN_ENTRIES[kind].model_validate(raw), "")
+    message = raw.get("message")
+    if kind == "message" and isinstance(message, dict):
+        problems += check_message(message, "message.")
+    return problems
 
 
-M = TypeVar("M", bound=Lenient)
+def check_message(message: dict[str, Any], prefix: str = "") -> list[str]:
+    model = KNOWN_MESSAGES.get(message.get("role"))  # type: ignore[arg-type]
+    if model is None:
+        return []
+    problems = _problems(lambda: model.model_validate(message), prefix)
+    content = message.get("content")
+    for index, block in enumerate(content if isinstance(content, list) else ()):
+        problems += _check_block(block, f"{prefix}content.{index}.")
+    return problems
 
 
-def _validate(model: type[M], raw: dict[str, Any]) -> M:
+def _check_block(block: Any, prefix: str) -> list[str]:
+    if not isinstance(block, dict):
+        return [f"{prefix.rstrip('.')}: not an object"]
+    model = KNOWN_BLOCKS.get(block.get("type"))  # type: ignore[arg-type]
+    return _problems(lambda: model.model_validate(block), prefix) if model else []
+
+
+def _problems(validate: Any, prefix: str) -> list[str]:
+    """One line per faulty location; a union's alternatives are joined with "or"."""
     try:
-        return model.model_validate(raw)
-    except ValidationError:
-        return model.model_construct(**{str(k): v for k, v in raw.items()})
+        validate()
+    except ValidationError as error:
+        by_location: dict[str, list[str]] = {}
+        for item in error.errors():
+            location = ".".join(str(p) for p in item["loc"] if not _is_type_name(p))
+            by_location.setdefault(prefix + location, []).append(item["msg"])
+        return [f"{where}: {_join(msgs)}" for where, msgs in by_location.items()]
+    return []
+
+
+def _join(messages: list[str]) -> str:
+    unique = list(dict.fromkeys(messages))
+    prefix = "Input should be "
+    if all(m.startswith(prefix) for m in unique):
+        return "should be " + " or ".join(m.removeprefix(prefix) for m in unique)
+    return "; ".join(unique)
+
+
+def _is_type_name(part: Any) -> bool:
+    """pydantic names the union member it tried in locations (e.g. 'str'); drop those."""
+    return isinstance(part, str) and (part[:1].islower() and ("[" in part or part in _TYPES))
+
+
+_TYPES = {"str", "int", "float", "bool", "none", "list", "dict"}

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from pitui.core.entry import Entry
+from pitui.core.models import check_entry
 from pitui.core.safe_text import one_line
 from pitui.core.tree import SessionTree
 from pitui.ui.widgets.entry_parts import entry_parts
@@ -83,6 +84,9 @@ def header_text(entry: Entry, tree: SessionTree | None = None) -> Text:
     if label:
         text.append(f"  [{one_line(label)}]", "bold cyan")
     text.append(f"  line {entry.line}", "dim")
+    problems = check_entry(entry.raw)
+    if problems:
+        text.append(f"\n⚠ not in Pi's format: {one_line('; '.join(problems[:4]))}", "yellow")
     return text
 
 
