@@ -2,27 +2,39 @@
 
 `Catalog(root).scan()` brings the index up to date with the files (reading only what changed),
 `sessions(cwd)` lists like Pi's `list(cwd)` / `listAll()`, `search(query)` works as Pi's picker.
+
+Tool output (most of the bytes, searched only by pitui's last tier) is indexed in a second pass
+(`index_tools`), in the background when the caller is interactive: `search` then says
+`tools_pending` until it is done.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from pitui.core.catalog import discovery
 from pitui.core.catalog.builder import SummaryBuilder
-from pitui.core.catalog.index import FileRow, Index, Update, default_cache_dir
-from pitui.core.catalog.scanner import read_update, stat_of, unchanged
+from pitui.core.catalog.index import FileRow, Index, ToolTask, Update, default_cache_dir
+from pitui.core.catalog.scanner import read_tools, read_update, stat_of, unchanged
 from pitui.core.catalog.search import CatalogRow, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
 
 __all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
 BATCH = 100
-PARALLEL_MIN = 64
+PARALLEL_MIN = 200  # fresh files before parsing in worker processes pays for starting them
+CHUNK_FILES = 8
+TOOL_BATCH_BYTES = 4 * 1024 * 1024  # tool text per transaction (keeps the lock short)
+Progress = Callable[[int, int], None]
+OnBatch = Callable[[list[SessionSummary]], None]
+ToolsMode = Literal["auto", "now", "background", "later"]
 
 
 @dataclass
@@ -38,35 +50,20 @@ def newest_first(summaries: Iterable[SessionSummary]) -> list[SessionSummary]:
     return sorted(by_name, key=lambda s: -(s.modified_ms if s.modified_ms is not None else -9e15))
 
 
-def _read_fresh(path: str) -> Update | None:
-    return read_update(path, None, _no_builder)
+def _read_fresh(paths: list[str]) -> list[Update | None]:
+    return [read_update(path, None, _no_builder) for path in paths]
 
 
-def _no_builder(path: str) -> SummaryBuilder:
+def _no_builder(path: str) -> tuple[FileRow, SummaryBuilder] | None:
     raise AssertionError(path)
 
 
-def _read_batches(
-    fresh: list[str], known: list[str], rows: dict[str, FileRow], index: Index
-) -> Iterator[tuple[list[str], list[Update | None]]]:
-    """Read files in batches: new ones on all cores (cold scans), known ones here."""
-    workers = min((os.cpu_count() or 1) - 1, 4)  # the main process writes the index meanwhile
-    if len(fresh) >= PARALLEL_MIN and workers >= 1:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(workers) as pool:
-            results = pool.imap(_read_fresh, fresh, chunksize=8)
-            for start in range(0, len(fresh), BATCH):
-                batch = fresh[start : start + BATCH]
-                yield batch, [next(results) for _ in batch]
-    else:
-        known = fresh + known
-    for start in range(0, len(known), BATCH):
-        batch = known[start : start + BATCH]
-        yield batch, [read_update(p, rows.get(p), index.builder) for p in batch]
-
-
 class Catalog:
-    """All sessions under a sessions root (or one custom session dir), kept in an index."""
+    """All sessions under a sessions root (or one custom session dir), kept in an index.
+
+    Thread-safe for one scanning/updating thread plus any number of `sessions`/`search`
+    callers (they see the summaries indexed so far).
+    """
 
     def __init__(
         self,
@@ -82,24 +79,55 @@ class Catalog:
         self._summaries: dict[str, SessionSummary] = {}
         self._skipped: set[str] = set()
         self._loaded = False
+        self._pool: ProcessPoolExecutor | None = None
+        self._pool_failed = False
+        self._pool_workers = 1
+        self._tools_thread: threading.Thread | None = None
+        self._tools_again = False
+        self._stop = threading.Event()
+        self.tools_error: BaseException | None = None
 
     # -- indexing ----------------------------------------------------------------------------
 
-    def scan(self, progress: Callable[[int, int], None] | None = None) -> ScanReport:
-        """Bring the index up to date with every file in scope; progress(done, total)."""
+    def scan(
+        self,
+        progress: Progress | None = None,
+        on_batch: OnBatch | None = None,
+        *,
+        tools: ToolsMode = "auto",
+        tools_progress: Progress | None = None,
+    ) -> ScanReport:
+        """Bring the index up to date with every file in scope.
+
+        `progress(done, total)` counts files; `on_batch(sessions)` gets, every ~100 files, the
+        sessions listed so far (newest first, as `sessions()`). Tool output is then indexed
+        per `tools`: "now" (before returning), "background" (a thread; `tools_progress(done,
+        total)` counts bytes, called from that thread), "later" (call `index_tools`); "auto"
+        is "background" when `progress` or `on_batch` is given (an interactive caller), else
+        "now".
+        """
         try:
-            return self._scan(progress)
+            report = self._scan(progress, on_batch)
         except sqlite3.DatabaseError:
             self.index.reset()
             self._loaded = False
-            return self._scan(progress)
+            report = self._scan(progress, on_batch)
+        if tools == "auto":
+            tools = "background" if progress is not None or on_batch is not None else "now"
+        if tools == "now":
+            self.index_tools(tools_progress)
+        elif tools == "background":
+            self._start_tools(tools_progress)
+        else:
+            self._shutdown_pool()
+        return report
 
     def _listing(self) -> discovery.Listing:
         if self.custom_dir is not None:
             return discovery.list_one(self.custom_dir)
         return discovery.list_all(self.root)
 
-    def _scan(self, progress: Callable[[int, int], None] | None) -> ScanReport:
+    def _scan(self, progress: Progress | None, on_batch: OnBatch | None) -> ScanReport:
         listing = self._listing()
         rows = self.index.rows()
         paths = [str(p) for p in listing.files]
@@ -116,7 +144,8 @@ class Catalog:
             self._loaded = True
         self._forget_memory(vanished)
         self.index.write([], vanished)
-        self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale))
+        with self.index.bulk(enabled=not rows):
+            self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), on_batch)
         return ScanReport(
             sessions=sum(1 for p in self._summaries if p in wanted),
             skipped_not_sessions=sum(1 for p in self._skipped if p in wanted),
@@ -131,16 +160,17 @@ class Catalog:
         self,
         stale: list[str],
         rows: dict[str, FileRow],
-        progress: Callable[[int, int], None] | None,
+        progress: Progress | None,
         total: int,
         done: int,
+        on_batch: OnBatch | None = None,
     ) -> list[str]:
         changed: list[str] = []
         if progress:
             progress(done, total)
         fresh = [p for p in stale if p not in rows]
         known = [p for p in stale if p in rows]
-        for batch, results in _read_batches(fresh, known, rows, self.index):
+        for batch, results in self._read_batches(fresh, known, rows):
             updates = [u for u in results if u is not None]
             gone = [p for p, u in zip(batch, results, strict=True) if u is None]
             self.index.write(updates, gone)
@@ -148,7 +178,94 @@ class Catalog:
             done += len(batch)
             if progress:
                 progress(done, total)
+            if on_batch:
+                on_batch(self.sessions())
         return changed
+
+    def _read_batches(
+        self, fresh: list[str], known: list[str], rows: dict[str, FileRow]
+    ) -> Iterator[tuple[list[str], list[Update | None]]]:
+        """Read files in batches: many new ones on all cores (cold scans), the rest here."""
+        pool = self._workers() if len(fresh) >= PARALLEL_MIN else None
+        if pool is not None:
+            yield from self._read_parallel(fresh, pool)
+        else:
+            known = fresh + known
+        for start in range(0, len(known), BATCH):
+            batch = known[start : start + BATCH]
+            yield batch, [read_update(p, rows.get(p), self.index.builder) for p in batch]
+
+    def _read_parallel(
+        self, fresh: list[str], pool: ProcessPoolExecutor
+    ) -> Iterator[tuple[list[str], list[Update | None]]]:
+        """Workers take chunks of files from the front, this process from the back."""
+        chunks = [fresh[i : i + CHUNK_FILES] for i in range(0, len(fresh), CHUNK_FILES)]
+        lo, hi = 0, len(chunks)
+        inflight: list[tuple[Future[list[Update | None]], list[str]]] = []
+        limit = 2 * self._pool_workers
+        paths: list[str] = []
+        results: list[Update | None] = []
+
+        def take(chunk: list[str], found: list[Update | None]) -> None:
+            paths.extend(chunk)
+            results.extend(found)
+
+        while lo < hi or inflight:
+            while lo < hi and len(inflight) < limit:
+                inflight.append((self._submit(pool, chunks[lo]), chunks[lo]))
+                lo += 1
+            ready = [item for item in inflight if item[0].done()]
+            for item in ready:
+                inflight.remove(item)
+                take(item[1], self._result(*item))
+            if lo < hi:  # no idle waiting: parse a chunk here meanwhile
+                hi -= 1
+                take(chunks[hi], _read_fresh(chunks[hi]))
+            elif inflight and not ready:
+                item = inflight.pop(0)
+                take(item[1], self._result(*item))
+            if len(paths) >= BATCH or (lo >= hi and not inflight and paths):
+                yield paths, results
+                paths, results = [], []
+
+    def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Update | None]]:
+        try:
+            return pool.submit(_read_fresh, chunk)
+        except Exception as error:  # a broken or shut down pool: read here
+            self._pool_failed |= isinstance(error, BrokenProcessPool)
+            failed: Future[list[Update | None]] = Future()
+            failed.set_exception(error)
+            return failed
+
+    def _result(self, future: Future[list[Update | None]], chunk: list[str]) -> list[Update | None]:
+        try:
+            return future.result()
+        except Exception as error:  # a worker died or could not start: read here
+            self._pool_failed |= isinstance(error, BrokenProcessPool)
+            return _read_fresh(chunk)
+
+    def _workers(self) -> ProcessPoolExecutor | None:
+        """Worker processes (started on first use; never forked from this threaded process)."""
+        if self._pool is None and not self._pool_failed:
+            workers = min((os.cpu_count() or 1) - 1, 3)  # this process parses too
+            if workers < 1:
+                return None
+            import multiprocessing
+
+            methods = multiprocessing.get_all_start_methods()
+            method = "forkserver" if "forkserver" in methods else "spawn"
+            try:
+                context = multiprocessing.get_context(method)
+                self._pool = ProcessPoolExecutor(workers, mp_context=context)
+                self._pool_workers = workers
+            except Exception:
+                self._pool_failed = True
+        return None if self._pool_failed else self._pool
+
+    def _shutdown_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _apply(self, updates: list[Update], gone: list[str]) -> list[str]:
         changed = [p for p in gone if p in self._summaries]
@@ -173,16 +290,25 @@ class Catalog:
             self._skipped.discard(path)
 
     def update_paths(self, paths: Iterable[Path]) -> list[Path]:
-        """Re-index just these files (new/grown/replaced/deleted); returns those that changed."""
+        """Re-index just these files (new/grown/replaced/deleted); returns those that changed.
+
+        Their tool output is indexed before returning, unless it is large (then in the
+        background)."""
         if not self._loaded:
-            self.scan()
+            self.scan(tools="background")
         rows = self.index.rows()
         stale: list[str] = []
         for path in {str(Path(p).absolute()) for p in paths}:
             st = stat_of(path)
             if st is None or not unchanged(rows.get(path), st):
                 stale.append(path)
-        return [Path(p) for p in self._refresh(stale, rows, None, len(stale), 0)]
+        changed = [Path(p) for p in self._refresh(stale, rows, None, len(stale), 0)]
+        tasks = self.index.tool_tasks(stale)
+        if sum(t.end - t.start for t in tasks) <= TOOL_BATCH_BYTES:
+            self._index_tools(tasks, None, threading.Event())
+        else:
+            self._start_tools(None)
+        return changed
 
     def forget(self, path: Path) -> None:
         """Drop one file from the index (e.g. after the user trashed it)."""
@@ -190,13 +316,110 @@ class Catalog:
         self.index.write([], [key])
         self._forget_memory([key])
 
+    # -- tool output -------------------------------------------------------------------------
+
+    @property
+    def tools_pending(self) -> bool:
+        """Whether some session's tool output is not searchable yet."""
+        thread = self._tools_thread
+        return (thread is not None and thread.is_alive()) or bool(self.index.tool_tasks_left())
+
+    def index_tools(self, progress: Progress | None = None) -> None:
+        """Index all tool output not indexed yet, here (waits for a background pass first)."""
+        thread = self._tools_thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        self.index.collect_tool_garbage()
+        self._index_tools(self.index.tool_tasks(), progress, self._stop)
+        self._shutdown_pool()
+
+    def _start_tools(self, progress: Progress | None) -> None:
+        thread = self._tools_thread
+        if thread is not None and thread.is_alive():
+            self._tools_again = True
+            return
+        if self._stop.is_set() or not self.index.tool_tasks_left():
+            self._shutdown_pool()
+            return
+        self._tools_thread = threading.Thread(
+            target=self._tools_worker, args=(progress,), name="pitui-catalog-tools", daemon=True
+        )
+        self._tools_thread.start()
+
+    def _tools_worker(self, progress: Progress | None) -> None:
+        try:
+            self.index.collect_tool_garbage()
+            again = True
+            while again and not self._stop.is_set():
+                self._tools_again = False
+                self._index_tools(self.index.tool_tasks(), progress, self._stop)
+                again = self._tools_again
+        except Exception as error:  # e.g. the catalog was closed meanwhile
+            self.tools_error = error
+        finally:
+            self._shutdown_pool()
+
+    def _index_tools(
+        self, tasks: list[ToolTask], progress: Progress | None, stop: threading.Event
+    ) -> None:
+        total = sum(t.end - t.start for t in tasks)
+        done = 0
+        if progress:
+            progress(0, total)
+        batch: list[tuple[ToolTask, str]] = []
+        size = 0
+        for task, pieces in self._read_tools(tasks):
+            if stop.is_set():
+                return
+            batch += pieces
+            size += sum(len(text) for _, text in pieces)
+            done += task.end - task.start
+            if size >= TOOL_BATCH_BYTES:
+                self.index.add_tools(batch)
+                batch, size = [], 0
+                if progress:
+                    progress(done, total)
+        if batch:
+            self.index.add_tools(batch)
+        if progress:
+            progress(total, total)
+
+    def _read_tools(
+        self, tasks: list[ToolTask]
+    ) -> Iterator[tuple[ToolTask, list[tuple[ToolTask, str]]]]:
+        """Each task's tool text, read by the worker processes while they are up."""
+        pool = self._pool if len(tasks) >= CHUNK_FILES and not self._pool_failed else None
+        if pool is None:
+            for task in tasks:
+                yield task, read_tools(task)
+            return
+        chunks = [tasks[i : i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
+        window = 4 * self._pool_workers  # bounds the tool text held at once
+        futures: list[Future[list[list[tuple[ToolTask, str]]]] | None] = []
+        for i, chunk in enumerate(chunks):
+            while len(futures) < min(i + window, len(chunks)):
+                try:
+                    futures.append(pool.submit(_read_tools_many, chunks[len(futures)]))
+                except Exception:
+                    futures.append(None)
+            future, futures[i] = futures[i], None
+            try:
+                found = future.result() if future is not None else None
+            except Exception as error:
+                self._pool_failed |= isinstance(error, BrokenProcessPool)
+                found = None
+            if found is None:
+                found = [read_tools(task) for task in chunk]
+            yield from zip(chunk, found, strict=True)
+
     # -- queries -----------------------------------------------------------------------------
 
     def sessions(self, cwd: str | None = None) -> list[SessionSummary]:
         """Pi's `listAll()` (cwd None) or `list(cwd)`, newest first."""
         if not self._loaded:
             self.scan()
-        return newest_first(s for s in self._summaries.values() if self._in_cwd_scope(s, cwd))
+        found = list(self._summaries.values())  # a snapshot (a scan may be adding to it)
+        return newest_first(s for s in found if self._in_cwd_scope(s, cwd))
 
     def _in_cwd_scope(self, summary: SessionSummary, cwd: str | None) -> bool:
         if cwd is None:
@@ -216,10 +439,22 @@ class Catalog:
         sort: str = "threaded",
         named_only: bool = False,
     ) -> SearchResult:
-        """Pi's picker search (plus field filters) over the sessions in scope."""
-        return run_search(self.sessions(cwd), query, sort, named_only, self.index.tool_matches)
+        """Pi's picker search (plus field filters) over the sessions in scope.
+
+        `tools_pending` on the result: tool output was still being indexed, so sessions that
+        only their tool output would match may be missing."""
+        pending = self.tools_pending
+        result = run_search(self.sessions(cwd), query, sort, named_only, self.index.tool_matches)
+        result.tools_pending = pending
+        return result
 
     def close(self) -> None:
+        """Stop a background pass (it resumes on the next scan) and close the index."""
+        self._stop.set()
+        thread = self._tools_thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        self._shutdown_pool()
         self.index.close()
 
     def __enter__(self) -> Catalog:
@@ -227,3 +462,7 @@ class Catalog:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _read_tools_many(tasks: list[ToolTask]) -> list[list[tuple[ToolTask, str]]]:
+    return [read_tools(task) for task in tasks]

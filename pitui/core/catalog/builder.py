@@ -14,7 +14,9 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from pitui.core.catalog import jsvalues as js
 from pitui.core.catalog.summary import SessionSummary
@@ -44,7 +46,7 @@ def split_lines(raw: bytes) -> list[bytes]:
 
 @dataclass
 class SummaryBuilder:
-    """Running summary state; `texts` (conversation text) and `tools` are drained by the index."""
+    """Running summary state; `texts` is the conversation text (tool output: see `tools.py`)."""
 
     header: dict[str, Any] | None = None
     entry_count: int = 0
@@ -61,7 +63,6 @@ class SummaryBuilder:
     tokens: int = 0
     cost: float = 0.0
     texts: list[str] = field(default_factory=list)
-    tools: list[str] = field(default_factory=list)
     resumed_texts: int = 0
 
     @property
@@ -171,19 +172,16 @@ class SummaryBuilder:
         if not (isinstance(role, str) and "content" in message):
             return
         if role in ("user", "assistant"):
-            self._activity(message, entry)
+            self._activity(message.get("timestamp"), entry.get("timestamp", js.UNDEFINED))
             self._text(role, extract_text(message["content"]))
         if role == "assistant":
-            self._usage(message)
-        elif role in ("toolResult", "bashExecution"):
-            self._tool_text(message)
+            self._usage(message.get("model"), message.get("usage"))
 
-    def _activity(self, message: dict[str, Any], entry: dict[str, Any]) -> None:
-        stamp = message.get("timestamp")
+    def _activity(self, stamp: Any, entry_stamp: Any) -> None:
         if isinstance(stamp, int | float) and not isinstance(stamp, bool):
             moment: float | None = stamp
         else:
-            moment = js.js_date_ms(entry.get("timestamp", js.UNDEFINED))
+            moment = js.js_date_ms(entry_stamp)
         if moment is not None:
             self.last_activity = max(self.last_activity or 0, moment)
 
@@ -194,9 +192,8 @@ class SummaryBuilder:
         if not self.first_message and role == "user":
             self.first_message = text
 
-    def _usage(self, message: dict[str, Any]) -> None:
-        self._model(message.get("model"))
-        usage = message.get("usage")
+    def _usage(self, model: Any, usage: Any) -> None:
+        self._model(model)
         if not isinstance(usage, dict):
             return
         total = usage.get("totalTokens")
@@ -209,17 +206,105 @@ class SummaryBuilder:
         if isinstance(cost_total, int | float) and not isinstance(cost_total, bool):
             self.cost += float(cost_total)
 
-    def _tool_text(self, message: dict[str, Any]) -> None:
-        body = message.get("output") if message.get("role") == "bashExecution" else None
-        if body is None:
-            content = message.get("content")
-            if isinstance(content, list):
-                parts = [b.get("text") for b in content if isinstance(b, dict)]
-                body = " ".join(p for p in parts if isinstance(p, str))
-            else:
-                body = content
-        if isinstance(body, str) and body:
-            self.tools.append(body)
+    # -- fast path ---------------------------------------------------------------------------
+
+    def feed_lines(self, lines: list[bytes]) -> None:
+        """`feed_line` for each line; the common entry shapes decode straight into structs.
+
+        A line the typed decoder refuses (or that `_fast_entry` declines) takes the exact path,
+        so the result is the same as feeding each line to `feed_line`.
+        """
+        decode, fast, errors = _decode_entry, self._fast_entry, _FAST_ERRORS
+        for raw in lines:
+            if self.header is None or self.rejected or b"\r" in raw:
+                self.feed_line(raw)
+                continue
+            try:
+                if fast(decode(raw)):
+                    continue
+            except errors:
+                pass
+            except js.JsTypeError as error:
+                self.rejected = str(error)
+                continue
+            self.feed_line(raw)
+
+    def _fast_entry(self, e: _Entry) -> bool:
+        """`_entry` on a msgspec-decoded line; False (nothing changed) to take the exact path.
+
+        The structs only accept what reads the same as `parse_line`'s dicts (numbers in int64
+        or float range, timestamps that are not arrays/objects, content a string or an array of
+        objects); `_fast_entry` declines a text block whose `text` is not a string.
+        """
+        kind = e.type
+        if kind == "message":
+            message = e.message
+            if message is None or message is UNSET:
+                return False
+            role = message.role
+            text = ""
+            if role == "user" or role == "assistant":
+                content = message.content
+                if content is UNSET:
+                    role = None
+                else:
+                    blocks = _decode_content(content)
+                    if type(blocks) is str:
+                        text = blocks
+                    else:
+                        parts = [b.text for b in blocks if b.type == "text"]
+                        for part in parts:
+                            if type(part) is not str:
+                                return False
+                        text = " ".join(parts)
+        self.entry_count += 1
+        entry_id, parent = e.id, e.parentId
+        if type(parent) is str and parent != entry_id:
+            self.parents.add(parent)
+            self.leaves.discard(parent)
+        if type(entry_id) is str and entry_id not in self.parents:
+            self.leaves.add(entry_id)
+        if kind == "message":
+            self.message_count += 1
+            if role == "user" or role == "assistant":
+                stamp = message.timestamp
+                if type(stamp) is int or type(stamp) is float:
+                    moment: float | None = stamp
+                else:
+                    stamp = e.timestamp
+                    moment = js.js_date_ms(js.UNDEFINED if stamp is UNSET else stamp)
+                if moment is not None:
+                    self.last_activity = max(self.last_activity or 0, moment)
+                if text:
+                    self.texts.append(text)
+                    if not self.first_message and role == "user":
+                        self.first_message = text
+                if role == "assistant":
+                    self._model(message.model)
+                    usage = message.usage
+                    if usage is not None and usage is not UNSET:
+                        self._fast_usage(usage)
+        elif kind == "session_info":
+            self._name(js.UNDEFINED if e.name is UNSET else e.name)
+        elif kind == "label":
+            target, label = e.targetId, e.label
+            if type(target) is str:
+                self.labels.pop(target, None)
+                if type(label) is str and label:
+                    self.labels[target] = label
+        elif kind == "model_change":
+            self._model(e.modelId)
+        return True
+
+    def _fast_usage(self, usage: _Usage) -> None:
+        total = usage.totalTokens
+        if not _is_number(total):
+            parts = (usage.input, usage.output, usage.cacheRead, usage.cacheWrite)
+            total = sum(p for p in parts if _is_number(p))
+        self.tokens += int(total)
+        cost = usage.cost
+        if cost is not None and cost is not UNSET and _is_number(cost.total):
+            self.cost += float(cost.total)
 
     # -- result ------------------------------------------------------------------------------
 
@@ -230,7 +315,7 @@ class SummaryBuilder:
         builder = self
         if tail and not self.rejected:
             builder = copy.copy(self)
-            builder.texts, builder.tools = list(self.texts), []
+            builder.texts = list(self.texts)
             builder.leaves, builder.parents = set(self.leaves), set(self.parents)
             builder.labels, builder.models = dict(self.labels), list(self.models)
             builder.feed_line(tail)
@@ -271,6 +356,60 @@ class SummaryBuilder:
             malformed_lines=self.malformed,
             mtime_ns=mtime_ns,
         )
+
+
+UNSET = msgspec.UNSET
+_FAST_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+# A JSON number as `parse_line` reads it (orjson: a float outside int64/uint64; the struct
+# path declines all ints past int64 to stay simple), or a string, boolean or null.
+_Int64 = Annotated[int, msgspec.Meta(ge=-(1 << 63), le=(1 << 63) - 1)]
+_Scalar = _Int64 | float | str | bool | None
+
+
+class _Cost(msgspec.Struct, gc=False):
+    total: _Scalar = UNSET
+
+
+class _Usage(msgspec.Struct, gc=False):
+    totalTokens: _Scalar = UNSET
+    input: _Scalar = UNSET
+    output: _Scalar = UNSET
+    cacheRead: _Scalar = UNSET
+    cacheWrite: _Scalar = UNSET
+    cost: _Cost | None = UNSET
+
+
+class _Message(msgspec.Struct, gc=False):
+    role: Any = UNSET
+    content: msgspec.Raw = UNSET  # decoded only for user and assistant messages
+    timestamp: _Scalar = UNSET
+    model: Any = UNSET
+    usage: _Usage | None = UNSET
+
+
+class _Entry(msgspec.Struct, gc=False):
+    type: Any = UNSET
+    id: Any = UNSET
+    parentId: Any = UNSET
+    timestamp: _Scalar = UNSET
+    message: _Message | None = UNSET
+    name: Any = UNSET
+    targetId: Any = UNSET
+    label: Any = UNSET
+    modelId: Any = UNSET
+
+
+class _Block(msgspec.Struct, gc=False):
+    type: Any = UNSET
+    text: Any = UNSET
+
+
+_decode_entry = msgspec.json.Decoder(_Entry).decode
+_decode_content = msgspec.json.Decoder(str | list[_Block]).decode
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) is int or type(value) is float
 
 
 def _node_mtime_ms(mtime_ns: int) -> int:

@@ -1,7 +1,14 @@
-"""The persistent catalog index: SQLite (WAL) with an FTS5 table, keyed by file path.
+"""The persistent catalog index: SQLite (WAL) keyed by file path, with an FTS5 tool-output index.
 
 Nothing in it is trusted over the files: rows carry size, mtime_ns, inode and a hash of the
 file's first bytes; a schema-version mismatch or a corrupt database is rebuilt from scratch.
+
+Summaries and conversation text live in `files` (the picker searches them in memory, as Pi
+does). Tool output is indexed apart, after the listing (`tools_offset`: bytes of the file whose
+tool output is in `tool_fts`). `tool_fts` is contentless (it stores no text), so a file's rows
+are dropped by forgetting their `tool_rows` (the join hides them); the dead entries are
+counted in `meta.tool_garbage` and the whole tool index is rebuilt when they outweigh the live.
+One connection serves every thread; `lock` serialises its use.
 """
 
 from __future__ import annotations
@@ -9,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,21 +26,27 @@ import orjson
 from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.summary import SessionSummary
 
-SCHEMA_VERSION = "pitui-catalog-3"
+TOOL_FTS = """
+CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
+    tools, content='', tokenize='unicode61 remove_diacritics 2')"""
+SCHEMA_VERSION = "pitui-catalog-4"
 DB_NAME = "catalog.sqlite3"
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
     head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
-    state BLOB, summary BLOB, text TEXT, base_text TEXT);
-CREATE TABLE IF NOT EXISTS fts_rows(rowid INTEGER PRIMARY KEY, file_id INTEGER, kind INTEGER);
-CREATE INDEX IF NOT EXISTS fts_rows_file ON fts_rows(file_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-    text, name, labels, cwd, tools, tokenize='unicode61 remove_diacritics 2');
+    state BLOB, summary BLOB, text TEXT, base_text TEXT,
+    tools_offset INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS tool_rows(
+    rowid INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
 """
-KIND_META, KIND_CHUNK = 0, 1
+    + TOOL_FTS
+)
+GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
 
 
 def default_cache_dir() -> Path:
@@ -60,12 +74,39 @@ class FileRow:
 
 @dataclass
 class Update:
-    """One file's new index content (`reset`: replace all its FTS rows, else append)."""
+    """One file's new index content (`reset`: its tool output must be indexed again).
+
+    Made ready to write where the file was read (maybe a worker process): `state` is the
+    builder's JSON state, `record` the summary's, `base_text` the conversation text of the
+    complete lines when it differs from the summary's (a partial last line adds to that)."""
 
     row: FileRow
-    builder: SummaryBuilder
     summary: SessionSummary | None
     reset: bool
+    state: bytes
+    record: bytes | None
+    base_text: str | None
+
+    @classmethod
+    def of(
+        cls, row: FileRow, builder: SummaryBuilder, summary: SessionSummary | None, reset: bool
+    ) -> Update:
+        text = summary.all_messages_text if summary else ""
+        base = " ".join(builder.texts)
+        record = orjson.dumps(summary.to_record()) if summary else None
+        state = orjson.dumps(builder.state())
+        return cls(row, summary, reset, state, record, None if base == text else base)
+
+
+@dataclass(frozen=True)
+class ToolTask:
+    """Tool output still to index: bytes `start`..`end` of `path` (inode `inode`)."""
+
+    file_id: int
+    path: str
+    start: int
+    end: int
+    inode: int
 
 
 class Index:
@@ -73,6 +114,7 @@ class Index:
 
     def __init__(self, cache_dir: Path | None) -> None:
         self.path = None if cache_dir is None else cache_dir / DB_NAME
+        self.lock = threading.RLock()
         try:
             self.db = self._open()
         except sqlite3.DatabaseError:
@@ -86,6 +128,7 @@ class Index:
         db.execute("PRAGMA busy_timeout=30000")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA cache_size=-32768")
         return db
 
     def _open(self) -> sqlite3.Connection:
@@ -110,54 +153,109 @@ class Index:
         return self._open()
 
     def reset(self) -> None:
-        with contextlib.suppress(sqlite3.Error):
-            self.db.close()
-        self.db = self._rebuild()
+        with self.lock:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+            self.db = self._rebuild()
 
     def close(self) -> None:
-        self.db.close()
+        with self.lock:
+            self.db.close()
+
+    @contextlib.contextmanager
+    def bulk(self, enabled: bool) -> Iterator[None]:
+        """Building a new index: skip fsyncs meanwhile (a crash leaves a corrupt index, rebuilt)."""
+        if not enabled or self.path is None:
+            yield
+            return
+        with self.lock:
+            self.db.execute("PRAGMA synchronous=OFF")
+        try:
+            yield
+        finally:
+            with self.lock, contextlib.suppress(sqlite3.Error):
+                self.db.execute("PRAGMA synchronous=NORMAL")
 
     # -- reading -----------------------------------------------------------------------------
 
     def rows(self) -> dict[str, FileRow]:
-        cur = self.db.execute(
-            "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session FROM files"
-        )
-        return {r[0]: FileRow(*r[:7], bool(r[7])) for r in cur}
+        with self.lock:
+            cur = self.db.execute(
+                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session "
+                "FROM files"
+            )
+            return {r[0]: FileRow(*r[:7], bool(r[7])) for r in cur}
 
     def summaries(self, paths: Iterable[str] | None = None) -> dict[str, SessionSummary]:
         sql = "SELECT path, summary, text FROM files WHERE is_session=1"
-        if paths is None:
-            cur = self.db.execute(sql)
-        else:
-            wanted = list(paths)
-            cur = self.db.execute(
-                sql + " AND path IN (SELECT value FROM json_each(?))", (orjson.dumps(wanted),)
-            )
-        return {p: SessionSummary.from_record(orjson.loads(s), t or "") for p, s, t in cur}
+        with self.lock:
+            if paths is None:
+                found = self.db.execute(sql).fetchall()
+            else:
+                wanted = orjson.dumps(list(paths))
+                found = self.db.execute(
+                    sql + " AND path IN (SELECT value FROM json_each(?))", (wanted,)
+                ).fetchall()
+        return {p: SessionSummary.from_record(orjson.loads(s), t or "") for p, s, t in found}
 
-    def builder(self, path: str) -> SummaryBuilder:
-        state, text, base = self.db.execute(
-            "SELECT state, text, base_text FROM files WHERE path=?", (path,)
-        ).fetchone()
-        return SummaryBuilder.from_state(orjson.loads(state), base if base is not None else text)
+    def builder(self, path: str) -> tuple[FileRow, SummaryBuilder] | None:
+        """The file's row and its summary state, read together (None if not indexed)."""
+        with self.lock:
+            found = self.db.execute(
+                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
+                "state, text, base_text FROM files WHERE path=?",
+                (path,),
+            ).fetchone()
+        if found is None:
+            return None
+        row = FileRow(*found[:7], bool(found[7]))
+        state, text, base = found[8:]
+        builder = SummaryBuilder.from_state(orjson.loads(state), base if base is not None else text)
+        return row, builder
 
     def tool_matches(self, fts_query: str) -> set[str]:
-        """Paths of sessions whose tool output or labels match an FTS5 query."""
+        """Paths of sessions whose indexed tool output matches an FTS5 query."""
         try:
-            cur = self.db.execute(
-                "SELECT DISTINCT f.path FROM fts JOIN fts_rows r ON r.rowid = fts.rowid "
-                "JOIN files f ON f.id = r.file_id WHERE fts MATCH ?",
-                (fts_query,),
-            )
-            return {row[0] for row in cur}
+            with self.lock:
+                cur = self.db.execute(
+                    "SELECT DISTINCT f.path FROM tool_fts JOIN tool_rows r "
+                    "ON r.rowid = tool_fts.rowid JOIN files f ON f.id = r.file_id "
+                    "WHERE tool_fts MATCH ?",
+                    (fts_query,),
+                )
+                return {row[0] for row in cur}
         except sqlite3.OperationalError:
             return set()
+
+    def tool_tasks(self, paths: Iterable[str] | None = None) -> list[ToolTask]:
+        """Sessions whose tool output is not all indexed yet (all, or just these paths)."""
+        sql = (
+            "SELECT id, path, tools_offset, offset, inode FROM files "
+            "WHERE is_session=1 AND tools_offset < offset"
+        )
+        with self.lock:
+            if paths is None:
+                found = self.db.execute(sql + " ORDER BY id").fetchall()
+            else:
+                found = self.db.execute(
+                    sql + " AND path IN (SELECT value FROM json_each(?))",
+                    (orjson.dumps(list(paths)),),
+                ).fetchall()
+        return [ToolTask(*r) for r in found]
+
+    def tool_tasks_left(self) -> bool:
+        with self.lock:
+            return (
+                self.db.execute(
+                    "SELECT 1 FROM files WHERE is_session=1 AND tools_offset < offset LIMIT 1"
+                ).fetchone()
+                is not None
+            )
 
     # -- writing -----------------------------------------------------------------------------
 
     def write(self, updates: Iterable[Update], deleted: Iterable[str] = ()) -> None:
-        with _transaction(self.db):
+        with self.lock, _transaction(self.db):
             for path in deleted:
                 self._delete(path)
             for update in updates:
@@ -167,54 +265,80 @@ class Index:
         found = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
         if found is None:
             return
-        self._drop_fts(found[0], None)
+        self._drop_tools(found[0])
         self.db.execute("DELETE FROM files WHERE id=?", (found[0],))
 
-    def _drop_fts(self, file_id: int, kind: int | None) -> None:
-        where = "file_id=?" + ("" if kind is None else f" AND kind={kind}")
-        rowids = [
-            r[0] for r in self.db.execute(f"SELECT rowid FROM fts_rows WHERE {where}", (file_id,))
-        ]
-        self.db.executemany("DELETE FROM fts WHERE rowid=?", ((r,) for r in rowids))
-        self.db.executemany("DELETE FROM fts_rows WHERE rowid=?", ((r,) for r in rowids))
+    def _drop_tools(self, file_id: int) -> None:
+        dead = self.db.execute(
+            "SELECT count(*), sum(bytes) FROM tool_rows WHERE file_id=?", (file_id,)
+        ).fetchone()
+        if not dead[0]:
+            return
+        self.db.execute("DELETE FROM tool_rows WHERE file_id=?", (file_id,))
+        self.db.execute(
+            "INSERT INTO meta VALUES('tool_garbage', ?) ON CONFLICT(key) "
+            "DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+            (dead[1] or 0,),
+        )
 
     def _write(self, update: Update) -> None:
-        row, builder, summary = update.row, update.builder, update.summary
+        row, summary = update.row, update.summary
         text = summary.all_messages_text if summary else ""
-        base = " ".join(builder.texts)
-        record = orjson.dumps(summary.to_record()) if summary else None
-        self.db.execute(
+        reset = update.reset or summary is None
+        found = self.db.execute(
             "INSERT INTO files(path, size, mtime_ns, inode, head_len, head_hash, offset, "
             "is_session, state, summary, text, base_text) VALUES(?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns, "
             "inode=excluded.inode, head_len=excluded.head_len, head_hash=excluded.head_hash, "
             "offset=excluded.offset, is_session=excluded.is_session, state=excluded.state, "
-            "summary=excluded.summary, text=excluded.text, base_text=excluded.base_text",
+            "summary=excluded.summary, text=excluded.text, base_text=excluded.base_text, "
+            f"tools_offset={'0' if reset else 'tools_offset'} RETURNING id",
             (row.path, row.size, row.mtime_ns, row.inode, row.head_len, row.head_hash,
-             row.offset, int(row.is_session), orjson.dumps(builder.state()), record, text,
-             None if base == text else base),
-        )  # fmt: skip
-        file_id = self.db.execute("SELECT id FROM files WHERE path=?", (row.path,)).fetchone()[0]
-        self._write_fts(file_id, update)
+             row.offset, int(row.is_session), update.state, update.record, text,
+             update.base_text),
+        ).fetchone()  # fmt: skip
+        if reset:
+            self._drop_tools(found[0])
 
-    def _write_fts(self, file_id: int, update: Update) -> None:
-        self._drop_fts(file_id, None if update.reset else KIND_META)
-        summary = update.summary
-        if summary is None:
-            return
-        meta = (None, summary.name or "", " ".join(summary.labels), summary.cwd, None)
-        self._fts_insert(file_id, KIND_META, meta)
-        texts, tools = update.builder.new_texts, update.builder.tools
-        if texts or tools:
-            self._fts_insert(
-                file_id, KIND_CHUNK, (" ".join(texts), None, None, None, "\n".join(tools))
-            )
+    def add_tools(self, done: Iterable[tuple[ToolTask, str]]) -> None:
+        """Index tool output read for these tasks (skipped where the file row moved on)."""
+        with self.lock, _transaction(self.db):
+            for task, text in done:
+                current = self.db.execute(
+                    "SELECT tools_offset, offset, inode, is_session FROM files WHERE id=?",
+                    (task.file_id,),
+                ).fetchone()
+                if current is None or current[0] != task.start or current[1] < task.end:
+                    continue
+                if current[2] != task.inode or not current[3]:
+                    continue
+                if text:
+                    rowid = self.db.execute(
+                        "INSERT INTO tool_rows(file_id, bytes) VALUES(?,?)",
+                        (task.file_id, len(text)),
+                    ).lastrowid
+                    self.db.execute("INSERT INTO tool_fts(rowid, tools) VALUES(?,?)", (rowid, text))
+                self.db.execute(
+                    "UPDATE files SET tools_offset=? WHERE id=?", (task.end, task.file_id)
+                )
 
-    def _fts_insert(self, file_id: int, kind: int, values: tuple[str | None, ...]) -> None:
-        cur = self.db.execute(
-            "INSERT INTO fts(text, name, labels, cwd, tools) VALUES(?,?,?,?,?)", values
-        )
-        self.db.execute("INSERT INTO fts_rows VALUES(?,?,?)", (cur.lastrowid, file_id, kind))
+    def collect_tool_garbage(self) -> bool:
+        """Rebuild the tool index from scratch when dead entries outweigh live ones."""
+        with self.lock:
+            found = self.db.execute("SELECT value FROM meta WHERE key='tool_garbage'").fetchone()
+            garbage = int(found[0]) if found else 0
+            if garbage < GARBAGE_MIN:
+                return False
+            live = self.db.execute("SELECT coalesce(sum(bytes), 0) FROM tool_rows").fetchone()[0]
+            if garbage < live:
+                return False
+            with _transaction(self.db):
+                self.db.execute("DROP TABLE tool_fts")
+                self.db.execute(TOOL_FTS)
+                self.db.execute("DELETE FROM tool_rows")
+                self.db.execute("UPDATE files SET tools_offset=0")
+                self.db.execute("DELETE FROM meta WHERE key='tool_garbage'")
+            return True
 
 
 @contextlib.contextmanager
@@ -242,6 +366,6 @@ def _has_tables(db: sqlite3.Connection) -> bool:
 
 def _drop_all(db: sqlite3.Connection) -> None:
     names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-    for name in ("fts", *names):
+    for name in ("fts", "tool_fts", *names):
         with contextlib.suppress(sqlite3.OperationalError):
             db.execute(f'DROP TABLE IF EXISTS "{name}"')

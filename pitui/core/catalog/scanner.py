@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from pitui.core.catalog.builder import SummaryBuilder
-from pitui.core.catalog.index import FileRow, Update
+from pitui.core.catalog.index import FileRow, ToolTask, Update
+from pitui.core.catalog.tools import tool_text
 
 HEAD_BYTES = 4096
 CHUNK = 4 * 1024 * 1024
@@ -57,15 +58,25 @@ def _can_resume(row: FileRow | None, st: FileStat, fh: BinaryIO) -> bool:
 
 
 def read_update(
-    path: str, row: FileRow | None, load: Callable[[str], SummaryBuilder]
+    path: str,
+    row: FileRow | None,
+    load: Callable[[str], tuple[FileRow, SummaryBuilder] | None],
 ) -> Update | None:
-    """The file's new index content, or None when it vanished or cannot be read."""
+    """The file's new index content, or None when it vanished or cannot be read.
+
+    `load` gives the indexed row and builder state together (another catalog on the same
+    cache may have moved them on since `row` was read)."""
     try:
         with open(path, "rb") as fh:
             st = FileStat(*_fstat(fh))
-            resume = _can_resume(row, st, fh)
-            builder = load(path) if resume and row is not None else SummaryBuilder()
-            start = row.offset if resume and row is not None else 0
+            builder, start = None, 0
+            if _can_resume(row, st, fh):
+                loaded = load(path)
+                if loaded is not None and _can_resume(loaded[0], st, fh):
+                    builder, start = loaded[1], loaded[0].offset
+            resume = builder is not None
+            if builder is None:
+                builder = SummaryBuilder()
             offset, tail, end = _feed(builder, fh, start)
             head_len = min(end, HEAD_BYTES)
             head = _head_hash(fh, head_len)
@@ -75,7 +86,7 @@ def read_update(
     mtime = after.mtime_ns if after.size == end else 0  # grew while read: check again next time
     summary = builder.summarize(path, end, after.mtime_ns, tail)
     new_row = FileRow(path, end, mtime, st.inode, head_len, head, offset, summary is not None)
-    return Update(new_row, builder, summary, reset=not resume)
+    return Update.of(new_row, builder, summary, reset=not resume)
 
 
 def _fstat(fh: BinaryIO) -> tuple[int, int, int]:
@@ -91,9 +102,41 @@ def _feed(builder: SummaryBuilder, fh: BinaryIO, start: int) -> tuple[int, bytes
         block = fh.read(CHUNK)
         if not block:
             break
-        lines = (carry + block).split(b"\n")
-        carry = lines.pop()
-        for line in lines:
-            builder.feed_line(line)
-            offset += len(line) + 1
+        data = carry + block if carry else block
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            builder.feed_lines(data[: cut - 1].split(b"\n"))
+            offset += cut
+        carry = data[cut:]
     return offset, carry, offset + len(carry)
+
+
+def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:
+    """Tool text of the task's bytes, in pieces of about CHUNK bytes (each its own sub-task,
+    ending after a newline); [] when the file is no longer the one the task was made for."""
+    pieces: list[tuple[ToolTask, str]] = []
+    try:
+        with open(task.path, "rb") as fh:
+            size, _, inode = _fstat(fh)
+            if inode != task.inode or size < task.end:
+                return []
+            if task.start > 0:
+                fh.seek(task.start - 1)
+                if fh.read(1) != b"\n":
+                    return []
+            start, carry = task.start, b""
+            while start + len(carry) < task.end:
+                block = fh.read(min(CHUNK, task.end - start - len(carry)))
+                if not block:
+                    return pieces
+                data = carry + block if carry else block
+                cut = data.rfind(b"\n") + 1
+                carry = data[cut:]
+                if cut:
+                    end = start + cut
+                    pieces.append((ToolTask(task.file_id, task.path, start, end, inode),
+                                   tool_text(data[:cut])))  # fmt: skip
+                    start = end
+    except OSError:
+        return []
+    return pieces if start == task.end else []

@@ -1,7 +1,8 @@
 """Pi's picker search and sort over session summaries, plus pitui's filters and extra tiers.
 
 Tiers (lower is better): 0 name, 1 id/messages/cwd, 2 fuzzy on name/cwd (all as Pi), then
-pitui's own: 3 label text, 4 tool output (FTS5, word-prefix match). A session Pi would match
+pitui's own: 3 label text, 4 tool output (FTS5, word-prefix match; indexed after the listing,
+see `SearchResult.tools_pending`). A session Pi would match
 gets exactly Pi's score; the extra tiers only add sessions Pi would not find.
 """
 
@@ -28,6 +29,7 @@ __all__ = ["SORTS", "CatalogRow", "SearchResult", "run_search"]
 class SearchResult:
     rows: list[CatalogRow]
     error: str | None = None
+    tools_pending: bool = False  # tool output not all indexed yet: tool-only hits may be missing
 
 
 def _tier(tier: int, score: float = 0.0) -> float:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from pitui.core.catalog.jsvalues import normalize_ws_lower
@@ -112,9 +112,7 @@ class SessionSummary:
 
     def to_record(self) -> dict[str, Any]:
         """Everything but the message text (stored apart in the index)."""
-        record = asdict(self)
-        del record["all_messages_text"], record["_lower"], record["_normalized"]
-        return record
+        return {name: getattr(self, name) for name in _RECORD_FIELDS}
 
     @classmethod
     def from_record(cls, record: dict[str, Any], text: str) -> SessionSummary:
@@ -122,3 +120,10 @@ class SessionSummary:
         record["labels"] = tuple(record.get("labels", ()))
         record["models"] = tuple(record.get("models", ()))
         return cls(all_messages_text=text, **record)
+
+
+_RECORD_FIELDS = tuple(
+    f.name
+    for f in fields(SessionSummary)
+    if f.name not in ("all_messages_text", "_lower", "_normalized")
+)

@@ -1,0 +1,91 @@
+"""Tool output of a byte range of a session file, for the deferred tool-output index.
+
+Tool output is most of a session's bytes (often 80%+) and only pitui's last search tier looks
+at it, so the catalog indexes it in a second pass after the listing is complete (see
+`Catalog.index_tools`). The text of one message is what `_tool_body` returns; a range's text
+is the bodies joined by newlines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from pitui.core.catalog.builder import split_lines
+from pitui.core.jsonline import LineError, parse_line
+
+UNSET = msgspec.UNSET
+_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+_ROLES = (b'"toolResult"', b'"bashExecution"')
+
+
+class _Message(msgspec.Struct, gc=False):
+    role: Any = UNSET
+    content: msgspec.Raw = UNSET
+    output: msgspec.Raw = UNSET
+
+
+class _Entry(msgspec.Struct, gc=False):
+    type: Any = UNSET
+    message: _Message | None = UNSET
+
+
+_decode_entry = msgspec.json.Decoder(_Entry).decode
+_decode_any = msgspec.json.Decoder().decode
+
+
+def tool_text(data: bytes) -> str:
+    """Tool output of the complete lines in `data` (a range that ends after a newline)."""
+    bodies: list[str] = []
+    for line in data.split(b"\n"):
+        # cheap skip: a tool message names its role literally (or escapes it with \\u)
+        if not (_ROLES[0] in line or _ROLES[1] in line or b"\\u" in line):
+            continue
+        for part in split_lines(line):
+            body = _line_body(part)
+            if body:
+                bodies.append(body)
+    return "\n".join(bodies)
+
+
+def _line_body(raw: bytes) -> str | None:
+    try:
+        entry = _decode_entry(raw)
+        if entry.type != "message" or entry.message is None or entry.message is UNSET:
+            return None
+        message = entry.message
+        if message.role not in ("toolResult", "bashExecution") or message.content is UNSET:
+            return None
+        output = None
+        if message.role == "bashExecution" and message.output is not UNSET:
+            output = _decode_any(message.output)
+        return _tool_body(message.role, output, _decode_any(message.content))
+    except _ERRORS:
+        pass
+    try:
+        value = parse_line(raw)
+    except LineError:
+        return None
+    if not isinstance(value, dict) or value.get("type") != "message":
+        return None
+    message = value.get("message")
+    if not isinstance(message, dict) or "content" not in message:
+        return None
+    role = message.get("role")
+    if role not in ("toolResult", "bashExecution"):
+        return None
+    output = message.get("output") if role == "bashExecution" else None
+    return _tool_body(role, output, message["content"])
+
+
+def _tool_body(role: str, output: Any, content: Any) -> str | None:
+    """`output` (bashExecution), else the text blocks of `content`, else a string content."""
+    body = output if role == "bashExecution" else None
+    if body is None:
+        if isinstance(content, list):
+            parts = [b.get("text") for b in content if isinstance(b, dict)]
+            body = " ".join(p for p in parts if isinstance(p, str))
+        else:
+            body = content
+    return body if isinstance(body, str) and body else None
