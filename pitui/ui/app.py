@@ -10,13 +10,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from pitui.core.errors import PituiError
+from pitui.ui.failures import ReportsFailures
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.messages import SessionRemoved
 from pitui.ui.writes import WriteFlow
@@ -44,7 +44,7 @@ class AppConfig:
     home: str | None = None
 
 
-class PituiApp(HandoffFlow, WriteFlow, App[Handoff | None]):
+class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     """Picker first (or one session directly); global keys; the single worker-failure handler."""
 
     TITLE = "pitui"
@@ -121,13 +121,10 @@ class PituiApp(HandoffFlow, WriteFlow, App[Handoff | None]):
             yield SystemCommand(binding.description, f"{help_text} ({binding.key})", run)
         yield from super().get_system_commands(screen)
 
-    @on(Worker.StateChanged)
-    def _worker_failed(self, event: Worker.StateChanged) -> None:
+    def report_worker_failure(self, worker: Worker[Any]) -> None:
         """The one place worker failures surface: a notification, never a traceback."""
-        if event.state != WorkerState.ERROR:
-            return
-        error = event.worker.error
-        what = event.worker.description or event.worker.name or "background work"
+        error = worker.error
+        what = worker.description or worker.name or "background work"
         text = str(error) if isinstance(error, PituiError) else f"{type(error).__name__}: {error}"
         self.notify(text, title=f"Failed: {what}", severity="error", markup=False, timeout=8)
 

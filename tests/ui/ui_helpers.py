@@ -39,10 +39,7 @@ def stub_pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     bin_dir.mkdir(exist_ok=True)
     record = tmp_path / "pi-record.txt"
     script = bin_dir / "pi"
-    script.write_text(
-        "#!/bin/sh\n"
-        f'printf "%s\\n" "$PWD" "$@" > "{record}"\n'
-    )
+    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$PWD" "$@" > "{record}"\n')
     script.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     return record
@@ -50,8 +47,10 @@ def stub_pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def plain(widget: Any, width: int = 100) -> str:
     """The text a Static-like widget shows (its content rendered without styles)."""
+    import io
+
     from rich.console import Console
 
-    console = Console(width=width, record=True, color_system=None, file=open(os.devnull, "w"))
+    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
     console.print(widget.content if hasattr(widget, "content") else widget.render())
     return console.export_text()

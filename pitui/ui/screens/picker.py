@@ -19,6 +19,8 @@ from textual.worker import get_current_worker
 
 from pitui.core.trash import trash_session
 from pitui.core.writer import set_name
+from pitui.ui.failures import ReportsFailures
+from pitui.ui.format import tilde
 from pitui.ui.messages import (
     CatalogChanged,
     CatalogProgress,
@@ -45,7 +47,7 @@ class SearchRequest:
     named_only: bool
 
 
-class PickerScreen(Screen[None]):
+class PickerScreen(ReportsFailures, Screen[None]):
     """Catalog search in thread workers; the list updates as the catalog fills in."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -399,6 +401,7 @@ class PickerScreen(Screen[None]):
             self.app.run_write(
                 WriteJob(
                     "rename",
+                    path,
                     lambda force: set_name(path, name, force=force),
                     done=lambda _: self.refresh_paths(
                         [path], "Session named" if name else "Name cleared"
@@ -420,6 +423,7 @@ class PickerScreen(Screen[None]):
                 self.app.run_write(
                     WriteJob(
                         "trash",
+                        path,
                         lambda force: trash_session(path),
                         done=lambda _: self.app.post_message(SessionRemoved(path)),
                     )
@@ -427,7 +431,9 @@ class PickerScreen(Screen[None]):
 
         self.app.push_screen(
             ConfirmModal(
-                "Move this session to the trash?", f"{title}\n{path}", confirm_label="Trash"
+                "Move this session to the trash?",
+                f"{title}\n{tilde(str(path), self.app.config.home)}",
+                confirm_label="Trash",
             ),
             callback=confirmed,
         )

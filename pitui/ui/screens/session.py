@@ -14,13 +14,14 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
 from pitui.core.render_text import entry_text
 from pitui.core.safe_text import one_line
 from pitui.core.trash import trash_session
 from pitui.core.writer import set_label, set_name
+from pitui.ui.failures import ReportsFailures
 from pitui.ui.format import tilde
 from pitui.ui.messages import (
     ContextBuilt,
@@ -55,7 +56,7 @@ class SessionHeader(Static, can_focus=True):
     ]
 
 
-class SessionScreen(Screen[None]):
+class SessionScreen(ReportsFailures, Screen[None]):
     """Loads in a thread worker; live events arrive from the watcher thread as messages."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -141,6 +142,12 @@ class SessionScreen(Screen[None]):
         self.query_one("#entry-tree").focus()
         self._load()
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        super().on_worker_state_changed(event)
+        if event.state == WorkerState.ERROR and event.worker.group == "load":
+            self.query_one("#panes").loading = False
+            self._show_gone(f"cannot open this session: {event.worker.error}")
+
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -220,7 +227,9 @@ class SessionScreen(Screen[None]):
 
     def _show_gone(self, reason: str) -> None:
         self.gone = reason
-        notice = Text(f"⚠ {one_line(reason)} - what is shown is the last state read.")
+        notice = Text(f"⚠ {one_line(reason)}")
+        if self.live is not None:
+            notice.append(" - what is shown is the last state read.")
         self.query_one("#session-notice", Static).update(notice)
         self.add_class("-gone")
 
@@ -318,7 +327,7 @@ class SessionScreen(Screen[None]):
             return
         pane = self._focused_pane()
         if pane is not None:
-            self.maximize(pane, container=False)
+            self.maximized = pane  # not `maximize()`: the context pane is a container
 
     def _focused_pane(self) -> Widget | None:
         node = self.focused
@@ -371,6 +380,7 @@ class SessionScreen(Screen[None]):
             self.app.run_write(
                 WriteJob(
                     "label",
+                    path,
                     lambda force: set_label(path, entry_id, text or None, force=force),
                     done=lambda _: self._written("Label set" if text else "Label cleared"),
                 )
@@ -391,6 +401,7 @@ class SessionScreen(Screen[None]):
             self.app.run_write(
                 WriteJob(
                     "rename",
+                    path,
                     lambda force: set_name(path, name, force=force),
                     done=lambda _: self._written("Session named" if name else "Name cleared"),
                 )
@@ -418,6 +429,7 @@ class SessionScreen(Screen[None]):
                 self.app.run_write(
                     WriteJob(
                         "trash",
+                        path,
                         lambda force: trash_session(path),
                         done=lambda _: self.app.post_message(SessionRemoved(path)),
                     )
@@ -426,7 +438,7 @@ class SessionScreen(Screen[None]):
         self.app.push_screen(
             ConfirmModal(
                 "Move this session to the trash?",
-                f"{name or path.name}\n{path}",
+                f"{name or path.name}\n{tilde(str(path), self.app.config.home)}",
                 confirm_label="Trash",
             ),
             callback=confirmed,

@@ -17,6 +17,7 @@ from pitui.core.reader import NotASession
 from pitui.core.render_text import message_text
 from pitui.core.safe_text import one_line, visible
 from pitui.core.session import Session
+from pitui.ui.failures import ReportsFailures
 from pitui.ui.format import cost, count, stamp, tilde
 from pitui.ui.messages import PreviewReady
 
@@ -40,7 +41,7 @@ def exchanges(path: Path) -> list[tuple[str, str]]:
     return out
 
 
-class SessionPreview(VerticalScroll):
+class SessionPreview(ReportsFailures, VerticalScroll):
     """Shows a `SessionSummary` at once; exchanges arrive from a thread worker."""
 
     def __init__(self, **kwargs: Any) -> None:

@@ -1,0 +1,396 @@
+"""Pilot tests of the session screen: panes, tree keys, label, name, trash, copy, resume,
+context links, live updates and failures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ui_helpers import plain, settle, stub_pi, wait_for
+
+from pitui.core.generate import write_demo_store
+from pitui.core.render_text import entry_text
+from pitui.core.rows import FILTERS
+from pitui.ui.handoff import Handoff
+from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.text_input import TextInputModal
+from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.widgets.context_pane import ContextList, ContextPane
+from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.widgets.message_pane import MessagePane
+
+SIZE = (180, 45)
+BRANCHED = "Fix rounding bug in checkout totals"
+
+
+def session_path(root: Path, title: str) -> Path:
+    for file in sorted(root.rglob("*.jsonl")):
+        text = file.read_text()
+        if title in text:
+            return file
+    raise AssertionError(title)
+
+
+async def loaded(pilot: Any) -> SessionScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, SessionScreen)
+    await wait_for(pilot, lambda: screen.live is not None)
+    await settle(pilot)
+    return screen
+
+
+async def open_from_picker(pilot: Any, query: str) -> SessionScreen:
+    picker = pilot.app.screen
+    assert isinstance(picker, PickerScreen)
+    await wait_for(pilot, lambda: picker.catalog_ready and picker.progress is None)
+    await settle(pilot)
+    await pilot.press(*query)
+    await pilot.pause(0.2)
+    await settle(pilot)
+    await pilot.press("enter")
+    return await loaded(pilot)
+
+
+def last_entry(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text().splitlines()[-1])
+
+
+async def test_enter_opens_the_session_with_three_panes(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        assert tree.rows and tree.highlighted is not None
+        leaf = screen.live.session.tree.leaf
+        assert tree.cursor == tree.model.nearest_index(leaf.id)  # opens on the leaf
+        assert screen.query_one(MessagePane).entry is tree.highlighted
+        await wait_for(pilot, lambda: bool(screen.query_one(ContextPane).rows))
+        assert "rounding" in plain(screen.query_one("#session-title"), 300).lower()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, PickerScreen)
+
+
+async def test_direct_file_open_and_escape_quits(app_factory: Any, demo_root: Path) -> None:
+    path = session_path(demo_root, "Neovim: set up pyright")
+    app = app_factory(sessions_root=None, session_file=path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        assert screen.standalone and screen.path == path
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.return_value is None
+
+
+async def test_moving_the_cursor_updates_message_and_context(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("g")
+        await settle(pilot)
+        first = tree.highlighted
+        assert screen.query_one(MessagePane).entry is first
+        await wait_for(pilot, lambda: len(screen.query_one(ContextPane).rows) <= 2)
+        await pilot.press("G")
+        await settle(pilot)
+        assert tree.highlighted is tree.rows[-1].entry
+        await wait_for(pilot, lambda: len(screen.query_one(ContextPane).rows) > 2)
+
+
+async def test_pane_toggles_and_zoom(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        panes = {
+            n: screen.query_one(f"#{n}") for n in ("entry-tree", "message-pane", "context-pane")
+        }
+        await pilot.press("3")
+        assert not panes["context-pane"].display
+        await pilot.press("3")
+        assert panes["context-pane"].display
+        await pilot.press("2", "3")
+        assert not panes["message-pane"].display and not panes["context-pane"].display
+        await pilot.press("1")  # the last visible pane stays
+        assert panes["entry-tree"].display
+        await pilot.press("2", "3")
+        screen.query_one(EntryTree).focus()
+        await pilot.press("m")
+        assert screen.maximized is panes["entry-tree"]
+        await pilot.press("m")
+        assert screen.maximized is None
+
+
+async def test_filter_modes_cycle_with_ctrl_o(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        seen = [tree.filter]
+        counts = [len(tree.rows)]
+        for _ in FILTERS:
+            await pilot.press("ctrl+o")
+            await settle(pilot)
+            seen.append(tree.filter)
+            counts.append(len(tree.rows))
+        assert seen == [*FILTERS, FILTERS[0]]
+        assert counts[FILTERS.index("user-only")] < counts[0] < counts[FILTERS.index("all")]
+        assert "filter: default" in plain(screen.query_one("#session-title"), 300)
+
+
+async def test_fold_and_unfold(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "product search")
+        tree = screen.query_one(EntryTree)
+        full = len(tree.rows)
+        await pilot.press("z")  # fold all
+        assert len(tree.rows) < full
+        await pilot.press("Z")
+        assert len(tree.rows) == full
+        foldable = next(i for i, row in enumerate(tree.rows) if row.foldable)
+        tree.move_to(foldable)
+        await pilot.press("left")
+        assert len(tree.rows) < full
+        await pilot.press("right")
+        assert len(tree.rows) == full
+
+
+async def test_tree_search_and_next_match(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("g", "slash")
+        search = screen.query_one("#tree-search")
+        assert search.display and screen.focused is search
+        await pilot.press(*"cents")
+        await settle(pilot)
+        first = tree.cursor
+        assert "cents" in entry_text(tree.highlighted).lower()
+        await pilot.press("enter")
+        assert screen.focused is tree
+        await pilot.press("n")
+        assert tree.cursor != first
+        await pilot.press("N")
+        assert tree.cursor == first
+
+
+async def test_label_set_and_clear(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("g")
+        await settle(pilot)
+        target = tree.highlighted
+        await pilot.press("L")
+        assert isinstance(pilot.app.screen, TextInputModal)
+        await pilot.press(*"start", "enter")
+        await wait_for(pilot, lambda: screen.live.session.tree.label_of(target.id) == "start")
+        entry = last_entry(screen.path)
+        assert entry["type"] == "label" and entry["targetId"] == target.id
+        assert entry["label"] == "start"
+        await settle(pilot)
+        assert tree.highlighted.id == target.id  # the highlight did not move
+        await pilot.press("L")
+        modal = pilot.app.screen
+        assert modal.query_one("#text-input").value == "start"  # pre-filled
+        modal.query_one("#text-input").value = ""
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.live.session.tree.label_of(target.id) is None)
+        assert "label" not in last_entry(screen.path)
+
+
+async def test_label_cancel_writes_nothing(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        before = screen.path.read_bytes()
+        await pilot.press("L", "x", "escape")
+        await settle(pilot)
+        assert screen.path.read_bytes() == before
+
+
+async def test_name_the_session(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        await pilot.press("ctrl+r")
+        modal = pilot.app.screen
+        assert modal.query_one("#text-input").value == BRANCHED
+        modal.query_one("#text-input").value = "Cents everywhere"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.live.session.tree.name == "Cents everywhere")
+        await wait_for(
+            pilot, lambda: "Cents everywhere" in plain(screen.query_one("#session-title"), 300)
+        )
+        await pilot.press("escape")
+        picker = pilot.app.screen
+        await wait_for(
+            pilot, lambda: any(r.summary.name == "Cents everywhere" for r in picker.rows)
+        )
+
+
+async def test_trash_cancel_then_confirm_closes_the_screen(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        path = screen.path
+        await pilot.press("ctrl+d")
+        assert isinstance(pilot.app.screen, ConfirmModal)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert path.exists() and pilot.app.screen is screen
+        await pilot.press("ctrl+d", "enter")
+        await settle(pilot)
+        assert not path.exists()
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        await wait_for(pilot, lambda: str(path) not in {r.summary.path for r in picker.rows})
+
+
+async def test_copy_entry_text(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        await pilot.press("g")
+        await settle(pilot)
+        entry = screen.query_one(EntryTree).highlighted
+        await pilot.press("ctrl+x")
+        assert pilot.app.clipboard == entry_text(entry)
+        assert pilot.app.clipboard
+
+
+async def test_context_row_jumps_to_its_entry(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        pane = screen.query_one(ContextPane)
+        await wait_for(pilot, lambda: len(pane.rows) > 2)
+        tree = screen.query_one(EntryTree)
+        leaf = tree.highlighted.id
+        screen.query_one(ContextList).focus()
+        await pilot.press("home", "enter")
+        await settle(pilot)
+        assert screen.focused is tree
+        assert tree.highlighted.id != leaf
+        assert tree.highlighted.id == pane.rows[0].entry_id
+
+
+async def test_enter_on_the_header_row_resumes(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stub_pi(tmp_path, monkeypatch)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        screen.query_one("#session-title").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter")  # cwd /home/demo/... is missing: "Run here"
+        await pilot.pause()
+    assert isinstance(app.return_value, Handoff)
+    assert app.return_value.argv[-2:] == ["--session", str(screen.path)]
+
+
+async def test_help_lists_the_screen_keys(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        await pilot.press("question_mark")
+        help_screen = pilot.app.screen
+        text = plain(help_screen.query(".help-dialog Static")[1], 120)
+        for needle in ("shift+l", "ctrl+x", "ctrl+o", "ctrl+k"):
+            assert needle in text.lower()
+        await pilot.press("escape")
+        assert pilot.app.screen is screen
+
+
+async def test_live_append_keeps_the_highlight(app_factory: Any, demo_root: Path) -> None:
+    app = app_factory(watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("g")
+        await settle(pilot)
+        kept = tree.highlighted.id
+        rows = len(tree.rows)
+        leaf = screen.live.session.tree.leaf
+        line = {
+            "type": "message",
+            "id": "feedf00d",
+            "parentId": leaf.id,
+            "timestamp": "2025-12-08T11:00:00.000Z",
+            "message": {
+                "role": "user",
+                "content": "live [bold]hello[/bold] \x1b]52;c;AAAA\x07",
+                "timestamp": 1765191600000,
+            },
+        }
+        with screen.path.open("a") as handle:
+            handle.write(json.dumps(line) + "\n")
+        await wait_for(pilot, lambda: len(tree.rows) == rows + 1, timeout=20)
+        assert tree.highlighted.id == kept
+        await pilot.press("G")
+        assert tree.highlighted.id == "feedf00d"
+
+
+async def test_live_append_follows_the_leaf(app_factory: Any) -> None:
+    app = app_factory(watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        leaf = screen.live.session.tree.leaf
+        await pilot.press("G")  # on the last row: follow mode
+        line = {
+            "type": "message",
+            "id": "feedf00e",
+            "parentId": leaf.id,
+            "timestamp": "2025-12-08T11:00:00.000Z",
+            "message": {"role": "user", "content": "next", "timestamp": 1765191600000},
+        }
+        with screen.path.open("a") as handle:
+            handle.write(json.dumps(line) + "\n")
+        await wait_for(pilot, lambda: tree.highlighted.id == "feedf00e", timeout=20)
+
+
+async def test_deleted_session_shows_a_notice(app_factory: Any) -> None:
+    app = app_factory(watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        screen.path.unlink()
+        await wait_for(pilot, lambda: screen.gone is not None, timeout=20)
+        assert screen.has_class("-gone")
+        assert "deleted" in plain(screen.query_one("#session-notice"), 200)
+
+
+async def test_unreadable_file_is_a_notification_not_a_crash(
+    app_factory: Any, tmp_path: Path
+) -> None:
+    bogus = tmp_path / "not-a-session.jsonl"
+    bogus.write_text('{"type":"message"}\n')
+    app = app_factory(sessions_root=None, session_file=bogus)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.is_running
+        messages = [str(n.message) for n in app._notifications]
+        assert any("session" in m.lower() for m in messages)
+        assert not any("Traceback" in m for m in messages)
+
+
+async def test_odd_content_is_inert(app_factory: Any, tmp_path: Path) -> None:
+    root = write_demo_store(tmp_path / "odd")
+    path = session_path(root, "Neovim: set up pyright")
+    leaf = json.loads(path.read_text().splitlines()[-1])["id"]
+    line = {
+        "type": "message",
+        "id": "0dd0dd00",
+        "parentId": leaf,
+        "timestamp": "2025-12-08T11:00:00.000Z",
+        "message": {
+            "role": "user",
+            "content": "[bold]x[/bold] \x1b]52;c;QUJD\x07 \x1b[31m",
+            "timestamp": 1765191600000,
+        },
+    }
+    with path.open("a") as handle:
+        handle.write(json.dumps(line) + "\n")
+    app = app_factory(sessions_root=None, session_file=path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await settle(pilot)
+        svg = pilot.app.export_screenshot()
+        assert "\x1b" not in svg
+        assert "[bold]x[/bold]" in svg.replace("&#160;", " ")
+        assert screen.query_one(EntryTree).highlighted.id == "0dd0dd00"
