@@ -311,3 +311,19 @@ async def test_rename_while_pi_may_be_writing_asks_first(app_factory: Any) -> No
         await settle(pilot)
         last = json.loads(path.read_text().splitlines()[-1])
         assert last["type"] == "session_info" and last["name"] == "Typos"
+
+
+async def test_new_session_on_disk_appears_live(app_factory: Any, demo_root: Path) -> None:
+    async with app_factory(watch=True).run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        source = Path(picker.rows[0].summary.path)
+        copy = source.with_name(
+            "2025-12-07T10-00-00-000Z_019b0000-0000-7000-8000-000000000001.jsonl"
+        )
+        lines = source.read_text().splitlines(keepends=True)
+        header = json.loads(lines[0])
+        header["id"] = "019b0000-0000-7000-8000-000000000001"
+        copy.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+        await wait_for(pilot, lambda: len(picker.rows) == 13, timeout=20)
+        copy.unlink()
+        await wait_for(pilot, lambda: len(picker.rows) == 12, timeout=20)

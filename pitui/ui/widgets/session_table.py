@@ -16,6 +16,8 @@ from pitui.core.safe_text import one_line
 from pitui.ui.format import age, tilde, to_datetime
 
 SESSION_WIDTH_MIN = 24
+CWD_WIDTH = 28
+PATH_WIDTH = 60
 
 
 def session_title(summary: Any) -> Text:
@@ -54,13 +56,13 @@ class SessionTable(DataTable[Any]):
         self.summaries = {}
         width = self._title_width(all_scope, show_paths)
         self.add_column("Session", key="session", width=width)
-        self.add_column(Text("Msgs", justify="right"), key="count")
-        self.add_column(Text("Age", justify="right"), key="age")
+        self.add_column(Text("Msgs", justify="right"), key="count", width=5)
+        self.add_column(Text("Age", justify="right"), key="age", width=4)
         if all_scope:
-            self.add_column("Cwd", key="cwd")
+            self.add_column("Cwd", key="cwd", width=CWD_WIDTH)
         if show_paths:
-            self.add_column("Path", key="path")
-        for row in rows:
+            self.add_column("Path", key="path", width=PATH_WIDTH)
+        for row in rows:  # fixed widths: adding rows measures no cell
             summary = row.summary
             self.summaries[summary.path] = summary
             self.add_row(*self._cells(row, now, all_scope, show_paths, home), key=summary.path)
@@ -69,11 +71,11 @@ class SessionTable(DataTable[Any]):
 
     def _title_width(self, all_scope: bool, show_paths: bool) -> int:
         width = self.parent.size.width if isinstance(self.parent, Widget) else 0
-        available = max(width or self.size.width, 60) - 16
+        available = max(width or self.size.width, 60) - 17
         if all_scope:
-            available -= 28
+            available -= CWD_WIDTH + 2
         if show_paths:
-            available -= 40
+            available -= PATH_WIDTH + 2
         return max(SESSION_WIDTH_MIN, available)
 
     def _cells(
