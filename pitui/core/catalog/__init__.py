@@ -6,6 +6,11 @@
 Tool output (most of the bytes, searched only by pitui's last tier) is indexed in a second pass
 (`index_tools`), in the background when the caller is interactive: `search` then says
 `tools_pending` until it is done.
+
+A cold scan of many new files also parses in worker processes, started through the
+"forkserver" (else "spawn") method, never forked from this (threaded) process. As with any
+such pool, a script that uses the catalog must keep its top level behind
+`if __name__ == "__main__":` (the workers import the main module).
 """
 
 from __future__ import annotations
