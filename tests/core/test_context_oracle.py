@@ -14,12 +14,7 @@ from pitui.core.generate import generate_corpus
 from pitui.core.reader import NotASession
 from pitui.core.session import Session
 
-FIXTURE = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "fixtures"
-    / "pi-real-v1-large-session.jsonl"
-)
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pi-real-v1-large-session.jsonl"
 LEAVES_PER_FILE = 25
 
 pytestmark = pytest.mark.oracle

@@ -14,7 +14,7 @@ from pitui.core.generate import generate_corpus, generate_varied_session, write_
 
 pytestmark = pytest.mark.oracle
 
-FIXTURE = Path("/work/shared/fixtures/pi-real-v1-large-session.jsonl")
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pi-real-v1-large-session.jsonl"
 
 
 def test_ping(pi_oracle: Any) -> None:

@@ -35,7 +35,7 @@ from pitui.core.writer import (
     set_name,
 )
 
-FIXTURE = Path("/work/shared/fixtures/pi-real-v1-large-session.jsonl")
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pi-real-v1-large-session.jsonl"
 HEX8 = re.compile(r"^[0-9a-f]{8}$")
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 OLD = 1_600_000_000  # an mtime far in the past: no "recently modified" warning
