@@ -9,6 +9,7 @@ The clock is frozen and the demo store is deterministic, so reruns give the same
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import tempfile
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from textual.widgets import Input  # noqa: E402
+from textual.worker import WorkerCancelled, WorkerFailed  # noqa: E402
 
 from pitui.core.generate import write_demo_store  # noqa: E402
 from pitui.ui.app import make_app  # noqa: E402
@@ -33,7 +35,8 @@ Steps = Callable[[Any], Awaitable[None]]
 
 async def settle(pilot: Any) -> None:
     for _ in range(6):
-        await pilot.app.workers.wait_for_complete()
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):  # replaced workers
+            await pilot.app.workers.wait_for_complete()
         await pilot.pause(0.05)
     for screen in pilot.app.screen_stack:
         for widget in screen.query(Input):

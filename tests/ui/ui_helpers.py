@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -14,8 +15,11 @@ from textual.pilot import Pilot
 
 async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
     """Wait until workers are done and the messages they posted are handled."""
+    from textual.worker import WorkerCancelled, WorkerFailed
+
     for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):  # replaced workers
+            await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 
 

@@ -27,6 +27,7 @@ from pitui.ui.messages import (
     CatalogScanned,
     SearchDone,
     SessionRemoved,
+    StoreChanged,
 )
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.text_input import TextInputModal
@@ -192,13 +193,14 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self.run_search()
 
     def _store_changed(self, batch: Any) -> None:
-        """Watcher thread: hand the batch to a worker (callbacks must be quick)."""
-        self.app.call_from_thread(self._apply_batch, batch)
+        """Watcher thread: only post (never block the watcher on the UI)."""
+        self.post_message(StoreChanged(batch))
 
-    def _apply_batch(self, batch: Any) -> None:
+    def on_store_changed(self, message: StoreChanged) -> None:
+        batch = message.batch
         if batch.notice:
             self.notify(batch.notice, severity="warning", markup=False)
-        if batch.changed or batch.deleted:
+        if (batch.changed or batch.deleted) and self.catalog_ready:
             self._update_catalog(sorted(batch.changed), sorted(batch.deleted))
 
     @work(
