@@ -82,6 +82,8 @@ class Catalog:
         self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
         self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
         self._summaries: dict[str, SessionSummary] = {}
+        self._version = 0  # bumped on every change to _summaries
+        self._ordered: tuple[int, list[SessionSummary]] | None = None
         self._skipped: set[str] = set()
         self._loaded = False
         self._pool: ProcessPoolExecutor | None = None
@@ -145,6 +147,7 @@ class Catalog:
                 stale.append(path)
         if not self._loaded:
             self._summaries = self.index.summaries()
+            self._version += 1
             self._skipped = {p for p, r in rows.items() if not r.is_session}
             self._loaded = True
         self._forget_memory(vanished)
@@ -280,18 +283,21 @@ class Catalog:
             old = self._summaries.get(path)
             if update.summary is None:
                 self._skipped.add(path)
+                self._version += 1
                 if self._summaries.pop(path, None) is not None:
                     changed.append(path)
             else:
                 self._skipped.discard(path)
                 self._summaries[path] = update.summary
+                self._version += 1
                 if old is None or old.to_json() != update.summary.to_json():
                     changed.append(path)
         return changed
 
     def _forget_memory(self, paths: Iterable[str]) -> None:
         for path in paths:
-            self._summaries.pop(path, None)
+            if self._summaries.pop(path, None) is not None:
+                self._version += 1
             self._skipped.discard(path)
 
     def update_paths(self, paths: Iterable[Path]) -> list[Path]:
@@ -423,18 +429,20 @@ class Catalog:
         """Pi's `listAll()` (cwd None) or `list(cwd)`, newest first."""
         if not self._loaded:
             self.scan()
-        found = list(self._summaries.values())  # a snapshot (a scan may be adding to it)
-        return newest_first(s for s in found if self._in_cwd_scope(s, cwd))
-
-    def _in_cwd_scope(self, summary: SessionSummary, cwd: str | None) -> bool:
+        cached = self._ordered
+        if cached is None or cached[0] != self._version:
+            version = self._version
+            found = list(self._summaries.values())  # a snapshot (a scan may be adding to it)
+            cached = self._ordered = (version, newest_first(found))
+        ordered = cached[1]
         if cwd is None:
-            return True
-        if self.custom_dir is None:
-            folder = discovery.project_dir(self.root, cwd)
-            return os.path.dirname(summary.path) == str(folder)
+            return list(ordered)
+        if self.custom_dir is None:  # Pi's list(cwd): the cwd's own folder
+            folder = str(discovery.project_dir(self.root, cwd))
+            return [s for s in ordered if os.path.dirname(s.path) == folder]
         if self.custom_dir == discovery.project_dir(self.root, cwd):
-            return True
-        return discovery.same_cwd(summary.cwd, cwd)
+            return list(ordered)
+        return [s for s in ordered if discovery.same_cwd(s.cwd, cwd)]
 
     def search(
         self,

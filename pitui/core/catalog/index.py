@@ -29,7 +29,7 @@ from pitui.core.catalog.summary import SessionSummary
 TOOL_FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-4"
+SCHEMA_VERSION = "pitui-catalog-5"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -38,14 +38,16 @@ CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
     head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
-    state BLOB, summary BLOB, text TEXT, base_text TEXT,
-    tools_offset INTEGER NOT NULL DEFAULT 0);
+    tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, base_text TEXT);
+CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
+    WHERE is_session=1 AND tools_offset < offset;
 CREATE TABLE IF NOT EXISTS tool_rows(
     rowid INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
 """
     + TOOL_FTS
 )
+PENDING = "is_session=1 AND tools_offset < offset"  # the files_tools_pending index's rows
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
 
 
@@ -231,7 +233,7 @@ class Index:
         """Sessions whose tool output is not all indexed yet (all, or just these paths)."""
         sql = (
             "SELECT id, path, tools_offset, offset, inode FROM files "
-            "WHERE is_session=1 AND tools_offset < offset"
+            f"INDEXED BY files_tools_pending WHERE {PENDING}"
         )
         with self.lock:
             if paths is None:
@@ -247,7 +249,7 @@ class Index:
         with self.lock:
             return (
                 self.db.execute(
-                    "SELECT 1 FROM files WHERE is_session=1 AND tools_offset < offset LIMIT 1"
+                    f"SELECT 1 FROM files INDEXED BY files_tools_pending WHERE {PENDING} LIMIT 1"
                 ).fetchone()
                 is not None
             )

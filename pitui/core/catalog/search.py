@@ -45,11 +45,13 @@ def _literal(s: SessionSummary, value: str) -> float | None:
     return None
 
 
-def _fuzzy(s: SessionSummary, value: str) -> float | None:
+def _fuzzy(
+    s: SessionSummary, value: str, match: Callable[[str, str], tuple[bool, float]] = fuzzy_match
+) -> float | None:
     literal = _literal(s, value.lower())
     if literal is not None:
         return literal
-    scores = [m[1] for m in (fuzzy_match(value, f) for f in (s.name or "", s.cwd)) if m[0]]
+    scores = [m[1] for m in (match(value, f) for f in (s.name or "", s.cwd)) if m[0]]
     return _tier(TIER_FUZZY, min(scores)) if scores else None
 
 
@@ -76,6 +78,7 @@ class _Matcher:
     def __init__(self, query: Query, tools: ToolLookup) -> None:
         self.query, self.tools = query, tools
         self._tool_hits: dict[Token, set[str]] = {}
+        self._fuzzy_memo: dict[tuple[str, str], tuple[bool, float]] = {}  # cwds repeat a lot
 
     def score(self, s: SessionSummary) -> float | None:
         if self.query.mode == "regex":
@@ -94,12 +97,19 @@ class _Matcher:
             score = _phrase(s, value) if value else 0.0
         else:
             value = token.value.lower()
-            score = _fuzzy(s, token.value)
+            score = _fuzzy(s, token.value, self._fuzzy_match)
         if score is not None:
             return score
         if any(value in normalize_ws_lower(label) for label in s.labels):
             return _tier(TIER_LABEL)
         return _tier(TIER_TOOLS) if s.path in self._tool_paths(token) else None
+
+    def _fuzzy_match(self, query: str, text: str) -> tuple[bool, float]:
+        key = (query, text)
+        found = self._fuzzy_memo.get(key)
+        if found is None:
+            found = self._fuzzy_memo[key] = fuzzy_match(query, text)
+        return found
 
     def _tool_paths(self, token: Token) -> set[str]:
         if token not in self._tool_hits:
