@@ -27,7 +27,9 @@ def pitui_side(path: Path, repeats: int) -> dict[str, float]:
     from pitui.core.session import Session
 
     best = float("inf")
+    session = context = None
     for _ in range(repeats):
+        session = context = None  # one session in memory at a time, as in Pi's loop
         start = time.perf_counter()
         session = Session(path)
         context = session.context()
@@ -43,7 +45,14 @@ def time_append(session: object, path: Path) -> float:
     last = session.tree.leaf  # type: ignore[attr-defined]
     samples = []
     for i in range(50):
-        line = {"type": "label", "id": f"b{i:07x}", "parentId": last.id, "timestamp": "2026-01-01T00:00:00.000Z", "targetId": last.id, "label": f"l{i}"}
+        line = {
+            "type": "label",
+            "id": f"b{i:07x}",
+            "parentId": last.id,
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "targetId": last.id,
+            "label": f"l{i}",
+        }
         with path.open("a") as handle:
             handle.write(json.dumps(line) + "\n")
         start = time.perf_counter()
@@ -62,7 +71,9 @@ def pi_side(path: Path, repeats: int) -> dict[str, float]:
         raise SystemExit("Pi oracle not installed: run scripts/install-oracle.sh")
     out = subprocess.run(
         [node, str(REPO / "benchmarks" / "pi_load_context.mjs"), str(path), str(repeats)],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -89,16 +100,34 @@ def main() -> None:
     pi = pi_side(pi_copy, args.repeats)
     ours_copy = OUT / "large-pitui-copy.jsonl"
     ours_copy.write_bytes(path.read_bytes())
-    ours = json.loads(subprocess.run(
-        [sys.executable, __file__, "--side", "pitui", "--file", str(ours_copy), "--repeats", str(args.repeats)],
-        capture_output=True, text=True, check=True, env={**os.environ},
-    ).stdout)
+    ours = json.loads(
+        subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--side",
+                "pitui",
+                "--file",
+                str(ours_copy),
+                "--repeats",
+                str(args.repeats),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ},
+        ).stdout
+    )
     print(f"session: {args.entries} entries, {size_mb:.0f} MB")
     print(f"{'':28}{'pitui':>10}{'Pi 1.6.0':>10}{'ratio':>8}")
     ratio_t = ours["load_context_s"] / pi["load_context_s"]
     ratio_m = ours["peak_rss_mb"] / pi["peak_rss_mb"]
-    print(f"{'load + leaf context (s)':28}{ours['load_context_s']:>10.3f}{pi['load_context_s']:>10.3f}{ratio_t:>8.2f}")
-    print(f"{'peak RSS (MB)':28}{ours['peak_rss_mb']:>10.0f}{pi['peak_rss_mb']:>10.0f}{ratio_m:>8.2f}")
+    print(
+        f"{'load + leaf context (s)':28}{ours['load_context_s']:>10.3f}{pi['load_context_s']:>10.3f}{ratio_t:>8.2f}"
+    )
+    print(
+        f"{'peak RSS (MB)':28}{ours['peak_rss_mb']:>10.0f}{pi['peak_rss_mb']:>10.0f}{ratio_m:>8.2f}"
+    )
     print(f"{'append 1 line, refresh (ms)':28}{ours['append_ms']:>10.3f}{'-':>10}")
 
 

@@ -36,10 +36,11 @@ class Entry:
     """
 
     __slots__ = (
+        "_content",
+        "_has_text",
         "_id",
         "_raw",
         "_source",
-        "has_text",
         "index",
         "line",
         "offset",
@@ -61,7 +62,8 @@ class Entry:
         self._set_fields(
             raw.get("type"), raw.get("id"), raw.get("parentId"), raw.get("timestamp"), role
         )
-        self.has_text: bool | None = None  # None: work it out from `raw` when needed
+        self._has_text: bool | None = None
+        self._content: Any = None
         self.stop_reason: Any = message.get("stopReason") if isinstance(message, dict) else None
 
     @classmethod
@@ -70,7 +72,8 @@ class Entry:
     ) -> Entry:
         """An entry whose `raw` is parsed from `source` (buffer, start, end) on first use.
 
-        `fields` has the attributes type, id, parentId, timestamp and message.role.
+        `fields` (see `pitui.core.light`) has type, id, parentId, timestamp and message, with
+        the string fields already checked to be strings or None.
         """
         entry = cls.__new__(cls)
         entry._raw = None
@@ -78,11 +81,19 @@ class Entry:
         entry.line = line
         entry.offset = offset
         entry.index = index
+        kind = fields.type
+        entry.type = "?" if kind is None else kind
+        entry._id = fields.id
+        entry.parent_id = fields.parentId
+        entry.timestamp = fields.timestamp
+        entry._has_text = None
         message = fields.message
-        role = message.role if message is not None else None
-        entry._set_fields(fields.type, fields.id, fields.parentId, fields.timestamp, role)
-        entry.stop_reason = message.stopReason if message is not None else None
-        entry.has_text = content_has_text(message.content) if role == "assistant" else None
+        if message is None:
+            entry.role = entry.stop_reason = entry._content = None
+        else:
+            entry.role = message.role
+            entry.stop_reason = message.stopReason
+            entry._content = message.content if message.role == "assistant" else None
         return entry
 
     def _set_fields(self, kind: Any, entry_id: Any, parent: Any, timestamp: Any, role: Any) -> None:
@@ -96,6 +107,15 @@ class Entry:
     def id(self) -> str:
         """The entry's id; an entry without one gets a stand-in naming its line."""
         return self._id if self._id is not None else f"line:{self.line}"
+
+    @property
+    def has_text(self) -> bool | None:
+        """Whether an assistant message holds non-blank text, known without parsing `raw`
+        for lazily read entries; None when not known (work it out from `raw`)."""
+        if self._content is not None:
+            self._has_text = content_has_text(self._content)
+            self._content = None
+        return self._has_text
 
     @property
     def raw_id(self) -> str | None:

@@ -14,7 +14,7 @@ import msgspec
 
 
 class _Message(msgspec.Struct, gc=False):
-    role: Any = None
+    role: str | None = None
     stopReason: Any = None
     content: msgspec.Raw = msgspec.Raw(b"null")  # kept as bytes: most messages never need it
 
@@ -25,9 +25,11 @@ class _Block(msgspec.Struct, gc=False):
 
 
 class _Fields(msgspec.Struct, gc=False):
-    type: Any = None
-    id: Any = None
-    parentId: Any = None
+    """Typed as Pi writes them: a line with other types takes the full-parse path."""
+
+    type: str | None = None
+    id: str | None = None
+    parentId: str | None = None
     timestamp: Any = None
     message: _Message | None = None
 

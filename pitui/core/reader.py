@@ -97,38 +97,42 @@ class SessionReader:
         return batch
 
     def _take_buffer(self, data: bytes, batch: ReadBatch) -> None:
-        """Consume the complete lines of `data` (bytes read from `self.offset`)."""
-        view = memoryview(data)
-        find = data.find
-        base = self.offset
-        start = 0
+        """Consume the complete lines of `data` (bytes read from `self.offset`).
+
+        Lines of a current-format file take the fast path (five fields decoded, the rest
+        parsed on use); anything else is parsed whole.
+        """
+        view, find, base, start = memoryview(data), data.find, self.offset, 0
+        entries, lazy, first_index = batch.entries, Entry.lazy, self._entry_count
         while (end := find(b"\n", start)) != -1:
             self._line_number += 1
             if end > start and (data[start] not in _SPACE or not data[start:end].isspace()):
-                self._take_line(data, view, start, end, base, batch)
+                fields = self._fast_fields(view[start:end])
+                if fields is None:
+                    line = _Line(self._line_number, base + start, data[start:end])
+                    self._take_parsed_line(line, batch)
+                else:
+                    self._parsed_count += 1
+                    index = first_index + len(entries)
+                    number = self._line_number
+                    entries.append(lazy(fields, (data, start, end), number, base + start, index))
             start = end + 1
+        self._entry_count = first_index + len(entries)
         self.offset = base + start
         self.partial_bytes = len(data) - start
         if start:
             # The end of what was consumed: if these bytes change, the file was rewritten.
             self._tail_bytes = data[max(0, start - TAIL_CHECK) : start]
 
-    def _take_line(
-        self, data: bytes, view: memoryview, start: int, end: int, base: int, batch: ReadBatch
-    ) -> None:
-        if self._migrator is not None and not self._migrator.needed:
-            try:
-                fields = decode_fields(view[start:end])
-            except LightError:
-                fields = None
-            if fields is not None and fields.type != "session":
-                self._parsed_count += 1
-                number, index = self._line_number, self._entry_count
-                entry = Entry.lazy(fields, (data, start, end), number, base + start, index)
-                self._entry_count += 1
-                batch.entries.append(entry)
-                return
-        self._take_parsed_line(_Line(self._line_number, base + start, data[start:end]), batch)
+    def _fast_fields(self, line: memoryview) -> Any:
+        """The decoded fields of an entry line of a current-format file, else None."""
+        if self._migrator is None or self._migrator.needed:
+            return None
+        try:
+            fields = decode_fields(line)
+        except LightError:
+            return None
+        return None if fields.type == "session" else fields
 
     def _take_parsed_line(self, line: _Line, batch: ReadBatch) -> None:
         try:
@@ -165,9 +169,7 @@ class SessionReader:
         problem = self._migrator.migrate(raw, self._parsed_count - 1)
         if problem:
             batch.diagnostics.append(Diagnostic(line.number, line.offset, problem))
-        entry = Entry(raw, line.number, line.offset, self._entry_count)
-        self._entry_count += 1
-        return entry
+        return Entry(raw, line.number, line.offset, self._entry_count + len(batch.entries))
 
     def _no_header_reason(self) -> str:
         if self.offset == 0 and self.partial_bytes == 0:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,19 @@ class SessionUpdate:
 
     def __bool__(self) -> bool:
         return bool(self.entries) or self.reset
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Loading allocates an object per entry and none of them form cycles; the cyclic
+    collector would walk them all again and again while they are being created."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Session:
@@ -65,6 +81,10 @@ class Session:
         return self.reader.partial_bytes > 0
 
     def refresh(self) -> SessionUpdate:
+        with _collector_paused():
+            return self._refresh()
+
+    def _refresh(self) -> SessionUpdate:
         batch = self.reader.refresh()
         if batch.reset:
             self.tree = SessionTree()

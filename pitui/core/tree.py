@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pitui.core.entry import Diagnostic, Entry
 from pitui.core.timestamps import sort_key
 
+_METADATA_TYPES = frozenset({"label", "session_info"})
+
 
 @dataclass(frozen=True, slots=True)
 class Label:
@@ -37,14 +39,34 @@ class SessionTree:
 
     # -- building ---------------------------------------------------------------------
     def extend(self, entries: Iterable[Entry]) -> None:
+        """Add entries in file order. The loop is the hot path of loading a session."""
+        by_id, parent, children, waiting = self.by_id, self.parent, self.children, self._waiting
+        append = self.entries.append
         needs_rebuild = False
         for entry in entries:
-            self.entries.append(entry)
-            self._track_metadata(entry)
-            if needs_rebuild or entry.id in self.by_id or entry.id in self._waiting:
-                needs_rebuild = True
+            append(entry)
+            if entry.type in _METADATA_TYPES:
+                self._track_metadata(entry)
+            if needs_rebuild:
                 continue
-            self._attach(entry)
+            entry_id = entry.id
+            if entry_id in by_id or entry_id in waiting:
+                needs_rebuild = True  # a duplicate id, or a parent arriving after its children
+                continue
+            by_id[entry_id] = entry
+            children[entry_id] = []
+            parent_id = entry.parent_id
+            if parent_id is not None and parent_id != entry_id and parent_id not in by_id:
+                waiting.setdefault(parent_id, []).append(entry)
+                parent_id = None
+            elif parent_id == entry_id:
+                parent_id = None
+            parent[entry_id] = parent_id
+            siblings = children[parent_id]
+            if parent_id is None or not siblings:
+                siblings.append(entry)  # roots stay in file order, as in Pi
+            else:
+                bisect.insort(siblings, entry, key=_child_key)
         if needs_rebuild:
             self._rebuild()
 
@@ -60,26 +82,6 @@ class SessionTree:
         elif entry.type == "session_info":
             name = entry.raw.get("name")
             self.name = (name.strip() or None) if isinstance(name, str) else None
-
-    def _attach(self, entry: Entry) -> None:
-        self.by_id[entry.id] = entry
-        parent_id = entry.parent_id
-        if parent_id is None or parent_id == entry.id:
-            self._link(entry, None)
-        elif parent_id in self.by_id:
-            self._link(entry, parent_id)
-        else:
-            self._link(entry, None)
-            self._waiting.setdefault(parent_id, []).append(entry)
-
-    def _link(self, entry: Entry, parent_id: str | None) -> None:
-        self.parent[entry.id] = parent_id
-        self.children.setdefault(entry.id, [])
-        siblings = self.children.setdefault(parent_id, [])
-        if parent_id is None or not siblings:
-            siblings.append(entry)  # roots stay in file order, as in Pi
-        else:
-            bisect.insort(siblings, entry, key=_child_key)
 
     def _rebuild(self) -> None:
         self.by_id = {}
