@@ -30,7 +30,7 @@ class SessionTree:
         self.entries: list[Entry] = []
         self.by_id: dict[str, Entry] = {}
         self.parent: dict[str, str | None] = {}  # effective parent, cycles broken
-        self.children: dict[str | None, list[Entry]] = {None: []}
+        self._children: dict[str | None, list[Entry]] | None = None  # built when first asked
         self.labels: dict[str, Label] = {}
         self.name: str | None = None
         self.diagnostics: list[Diagnostic] = []
@@ -40,7 +40,7 @@ class SessionTree:
     # -- building ---------------------------------------------------------------------
     def extend(self, entries: Iterable[Entry]) -> None:
         """Add entries in file order. The loop is the hot path of loading a session."""
-        by_id, parent, children, waiting = self.by_id, self.parent, self.children, self._waiting
+        by_id, parent, children, waiting = self.by_id, self.parent, self._children, self._waiting
         append = self.entries.append
         needs_rebuild = False
         for entry in entries:
@@ -54,7 +54,6 @@ class SessionTree:
                 needs_rebuild = True  # a duplicate id, or a parent arriving after its children
                 continue
             by_id[entry_id] = entry
-            children[entry_id] = []
             parent_id = entry.parent_id
             if parent_id is not None and parent_id != entry_id and parent_id not in by_id:
                 waiting.setdefault(parent_id, []).append(entry)
@@ -62,11 +61,8 @@ class SessionTree:
             elif parent_id == entry_id:
                 parent_id = None
             parent[entry_id] = parent_id
-            siblings = children[parent_id]
-            if parent_id is None or not siblings:
-                siblings.append(entry)  # roots stay in file order, as in Pi
-            else:
-                bisect.insort(siblings, entry, key=_child_key)
+            if children is not None:
+                _add_child(children, entry, parent_id)
         if needs_rebuild:
             self._rebuild()
 
@@ -83,10 +79,26 @@ class SessionTree:
             name = entry.raw.get("name")
             self.name = (name.strip() or None) if isinstance(name, str) else None
 
+    @property
+    def children(self) -> dict[str | None, list[Entry]]:
+        """Children of each id (None: the roots, in file order), oldest first."""
+        if self._children is None:
+            children: dict[str | None, list[Entry]] = {None: []}
+            nodes = sorted(self.by_id.values(), key=lambda e: e.index)
+            for entry in nodes:
+                children[entry.id] = []
+            for entry in nodes:
+                children[self.parent[entry.id]].append(entry)
+            for parent_id, kids in children.items():
+                if parent_id is not None and len(kids) > 1:
+                    kids.sort(key=_child_key)
+            self._children = children
+        return self._children
+
     def _rebuild(self) -> None:
         self.by_id = {}
         self.parent = {}
-        self.children = {None: []}
+        self._children = None
         self._waiting = {}
         self.diagnostics = [d for d in self.diagnostics if d.line]
         winners: dict[str, Entry] = {}
@@ -102,15 +114,10 @@ class SessionTree:
             self._note(broken, f"parentId cycle through {broken.id} broken: shown as a root")
         for entry in nodes:
             self.parent[entry.id] = parents[entry.id]
-            self.children.setdefault(entry.id, [])
-            self.children.setdefault(parents[entry.id], []).append(entry)
             named = entry.parent_id
             orphan = named is not None and named != entry.id and named not in winners
             if parents[entry.id] is None and orphan:
                 self._waiting.setdefault(named, []).append(entry)
-        for parent_id, kids in self.children.items():
-            if parent_id is not None:
-                kids.sort(key=_child_key)
 
     def _note(self, entry: Entry, reason: str) -> None:
         self.diagnostics.append(Diagnostic(0, entry.offset, f"{reason} (line {entry.line})"))
@@ -151,6 +158,17 @@ class SessionTree:
 
     def leaves(self) -> list[Entry]:
         return [e for e in self.by_id.values() if not self.children.get(e.id)]
+
+
+def _add_child(
+    children: dict[str | None, list[Entry]], entry: Entry, parent_id: str | None
+) -> None:
+    children[entry.id] = []
+    siblings = children[parent_id]
+    if parent_id is None or not siblings:
+        siblings.append(entry)  # roots stay in file order, as in Pi
+    else:
+        bisect.insort(siblings, entry, key=_child_key)
 
 
 def _child_key(entry: Entry) -> tuple[float, int]:

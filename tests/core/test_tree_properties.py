@@ -69,5 +69,6 @@ def test_incremental_equals_whole(spec: list, step: int) -> None:
     entries = make_entries(spec)
     incremental = SessionTree()
     for start in range(0, len(entries), step):
+        assert incremental.children is not None  # children kept up to date while extending
         incremental.extend(entries[start : start + step])
     assert shape(incremental) == shape(SessionTree(entries))
