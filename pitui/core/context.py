@@ -124,13 +124,9 @@ def _context_entries(path: list[Entry], compaction: Entry | None) -> list[Entry]
     at = next(i for i, e in enumerate(path) if e is compaction)
     if isinstance(compaction.raw.get("retainedTail"), list):
         return [compaction, *path[at + 1 :]]
-    kept: list[Entry] = []
     first_kept = compaction.raw.get("firstKeptEntryId")
-    found = False
-    for entry in path[:at]:
-        found = found or entry.raw_id == first_kept
-        if found and not (entry.type == "message" and entry.role == "system"):
-            kept.append(entry)
+    start = next((i for i in range(at) if path[i].raw_id == first_kept), at)
+    kept = [e for e in path[start:at] if not (e.type == "message" and e.role == "system")]
     return [compaction, *kept, *path[at + 1 :]]
 
 

@@ -38,13 +38,13 @@ class Entry:
     __slots__ = (
         "_content",
         "_has_text",
-        "_id",
         "_raw",
         "_source",
         "index",
         "line",
         "offset",
         "parent_id",
+        "raw_id",
         "role",
         "stop_reason",
         "timestamp",
@@ -83,7 +83,7 @@ class Entry:
         entry.index = index
         kind = fields.type
         entry.type = "?" if kind is None else kind
-        entry._id = fields.id
+        entry.raw_id = fields.id
         entry.parent_id = fields.parentId
         entry.timestamp = fields.timestamp
         entry._has_text = None
@@ -98,7 +98,7 @@ class Entry:
 
     def _set_fields(self, kind: Any, entry_id: Any, parent: Any, timestamp: Any, role: Any) -> None:
         self.type: str = kind if isinstance(kind, str) else "?"
-        self._id = _text_or_none(entry_id)
+        self.raw_id: str | None = _text_or_none(entry_id)  # as written; None if absent
         self.parent_id: str | None = _text_or_none(parent)
         self.timestamp: Any = timestamp
         self.role: str | None = _text_or_none(role)
@@ -106,7 +106,7 @@ class Entry:
     @property
     def id(self) -> str:
         """The entry's id; an entry without one gets a stand-in naming its line."""
-        return self._id if self._id is not None else f"line:{self.line}"
+        return self.raw_id if self.raw_id is not None else f"line:{self.line}"
 
     @property
     def has_text(self) -> bool | None:
@@ -116,11 +116,6 @@ class Entry:
             self._has_text = content_has_text(self._content)
             self._content = None
         return self._has_text
-
-    @property
-    def raw_id(self) -> str | None:
-        """The id as written (None when missing or not a string)."""
-        return self._id
 
     @property
     def raw(self) -> dict[str, Any]:

@@ -8,7 +8,7 @@ and breaks parentId cycles so that no walk over the tree can loop.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pitui.core.entry import Diagnostic, Entry
@@ -139,16 +139,19 @@ class SessionTree:
         label = self.labels.get(entry_id)
         return label.text if label else None
 
-    def ancestors(self, entry_id: str) -> Iterator[Entry]:
+    def ancestors(self, entry_id: str) -> list[Entry]:
         """The entry and its ancestors, leaf first, up to its root."""
+        by_id, parent = self.by_id, self.parent
+        chain: list[Entry] = []
         current: str | None = entry_id
-        while current is not None and current in self.by_id:
-            yield self.by_id[current]
-            current = self.parent.get(current)
+        while current is not None and (entry := by_id.get(current)) is not None:
+            chain.append(entry)
+            current = parent[current]
+        return chain
 
     def path_to(self, entry_id: str) -> list[Entry]:
         """Root-first path to `entry_id`."""
-        path = list(self.ancestors(entry_id))
+        path = self.ancestors(entry_id)
         path.reverse()
         return path
 
