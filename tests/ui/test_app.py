@@ -100,7 +100,7 @@ async def test_f1_and_question_mark_show_help(app_factory: Any) -> None:
 async def test_ctrl_k_opens_the_palette_with_screen_actions(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = pilot.app.screen
-        await wait_for(pilot, lambda: picker.catalog_ready and picker.progress is None)
+        await wait_for(pilot, lambda: picker.scanned)
         await settle(pilot)
         commands = [c.title for c in pilot.app.get_system_commands(pilot.app.screen)]
         for title in ("Scope", "Sort", "Named", "Paths", "Rename", "Trash", "Theme"):

@@ -28,7 +28,7 @@ def titles(picker: PickerScreen) -> list[str]:
 async def started(pilot: Any) -> PickerScreen:
     picker = pilot.app.screen
     assert isinstance(picker, PickerScreen)
-    await wait_for(pilot, lambda: picker.progress is None and picker.catalog_ready)
+    await wait_for(pilot, lambda: picker.scanned)
     await settle(pilot)
     return picker
 

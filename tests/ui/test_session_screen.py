@@ -45,7 +45,7 @@ async def loaded(pilot: Any) -> SessionScreen:
 async def open_from_picker(pilot: Any, query: str) -> SessionScreen:
     picker = pilot.app.screen
     assert isinstance(picker, PickerScreen)
-    await wait_for(pilot, lambda: picker.catalog_ready and picker.progress is None)
+    await wait_for(pilot, lambda: picker.scanned)
     await settle(pilot)
     await pilot.press(*query)
     await pilot.pause(0.2)

@@ -23,7 +23,7 @@ async def ready(pilot: Any) -> None:
     await settle(pilot)
     screen = pilot.app.screen
     if isinstance(screen, PickerScreen):
-        await wait_for(pilot, lambda: screen.catalog_ready and screen.progress is None)
+        await wait_for(pilot, lambda: screen.scanned)
     if isinstance(screen, SessionScreen):
         await wait_for(pilot, lambda: screen.live is not None)
     await settle(pilot)

@@ -66,8 +66,10 @@ def _no_builder(path: str) -> tuple[FileRow, SummaryBuilder] | None:
 class Catalog:
     """All sessions under a sessions root (or one custom session dir), kept in an index.
 
-    Thread-safe for one scanning/updating thread plus any number of `sessions`/`search`
-    callers (they see the summaries indexed so far).
+    Every method may be called from any thread. `_lock` guards the in-memory state and is
+    only held briefly, so `sessions`/`search` answer at once from what is indexed so far, even
+    while a scan runs; `_passes` runs one indexing pass (scan, update, forget) at a time. The
+    SQLite connection is shared by all threads under the index's own lock.
     """
 
     def __init__(
@@ -81,6 +83,8 @@ class Catalog:
         self.root = Path(sessions_root).absolute()
         self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
         self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
+        self._lock = threading.RLock()  # the attributes below (held briefly)
+        self._passes = threading.RLock()  # one scan / update / forget at a time
         self._summaries: dict[str, SessionSummary] = {}
         self._version = 0  # bumped on every change to _summaries
         self._ordered: tuple[int, list[SessionSummary]] | None = None
@@ -113,21 +117,23 @@ class Catalog:
         is "background" when `progress` or `on_batch` is given (an interactive caller), else
         "now".
         """
-        try:
-            report = self._scan(progress, on_batch)
-        except sqlite3.DatabaseError:
-            self.index.reset()
-            self._loaded = False
-            report = self._scan(progress, on_batch)
-        if tools == "auto":
-            tools = "background" if progress is not None or on_batch is not None else "now"
-        if tools == "now":
-            self.index_tools(tools_progress)
-        elif tools == "background":
-            self._start_tools(tools_progress)
-        else:
-            self._shutdown_pool()
-        return report
+        with self._passes:
+            try:
+                report = self._scan(progress, on_batch)
+            except sqlite3.DatabaseError:
+                self.index.reset()
+                with self._lock:
+                    self._loaded = False
+                report = self._scan(progress, on_batch)
+            if tools == "auto":
+                tools = "background" if progress is not None or on_batch is not None else "now"
+            if tools == "now":
+                self.index_tools(tools_progress)
+            elif tools == "background":
+                self._start_tools(tools_progress)
+            else:
+                self._shutdown_pool()
+            return report
 
     def _listing(self) -> discovery.Listing:
         if self.custom_dir is not None:
@@ -145,20 +151,28 @@ class Catalog:
             st = stat_of(path)
             if st is None or not unchanged(rows.get(path), st):
                 stale.append(path)
-        if not self._loaded:
+        self._load_known(rows)
+        self.index.write([], vanished)
+        self._forget_memory(vanished)
+        with self.index.bulk(enabled=not rows):
+            self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), on_batch)
+        with self._lock:
+            return ScanReport(
+                sessions=sum(1 for p in self._summaries if p in wanted),
+                skipped_not_sessions=sum(1 for p in self._skipped if p in wanted),
+                unreadable=listing.unreadable,
+            )
+
+    def _load_known(self, rows: dict[str, FileRow] | None = None) -> None:
+        """Once: the summaries the index already holds (reads no session file)."""
+        with self._lock:
+            if self._loaded:
+                return
+            rows = self.index.rows() if rows is None else rows
             self._summaries = self.index.summaries()
             self._version += 1
             self._skipped = {p for p, r in rows.items() if not r.is_session}
             self._loaded = True
-        self._forget_memory(vanished)
-        self.index.write([], vanished)
-        with self.index.bulk(enabled=not rows):
-            self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), on_batch)
-        return ScanReport(
-            sessions=sum(1 for p in self._summaries if p in wanted),
-            skipped_not_sessions=sum(1 for p in self._skipped if p in wanted),
-            unreadable=listing.unreadable,
-        )
 
     def _in_scope(self, path: str) -> bool:
         base = self.custom_dir if self.custom_dir is not None else self.root
@@ -254,6 +268,10 @@ class Catalog:
 
     def _workers(self) -> ProcessPoolExecutor | None:
         """Worker processes (started on first use; never forked from this threaded process)."""
+        with self._lock:
+            return self._start_workers()
+
+    def _start_workers(self) -> ProcessPoolExecutor | None:
         if self._pool is None and not self._pool_failed:
             workers = min((os.cpu_count() or 1) - 1, 3)  # this process parses too
             if workers < 1:
@@ -271,50 +289,56 @@ class Catalog:
         return None if self._pool_failed else self._pool
 
     def _shutdown_pool(self) -> None:
-        pool, self._pool = self._pool, None
+        with self._lock:
+            pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def _apply(self, updates: list[Update], gone: list[str]) -> list[str]:
-        changed = [p for p in gone if p in self._summaries]
-        self._forget_memory(gone)
-        for update in updates:
-            path = update.row.path
-            old = self._summaries.get(path)
-            if update.summary is None:
-                self._skipped.add(path)
-                self._version += 1
-                if self._summaries.pop(path, None) is not None:
-                    changed.append(path)
-            else:
-                self._skipped.discard(path)
-                self._summaries[path] = update.summary
-                self._version += 1
-                if old is None or old.to_json() != update.summary.to_json():
-                    changed.append(path)
-        return changed
+        with self._lock:
+            changed = [p for p in gone if p in self._summaries]
+            self._forget_memory(gone)
+            for update in updates:
+                self._apply_one(update, changed)
+            return changed
+
+    def _apply_one(self, update: Update, changed: list[str]) -> None:
+        path = update.row.path
+        old = self._summaries.get(path)
+        self._version += 1
+        if update.summary is None:
+            self._skipped.add(path)
+            if self._summaries.pop(path, None) is not None:
+                changed.append(path)
+            return
+        self._skipped.discard(path)
+        self._summaries[path] = update.summary
+        if old is None or old.to_json() != update.summary.to_json():
+            changed.append(path)
 
     def _forget_memory(self, paths: Iterable[str]) -> None:
-        for path in paths:
-            if self._summaries.pop(path, None) is not None:
-                self._version += 1
-            self._skipped.discard(path)
+        with self._lock:
+            for path in paths:
+                if self._summaries.pop(path, None) is not None:
+                    self._version += 1
+                self._skipped.discard(path)
 
     def update_paths(self, paths: Iterable[Path]) -> list[Path]:
         """Re-index just these files (new/grown/replaced/deleted); returns those that changed.
 
         Their tool output is indexed before returning, unless it is large (then in the
         background)."""
-        if not self._loaded:
-            self.scan(tools="background")
-        rows = self.index.rows()
-        stale: list[str] = []
-        for path in {str(Path(p).absolute()) for p in paths}:
-            st = stat_of(path)
-            if st is None or not unchanged(rows.get(path), st):
-                stale.append(path)
-        changed = [Path(p) for p in self._refresh(stale, rows, None, len(stale), 0)]
-        tasks = self.index.tool_tasks(stale)
+        with self._passes:
+            if not self._loaded:
+                self.scan(tools="background")
+            rows = self.index.rows()
+            stale: list[str] = []
+            for path in {str(Path(p).absolute()) for p in paths}:
+                st = stat_of(path)
+                if st is None or not unchanged(rows.get(path), st):
+                    stale.append(path)
+            changed = [Path(p) for p in self._refresh(stale, rows, None, len(stale), 0)]
+            tasks = self.index.tool_tasks(stale)
         if sum(t.end - t.start for t in tasks) <= TOOL_BATCH_BYTES:
             self._index_tools(tasks, None, threading.Event())
         else:
@@ -324,20 +348,23 @@ class Catalog:
     def forget(self, path: Path) -> None:
         """Drop one file from the index (e.g. after the user trashed it)."""
         key = str(Path(path).absolute())
-        self.index.write([], [key])
-        self._forget_memory([key])
+        with self._passes:
+            self.index.write([], [key])
+            self._forget_memory([key])
 
     # -- tool output -------------------------------------------------------------------------
 
     @property
     def tools_pending(self) -> bool:
         """Whether some session's tool output is not searchable yet."""
-        thread = self._tools_thread
+        with self._lock:
+            thread = self._tools_thread
         return (thread is not None and thread.is_alive()) or bool(self.index.tool_tasks_left())
 
     def index_tools(self, progress: Progress | None = None) -> None:
         """Index all tool output not indexed yet, here (waits for a background pass first)."""
-        thread = self._tools_thread
+        with self._lock:
+            thread = self._tools_thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
         self.index.collect_tool_garbage()
@@ -345,26 +372,33 @@ class Catalog:
         self._shutdown_pool()
 
     def _start_tools(self, progress: Progress | None) -> None:
-        thread = self._tools_thread
-        if thread is not None and thread.is_alive():
-            self._tools_again = True
-            return
-        if self._stop.is_set() or not self.index.tool_tasks_left():
+        with self._lock:
+            thread = self._tools_thread
+            if thread is not None and thread.is_alive():
+                self._tools_again = True  # the running pass goes round once more
+                return
+            start = not self._stop.is_set() and self.index.tool_tasks_left()
+            if start:
+                self._tools_again = False
+                self._tools_thread = threading.Thread(
+                    target=self._tools_worker,
+                    args=(progress,),
+                    name="pitui-catalog-tools",
+                    daemon=True,
+                )
+                self._tools_thread.start()
+        if not start:
             self._shutdown_pool()
-            return
-        self._tools_thread = threading.Thread(
-            target=self._tools_worker, args=(progress,), name="pitui-catalog-tools", daemon=True
-        )
-        self._tools_thread.start()
 
     def _tools_worker(self, progress: Progress | None) -> None:
         try:
             self.index.collect_tool_garbage()
-            again = True
-            while again and not self._stop.is_set():
-                self._tools_again = False
+            while not self._stop.is_set():
                 self._index_tools(self.index.tool_tasks(), progress, self._stop)
-                again = self._tools_again
+                with self._lock:
+                    if not self._tools_again:
+                        break
+                    self._tools_again = False
         except Exception as error:  # e.g. the catalog was closed meanwhile
             self.tools_error = error
         finally:
@@ -426,14 +460,16 @@ class Catalog:
     # -- queries -----------------------------------------------------------------------------
 
     def sessions(self, cwd: str | None = None) -> list[SessionSummary]:
-        """Pi's `listAll()` (cwd None) or `list(cwd)`, newest first."""
-        if not self._loaded:
-            self.scan()
-        cached = self._ordered
-        if cached is None or cached[0] != self._version:
-            version = self._version
-            found = list(self._summaries.values())  # a snapshot (a scan may be adding to it)
-            cached = self._ordered = (version, newest_first(found))
+        """Pi's `listAll()` (cwd None) or `list(cwd)`, newest first.
+
+        What is indexed so far: never reads a session file (a first call reads the index; a
+        scan running meanwhile adds to the answer of later calls)."""
+        self._load_known()
+        with self._lock:
+            cached = self._ordered
+            if cached is None or cached[0] != self._version:
+                found = list(self._summaries.values())
+                cached = self._ordered = (self._version, newest_first(found))
         ordered = cached[1]
         if cwd is None:
             return list(ordered)
@@ -464,7 +500,8 @@ class Catalog:
     def close(self) -> None:
         """Stop a background pass (it resumes on the next scan) and close the index."""
         self._stop.set()
-        thread = self._tools_thread
+        with self._lock:
+            thread = self._tools_thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
         self._shutdown_pool()

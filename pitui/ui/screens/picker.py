@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.trash import trash_session
 from pitui.core.writer import set_name
@@ -132,7 +132,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self._search_timer: Timer | None = None
         self._last_research = 0.0
         self._unsubscribe: Any = None
-        self.catalog_ready = False  # the catalog has loaded its index: searching is cheap
+        self.scanned = False  # the first scan has finished: the list is complete
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -154,6 +154,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         if self.app.catalog is None:
             return
         self._scan()
+        self.run_search()  # what the index already knows, while the scan runs
         if self.app.live is not None:
             self._unsubscribe = self.app.live.subscribe_store(self._store_changed)
 
@@ -177,20 +178,25 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self.post_message(CatalogScanned(report))
 
     def on_catalog_progress(self, message: CatalogProgress) -> None:
-        self.catalog_ready = True
         self.progress = (message.done, message.total)
         self._update_status()
         if time.monotonic() - self._last_research > RESEARCH_EVERY:
             self.run_search()
 
     def on_catalog_scanned(self, message: CatalogScanned) -> None:
-        self.catalog_ready = True
+        self.scanned = True
         self.progress = None
         report = message.report
         unreadable = getattr(report, "unreadable", None) or []
         if unreadable:
             self.notify(f"{len(unreadable)} session files could not be read", severity="warning")
         self.run_search()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        super().on_worker_state_changed(event)  # reported once, by the app
+        if event.state == WorkerState.ERROR and event.worker.group == "scan":
+            self.scanned, self.progress = True, None  # show what is known, not "Indexing"
+            self.run_search()
 
     def _store_changed(self, batch: Any) -> None:
         """Watcher thread: only post (never block the watcher on the UI)."""
@@ -200,7 +206,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         batch = message.batch
         if batch.notice:
             self.notify(batch.notice, severity="warning", markup=False)
-        if (batch.changed or batch.deleted) and self.catalog_ready:
+        if batch.changed or batch.deleted:
             self._update_catalog(sorted(batch.changed), sorted(batch.deleted))
 
     @work(
@@ -229,7 +235,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self._search_timer = self.set_timer(SEARCH_DELAY, self.run_search)
 
     def run_search(self) -> None:
-        if self.app.catalog is None or not self.catalog_ready:
+        if self.app.catalog is None:
             return
         self._last_research = time.monotonic()
         query = self.query_one("#search", Input).value
@@ -244,16 +250,11 @@ class PickerScreen(ReportsFailures, Screen[None]):
     )
     def _search(self, request: SearchRequest) -> None:
         cwd = None if request.all_scope else self.app.config.cwd
-        for attempt in range(3):
-            try:  # the scan thread may be growing the catalog meanwhile
-                result = self.app.catalog.search(
-                    request.query, cwd=cwd, sort=request.sort, named_only=request.named_only
-                )
-                known = len(self.app.catalog.sessions(cwd=None)) if not result.rows else -1
-                break
-            except RuntimeError:
-                if attempt == 2:
-                    raise
+        catalog = self.app.catalog  # answers from what is indexed so far, from any thread
+        result = catalog.search(
+            request.query, cwd=cwd, sort=request.sort, named_only=request.named_only
+        )
+        known = len(catalog.sessions(cwd=None)) if not result.rows else -1
         if not get_current_worker().is_cancelled:
             self.post_message(SearchDone(request, (result, known)))
 
@@ -289,7 +290,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         if not self.rows:
             if request.query or request.named_only:
                 message = "No sessions match - Esc clears the search"
-            elif self.progress is not None:
+            elif not self.scanned:
                 message = "Indexing sessions..."
             elif self.known_count == 0:
                 message = f"No sessions found at {self.app.config.sessions_root}"

@@ -92,6 +92,7 @@ def test_list_cwd_in_foreign_dir(pi_oracle: Any, tmp_path: Path) -> None:
     shared = tmp_path / "shared"  # a copy of the folder both cwds map to
     shutil.copytree(project_dir(root, "/home/dev/my-notes"), shared)
     with Catalog(root, custom_dir=shared, no_cache=True) as catalog:
+        catalog.scan()
         for cwd in ("/home/dev/my-notes", "/home/dev-my/notes"):
             pi = pi_oracle.request({"op": "list", "cwd": cwd, "sessionDir": str(shared)})
             assert pi
@@ -119,5 +120,6 @@ def test_all_messages_text(pi_oracle: Any, tmp_path: Path) -> None:
     req = {"op": "listAllDefault", "agentDir": str(tmp_path / "agent"), "withText": True}
     pi = {p["path"]: p["allMessagesText"] for p in pi_oracle.request(req)}
     with Catalog(root, no_cache=True) as catalog:
+        catalog.scan()
         mine = {s.path: s.all_messages_text for s in catalog.sessions()}
     assert mine == pi

@@ -15,6 +15,7 @@ from pitui.core.generate import generate_corpus
 
 def _fresh(root: Path) -> list[dict]:
     with Catalog(root, no_cache=True) as catalog:
+        catalog.scan()
         return [s.to_json() for s in catalog.sessions()]
 
 
