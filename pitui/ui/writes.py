@@ -1,12 +1,12 @@
 """Writing to session files from the UI: in a thread worker, asking before a forced write.
 
-The core writer raises `ConcurrentWriteWarning` when pi may be writing the same file; the
-user is asked, and the write is retried with `force=True` if they agree.
+The core writer raises `ConcurrentWriteWarning` when pi may be writing the same file (not
+after pitui's own last write: the writer remembers it); the user is asked, and the write is
+retried with `force=True` if they agree.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,14 +29,6 @@ class WriteJob:
     done: Callable[[Any], None] | None = None
 
 
-def _signature(path: Path) -> tuple[int, int, int] | None:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
-
-
 @dataclass
 class WriteDone(Message):
     job: WriteJob
@@ -53,22 +45,16 @@ class WriteFlow:
     """App mixin: `run_write(job)`. Failures other than the warning reach the app's single
     worker-failure handler. (Handlers are named `on_...`: `@on` does not work in a mixin.)"""
 
-    _own_writes: dict[Path, tuple[int, int, int] | None]
-
     def run_write(self, job: WriteJob, *, force: bool = False) -> None:
         self._write_in_thread(job, force)
 
     @work(thread=True, group="write", exit_on_error=False, description="writing session")
     def _write_in_thread(self, job: WriteJob, force: bool) -> None:
-        own = self.__dict__.setdefault("_own_writes", {})
-        # The file is as our last write left it: its fresh mtime is ours, not pi's.
-        force = force or (job.path in own and own[job.path] == _signature(job.path))
         try:
             result = job.action(force)
         except ConcurrentWriteWarning as warning:
             self.post_message(WriteConflict(job, str(warning)))  # type: ignore[attr-defined]
             return
-        own[job.path] = _signature(job.path)
         self.post_message(WriteDone(job, result))  # type: ignore[attr-defined]
 
     def on_write_done(self, message: WriteDone) -> None:
