@@ -15,8 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import Worker
 
-from pitui.core.errors import PituiError
-from pitui.ui.failures import ReportsFailures
+from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.messages import SessionRemoved
 from pitui.ui.writes import WriteFlow
@@ -123,10 +122,7 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
 
     def report_worker_failure(self, worker: Worker[Any]) -> None:
         """The one place worker failures surface: a notification, never a traceback."""
-        error = worker.error
-        what = worker.description or worker.name or "background work"
-        text = str(error) if isinstance(error, PituiError) else f"{type(error).__name__}: {error}"
-        self.notify(text, title=f"Failed: {what}", severity="error", markup=False, timeout=8)
+        notify_failure(self, worker)
 
 
 def make_app(

@@ -1,18 +1,37 @@
 """Worker failures, reported in one place.
 
 Textual posts `Worker.StateChanged` only to the node that started the worker (it does not
-bubble), so screens and widgets with workers take this mixin and forward failures to
-`PituiApp.report_worker_failure`: a notification with the error's message, never a traceback.
+bubble), so every screen and widget that runs workers takes `ReportsFailures`, which hands
+failures to the app's `report_worker_failure` (`PituiApp`: `notify_failure`): a notification
+with the error's message, never a traceback, and the app keeps running.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual.app import App
 from textual.worker import Worker, WorkerState
+
+from pitui.core.errors import PituiError
+
+
+def notify_failure(app: App[Any], worker: Worker[Any]) -> None:
+    """The notification for a failed worker: what it was doing and the error's message."""
+    error = worker.error
+    what = worker.description or worker.name or "background work"
+    text = str(error) if isinstance(error, PituiError) else f"{type(error).__name__}: {error}"
+    app.notify(text, title=f"Failed: {what}", severity="error", markup=False, timeout=8)
 
 
 class ReportsFailures:
-    """Mixin for DOM nodes that run workers."""
+    """Mixin for DOM nodes that run workers (with `exit_on_error=False`)."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
-            self.app.report_worker_failure(event.worker)  # type: ignore[attr-defined]
+            app = self.app  # type: ignore[attr-defined]
+            report = getattr(app, "report_worker_failure", None)
+            if report is not None:
+                report(event.worker)
+            else:  # a widget hosted by another app (e.g. in a test)
+                notify_failure(app, event.worker)

@@ -149,3 +149,27 @@ async def test_ctrl_q_quits(app_factory: Any) -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert not app.is_running
+
+
+def test_every_node_with_workers_reports_failures() -> None:
+    """Worker.StateChanged does not bubble: each node that starts workers must forward them."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.dom import DOMNode
+
+    import pitui.ui
+    from pitui.ui.failures import ReportsFailures
+
+    starters = []
+    for info in pkgutil.walk_packages(pitui.ui.__path__, "pitui.ui."):
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != module.__name__ or not issubclass(cls, DOMNode):
+                continue
+            source = inspect.getsource(cls)
+            if "run_worker(" in source or "@work(" in source:
+                starters.append(cls)
+                assert issubclass(cls, ReportsFailures), cls
+    assert len(starters) >= 4

@@ -394,3 +394,28 @@ async def test_odd_content_is_inert(app_factory: Any, tmp_path: Path) -> None:
         assert "\x1b" not in svg
         assert "[bold]x[/bold]" in svg.replace("&#160;", " ")
         assert screen.query_one(EntryTree).highlighted.id == "0dd0dd00"
+
+
+async def test_message_pane_failure_is_a_notification(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        pane = screen.query_one(MessagePane)
+
+        def broken(*args: Any) -> Any:
+            raise RuntimeError("renderer exploded")
+
+        monkeypatch.setattr(MessagePane, "_first_widgets", broken)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: bool(pilot.app._notifications))
+        note = list(pilot.app._notifications)[-1]
+        assert note.message == "RuntimeError: renderer exploded"
+        assert note.title == "Failed: rendering the entry" and note.severity == "error"
+        assert pilot.app.is_running and pilot.app.screen is screen
+        assert not pilot.app._exit_renderables  # no traceback
+        monkeypatch.undo()  # the pane still works afterwards
+        await pilot.press("G")
+        await settle(pilot)
+        assert pane.entry is screen.query_one(EntryTree).highlighted
+        assert pane.query("EntryHeader")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from functools import partial
 from typing import Any, ClassVar
@@ -18,6 +18,7 @@ from pitui.core.entry import Entry
 from pitui.core.models import check_entry
 from pitui.core.safe_text import one_line
 from pitui.core.tree import SessionTree
+from pitui.ui.failures import ReportsFailures
 from pitui.ui.widgets.entry_parts import entry_parts
 from pitui.ui.widgets.message_parts import Part, as_text, fallback_parts, plain_widget
 
@@ -129,7 +130,7 @@ def rest_widgets(rest: list[Part]) -> Iterator[Widget]:
             yield plain_widget(part.text[start : start + CHUNK_CHARS], part.style)
 
 
-class MessagePane(VerticalScroll, can_focus=True):
+class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
     """Shows one entry in full: header, markdown text, thinking, tool calls and results,
     and every other entry type; unknown ones as JSON."""
 
@@ -160,7 +161,13 @@ class MessagePane(VerticalScroll, can_focus=True):
         self.entry = entry
         self._rest = []
         work = partial(self._show, entry, session_tree)
-        self.run_worker(work, group="message-pane", exclusive=True, exit_on_error=False)
+        self._run(work, "rendering the entry")
+
+    def _run(self, work: Callable[[], Awaitable[None]], description: str) -> None:
+        """Render in a worker; a failure is reported (ReportsFailures), the pane stays usable."""
+        self.run_worker(
+            work, group="message-pane", exclusive=True, exit_on_error=False, description=description
+        )
 
     def show_all(self) -> None:
         """Render the rest of a large body, a chunk per frame."""
@@ -170,8 +177,7 @@ class MessagePane(VerticalScroll, can_focus=True):
         if not self._rest:
             return
         rest, self._rest = self._rest, []
-        work = partial(self._show_rest, rest)
-        self.run_worker(work, group="message-pane", exclusive=True, exit_on_error=False)
+        self._run(partial(self._show_rest, rest), "rendering the rest of the entry")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.has_class("show-all"):
