@@ -38,6 +38,10 @@ def run(args: argparse.Namespace) -> int:
         )
     for problem in report.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
+    skipped = report.skipped_not_sessions
+    if skipped:
+        what = "file that is not a session" if skipped == 1 else "files that are not sessions"
+        print(f"pitui: skipped {skipped} .jsonl {what}", file=sys.stderr)
     if result.error:
         print(f"pitui: {one_line(result.error)}", file=sys.stderr)
     if args.json:

@@ -244,6 +244,8 @@ class SessionScreen(ReportsFailures, Screen[None]):
             self._context_timer.stop()
         if event.entry is not None:
             self._context_timer = self.set_timer(CONTEXT_DELAY, self._request_context)
+        else:  # no row left (a filter matches none): show nothing stale
+            self.query_one(ContextPane).show_context(None)
 
     def _request_context(self) -> None:
         if self.entry is not None and self.live is not None:

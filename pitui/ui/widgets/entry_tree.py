@@ -38,6 +38,9 @@ _STYLE_CLASSES = {
 }
 
 
+_NOTHING = object()  # no entry highlighted (as opposed to an entry whose id is None)
+
+
 class EntryTree(ScrollView, can_focus=True):
     """Rows of a session tree with a cursor, folding, filters and search."""
 
@@ -87,9 +90,9 @@ class EntryTree(ScrollView, can_focus=True):
     """
 
     class Highlighted(Message):
-        """The cursor moved to another entry."""
+        """The cursor moved to another entry (None: no row left, e.g. a filter matches none)."""
 
-        def __init__(self, entry_tree: EntryTree, entry: Entry) -> None:
+        def __init__(self, entry_tree: EntryTree, entry: Entry | None) -> None:
             super().__init__()
             self.entry_tree = entry_tree
             self.entry = entry
@@ -147,7 +150,7 @@ class EntryTree(ScrollView, can_focus=True):
         self._query = ""
         self._matches: list[int] = []
         self._match_set: set[int] = set()
-        self._last_posted: str | None = None
+        self._last_posted: object = _NOTHING
         self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
         if tree is not None:
             self.load(tree)
@@ -246,8 +249,9 @@ class EntryTree(ScrollView, can_focus=True):
 
     def _post_highlighted(self) -> None:
         entry = self.highlighted
-        if entry is not None and entry.id != self._last_posted:
-            self._last_posted = entry.id
+        key = entry.id if entry is not None else _NOTHING
+        if key != self._last_posted:
+            self._last_posted = key
             self.post_message(self.Highlighted(self, entry))
 
     def _after_change(self, cursor: int, *, scroll: bool = True) -> None:
