@@ -32,10 +32,13 @@ def run(args: argparse.Namespace) -> int:
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=args.no_cache) as catalog:
         report = catalog.scan()
+        notice = catalog.index.notice
         sort = args.sort or ("recent" if args.json else "threaded")
         result = catalog.search(
             args.query, cwd=None if args.all else cwd, sort=sort, named_only=args.named
         )
+    if notice:
+        print(f"pitui: {one_line(notice)}", file=sys.stderr)
     for problem in report.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
     skipped = report.skipped_not_sessions

@@ -188,9 +188,15 @@ class LiveStore:
     # -- store subscribers ---------------------------------------------------------------
 
     def subscribe_store(self, callback: StoreCallback) -> Callable[[], None]:
-        """Call `callback(batch)` for every change batch; returns an unsubscribe function."""
+        """Call `callback(batch)` for every change batch; returns an unsubscribe function.
+
+        A notice already given (the switch to polling comes as the watcher starts, before a UI
+        subscribes) is passed on at once, as a batch with just that notice."""
         with self._lock:
             self._store_subscribers.append(callback)
+            notice = self.notice
+        if notice:
+            _call_all([callback], ChangeBatch(notice=notice))
 
         def unsubscribe() -> None:
             with self._lock:

@@ -48,6 +48,7 @@ CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
     + TOOL_FTS
 )
 PENDING = "is_session=1 AND tools_offset < offset"  # the files_tools_pending index's rows
+BUSY_SECONDS = 5.0  # waiting for another pitui's write before working without the file
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
 
 
@@ -117,17 +118,20 @@ class Index:
     def __init__(self, cache_dir: Path | None) -> None:
         self.path = None if cache_dir is None else cache_dir / DB_NAME
         self.lock = threading.RLock()
+        self.notice: str | None = None  # why a temporary in-memory index is used instead
         try:
             self.db = self._open()
-        except sqlite3.DatabaseError:
-            self.db = self._rebuild()
+        except sqlite3.DatabaseError as error:
+            self.db = self._temporary() if _busy(error) else self._rebuild()
 
     def _connect(self) -> sqlite3.Connection:
         if self.path is None:
             return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA busy_timeout=30000")
+        db = sqlite3.connect(
+            self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+        )
+        db.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA cache_size=-32768")
@@ -154,11 +158,39 @@ class Index:
                     Path(f"{self.path}{suffix}").unlink()
         return self._open()
 
+    def _temporary(self) -> sqlite3.Connection:
+        """Another process holds the database for too long: never delete it from under it;
+        work in memory this time (the next start uses the file again)."""
+        self.notice = (
+            f"the session index {self.path} is in use by another pitui: "
+            "using a temporary index (slower to start)"
+        )
+        self.path = None
+        return self._open()
+
+    def _busy_now(self) -> bool:
+        """Whether another connection holds the write lock (as opposed to a corrupt file)."""
+        if self.path is None:
+            return False
+        try:
+            probe = sqlite3.connect(self.path, timeout=0.05, isolation_level=None)
+        except sqlite3.Error:
+            return False
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+            probe.execute("ROLLBACK")
+            return False
+        except sqlite3.Error as error:
+            return _busy(error)
+        finally:
+            probe.close()
+
     def reset(self) -> None:
+        """After a database error: rebuild a corrupt index; a busy one is left alone."""
         with self.lock:
             with contextlib.suppress(sqlite3.Error):
                 self.db.close()
-            self.db = self._rebuild()
+            self.db = self._temporary() if self._busy_now() else self._rebuild()
 
     def close(self) -> None:
         with self.lock:
@@ -341,6 +373,14 @@ class Index:
                 self.db.execute("UPDATE files SET tools_offset=0")
                 self.db.execute("DELETE FROM meta WHERE key='tool_garbage'")
             return True
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    """SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock (not corruption)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(error) or "busy" in str(error)
 
 
 @contextlib.contextmanager

@@ -30,6 +30,7 @@ from pitui.ui.messages import (
     LiveReloaded,
     SessionLoaded,
     SessionRemoved,
+    StoreChanged,
 )
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.text_input import TextInputModal
@@ -121,6 +122,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
         self.entry: Any = None
         self.gone: str | None = None
         self._unsubscribe: Any = None
+        self._unsubscribe_store: Any = None
         self._context_timer: Timer | None = None
 
     # -- layout and loading --------------------------------------------------------------
@@ -141,6 +143,16 @@ class SessionScreen(ReportsFailures, Screen[None]):
         self.query_one("#panes").loading = True
         self.query_one("#entry-tree").focus()
         self._load()
+        if self.standalone and self.app.live is not None:  # no picker to show store notices
+            self._unsubscribe_store = self.app.live.subscribe_store(self._store_batch)
+
+    def _store_batch(self, batch: Any) -> None:
+        """Watcher thread (or this one, for a standing notice): only post."""
+        if batch.notice:
+            self.post_message(StoreChanged(batch))
+
+    def on_store_changed(self, message: StoreChanged) -> None:
+        self.notify(message.batch.notice, severity="warning", markup=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         super().on_worker_state_changed(event)
@@ -151,6 +163,8 @@ class SessionScreen(ReportsFailures, Screen[None]):
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        if self._unsubscribe_store is not None:
+            self._unsubscribe_store()
         if self.app.live is not None:
             self.app.live.close_session(self.path)
 
