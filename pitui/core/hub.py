@@ -56,13 +56,16 @@ class SessionHub:
         self.live = live
         self._subscribers: list[HubCallback] = []
         self._lock = threading.Lock()
+        self.notice: str | None = None  # the latest watcher notice, replayed to new subscribers
         self._unsubscribe_store = live.subscribe_store(self._on_batch)
-        if live.notice:
-            self._on_batch(ChangeBatch(notice=live.notice))
 
     def subscribe(self, callback: HubCallback) -> Callable[[], None]:
+        """Call `callback(event)` for every catalog change (on the watcher thread)."""
         with self._lock:
             self._subscribers.append(callback)
+            notice = self.notice
+        if notice:
+            callback(CatalogChanged(notice=notice))
 
         def unsubscribe() -> None:
             with self._lock:
@@ -96,6 +99,7 @@ class SessionHub:
 
     def _publish(self, event: CatalogChanged) -> None:
         with self._lock:
+            self.notice = event.notice or self.notice
             subscribers = list(self._subscribers)
         for callback in subscribers:
             try:
