@@ -97,3 +97,17 @@ def test_forget_removes_at_once(hub: tuple) -> None:
     hub_.forget(files[3])
     assert summary(hub_, files[3]) is None
     assert any(files[3] in e.removed for e in events)
+
+
+def test_polling_notice_reaches_late_subscribers(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    generate_store(root, 2, 5, seed=1)
+    live = LiveStore([root], watch=True, force_polling=True)
+    hub = SessionHub(None, live)
+    try:
+        eventually(lambda: hub.notice is not None)
+        seen: list[CatalogChanged] = []
+        hub.subscribe(seen.append)
+        assert seen and "polling" in (seen[0].notice or "")
+    finally:
+        hub.close()
