@@ -6,11 +6,15 @@ import json
 import json.encoder
 import math
 import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
 import orjson
 
+MAX_NESTING = 20_000
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -34,9 +38,23 @@ def parse_line(raw: bytes) -> Any:
         pass
     text = raw.decode("utf-8", errors="replace")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        with _deep_nesting_allowed():
+            return json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as error:
         raise LineError(_reason(error)) from None
+
+
+@contextmanager
+def _deep_nesting_allowed() -> Iterator[None]:
+    """JSON.parse reads arrays nested thousands deep; the standard library's decoder counts
+    nesting against the recursion limit, so lift it for the one call (bounded: a C stack
+    must not overflow)."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, MAX_NESTING))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
 
 
 def _reason(error: Exception) -> str:
