@@ -100,7 +100,7 @@ async def test_tab_toggles_scope(app_factory: Any) -> None:
         await settle(pilot)
         assert picker.all_scope and len(picker.rows) == 12
         table = picker.query_one(SessionTable)
-        assert "cwd" in [c.value for c in table.columns]
+        assert "cwd" in [c.key for c in table.columns]
 
 
 async def test_empty_folder_says_tab_shows_all(app_factory: Any) -> None:
@@ -147,10 +147,10 @@ async def test_ctrl_p_toggles_the_path_column(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         table = picker.query_one(SessionTable)
-        assert "path" not in [c.value for c in table.columns]
+        assert "path" not in [c.key for c in table.columns]
         await pilot.press("ctrl+p")
         await settle(pilot)
-        assert "path" in [c.value for c in table.columns]
+        assert "path" in [c.key for c in table.columns]
 
 
 async def test_preview_shows_the_highlighted_session(app_factory: Any) -> None:

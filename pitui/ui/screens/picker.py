@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.trash import trash_session
@@ -316,12 +316,12 @@ class PickerScreen(ReportsFailures, Screen[None]):
 
     # -- list ----------------------------------------------------------------------------
 
-    @on(DataTable.RowHighlighted, "#sessions")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.query_one(SessionPreview).show(self.query_one(SessionTable).highlighted)
+    @on(SessionTable.Highlighted, "#sessions")
+    def _highlighted(self, event: SessionTable.Highlighted) -> None:
+        self.query_one(SessionPreview).show(event.summary)
 
-    @on(DataTable.RowSelected, "#sessions")
-    def _selected(self, event: DataTable.RowSelected) -> None:
+    @on(SessionTable.Selected, "#sessions")
+    def _selected(self, event: SessionTable.Selected) -> None:
         event.stop()
         self.action_open()
 

@@ -1,46 +1,123 @@
-"""The picker's table of sessions: a threaded forest with guides, one row per session."""
+"""The picker's list of sessions: a line-API view of the catalog's rows (threaded forest).
+
+`show_rows` only swaps the list of rows: each visible line is built when painted (rich
+`Text` with `append`, never markup; session text through `one_line`) and its `Strip` kept
+in a cache, so replacing 5,000 rows costs no more than replacing 10.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.widget import Widget
-from textual.widgets import DataTable, Input
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Input
 
 from pitui.core.safe_text import one_line
 from pitui.ui.format import age, tilde, to_datetime
 
 SESSION_WIDTH_MIN = 24
+COUNT_WIDTH = 5
+AGE_WIDTH = 4
 CWD_WIDTH = 28
 PATH_WIDTH = 60
+PATH_MIN = 16
+GAP = 2  # spaces between columns (and 1 at each edge)
 
 
-def session_title(summary: Any) -> Text:
-    """The name (bold) if the session has one, else its first message."""
-    if summary.name:
-        return Text(one_line(summary.name), style="bold")
-    return Text(one_line(summary.first_message or "(no messages)"))
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    width: int
+    right: bool = False
+    keep_end: bool = False  # too long: cut the start, not the end
 
 
-class SessionTable(DataTable[Any]):
-    """Rows keyed by session path. Printable keys other than its own go to the search box."""
+class SessionTable(ScrollView, can_focus=True):
+    """One line per session with a cursor and a fixed header line. Printable keys other than
+    its own go to the search box."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("enter", "select", "Open", show=False),
         Binding("r", "screen.resume", "Resume", id="picker.resume", tooltip="Hand off to pi"),
         Binding("f", "screen.fork", "Fork", id="picker.fork", tooltip="pi --fork this session"),
         Binding("escape", "screen.focus_search", "Search", show=False, id="picker.search"),
     ]
     OWN_KEYS = frozenset("rf?")
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "session-table--header",
+        "session-table--cursor",
+        "session-table--guide",
+        "session-table--name",
+        "session-table--dim",
+    }
+    DEFAULT_CSS = """
+    SessionTable { background: $surface; }
+    SessionTable > .session-table--header { background: $panel; text-style: bold; }
+    SessionTable > .session-table--cursor { background: $block-cursor-blurred-background; }
+    SessionTable:focus > .session-table--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
+    SessionTable > .session-table--guide { color: $text-muted; }
+    SessionTable > .session-table--name { color: $text-accent; text-style: bold; }
+    SessionTable > .session-table--dim { color: $text-muted; }
+    """
+
+    class Highlighted(Message):
+        """The cursor moved to another session (None: the list is empty)."""
+
+        def __init__(self, table: SessionTable, summary: Any) -> None:
+            super().__init__()
+            self.table = table
+            self.summary = summary
+
+        @property
+        def control(self) -> SessionTable:
+            return self.table
+
+    class Selected(Message):
+        """Enter (or a click on the highlighted row): open this session."""
+
+        def __init__(self, table: SessionTable, summary: Any) -> None:
+            super().__init__()
+            self.table = table
+            self.summary = summary
+
+        @property
+        def control(self) -> SessionTable:
+            return self.table
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
-        self.summaries: dict[str, Any] = {}
+        super().__init__(**kwargs)
+        self.rows: Sequence[Any] = []
+        self.cursor = 0
+        self.all_scope = False
+        self.show_paths = False
+        self.now: datetime | None = None
+        self.home: str | None = None
+        self._posted: object = None
+        self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
 
+    # -- data -----------------------------------------------------------------------------
     def show_rows(
         self,
         rows: Sequence[Any],
@@ -52,66 +129,107 @@ class SessionTable(DataTable[Any]):
     ) -> None:
         """Replace the rows, keeping the highlighted session if it is still listed."""
         keep = self.highlighted_path
-        self.clear(columns=True)
-        self.summaries = {}
-        width = self._title_width(all_scope, show_paths)
-        self.add_column("Session", key="session", width=width)
-        self.add_column(Text("Msgs", justify="right"), key="count", width=5)
-        self.add_column(Text("Age", justify="right"), key="age", width=4)
-        if all_scope:
-            self.add_column("Cwd", key="cwd", width=CWD_WIDTH)
-        if show_paths:
-            self.add_column("Path", key="path", width=PATH_WIDTH)
-        for row in rows:  # fixed widths: adding rows measures no cell
-            summary = row.summary
-            self.summaries[summary.path] = summary
-            self.add_row(*self._cells(row, now, all_scope, show_paths, home), key=summary.path)
-        if keep in self.summaries:
-            self.move_cursor(row=self.get_row_index(keep), animate=False, scroll=True)
-
-    def _title_width(self, all_scope: bool, show_paths: bool) -> int:
-        width = self.parent.size.width if isinstance(self.parent, Widget) else 0
-        available = max(width or self.size.width, 60) - 17
-        if all_scope:
-            available -= CWD_WIDTH + 2
-        if show_paths:
-            available -= PATH_WIDTH + 2
-        return max(SESSION_WIDTH_MIN, available)
-
-    def _cells(
-        self, row: Any, now: datetime, all_scope: bool, show_paths: bool, home: str | None
-    ) -> list[Any]:
-        summary = row.summary
-        title = Text(row.guide(), style="dim")
-        title.append_text(session_title(summary))
-        title.no_wrap = True
-        title.overflow = "ellipsis"
-        moment = to_datetime(summary.modified_ms)
-        cells: list[Any] = [
-            title,
-            Text(str(summary.message_count), justify="right"),
-            Text(age(moment, now), justify="right"),
-        ]
-        if all_scope:
-            cells.append(Text(one_line(tilde(summary.cwd or "", home)), style="dim"))
-        if show_paths:
-            cells.append(Text(one_line(tilde(str(summary.path), home)), style="dim"))
-        return cells
+        self.rows = rows
+        self.now, self.all_scope, self.show_paths, self.home = now, all_scope, show_paths, home
+        cursor = 0
+        if keep is not None:
+            cursor = next((i for i, r in enumerate(rows) if r.summary.path == keep), 0)
+        self.cursor = max(0, min(cursor, len(rows) - 1))
+        self._strips.clear()
+        self.virtual_size = Size(self.size.width, len(rows) + 1)
+        self.refresh()
+        self._scroll_to_cursor()
+        self._post_highlighted()
 
     @property
-    def highlighted_path(self) -> str | None:
-        if not self.row_count:
-            return None
-        try:
-            key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key
-        except Exception:
-            return None
-        return key.value
+    def row_count(self) -> int:
+        return len(self.rows)
+
+    @property
+    def columns(self) -> list[Column]:
+        """The columns shown: the session title takes the width the others leave (the path
+        column gives up width first, down to its end)."""
+        fixed = [
+            Column("count", "Msgs", COUNT_WIDTH, right=True),
+            Column("age", "Age", AGE_WIDTH, right=True),
+        ]
+        if self.all_scope:
+            fixed.append(Column("cwd", "Cwd", CWD_WIDTH))
+        free = self.scrollable_content_region.width - sum(c.width + GAP for c in fixed) - GAP
+        if self.show_paths:
+            path = max(PATH_MIN, min(PATH_WIDTH, free - SESSION_WIDTH_MIN - GAP))
+            fixed.append(Column("path", "Path", path, keep_end=True))
+            free -= path + GAP
+        return [Column("session", "Session", max(SESSION_WIDTH_MIN, free)), *fixed]
 
     @property
     def highlighted(self) -> Any:
-        path = self.highlighted_path
-        return self.summaries.get(path) if path else None
+        rows = self.rows
+        return rows[self.cursor].summary if 0 <= self.cursor < len(rows) else None
+
+    @property
+    def highlighted_path(self) -> str | None:
+        summary = self.highlighted
+        return summary.path if summary is not None else None
+
+    # -- cursor ---------------------------------------------------------------------------
+    def move_to(self, index: int) -> None:
+        if not self.rows:
+            return
+        old, self.cursor = self.cursor, max(0, min(index, len(self.rows) - 1))
+        self._refresh_row(old)
+        self._refresh_row(self.cursor)
+        self._scroll_to_cursor()
+        self._post_highlighted()
+
+    def _refresh_row(self, index: int) -> None:
+        self.refresh_line(index - self.scroll_offset.y + 1)
+
+    def _scroll_to_cursor(self) -> None:
+        visible = max(1, self.scrollable_content_region.height - 1)  # below the header
+        top = self.scroll_offset.y
+        if self.cursor < top:
+            top = self.cursor
+        elif self.cursor >= top + visible:
+            top = self.cursor - visible + 1
+        if top != self.scroll_offset.y:
+            self.scroll_to(y=top, animate=False, force=True, immediate=True)
+
+    def _post_highlighted(self) -> None:
+        summary = self.highlighted
+        if summary is not self._posted:
+            self._posted = summary
+            self.post_message(self.Highlighted(self, summary))
+
+    def action_cursor(self, step: int) -> None:
+        self.move_to(self.cursor + step)
+
+    def action_page(self, step: int) -> None:
+        self.move_to(self.cursor + step * max(1, self.scrollable_content_region.height - 1))
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_last(self) -> None:
+        self.move_to(len(self.rows) - 1)
+
+    def action_select(self) -> None:
+        if self.highlighted is not None:
+            self.post_message(self.Selected(self, self.highlighted))
+
+    # -- events ---------------------------------------------------------------------------
+    def _on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return  # the header
+        index = offset.y - 1 + self.scroll_offset.y
+        if not 0 <= index < len(self.rows):
+            return
+        if index == self.cursor or event.chain > 1:
+            self.move_to(index)
+            self.action_select()
+        else:
+            self.move_to(index)
 
     def on_key(self, event: events.Key) -> None:
         """Typing anywhere in the list keeps searching."""
@@ -126,3 +244,89 @@ class SessionTable(DataTable[Any]):
                 search.action_delete_left()
             elif event.character:
                 search.insert_text_at_cursor(event.character)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._strips.clear()
+        self.virtual_size = Size(event.size.width, len(self.rows) + 1)
+        self._scroll_to_cursor()
+
+    def on_focus(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    # -- rendering ------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        index = -1 if y == 0 else y - 1 + self.scroll_offset.y
+        if not -1 <= index < len(self.rows):
+            return Strip.blank(width, self.rich_style)
+        is_cursor = index == self.cursor
+        key = (index, width, is_cursor, self.has_focus)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._render_row(index, width, is_cursor)
+            self._strips[key] = strip
+        return strip
+
+    def _render_row(self, index: int, width: int, is_cursor: bool) -> Strip:
+        base = self.rich_style
+        columns = self.columns
+        if index < 0:
+            base = base + self.get_component_rich_style("session-table--header")
+            cells = [Text(c.label) for c in columns]
+        else:
+            if is_cursor:
+                base = base + self.get_component_rich_style("session-table--cursor")
+            cells = self._cells(self.rows[index])
+        text = self._line(columns, cells)
+        text.stylize_before(base)
+        segments = list(text.render(self.app.console))
+        return Strip(segments).crop_extend(0, width, base).simplify()
+
+    @staticmethod
+    def _line(columns: list[Column], cells: list[Text]) -> Text:
+        text = Text(" ", no_wrap=True, end="")
+        for column, cell in zip(columns, cells, strict=True):
+            if column.keep_end and cell.cell_len > column.width:
+                cell = Text("…", cell.style) + cell[cell.cell_len - column.width + 1 :]
+            cell.truncate(column.width, overflow="ellipsis")
+            pad = " " * (column.width - cell.cell_len)
+            if column.right:
+                text.append(pad)
+            text.append_text(cell)
+            text.append(("" if column.right else pad) + " " * GAP)
+        return text
+
+    def _cells(self, row: Any) -> list[Text]:
+        summary = row.summary
+        title = Text(row.guide(), style=self._style("guide"), no_wrap=True)
+        if summary.name:
+            title.append(one_line(summary.name), self._style("name"))
+        else:
+            title.append(one_line(summary.first_message or "(no messages)"))
+        moment = to_datetime(summary.modified_ms)
+        cells = [
+            title,
+            Text(str(summary.message_count)),
+            Text(age(moment, self.now) if self.now is not None else ""),
+        ]
+        if self.all_scope:
+            cells.append(Text(one_line(tilde(summary.cwd or "", self.home)), self._style("dim")))
+        if self.show_paths:
+            path = one_line(tilde(str(summary.path), self.home))
+            cells.append(Text(path, self._style("dim")))
+        return cells
+
+    def _style(self, name: str) -> Style:
+        """A component's colour and text style, without its background (the row's shows).
+        Not `partial=True`: that cannot blend a translucent colour such as $text-muted."""
+        full = self.get_component_rich_style(f"session-table--{name}")
+        return Style(color=full.color, bold=full.bold, dim=full.dim, italic=full.italic)

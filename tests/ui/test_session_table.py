@@ -1,0 +1,184 @@
+"""SessionTable (the picker's list) on its own: columns, cursor keys, mouse, inert text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.widgets import Input
+
+from pitui.core.catalog.threads import CatalogRow
+from pitui.ui.widgets.session_table import SessionTable
+
+NOW = datetime(2026, 1, 10, tzinfo=UTC)
+SIZE = (120, 20)
+
+
+@dataclass
+class Summary:
+    path: str
+    name: str | None
+    first_message: str
+    message_count: int
+    modified_ms: int
+    cwd: str = "/home/me/project"
+
+
+def rows(count: int) -> list[CatalogRow]:
+    day = 86_400_000
+    base = int(NOW.timestamp() * 1000)
+    found = []
+    for i in range(count):
+        name = f"named {i}" if i % 3 == 0 else None
+        summary = Summary(f"/s/{i:05d}.jsonl", name, f"first message {i}", i, base - i * day)
+        found.append(CatalogRow(summary))  # type: ignore[arg-type]
+    return found
+
+
+class TableApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.highlights: list[Any] = []
+        self.selected: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="search", select_on_focus=False)
+        yield SessionTable(id="sessions")
+
+    def on_session_table_highlighted(self, event: SessionTable.Highlighted) -> None:
+        self.highlights.append(event.summary)
+
+    def on_session_table_selected(self, event: SessionTable.Selected) -> None:
+        self.selected.append(event.summary)
+
+
+def show(table: SessionTable, found: list[Any], **options: Any) -> None:
+    settings = {"now": NOW, "all_scope": False, "show_paths": False, "home": "/home/me"}
+    table.show_rows(found, **{**settings, **options})
+
+
+def line(table: SessionTable, y: int) -> str:
+    return table.render_line(y).text
+
+
+async def test_header_columns_and_cells() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        show(table, rows(5), all_scope=True)
+        await pilot.pause()
+        assert [c.key for c in table.columns] == ["session", "count", "age", "cwd"]
+        assert line(table, 0).split() == ["Session", "Msgs", "Age", "Cwd"]
+        assert line(table, 2).split() == ["first", "message", "1", "1", "1d", "~/project"]
+        show(table, rows(5), show_paths=True)
+        await pilot.pause()
+        assert [c.key for c in table.columns] == ["session", "count", "age", "path"]
+        assert line(table, 2).rstrip().endswith("/s/00001.jsonl")
+        assert len(line(table, 2)) == table.scrollable_content_region.width
+
+
+async def test_named_sessions_are_bold_and_accented() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        show(table, rows(3))
+        await pilot.pause()
+        named = [s for s in table.render_line(1) if "named 0" in s.text]
+        plain = [s for s in table.render_line(2) if "first message 1" in s.text]
+        assert named and named[0].style is not None and named[0].style.bold
+        assert plain and not (plain[0].style and plain[0].style.bold)
+
+
+async def test_forks_have_tree_guides() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        parent, child = rows(2)
+        fork = CatalogRow(child.summary, depth=1, is_last_child=True)
+        show(table, [parent, fork])
+        await pilot.pause()
+        assert "└─ first message 1" in line(table, 2)
+
+
+async def test_session_text_is_inert() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        odd = rows(1)[0]
+        odd.summary.name = "[bold red]x[/] \x1b]52;c;aGk=\x07 end"
+        show(table, [odd])
+        await pilot.pause()
+        text = line(table, 1)
+        assert "[bold red]x[/]" in text and "\x1b" not in text and "\x07" not in text
+
+
+async def test_keys_move_the_cursor_and_keep_it_visible() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        show(table, rows(1000))
+        table.focus()
+        await pilot.pause()
+        page = table.scrollable_content_region.height - 1
+        await pilot.press("down", "down")
+        assert table.cursor == 2
+        await pilot.press("pagedown")
+        assert table.cursor == 2 + page
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.cursor == 999 and table.highlighted.path == "/s/00999.jsonl"
+        assert table.scroll_offset.y == 1000 - page  # the last row is on screen
+        assert "named 999" in line(table, page)
+        await pilot.press("pageup")
+        assert table.cursor == 999 - page
+        await pilot.press("home")
+        await pilot.pause()
+        assert table.cursor == 0 and table.scroll_offset.y == 0
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.selected[-1].path == "/s/00000.jsonl"
+        assert app.highlights[-1] is table.highlighted
+
+
+async def test_click_highlights_then_opens() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        show(table, rows(10))
+        await pilot.pause()
+        await pilot.click(SessionTable, offset=(5, 4))  # header line + row index 3
+        await pilot.pause()
+        assert table.cursor == 3 and not app.selected
+        await pilot.click(SessionTable, offset=(5, 4))
+        await pilot.pause()
+        assert app.selected[-1].path == "/s/00003.jsonl"
+        await pilot.click(SessionTable, offset=(5, 0))  # the header: nothing
+        assert table.cursor == 3
+
+
+async def test_new_rows_keep_the_highlighted_session() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        found = rows(50)
+        show(table, found)
+        table.move_to(20)
+        show(table, found[10:])
+        assert table.highlighted.path == found[20].summary.path and table.cursor == 10
+        show(table, found[30:])  # gone: back to the first row
+        assert table.cursor == 0
+        show(table, [])
+        await pilot.pause()
+        assert table.highlighted is None and app.highlights[-1] is None
+
+
+async def test_typing_in_the_list_goes_to_the_search_box() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        show(table, rows(3))
+        table.focus()
+        await pilot.press("a", "b", "backspace", "c")
+        assert app.query_one(Input).value == "ac" and app.focused is app.query_one(Input)
