@@ -17,23 +17,17 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from pitui.core.trash import trash_session
-from pitui.core.writer import set_name
 from pitui.ui.failures import ReportsFailures
-from pitui.ui.format import tilde
 from pitui.ui.messages import (
     CatalogChanged,
     CatalogProgress,
     CatalogScanned,
     SearchDone,
-    SessionRemoved,
     StoreChanged,
 )
-from pitui.ui.modals.confirm import ConfirmModal
-from pitui.ui.modals.text_input import TextInputModal
+from pitui.ui.session_actions import ask_name, ask_trash
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
-from pitui.ui.writes import WriteJob
 
 SORTS = ("threaded", "recent", "relevance")
 SEARCH_DELAY = 0.12  # seconds of quiet typing before a search
@@ -394,52 +388,16 @@ class PickerScreen(ReportsFailures, Screen[None]):
 
     def action_rename(self) -> None:
         summary = self.highlighted
-        if summary is None:
-            return
-        path = Path(summary.path)
-
-        def named(name: str | None) -> None:
-            if name is None:
-                return
-            self.app.run_write(
-                WriteJob(
-                    "rename",
-                    path,
-                    lambda force: set_name(path, name, force=force),
-                    done=lambda _: self.refresh_paths(
-                        [path], "Session named" if name else "Name cleared"
-                    ),
-                )
-            )
-
-        self.app.push_screen(TextInputModal("Name the session", summary.name or ""), callback=named)
+        if summary is not None:
+            path = Path(summary.path)
+            done = lambda note: self.refresh_paths([path], note)  # noqa: E731
+            ask_name(self.app, path, summary.name or "", done)
 
     def action_trash(self) -> None:
         summary = self.highlighted
-        if summary is None:
-            return
-        path = Path(summary.path)
-        title = summary.name or summary.first_message or path.name
-
-        def confirmed(yes: bool | None) -> None:
-            if yes:
-                self.app.run_write(
-                    WriteJob(
-                        "trash",
-                        path,
-                        lambda force: trash_session(path),
-                        done=lambda _: self.app.post_message(SessionRemoved(path)),
-                    )
-                )
-
-        self.app.push_screen(
-            ConfirmModal(
-                "Move this session to the trash?",
-                f"{title}\n{tilde(str(path), self.app.config.home)}",
-                confirm_label="Trash",
-            ),
-            callback=confirmed,
-        )
+        if summary is not None:
+            path = Path(summary.path)
+            ask_trash(self.app, path, summary.name or summary.first_message or path.name)
 
     def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
         """Re-read these sessions into the catalog (after our own writes) and search again."""

@@ -19,8 +19,6 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from pitui.core.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
 from pitui.core.render_text import entry_text
 from pitui.core.safe_text import one_line
-from pitui.core.trash import trash_session
-from pitui.core.writer import set_label, set_name
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.format import tilde
 from pitui.ui.messages import (
@@ -29,15 +27,12 @@ from pitui.ui.messages import (
     LiveGone,
     LiveReloaded,
     SessionLoaded,
-    SessionRemoved,
     StoreChanged,
 )
-from pitui.ui.modals.confirm import ConfirmModal
-from pitui.ui.modals.text_input import TextInputModal
+from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import MessagePane
-from pitui.ui.writes import WriteJob
 
 PANES = {"tree": "#entry-tree", "message": "#message-pane", "context": "#context-pane"}
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
@@ -388,42 +383,14 @@ class SessionScreen(ReportsFailures, Screen[None]):
             return
         with live.lock:
             current = live.session.tree.label_of(entry.id) or ""
-        path, entry_id = self.path, entry.id
-
-        def labelled(text: str | None) -> None:
-            if text is None:
-                return
-            self.app.run_write(
-                WriteJob(
-                    "label",
-                    path,
-                    lambda force: set_label(path, entry_id, text or None, force=force),
-                    done=lambda _: self._written("Label set" if text else "Label cleared"),
-                )
-            )
-
-        self.app.push_screen(TextInputModal("Label this entry", current), callback=labelled)
+        ask_label(self.app, self.path, entry.id, current, self._written)
 
     def action_rename(self) -> None:
         if self.live is None:
             return
         with self.live.lock:
             current = self.live.session.tree.name or ""
-        path = self.path
-
-        def named(name: str | None) -> None:
-            if name is None:
-                return
-            self.app.run_write(
-                WriteJob(
-                    "rename",
-                    path,
-                    lambda force: set_name(path, name, force=force),
-                    done=lambda _: self._written("Session named" if name else "Name cleared"),
-                )
-            )
-
-        self.app.push_screen(TextInputModal("Name the session", current), callback=named)
+        ask_name(self.app, self.path, current, self._written)
 
     def _written(self, note: str) -> None:
         self.notify(note)
@@ -437,25 +404,5 @@ class SessionScreen(ReportsFailures, Screen[None]):
             self.live.apply_change()
 
     def action_trash(self) -> None:
-        path = self.path
         name = self.live.session.tree.name if self.live else None
-
-        def confirmed(yes: bool | None) -> None:
-            if yes:
-                self.app.run_write(
-                    WriteJob(
-                        "trash",
-                        path,
-                        lambda force: trash_session(path),
-                        done=lambda _: self.app.post_message(SessionRemoved(path)),
-                    )
-                )
-
-        self.app.push_screen(
-            ConfirmModal(
-                "Move this session to the trash?",
-                f"{name or path.name}\n{tilde(str(path), self.app.config.home)}",
-                confirm_label="Trash",
-            ),
-            callback=confirmed,
-        )
+        ask_trash(self.app, self.path, name or self.path.name)

@@ -1,0 +1,61 @@
+"""The writes both screens offer on a session: name, label, trash.
+
+Each asks first (a modal: pre-filled text, or a confirmation), then runs a `WriteJob` through
+the app's `run_write` (thread worker; "pi may be writing" asked there). `done(note)` runs on
+the UI once the write is on disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pitui.core.trash import trash_session
+from pitui.core.writer import set_label, set_name
+from pitui.ui.format import tilde
+from pitui.ui.messages import SessionRemoved
+from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.text_input import TextInputModal
+from pitui.ui.writes import WriteJob
+
+Done = Callable[[str], None]
+
+
+def ask_name(app: Any, path: Path, current: str, done: Done) -> None:
+    """Name the session (an empty name clears it)."""
+
+    def named(name: str | None) -> None:
+        if name is None:
+            return
+        note = "Session named" if name else "Name cleared"
+        write = lambda force: set_name(path, name, force=force)  # noqa: E731
+        app.run_write(WriteJob("rename", path, write, done=lambda _: done(note)))
+
+    app.push_screen(TextInputModal("Name the session", current), callback=named)
+
+
+def ask_label(app: Any, path: Path, entry_id: str, current: str, done: Done) -> None:
+    """Set the label of one entry (an empty label clears it)."""
+
+    def labelled(text: str | None) -> None:
+        if text is None:
+            return
+        note = "Label set" if text else "Label cleared"
+        write = lambda force: set_label(path, entry_id, text or None, force=force)  # noqa: E731
+        app.run_write(WriteJob("label", path, write, done=lambda _: done(note)))
+
+    app.push_screen(TextInputModal("Label this entry", current), callback=labelled)
+
+
+def ask_trash(app: Any, path: Path, title: str) -> None:
+    """Move the session to the trash once confirmed; the app then posts `SessionRemoved`."""
+
+    def confirmed(yes: bool | None) -> None:
+        if yes:
+            removed = lambda _: app.post_message(SessionRemoved(path))  # noqa: E731
+            app.run_write(WriteJob("trash", path, lambda force: trash_session(path), removed))
+
+    body = f"{title}\n{tilde(str(path), app.config.home)}"
+    modal = ConfirmModal("Move this session to the trash?", body, confirm_label="Trash")
+    app.push_screen(modal, callback=confirmed)
