@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,6 +77,10 @@ class SessionHub:
     def open(self, path: str | os.PathLike[str]) -> LiveSession:
         """A session kept up to date from the file (raises `NotASession`)."""
         return self.live.open(path)
+
+    def refresh(self, paths: Iterable[Path]) -> None:
+        """Files this process just wrote: index them now, without waiting for the watcher."""
+        self._on_batch(ChangeBatch(changed=set(paths)))
 
     def forget(self, path: Path) -> None:
         """A session this process removed (e.g. trashed): drop it now, not at the next batch."""

@@ -15,6 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import Worker
 
+from pitui.core.catalog import Catalog
+from pitui.core.hub import SessionHub
+from pitui.core.live import LiveStore
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.messages import SessionRemoved
@@ -55,12 +58,19 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True),
     ]
 
-    def __init__(self, config: AppConfig, catalog: Any = None, live: Any = None) -> None:
+    def __init__(self, config: AppConfig, hub: SessionHub) -> None:
         super().__init__()
         self.config = config
-        self.catalog = catalog
-        self.live = live
+        self.hub = hub
         self.theme = "textual-dark"
+
+    @property
+    def catalog(self) -> Catalog | None:
+        return self.hub.catalog
+
+    @property
+    def live(self) -> LiveStore:
+        return self.hub.live
 
     def now(self) -> datetime:
         return self.config.now() if self.config.now else datetime.now(UTC)
@@ -76,8 +86,7 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
             self.push_screen(PickerScreen())
 
     def on_unmount(self) -> None:
-        if self.live is not None:
-            self.live.close()
+        self.hub.close()
 
     def session_written(self, path: Path) -> None:
         """A session screen wrote to `path`: the picker underneath re-reads it."""
@@ -140,9 +149,6 @@ def make_app(
     home: str | None = None,
 ) -> PituiApp:
     """Build the app with its catalog and live store (no I/O happens until it runs)."""
-    from pitui.core.catalog import Catalog
-    from pitui.core.live import LiveStore
-
     clock = (lambda: now) if isinstance(now, datetime) else now
     file = Path(session_file).absolute() if session_file else None
     root = Path(sessions_root) if sessions_root else None
@@ -169,4 +175,4 @@ def make_app(
     if file is not None:
         roots = [file.parent]
     live = LiveStore(roots, watch=watch)
-    return PituiApp(config, catalog, live)
+    return PituiApp(config, SessionHub(catalog, live))

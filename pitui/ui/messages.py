@@ -84,10 +84,3 @@ class SessionRemoved(Message):
     """A session was trashed by us: the catalog forgets it and screens showing it close."""
 
     path: Any
-
-
-@dataclass
-class StoreChanged(Message):
-    """A watcher `ChangeBatch` for the picker (posted from the watcher thread)."""
-
-    batch: Any

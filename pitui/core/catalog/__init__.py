@@ -47,6 +47,7 @@ class ScanReport:
     sessions: int
     skipped_not_sessions: int
     unreadable: list[str] = field(default_factory=list)
+    notice: str | None = None  # e.g. the index is in use by another pitui: a temporary one
 
 
 def newest_first(summaries: Iterable[SessionSummary]) -> list[SessionSummary]:
@@ -120,8 +121,8 @@ class Catalog:
         with self._passes:
             try:
                 report = self._scan(progress, on_batch)
-            except sqlite3.DatabaseError:
-                self.index.reset()
+            except sqlite3.DatabaseError as error:
+                self.index.reset(error)
                 with self._lock:
                     self._loaded = False
                 report = self._scan(progress, on_batch)
@@ -161,6 +162,7 @@ class Catalog:
                 sessions=sum(1 for p in self._summaries if p in wanted),
                 skipped_not_sessions=sum(1 for p in self._skipped if p in wanted),
                 unreadable=listing.unreadable,
+                notice=self.index.notice,
             )
 
     def _load_known(self, rows: dict[str, FileRow] | None = None) -> None:

@@ -23,7 +23,6 @@ from pitui.ui.messages import (
     CatalogProgress,
     CatalogScanned,
     SearchDone,
-    StoreChanged,
 )
 from pitui.ui.session_actions import ask_name, ask_trash
 from pitui.ui.widgets.session_preview import SessionPreview
@@ -149,8 +148,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
             return
         self._scan()
         self.run_search()  # what the index already knows, while the scan runs
-        if self.app.live is not None:
-            self._unsubscribe = self.app.live.subscribe_store(self._store_changed)
+        self._unsubscribe = self.app.hub.subscribe(self._hub_changed)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -181,9 +179,11 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self.scanned = True
         self.progress = None
         report = message.report
-        unreadable = getattr(report, "unreadable", None) or []
-        if unreadable:
-            self.notify(f"{len(unreadable)} session files could not be read", severity="warning")
+        if report.unreadable:
+            folders = ", ".join(report.unreadable[:3])
+            self.notify(f"cannot read {folders}", severity="warning", markup=False)
+        if report.notice:
+            self.notify(report.notice, severity="warning", markup=False)
         self.run_search()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -192,16 +192,14 @@ class PickerScreen(ReportsFailures, Screen[None]):
             self.scanned, self.progress = True, None  # show what is known, not "Indexing"
             self.run_search()
 
-    def _store_changed(self, batch: Any) -> None:
-        """Watcher thread: only post (never block the watcher on the UI)."""
-        self.post_message(StoreChanged(batch))
+    def _hub_changed(self, event: Any) -> None:
+        """Watcher thread: the hub has indexed a change; only post (never block the watcher)."""
+        self.post_message(CatalogChanged(notice=event.notice))
 
-    def on_store_changed(self, message: StoreChanged) -> None:
-        batch = message.batch
-        if batch.notice:
-            self.notify(batch.notice, severity="warning", markup=False)
-        if batch.changed or batch.deleted:
-            self._update_catalog(sorted(batch.changed), sorted(batch.deleted))
+    def on_catalog_changed(self, message: CatalogChanged) -> None:
+        if message.notice:
+            self.notify(message.notice, severity="warning", markup=False)
+        self.run_search()
 
     @work(
         thread=True,
@@ -210,15 +208,11 @@ class PickerScreen(ReportsFailures, Screen[None]):
         description="updating the session list",
     )
     def _update_catalog(self, changed: list[Path], deleted: list[Path]) -> None:
-        catalog = self.app.catalog
+        """Our own writes and trashes, indexed now (the watcher may be off)."""
         for path in deleted:
-            catalog.forget(path)
+            self.app.hub.forget(path)
         if changed:
-            catalog.update_paths(changed)
-        self.post_message(CatalogChanged())
-
-    def on_catalog_changed(self, message: CatalogChanged) -> None:
-        self.run_search()
+            self.app.hub.refresh(changed)
 
     # -- search --------------------------------------------------------------------------
 

@@ -22,12 +22,12 @@ from pitui.core.safe_text import one_line
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.format import tilde
 from pitui.ui.messages import (
+    CatalogChanged,
     ContextBuilt,
     LiveAppended,
     LiveGone,
     LiveReloaded,
     SessionLoaded,
-    StoreChanged,
 )
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
@@ -138,16 +138,17 @@ class SessionScreen(ReportsFailures, Screen[None]):
         self.query_one("#panes").loading = True
         self.query_one("#entry-tree").focus()
         self._load()
-        if self.standalone and self.app.live is not None:  # no picker to show store notices
-            self._unsubscribe_store = self.app.live.subscribe_store(self._store_batch)
+        if self.standalone:  # no picker to show the watcher's notices
+            self._unsubscribe_store = self.app.hub.subscribe(self._hub_changed)
 
-    def _store_batch(self, batch: Any) -> None:
+    def _hub_changed(self, event: Any) -> None:
         """Watcher thread (or this one, for a standing notice): only post."""
-        if batch.notice:
-            self.post_message(StoreChanged(batch))
+        if event.notice:
+            self.post_message(CatalogChanged(notice=event.notice))
 
-    def on_store_changed(self, message: StoreChanged) -> None:
-        self.notify(message.batch.notice, severity="warning", markup=False)
+    def on_catalog_changed(self, message: CatalogChanged) -> None:
+        if message.notice:
+            self.notify(message.notice, severity="warning", markup=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         super().on_worker_state_changed(event)
@@ -160,8 +161,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
             self._unsubscribe()
         if self._unsubscribe_store is not None:
             self._unsubscribe_store()
-        if self.app.live is not None:
-            self.app.live.close_session(self.path)
+        self.app.live.close_session(self.path)
 
     @work(
         thread=True,
@@ -171,10 +171,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
         description="reading the session",
     )
     def _load(self) -> None:
-        if self.app.live is not None:
-            live = self.app.live.open(self.path)
-        else:
-            live = LiveSession(self.path)
+        live = self.app.hub.open(self.path)
         self.post_message(SessionLoaded(live.session, live))
 
     def on_session_loaded(self, message: SessionLoaded) -> None:
