@@ -84,3 +84,11 @@ class SessionRemoved(Message):
     """A session was trashed by us: the catalog forgets it and screens showing it close."""
 
     path: Any
+
+
+@dataclass
+class TreeSearched(Message):
+    """Rows of the session tree matching `text` (found in a worker thread)."""
+
+    text: str
+    matches: list[int]

@@ -29,7 +29,7 @@ from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
 
 SORTS = ("threaded", "recent", "relevance")
-SEARCH_DELAY = 0.12  # seconds of quiet typing before a search
+SEARCH_DELAY = 0.05  # seconds of quiet typing before a search (one search per burst)
 RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often
 
 

@@ -28,6 +28,7 @@ from pitui.ui.messages import (
     LiveGone,
     LiveReloaded,
     SessionLoaded,
+    TreeSearched,
 )
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
@@ -305,8 +306,28 @@ class SessionScreen(ReportsFailures, Screen[None]):
 
     @on(Input.Changed, "#tree-search")
     def _search_changed(self, event: Input.Changed) -> None:
-        found = self.query_one(EntryTree).search(event.value)
-        event.input.set_class(bool(event.value) and not found, "-no-match")
+        self._search_tree(event.value)
+
+    @work(
+        thread=True,
+        exclusive=True,
+        group="tree-search",
+        exit_on_error=False,
+        description="searching the tree",
+    )
+    def _search_tree(self, text: str) -> None:
+        """Off the UI thread: the first search of a large session reads every row's text."""
+        model = self.query_one(EntryTree).model
+        matches = model.search(text) if model is not None else []
+        if not get_current_worker().is_cancelled:
+            self.post_message(TreeSearched(text, matches))
+
+    def on_tree_searched(self, message: TreeSearched) -> None:
+        search = self.query_one("#tree-search", Input)
+        if message.text != search.value:
+            return  # a newer search is on its way
+        found = self.query_one(EntryTree).show_matches(message.text, message.matches)
+        search.set_class(bool(message.text) and not found, "-no-match")
 
     @on(Input.Submitted, "#tree-search")
     def _search_done(self, event: Input.Submitted) -> None:

@@ -206,8 +206,12 @@ class EntryTree(ScrollView, can_focus=True):
     # -- search ---------------------------------------------------------------------------
     def search(self, text: str) -> int:
         """Mark rows matching `text`; move to the first match at or after the cursor."""
+        return self.show_matches(text, self.model.search(text) if self.model else [])
+
+    def show_matches(self, text: str, matches: list[int]) -> int:
+        """Mark `matches` (row indices found for `text`, e.g. by a worker thread)."""
         self._query = text
-        self._matches = self.model.search(text) if self.model else []
+        self._matches = [i for i in matches if i < len(self.rows)]
         self._match_set = set(self._matches)
         self._invalidate()
         if self._matches:
