@@ -2,4 +2,6 @@ import sys
 
 from pitui.cli import main
 
-sys.exit(main())
+# Guarded: the catalog's worker processes (forkserver/spawn) import the main module again.
+if __name__ == "__main__":
+    sys.exit(main())
