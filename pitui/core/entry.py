@@ -7,6 +7,7 @@ from typing import Any
 
 from pitui.core.jsonline import parse_line
 from pitui.core.light import content_has_text
+from pitui.core.source import LineSource
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,16 +31,16 @@ class Entry:
     """An entry line: where it stands in the file, the fields the tree needs, and `raw`, the
     whole parsed JSON object (unknown fields included).
 
-    Entries read from current-format files keep their line's bytes and parse `raw` only when
-    asked (most entries of a large session are never displayed), so loading stays cheap.
-    Reading never writes: migrations only touch the in-memory `raw`.
+    Entries read from current-format files keep only their byte range and read `raw` again
+    from the file when first asked (most entries of a large session are never displayed), so
+    memory stays small. Reading never writes: migrations only touch the in-memory `raw`.
     """
 
     __slots__ = (
-        "_content",
-        "_has_text",
+        "_end",
         "_raw",
         "_source",
+        "has_text",
         "index",
         "line",
         "offset",
@@ -53,7 +54,8 @@ class Entry:
 
     def __init__(self, raw: dict[str, Any], line: int, offset: int, index: int) -> None:
         self._raw: dict[str, Any] | None = raw
-        self._source: tuple[bytes, int, int] | None = None
+        self._source: LineSource | None = None
+        self._end = 0
         self.line = line
         self.offset = offset
         self.index = index
@@ -62,38 +64,35 @@ class Entry:
         self._set_fields(
             raw.get("type"), raw.get("id"), raw.get("parentId"), raw.get("timestamp"), role
         )
-        self._has_text: bool | None = None
-        self._content: Any = None
+        self.has_text: bool | None = None  # None: work it out from `raw` when needed
         self.stop_reason: Any = message.get("stopReason") if isinstance(message, dict) else None
 
     @classmethod
     def lazy(
-        cls, fields: Any, source: tuple[bytes, int, int], line: int, offset: int, index: int
+        cls, fields: Any, source: LineSource, span: tuple[int, int], line: int, index: int
     ) -> Entry:
-        """An entry whose `raw` is parsed from `source` (buffer, start, end) on first use.
-
-        `fields` (see `pitui.core.light`) has type, id, parentId, timestamp and message, with
-        the string fields already checked to be strings or None.
-        """
+        """An entry whose `raw` is read again from `source` (the byte range `span`) when first
+        used. `fields` (see `pitui.core.light`) has type, id, parentId, timestamp and message,
+        the string fields already checked to be strings or None."""
         entry = cls.__new__(cls)
         entry._raw = None
         entry._source = source
+        entry.offset, entry._end = span
         entry.line = line
-        entry.offset = offset
         entry.index = index
         kind = fields.type
         entry.type = "?" if kind is None else kind
         entry.raw_id = fields.id
         entry.parent_id = fields.parentId
         entry.timestamp = fields.timestamp
-        entry._has_text = None
         message = fields.message
         if message is None:
-            entry.role = entry.stop_reason = entry._content = None
+            entry.role = entry.stop_reason = entry.has_text = None
         else:
             entry.role = message.role
             entry.stop_reason = message.stopReason
-            entry._content = message.content if message.role == "assistant" else None
+            is_assistant = message.role == "assistant"
+            entry.has_text = content_has_text(message.content) if is_assistant else None
         return entry
 
     def _set_fields(self, kind: Any, entry_id: Any, parent: Any, timestamp: Any, role: Any) -> None:
@@ -109,22 +108,29 @@ class Entry:
         return self.raw_id if self.raw_id is not None else f"line:{self.line}"
 
     @property
-    def has_text(self) -> bool | None:
-        """Whether an assistant message holds non-blank text, known without parsing `raw`
-        for lazily read entries; None when not known (work it out from `raw`)."""
-        if self._content is not None:
-            self._has_text = content_has_text(self._content)
-            self._content = None
-        return self._has_text
-
-    @property
     def raw(self) -> dict[str, Any]:
         if self._raw is None:
             assert self._source is not None
-            buffer, start, end = self._source
-            self._raw = parse_line(buffer[start:end])
+            self._raw = self._read_again(self._source)
             self._source = None
         return self._raw
+
+    def _read_again(self, source: LineSource) -> dict[str, Any]:
+        """The line's JSON, read again; a stand-in naming the problem if the bytes there are
+        no longer this entry (the file was rewritten in place since it was read)."""
+        try:
+            raw = parse_line(source.read_exact(self.offset, self._end))
+        except (OSError, ValueError) as error:
+            raw = {"error": str(error)}
+        if isinstance(raw, dict) and raw.get("id") == self.raw_id and raw.get("type") == self.type:
+            return raw
+        return {
+            "type": self.type,
+            "id": self.raw_id,
+            "parentId": self.parent_id,
+            "timestamp": self.timestamp,
+            "pitui": f"line {self.line} changed on disk after it was read; reopen the session",
+        }
 
     @property
     def message(self) -> dict[str, Any] | None:

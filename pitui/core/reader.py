@@ -12,7 +12,9 @@ from pitui.core.errors import PituiError
 from pitui.core.jsonline import LineError, parse_line
 from pitui.core.light import LightError, decode_fields
 from pitui.core.migration import Migrator
+from pitui.core.source import LineSource
 
+CHUNK_SIZE = 16 * 1024 * 1024
 TAIL_CHECK = 64
 _SPACE = frozenset(b" \t\r\x0b\x0c")
 
@@ -48,7 +50,7 @@ class SessionReader:
         self._line_number = 0
         self._parsed_count = 0
         self._entry_count = 0
-        self._inode: int | None = None
+        self._source: LineSource | None = None
         self._header_span: tuple[int, int] = (0, 0)
         self._header_bytes = b""
         self._tail_bytes = b""
@@ -72,35 +74,43 @@ class SessionReader:
             stat = os.stat(self.path)
         except OSError as error:
             raise NotASession(_os_reason(error)) from None
-        if stat.st_ino != self._inode or stat.st_size < self.offset:
+        source = self._source
+        if source is None or stat.st_ino != source.inode or stat.st_size < self.offset:
             return True
         start, end = self._header_span
-        with open(self.path, "rb") as handle:
-            handle.seek(start)
-            if handle.read(end - start) != self._header_bytes:
-                return True
-            handle.seek(self.offset - len(self._tail_bytes))
-            return handle.read(len(self._tail_bytes)) != self._tail_bytes
+        if source.read(start, end - start) != self._header_bytes:
+            return True
+        tail = len(self._tail_bytes)
+        return source.read(self.offset - tail, tail) != self._tail_bytes
 
     def _read_new(self) -> ReadBatch:
         batch = ReadBatch()
         try:
-            with open(self.path, "rb") as handle:
-                self._inode = os.fstat(handle.fileno()).st_ino
-                handle.seek(self.offset)
-                data = handle.read()
+            if self._source is None:
+                self._source = LineSource(self.path)
+            self._read_chunks(self._source, batch)
         except OSError as error:
             raise NotASession(_os_reason(error)) from None
-        self._take_buffer(data, batch)
         if self.header is None:
             raise NotASession(self._no_header_reason())
         return batch
 
-    def _take_buffer(self, data: bytes, batch: ReadBatch) -> None:
-        """Consume the complete lines of `data` (bytes read from `self.offset`).
+    def _read_chunks(self, source: LineSource, batch: ReadBatch) -> None:
+        """Everything after `self.offset`, a chunk at a time (memory stays one chunk)."""
+        pending = b""
+        position = self.offset
+        while chunk := source.read(position, CHUNK_SIZE):
+            position += len(chunk)
+            data = pending + chunk if pending else chunk
+            pending = data[self._take_buffer(data, source, batch) :]
+        self.partial_bytes = len(pending)
+
+    def _take_buffer(self, data: bytes, source: LineSource, batch: ReadBatch) -> int:
+        """Consume the complete lines of `data` (bytes from `self.offset`); returns how many
+        bytes were consumed.
 
         Lines of a current-format file take the fast path (five fields decoded, the rest
-        parsed on use); anything else is parsed whole.
+        read again and parsed on use); anything else is parsed whole now.
         """
         view, find, base, start = memoryview(data), data.find, self.offset, 0
         entries, lazy, first_index = batch.entries, Entry.lazy, self._entry_count
@@ -114,15 +124,15 @@ class SessionReader:
                 else:
                     self._parsed_count += 1
                     index = first_index + len(entries)
-                    number = self._line_number
-                    entries.append(lazy(fields, (data, start, end), number, base + start, index))
+                    span = (base + start, base + end)
+                    entries.append(lazy(fields, source, span, self._line_number, index))
             start = end + 1
         self._entry_count = first_index + len(entries)
         self.offset = base + start
-        self.partial_bytes = len(data) - start
         if start:
             # The end of what was consumed: if these bytes change, the file was rewritten.
             self._tail_bytes = data[max(0, start - TAIL_CHECK) : start]
+        return start
 
     def _fast_fields(self, line: memoryview) -> Any:
         """The decoded fields of an entry line of a current-format file, else None."""

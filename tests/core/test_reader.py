@@ -220,3 +220,19 @@ def test_rewrite_that_grows_past_the_offset_reloads(tmp_path: Path) -> None:
     path.write_bytes(line(HEADER) + line(entry(7)) + line(entry(8, 7)) + line(entry(9, 8)))
     batch = reader.refresh()
     assert batch.reset and [e.id for e in batch.entries] == ["e0000007", "e0000008", "e0000009"]
+
+
+def test_lazy_entry_names_a_line_rewritten_in_place(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", line(HEADER) + line(entry(1)) + line(entry(2, 1)))
+    entries = SessionReader(path).read().entries
+    with path.open("r+b") as handle:  # same inode, other bytes at the same offsets
+        handle.write(line(HEADER) + line(entry(7)) + line(entry(8, 7)))
+    raw = entries[1].raw
+    assert raw["id"] == "e0000002" and "changed on disk" in raw["pitui"]
+
+
+def test_entries_read_their_own_inode_after_the_path_is_replaced(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", line(HEADER) + line(entry(1)))
+    entries = SessionReader(path).read().entries
+    os.replace(write(tmp_path / "new.jsonl", line(HEADER) + line(entry(5))), path)
+    assert entries[0].raw["message"]["content"] == "hello 1"

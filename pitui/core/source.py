@@ -1,0 +1,43 @@
+"""Reading lines back from the file they were read from, by byte range.
+
+Entries keep only their byte range; their JSON is read again when first shown. The source
+holds a read-only descriptor, so it keeps reading the same inode even after the path is
+replaced (Pi's migration renames a new file into place): entries never mix two versions of
+a file. The descriptor closes when no entry or reader uses the source any more.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+
+
+class LineSource:
+    """A read-only descriptor on one inode of a session file."""
+
+    __slots__ = ("__weakref__", "_fd", "inode")
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            self.inode = os.fstat(self._fd).st_ino
+        except OSError:
+            os.close(self._fd)
+            raise
+        weakref.finalize(self, os.close, self._fd)
+
+    def read(self, start: int, size: int) -> bytes:
+        """Up to `size` bytes from `start` (fewer at the end of the file)."""
+        return os.pread(self._fd, size, start)
+
+    def read_exact(self, start: int, end: int) -> bytes:
+        data = self.read(start, end - start)
+        while len(data) < end - start:
+            more = self.read(start + len(data), end - start - len(data))
+            if not more:
+                raise OSError(f"the file ends before byte {end}")
+            data += more
+        return data
+
+    def size(self) -> int:
+        return os.fstat(self._fd).st_size
