@@ -1,7 +1,8 @@
 """The persistent catalog index: SQLite (WAL) keyed by file path, with an FTS5 tool-output index.
 
 Nothing in it is trusted over the files: rows carry size, mtime_ns, inode and a hash of the
-file's first bytes; a schema-version mismatch or a corrupt database is rebuilt from scratch.
+file's first bytes; a schema-version mismatch or a corrupt database is rebuilt from scratch
+(a corrupt one's files are deleted only while no other Index has them open: see `_Claim`).
 
 Summaries and conversation text live in `files` (the picker searches them in memory, as Pi
 does). Tool output is indexed apart, after the listing (`tools_offset`: bytes of the file whose
@@ -17,11 +18,17 @@ import contextlib
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.summary import SessionSummary
@@ -50,6 +57,8 @@ CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
 PENDING = "is_session=1 AND tools_offset < offset"  # the files_tools_pending index's rows
 BUSY_SECONDS = 5.0  # waiting for another pitui's write before working without the file
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
+LOCK_SHARED = getattr(fcntl, "LOCK_SH", 1)
+LOCK_EXCLUSIVE = getattr(fcntl, "LOCK_EX", 2)
 
 
 def default_cache_dir() -> Path:
@@ -119,10 +128,14 @@ class Index:
         self.path = None if cache_dir is None else cache_dir / DB_NAME
         self.lock = threading.RLock()
         self.notice: str | None = None  # why a temporary in-memory index is used instead
+        self._claim = _Claim(self.path) if self.path is not None else None
+        if self._claim is not None and not self._claim.share():
+            self.db = self._temporary()  # another pitui is rebuilding it (for too long)
+            return
         try:
             self.db = self._open()
         except sqlite3.DatabaseError as error:
-            self.db = self._temporary() if _busy(error) else self._rebuild()
+            self.db = self._recover(error)
 
     def _connect(self) -> sqlite3.Connection:
         if self.path is None:
@@ -131,70 +144,88 @@ class Index:
         db = sqlite3.connect(
             self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
         )
-        db.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA cache_size=-32768")
+        try:
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA cache_size=-32768")
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _open(self) -> sqlite3.Connection:
         db = self._connect()
-        with _transaction(db):
-            version = _version(db)
-            if version != SCHEMA_VERSION:
-                if version is not None or _has_tables(db):
-                    _drop_all(db)
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+        try:
+            with _transaction(db):
+                version = _version(db)
+                if version != SCHEMA_VERSION:
+                    if version is not None or _has_tables(db):
+                        _drop_all(db)
+                    for statement in SCHEMA.split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                    db.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+        except BaseException:
+            db.close()
+            raise
         return db
 
+    def _recover(self, error: sqlite3.Error) -> sqlite3.Connection:
+        """After a database error (our connection closed): a fresh database in place of a bad
+        one, but only while no other connection has it open; else a temporary one in memory.
+
+        A busy database is never rebuilt (another pitui holds it for too long). Nor is one
+        another Index (this process's or another's) still has open: deleting its files from
+        under that connection is what corrupts a SQLite database ("database disk image is
+        malformed"), and the other connection may be mid-write."""
+        if self.path is None:
+            return self._open()
+        if _busy(error) or self._claim is None or not self._claim.exclusive():
+            return self._temporary()
+        try:
+            return self._rebuild()
+        except (sqlite3.Error, OSError):
+            return self._temporary()
+        finally:
+            if self.path is not None:
+                self._claim.share()  # cannot wait: nobody else holds the claim now
+
     def _rebuild(self) -> sqlite3.Connection:
-        """Throw the database away (corrupt or unreadable) and start a fresh one."""
-        if self.path is not None:
-            for suffix in ("", "-wal", "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    Path(f"{self.path}{suffix}").unlink()
+        """Throw the database away (corrupt or unreadable) and start a fresh one.
+
+        Only with the exclusive claim: no other connection has these files open."""
+        assert self.path is not None
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                Path(f"{self.path}{suffix}").unlink()
         return self._open()
 
     def _temporary(self) -> sqlite3.Connection:
-        """Another process holds the database for too long: never delete it from under it;
+        """The database is busy or shared with another pitui: never delete it from under it;
         work in memory this time (the next start uses the file again)."""
         self.notice = (
             f"the session index {self.path} is in use by another pitui: "
             "using a temporary index (slower to start)"
         )
         self.path = None
+        if self._claim is not None:
+            self._claim.release()
         return self._open()
 
-    def _busy_now(self) -> bool:
-        """Whether another connection holds the write lock (as opposed to a corrupt file)."""
-        if self.path is None:
-            return False
-        try:
-            probe = sqlite3.connect(self.path, timeout=0.05, isolation_level=None)
-        except sqlite3.Error:
-            return False
-        try:
-            probe.execute("BEGIN IMMEDIATE")
-            probe.execute("ROLLBACK")
-            return False
-        except sqlite3.Error as error:
-            return _busy(error)
-        finally:
-            probe.close()
-
-    def reset(self) -> None:
-        """After a database error: rebuild a corrupt index; a busy one is left alone."""
+    def reset(self, error: sqlite3.Error) -> None:
+        """After a database error: rebuild a corrupt index no one else has open, else go on
+        with a temporary one (see `_recover`)."""
         with self.lock:
             with contextlib.suppress(sqlite3.Error):
                 self.db.close()
-            self.db = self._temporary() if self._busy_now() else self._rebuild()
+            self.db = self._recover(error)
 
     def close(self) -> None:
         with self.lock:
             self.db.close()
+            if self._claim is not None:
+                self._claim.release()
 
     @contextlib.contextmanager
     def bulk(self, enabled: bool) -> Iterator[None]:
@@ -373,6 +404,54 @@ class Index:
                 self.db.execute("UPDATE files SET tools_offset=0")
                 self.db.execute("DELETE FROM meta WHERE key='tool_garbage'")
             return True
+
+
+class _Claim:
+    """Who has the database open: each Index on it holds a shared `flock` on a lock file beside
+    it (released by the OS if the process dies); deleting the files needs it exclusively.
+
+    SQLite's own locks cannot say this: a WAL connection between transactions holds none that
+    a probe could see, and a corrupt file cannot be opened to ask."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.path = Path(f"{db_path}.lock")
+        self.fd: int | None = None
+
+    def _flock(self, mode: int) -> bool:
+        if fcntl is None:  # Windows: no flock, but a file SQLite has open cannot be deleted
+            return True
+        if self.fd is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except OSError:
+                return mode != LOCK_EXCLUSIVE  # unlockable cache dir: never delete
+        try:
+            fcntl.flock(self.fd, mode | fcntl.LOCK_NB)
+            return True
+        except OSError:
+            return False
+
+    def share(self) -> bool:
+        """Take the shared claim, waiting (a while) for another Index's rebuild to finish."""
+        deadline = time.monotonic() + BUSY_SECONDS
+        while not self._flock(LOCK_SHARED):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def exclusive(self) -> bool:
+        """Whether no other Index has the database open (then this one holds it alone).
+
+        On failure the shared claim may be lost too (flock converts by unlocking first):
+        the caller then stops using the file."""
+        return self._flock(LOCK_EXCLUSIVE)
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # drops the flock
+            self.fd = None
 
 
 def _busy(error: sqlite3.Error) -> bool:

@@ -135,6 +135,39 @@ def test_two_catalogs_one_cache(tmp_path: Path) -> None:
     assert _indexed(root, cache) == _fresh(root)
 
 
+def test_reset_never_deletes_a_database_another_index_has_open(tmp_path: Path) -> None:
+    """A database error in one catalog must not throw away the files a second catalog on the
+    same cache has open (it may be mid-write: "database disk image is malformed"); a busy
+    error never rebuilds, and a corrupt index with no other user is rebuilt."""
+    import sqlite3
+
+    from pitui.core.catalog.index import Index
+
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    generate_corpus(root, seed=4, count=6, include_malformed=False)
+    db_file = cache / DB_NAME
+    with Catalog(root, cache_dir=cache) as first:
+        first.scan()
+        inode = db_file.stat().st_ino
+        second = Index(cache)
+        second.reset(sqlite3.DatabaseError("database disk image is malformed"))
+        assert second.path is None and second.notice  # a temporary index instead
+        second.close()
+        assert db_file.stat().st_ino == inode
+        first.index.write([], [next(iter(first.index.rows()))])  # still writable
+        assert len(first.index.rows()) == 5
+    alone = Index(cache)
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorcode = sqlite3.SQLITE_BUSY  # type: ignore[attr-defined]
+    alone.reset(busy)
+    assert alone.path is None and db_file.stat().st_ino == inode
+    alone.close()
+    alone = Index(cache)
+    alone.reset(sqlite3.DatabaseError("database disk image is malformed"))
+    assert alone.path == db_file and alone.notice is None and alone.rows() == {}
+    alone.close()
+
+
 def test_unreadable_dir_reported(tmp_path: Path) -> None:
     root = tmp_path / "sessions"
     generate_corpus(root, seed=6, count=6, include_malformed=False)
