@@ -229,7 +229,7 @@ def _append(session: Session, build: Callable[[Session], dict[str, Any]]) -> str
         fd = _open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC, "cannot write")
         try:
             last = attempt == APPEND_ATTEMPTS - 1
-            if _in_step(session, fd) or (last and _ends_with_newline(path)):
+            if _in_step(session, fd) or (last and _ends_with_complete_line(path, fd)):
                 entry = build(session)
                 _write_all(fd, encode_line(entry), path)
                 return str(entry["id"])
@@ -238,13 +238,24 @@ def _append(session: Session, build: Callable[[Session], dict[str, Any]]) -> str
     raise PituiError(f"{path.name} keeps changing (pi is writing it): nothing was changed")
 
 
-def _ends_with_newline(path: Path) -> bool:
-    try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            return size > 0 and os.pread(handle.fileno(), 1, size - 1) == b"\n"
-    except OSError:
-        return False
+def _ends_with_complete_line(path: Path, fd: int) -> bool:
+    """Whether the file open as `fd` ends with a newline, waiting (as for a partial last line
+    before writing) while another writer's line is caught half-visible."""
+    deadline = time.monotonic() + PARTIAL_WAIT_SECONDS
+    while True:
+        try:
+            with open(path, "rb") as handle:
+                info, ours = os.fstat(handle.fileno()), os.fstat(fd)
+                if (info.st_dev, info.st_ino) != (ours.st_dev, ours.st_ino):
+                    return False  # replaced meanwhile: not the file we would write to
+                size = info.st_size
+                if size > 0 and os.pread(handle.fileno(), 1, size - 1) == b"\n":
+                    return True
+        except OSError:
+            return False
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(POLL_SECONDS)
 
 
 def _in_step(session: Session, fd: int) -> bool:

@@ -533,33 +533,51 @@ WRITER = r"""
 import json, os, sys
 path, stop, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
 fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+expected = os.fstat(fd).st_size  # the file's size if only this process writes
 print("ready", flush=True)
 n = 0
-while n < limit and (n % 100 or not os.path.exists(stop)):
+since = None  # n when pitui's first entry was seen: the budget counts from there
+while since is None or n - since < limit:
+    if n % 100 == 0:
+        if since is None and os.fstat(fd).st_size != expected:
+            since = n
+        if since is not None and n > since and os.path.exists(stop):
+            break
     entry = {"type": "custom", "customType": "stress", "id": f"w{n:07d}", "parentId": None,
              "timestamp": "2025-01-01T00:00:00.000Z", "data": {"n": n, "pad": "x" * (n % 300)}}
-    os.write(fd, (json.dumps(entry, separators=(",", ":")) + "\n").encode())
+    data = (json.dumps(entry, separators=(",", ":")) + "\n").encode()
+    assert os.write(fd, data) == len(data)
+    expected += len(data)
     n += 1
 print(n, flush=True)
 """
 
 
+def _interleaved(path: Path, start: int) -> bool:
+    """Whether some stress line lies between pitui's first and last entries after `start`."""
+    kinds = [b'"customType":"stress"' in line for line in path.read_bytes()[start:].splitlines()]
+    ours = [i for i, stress in enumerate(kinds) if not stress]
+    return len(ours) > 1 and any(kinds[ours[0] : ours[-1]])
+
+
 @pytest.mark.oracle
 def test_concurrent_writer_loses_nothing(v3: Path, pi_oracle: Any, tmp_path: Path) -> None:
-    """A process appends as fast as it can (at most 60k lines) while pitui labels and names."""
+    """A process appends as fast as it can while pitui labels and names (20 times, and on
+    until the writer has run between pitui's writes: its budget, 30k lines, counts from
+    pitui's first entry, so a slow pitui on a busy machine cannot find it finished)."""
     before = v3.read_bytes()
     stop = tmp_path / "stop"
     proc = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(v3), str(stop), "60000"], stdout=subprocess.PIPE
+        [sys.executable, "-c", WRITER, str(v3), str(stop), "30000"], stdout=subprocess.PIPE
     )
     assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
     target = _ids(v3)[1]
     ours: list[str] = []
     try:
-        for n in range(20):
+        for n in range(1000):
             ours.append(set_label(v3, target, f"label {n}", force=True))
             ours.append(set_name(v3, f"name {n}", force=True))
-            if proc.poll() is not None:
+            if (n >= 19 or proc.poll() is not None) and _interleaved(v3, len(before)):
                 break
     finally:
         stop.touch()
@@ -581,3 +599,26 @@ def test_concurrent_writer_loses_nothing(v3: Path, pi_oracle: Any, tmp_path: Pat
     assert result["sessionName"] == last_name
     last_label = next(e["label"] for e in reversed(new) if e["type"] == "label")
     assert result["labels"][target] == last_label
+
+
+def test_last_attempt_waits_for_a_line_caught_half_written(
+    v3: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer keeps appending, so the last attempt writes anyway; if it catches the other
+    writer's line half-visible, it waits for the line to complete (never refuses for it, never
+    glues the label onto it)."""
+    line = json.dumps({"type": "custom", "customType": "x", "id": "ffff0001", "parentId": None})
+    half = len(line) // 2
+
+    def busy_writer(session: Session, fd: int) -> bool:
+        with v3.open("ab") as handle:  # another writer's line, half visible for 0.2 s
+            handle.write(line[:half].encode())
+        threading.Timer(0.2, lambda: v3.open("ab").write((line[half:] + "\n").encode())).start()
+        return False  # never in step: the file keeps growing
+
+    monkeypatch.setattr(writer, "APPEND_ATTEMPTS", 1)
+    monkeypatch.setattr(writer, "_in_step", busy_writer)
+    new_id = set_label(v3, _ids(v3)[1], "kept", force=True)
+    lines = v3.read_bytes().splitlines()
+    assert json.loads(lines[-2])["id"] == "ffff0001"
+    assert json.loads(lines[-1])["id"] == new_id
