@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -14,12 +13,17 @@ from textual.pilot import Pilot
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
-    """Wait until workers are done and the messages they posted are handled."""
-    from textual.worker import WorkerCancelled, WorkerFailed
+    """Wait until workers are done and the messages they posted are handled.
 
+    Every worker running now is waited for, whatever its end: a worker replaced by a newer
+    exclusive one ends cancelled, and `Worker.wait` then raises `WorkerCancelled` (a failed one
+    `WorkerFailed`, reported by the app). `workers.wait_for_complete()` gathers without
+    `return_exceptions`: it raised the first of these (failing the test) and, once that was
+    suppressed, returned with the other workers still running."""
     for _ in range(rounds):
-        with contextlib.suppress(WorkerCancelled, WorkerFailed):  # replaced workers
-            await pilot.app.workers.wait_for_complete()
+        workers = list(pilot.app.workers)
+        if workers:
+            await asyncio.gather(*(worker.wait() for worker in workers), return_exceptions=True)
         await pilot.pause()
 
 
