@@ -68,7 +68,7 @@ def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, objec
             raise PituiError(f"no such session file: {args.file}")
         return {"session_file": file}
     if demo_dir is not None:
-        _age(write_demo_store(demo_dir))
+        _age(write_demo_store(demo_dir, base_ms=_recent_demo_base()))
         root = discovery.sessions_root({discovery.ENV_AGENT_DIR: str(demo_dir)})
         return {"sessions_root": root, "all_scope": True, "cache_dir": demo_dir / "cache"}
     return {
@@ -76,6 +76,12 @@ def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, objec
         "custom_dir": discovery.custom_session_dir(args.session_dir),
         "all_scope": args.all,
     }
+
+
+def _recent_demo_base() -> int:
+    """The demo's conversations span about five days: make the newest a few hours old."""
+    six_days_ago = time.time() - 6 * 86_400
+    return int(six_days_ago // 60) * 60_000
 
 
 def _age(sessions: Path, seconds: float = 3600) -> None:

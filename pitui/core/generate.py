@@ -1592,9 +1592,9 @@ def _demo_tree_step(st: _DemoState, step: Step) -> None:
 
 
 def _demo_session(
-    script: DemoScript, rng: random.Random, parent: tuple[Path, list[Entry]] | None
+    script: DemoScript, rng: random.Random, parent: tuple[Path, list[Entry]] | None, base_ms: int
 ) -> tuple[Entry, list[Entry]]:
-    start = DEMO_BASE_MS + script.start_min * 60_000
+    start = base_ms + script.start_min * 60_000
     cwd = DEMO_PROJECTS[script.project]
     header = make_header(rng, cwd, start, parent_session=str(parent[0]) if parent else None)
     b = SessionBuilder(rng, start)
@@ -1611,18 +1611,19 @@ def _demo_session(
     return header, b.entries
 
 
-def write_demo_store(root: Path | str) -> Path:
+def write_demo_store(root: Path | str, base_ms: int = DEMO_BASE_MS) -> Path:
     """Write the demo data (``pitui --demo``) into agent dir ``root``; return its sessions root.
 
-    Sessions live in ``<root>/sessions/--home-demo-...--/``. The output is deterministic byte for
-    byte for a given ``root`` (a fork's ``parentSession`` is an absolute path under it).
+    Sessions live in ``<root>/sessions/--home-demo-...--/`` and span about five days from
+    ``base_ms``. The output is deterministic byte for byte for a given ``root`` and
+    ``base_ms`` (a fork's ``parentSession`` is an absolute path under ``root``).
     """
     sessions = Path(root).resolve() / "sessions"
     rng = random.Random(20251201)
     written: dict[str, tuple[Path, list[Entry]]] = {}
     for script in DEMO_SCRIPTS:
         parent = written.get(script.fork_of) if script.fork_of else None
-        header, entries = _demo_session(script, rng, parent)
+        header, entries = _demo_session(script, rng, parent, base_ms)
         path = write_session(session_path(sessions, header), header, entries)
         written[script.key] = (path, entries)
     return sessions
