@@ -21,7 +21,7 @@ class _Message(msgspec.Struct, gc=False):
 
 class _Block(msgspec.Struct, gc=False):
     type: Any = None
-    text: Any = None
+    text: msgspec.Raw = msgspec.Raw(b"null")  # bytes as written: most texts need no decoding
 
 
 class _Fields(msgspec.Struct, gc=False):
@@ -48,12 +48,27 @@ def content_has_text(content: msgspec.Raw) -> bool | None:
         return None
     if isinstance(value, str):
         return bool(value.strip())
-    for block in value or ():
-        if block.type == "text" and isinstance(block.text, str) and block.text.strip():
-            return True
-    return False
+    return any(block.type == "text" and _raw_text_has_text(block.text) for block in value or ())
+
+
+_PLAIN_BLANK = b" \t\r\n"
+
+
+def _raw_text_has_text(raw: msgspec.Raw) -> bool:
+    """A JSON string value (as bytes) that is not blank; decoded only when it might be."""
+    data = bytes(raw)
+    if not data.startswith(b'"'):
+        return False  # not a string: Pi's text check wants a string
+    inner = data[1:-1]
+    if b"\\" not in inner and inner.isascii():
+        return bool(inner.strip(_PLAIN_BLANK))  # printable ASCII: no decoding needed
+    try:
+        return bool(msgspec.json.decode(data, type=str).strip())
+    except LightError:
+        return False
 
 
 def decode_fields(line: bytes | memoryview) -> _Fields:
-    """type, id, parentId, timestamp and message.role of an entry line; raises LightError."""
+    """type, id, parentId, timestamp and message (role, stopReason, raw content) of an entry
+    line; raises one of `LightError`."""
     return _decode(line)

@@ -96,14 +96,17 @@ class SessionReader:
         return batch
 
     def _read_chunks(self, source: LineSource, batch: ReadBatch) -> None:
-        """Everything after `self.offset`, a chunk at a time (memory stays one chunk)."""
-        pending = b""
-        position = self.offset
-        while chunk := source.read(position, CHUNK_SIZE):
-            position += len(chunk)
-            data = pending + chunk if pending else chunk
-            pending = data[self._take_buffer(data, source, batch) :]
-        self.partial_bytes = len(pending)
+        """Everything after `self.offset`, a chunk at a time (memory stays one chunk). Each
+        chunk starts at the first unconsumed byte, so a line cut by a chunk's end is read
+        again whole rather than glued together; a line longer than a chunk doubles it."""
+        size = CHUNK_SIZE
+        while chunk := source.read(self.offset, size):
+            consumed = self._take_buffer(chunk, source, batch)
+            if len(chunk) < size:
+                self.partial_bytes = len(chunk) - consumed
+                return
+            size = size * 2 if consumed == 0 else CHUNK_SIZE
+        self.partial_bytes = 0
 
     def _take_buffer(self, data: bytes, source: LineSource, batch: ReadBatch) -> int:
         """Consume the complete lines of `data` (bytes from `self.offset`); returns how many
