@@ -8,27 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from entry_builders import msg, ts
 
 from pitui.cli import main
 from pitui.core.generate import generate_varied_session, write_session
 
 HEADER = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z"}
-
-
-def ts(n: int) -> str:
-    return f"2025-01-01T00:00:{n:02d}.000Z"
-
-
-def msg(eid: str, parent: str | None, role: str, text: str, n: int) -> dict[str, Any]:
-    content: Any = text if role == "user" else [{"type": "text", "text": text}]
-    message = {"role": role, "content": content}
-    return {
-        "type": "message",
-        "id": eid,
-        "parentId": parent,
-        "timestamp": ts(n),
-        "message": message,
-    }
 
 
 def write(path: Path, *entries: dict[str, Any]) -> Path:

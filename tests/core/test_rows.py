@@ -9,28 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from entry_builders import entries, msg, ts
 
-from pitui.core.entry import Entry
 from pitui.core.generate import generate_varied_session, write_session
 from pitui.core.rows import FILTERS, TreeRows
 from pitui.core.session import Session
 from pitui.core.tree import SessionTree
-
-
-def ts(n: int) -> str:
-    return f"2025-01-01T{n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"
-
-
-def msg(eid: str, parent: str | None, role: str = "user", text: str = "hi", n: int = 0, **kw: Any):
-    content: Any = text if role == "user" else [{"type": "text", "text": text}]
-    message = {"role": role, "content": content, **kw}
-    return {
-        "type": "message",
-        "id": eid,
-        "parentId": parent,
-        "timestamp": ts(n),
-        "message": message,
-    }
 
 
 def tool_call(eid: str, parent: str, call_id: str, n: int = 0) -> dict[str, Any]:
@@ -58,10 +42,6 @@ def tool_result(eid: str, parent: str, call_id: str, n: int = 0) -> dict[str, An
 
 def other(kind: str, eid: str, parent: str | None, n: int = 0, **kw: Any) -> dict[str, Any]:
     return {"type": kind, "id": eid, "parentId": parent, "timestamp": ts(n), **kw}
-
-
-def entries(raws: list[dict[str, Any]], start: int = 0) -> list[Entry]:
-    return [Entry(raw, start + i + 2, 0, start + i) for i, raw in enumerate(raws)]
 
 
 def tree_of(*raws: dict[str, Any]) -> SessionTree:

@@ -2,35 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from entry_builders import entries, msg, ts
 from textual.app import App, ComposeResult
 from textual.message import Message
 
-from pitui.core.entry import Entry
 from pitui.core.tree import SessionTree
 from pitui.ui.widgets.entry_tree import EntryTree
-
-
-def ts(n: int) -> str:
-    return f"2025-01-01T00:{n // 60:02d}:{n % 60:02d}.000Z"
-
-
-def msg(eid: str, parent: str | None, role: str, text: str, n: int) -> dict[str, Any]:
-    content: Any = text if role == "user" else [{"type": "text", "text": text}]
-    message = {"role": role, "content": content}
-    return {
-        "type": "message",
-        "id": eid,
-        "parentId": parent,
-        "timestamp": ts(n),
-        "message": message,
-    }
-
-
-def entries(raws: list[dict[str, Any]], start: int = 0) -> list[Entry]:
-    return [Entry(raw, start + i + 2, 0, start + i) for i, raw in enumerate(raws)]
-
 
 BRANCHED = [
     msg("r", None, "user", "root", 1),
