@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from entry_builders import entries, msg, ts
+from entry_builders import entries, message_entry, msg, ts
 
 from pitui.core.generate import generate_varied_session, write_session
 from pitui.core.rows import FILTERS, TreeRows
@@ -20,24 +20,12 @@ from pitui.core.tree import SessionTree
 def tool_call(eid: str, parent: str, call_id: str, n: int = 0) -> dict[str, Any]:
     call = {"type": "toolCall", "id": call_id, "name": "bash", "arguments": {"command": "ls"}}
     message = {"role": "assistant", "content": [call], "stopReason": "toolUse"}
-    return {
-        "type": "message",
-        "id": eid,
-        "parentId": parent,
-        "timestamp": ts(n),
-        "message": message,
-    }
+    return message_entry(eid, parent, message, n)
 
 
 def tool_result(eid: str, parent: str, call_id: str, n: int = 0) -> dict[str, Any]:
     message = {"role": "toolResult", "toolCallId": call_id, "toolName": "bash", "content": "ok"}
-    return {
-        "type": "message",
-        "id": eid,
-        "parentId": parent,
-        "timestamp": ts(n),
-        "message": message,
-    }
+    return message_entry(eid, parent, message, n)
 
 
 def other(kind: str, eid: str, parent: str | None, n: int = 0, **kw: Any) -> dict[str, Any]:
