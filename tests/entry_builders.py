@@ -17,7 +17,10 @@ def msg(
 ) -> dict[str, Any]:
     """A message entry: user content as a string, other roles as one text block."""
     content: Any = text if role == "user" else [{"type": "text", "text": text}]
-    message = {"role": role, "content": content, **kw}
+    return message_entry(eid, parent, {"role": role, "content": content, **kw}, n)
+
+
+def message_entry(eid: str, parent: str | None, message: Any, n: int = 0) -> dict[str, Any]:
     return {
         "type": "message",
         "id": eid,
