@@ -38,6 +38,3 @@ class LineSource:
                 raise OSError(f"the file ends before byte {end}")
             data += more
         return data
-
-    def size(self) -> int:
-        return os.fstat(self._fd).st_size

@@ -159,9 +159,6 @@ class SessionTree:
         leaf = self.leaf
         return {e.id for e in self.ancestors(leaf.id)} if leaf else set()
 
-    def leaves(self) -> list[Entry]:
-        return [e for e in self.by_id.values() if not self.children.get(e.id)]
-
 
 def _add_child(
     children: dict[str | None, list[Entry]], entry: Entry, parent_id: str | None
