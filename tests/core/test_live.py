@@ -5,7 +5,6 @@ Every test waits for the eventual state with a generous deadline; none bounds a 
 
 from __future__ import annotations
 
-import errno
 import itertools
 import json
 import os
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import watchfiles
+from watch_faults import fail_native_watching
 
 from pitui.core.live import (
     EntriesAppended,
@@ -446,16 +445,7 @@ def test_apply_change_without_watcher(session_path: Path) -> None:
 def test_polling_fallback_on_native_failure(
     monkeypatch: pytest.MonkeyPatch, root: Path, session_path: Path
 ) -> None:
-    real_watch = watchfiles.watch
-    calls: list[bool | None] = []
-
-    def failing_watch(*paths: Any, force_polling: bool | None = None, **kwargs: Any) -> Any:
-        calls.append(force_polling)
-        if not force_polling:
-            raise OSError(errno.ENOSPC, "OS file watch limit reached")
-        return real_watch(*paths, force_polling=force_polling, **kwargs)
-
-    monkeypatch.setattr(watchfiles, "watch", failing_watch)
+    calls = fail_native_watching(monkeypatch)
     rec = Recorder()
     with LiveStore([root]) as store:
         assert store.wait_ready()

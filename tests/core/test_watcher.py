@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import watchfiles
+from watch_faults import fail_native_watching
 
 from pitui.core.watcher import ChangeBatch, SessionWatcher, classify
 
@@ -165,16 +165,7 @@ def test_stop_is_prompt_and_idempotent(root: Path, batches: Batches) -> None:
 def test_native_failure_falls_back_to_polling(
     monkeypatch: pytest.MonkeyPatch, root: Path, batches: Batches
 ) -> None:
-    real_watch = watchfiles.watch
-    modes: list[bool | None] = []
-
-    def watch(*paths: Any, force_polling: bool | None = None, **kwargs: Any) -> Any:
-        modes.append(force_polling)
-        if not force_polling:
-            raise OSError(errno.EMFILE, "Too many open files")
-        return real_watch(*paths, force_polling=force_polling, **kwargs)
-
-    monkeypatch.setattr(watchfiles, "watch", watch)
+    modes = fail_native_watching(monkeypatch, errno.EMFILE)
     path = root / "--p--" / "s.jsonl"
     with SessionWatcher([root], batches, poll_delay_ms=100) as watcher:
         assert watcher.wait_ready()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import watchfiles
+from watch_faults import fail_native_watching
 
 from pitui.core.catalog import Catalog
 from pitui.core.catalog.index import DB_NAME
@@ -424,21 +424,10 @@ async def test_picker_lists_after_a_corrupt_index(
 # --------------------------------------------------------------------------- watching
 
 
-def _native_watching_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_watch = watchfiles.watch
-
-    def watch(*paths: Any, force_polling: bool | None = None, **kwargs: Any) -> Any:
-        if not force_polling:
-            raise OSError(errno.ENOSPC, "OS file watch limit reached")
-        return real_watch(*paths, force_polling=force_polling, **kwargs)
-
-    monkeypatch.setattr(watchfiles, "watch", watch)
-
-
 async def test_polling_fallback_notice_reaches_the_picker(
     build: Callable[..., PituiApp], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _native_watching_fails(monkeypatch)
+    fail_native_watching(monkeypatch)
     app = build(watch=True)
     async with app.run_test(size=SIZE) as pilot:
         await picker_ready(pilot)
@@ -451,7 +440,7 @@ async def test_polling_fallback_notice_reaches_a_session_opened_directly(
 ) -> None:
     """`pitui FILE`: no picker; the session screen shows the notice, and live updates still
     arrive (by polling)."""
-    _native_watching_fails(monkeypatch)
+    fail_native_watching(monkeypatch)
     path = a_session(root)
     app = build(sessions_root=None, session_file=path, watch=True)
     async with app.run_test(size=SIZE) as pilot:
