@@ -32,4 +32,4 @@ def message_entry(eid: str, parent: str | None, message: Any, n: int = 0) -> dic
 
 def entries(raws: list[dict[str, Any]], start: int = 0) -> list[Entry]:
     """Entries as the reader would number them (header on line 1)."""
-    return [Entry(raw, start + i + 2, 0, start + i) for i, raw in enumerate(raws)]
+    return [Entry.from_raw(raw, start + i + 2, 0, start + i) for i, raw in enumerate(raws)]

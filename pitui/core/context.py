@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitui.core.entry import Entry
+from pitui.core.prefetch import prefetch_raw
 from pitui.core.timestamps import to_ms
 from pitui.core.tokens import estimate_context_tokens
 from pitui.core.tree import SessionTree
@@ -66,9 +67,11 @@ def build_context(tree: SessionTree, leaf_id: str | object | None = ...) -> Cont
     leaf = leaf or tree.leaf
     path = tree.path_to(leaf.id) if leaf else []
     context = Context(leaf, path, _settings(path))
-    compaction = _latest_compaction(path)
+    at = _latest_compaction(path)
+    compaction = None if at is None else path[at]
     context.compaction = compaction
-    range_entries = _context_entries(path, compaction)
+    range_entries = path if at is None else _context_entries(path, at)
+    prefetch_raw(range_entries)
     edits = {
         e.raw["targetId"]: e
         for e in range_entries
@@ -111,23 +114,31 @@ def _pick(keys: dict[str, str], source: dict[str, Any]) -> dict[str, Any]:
     return {key: source[name] for key, name in keys.items() if name in source}
 
 
-def _latest_compaction(path: list[Entry]) -> Entry | None:
-    for entry in reversed(path):
-        if entry.type == "compaction":
-            return entry
+def _latest_compaction(path: list[Entry]) -> int | None:
+    """Index in `path` of its last compaction."""
+    for index in range(len(path) - 1, -1, -1):
+        if path[index].type == "compaction":
+            return index
     return None
 
 
-def _context_entries(path: list[Entry], compaction: Entry | None) -> list[Entry]:
-    if compaction is None:
-        return path
-    at = next(i for i, e in enumerate(path) if e is compaction)
+def _context_entries(path: list[Entry], at: int) -> list[Entry]:
+    """The entries from the compaction at `at` on: itself, what it kept, what followed."""
+    compaction = path[at]
     if isinstance(compaction.raw.get("retainedTail"), list):
         return [compaction, *path[at + 1 :]]
-    first_kept = compaction.raw.get("firstKeptEntryId")
-    start = next((i for i in range(at) if path[i].raw_id == first_kept), at)
+    start = _first_kept(path, at, compaction.raw.get("firstKeptEntryId"))
     kept = [e for e in path[start:at] if not (e.type == "message" and e.role == "system")]
     return [compaction, *kept, *path[at + 1 :]]
+
+
+def _first_kept(path: list[Entry], at: int, first_kept: Any) -> int:
+    """Index of the first kept entry before `at` (`at` if none). Ids on a path are unique,
+    so a string id is looked for from the compaction back, the short way; an absent id
+    matches the first id-less entry, as Pi's forward search does."""
+    if isinstance(first_kept, str):
+        return next((i for i in range(at - 1, -1, -1) if path[i].raw_id == first_kept), at)
+    return next((i for i in range(at) if path[i].raw_id == first_kept), at)
 
 
 def _project(entry: Entry, edit: Entry | None) -> list[dict[str, Any]]:

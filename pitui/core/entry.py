@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from pitui.core.jsonline import parse_line
-from pitui.core.light import content_has_text
-from pitui.core.source import LineSource
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,84 +23,79 @@ class Diagnostic:
         return f"{where}: {self.reason}"
 
 
+def _internal(name: str, default: Any) -> Any:
+    """A field that is not in the line: its JSON name is one no session line uses, so that
+    decoding never fills it (a line that did use it would fail to decode and be parsed
+    whole instead)."""
+    return msgspec.field(default=default, name=f"\u2400pitui.{name}")
+
+
 def _text_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-class Entry:
+def content_has_text(content: Any) -> bool:
+    """Pi's test for an assistant message with text: a non-blank string, or a text block
+    whose text is a non-blank string."""
+    if isinstance(content, str):
+        return bool(content.strip())
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "text":
+                text = block.get("text")
+                if isinstance(text, str) and text.strip():
+                    return True
+    return False
+
+
+class MessageFields(msgspec.Struct, gc=False):
+    """The two fields of an entry's message that the tree needs."""
+
+    role: str | None = None
+    stopReason: Any = None
+
+
+class Entry(msgspec.Struct, gc=False, eq=False):
     """An entry line: where it stands in the file, the fields the tree needs, and `raw`, the
     whole parsed JSON object (unknown fields included).
 
-    Entries read from current-format files keep only their byte range and read `raw` again
-    from the file when first asked (most entries of a large session are never displayed), so
-    memory stays small. Reading never writes: migrations only touch the in-memory `raw`.
+    Lines of current-format files are decoded straight into this struct by msgspec, which
+    validates the whole line but builds only these fields. `raw` is read again from the file
+    when first asked (most entries of a large session are never displayed), so memory stays
+    small. Reading never writes: migrations only touch the in-memory `raw`.
     """
 
-    __slots__ = (
-        "_end",
-        "_raw",
-        "_source",
-        "has_text",
-        "index",
-        "line",
-        "offset",
-        "parent_id",
-        "raw_id",
-        "role",
-        "stop_reason",
-        "timestamp",
-        "type",
-    )
-
-    def __init__(self, raw: dict[str, Any], line: int, offset: int, index: int) -> None:
-        self._raw: dict[str, Any] | None = raw
-        self._source: LineSource | None = None
-        self._end = 0
-        self.line = line
-        self.offset = offset
-        self.index = index
-        message = raw.get("message")
-        role = message.get("role") if isinstance(message, dict) else None
-        self._set_fields(
-            raw.get("type"), raw.get("id"), raw.get("parentId"), raw.get("timestamp"), role
-        )
-        self.has_text: bool | None = None  # None: work it out from `raw` when needed
-        self.stop_reason: Any = message.get("stopReason") if isinstance(message, dict) else None
+    type: str = "?"
+    raw_id: str | None = msgspec.field(default=None, name="id")  # as written; None if absent
+    parent_id: str | None = msgspec.field(default=None, name="parentId")
+    timestamp: Any = None
+    message_fields: MessageFields | None = msgspec.field(default=None, name="message")
+    line: int = _internal("line", 0)
+    offset: int = _internal("offset", 0)
+    index: int = _internal("index", 0)
+    source: Any = _internal("source", None)  # the LineSource `raw` is read again from
+    _raw: Any = _internal("raw", None)
+    _text: Any = _internal("text", None)  # whether an assistant message has text, once known
 
     @classmethod
-    def lazy(
-        cls, fields: Any, source: LineSource, span: tuple[int, int], line: int, index: int
-    ) -> Entry:
-        """An entry whose `raw` is read again from `source` (the byte range `span`) when first
-        used. `fields` (see `pitui.core.light`) has type, id, parentId, timestamp and message,
-        the string fields already checked to be strings or None."""
-        entry = cls.__new__(cls)
-        entry._raw = None
-        entry._source = source
-        entry.offset, entry._end = span
-        entry.line = line
-        entry.index = index
-        kind = fields.type
-        entry.type = "?" if kind is None else kind
-        entry.raw_id = fields.id
-        entry.parent_id = fields.parentId
-        entry.timestamp = fields.timestamp
-        message = fields.message
-        if message is None:
-            entry.role = entry.stop_reason = entry.has_text = None
-        else:
-            entry.role = message.role
-            entry.stop_reason = message.stopReason
-            is_assistant = message.role == "assistant"
-            entry.has_text = content_has_text(message.content) if is_assistant else None
-        return entry
-
-    def _set_fields(self, kind: Any, entry_id: Any, parent: Any, timestamp: Any, role: Any) -> None:
-        self.type: str = kind if isinstance(kind, str) else "?"
-        self.raw_id: str | None = _text_or_none(entry_id)  # as written; None if absent
-        self.parent_id: str | None = _text_or_none(parent)
-        self.timestamp: Any = timestamp
-        self.role: str | None = _text_or_none(role)
+    def from_raw(cls, raw: dict[str, Any], line: int, offset: int, index: int) -> Entry:
+        """An entry from a JSON object parsed in full (kept as `raw`)."""
+        message = raw.get("message")
+        fields = None
+        if isinstance(message, dict):
+            fields = MessageFields(_text_or_none(message.get("role")), message.get("stopReason"))
+        kind = raw.get("type")
+        return cls(
+            type=kind if isinstance(kind, str) else "?",
+            raw_id=_text_or_none(raw.get("id")),
+            parent_id=_text_or_none(raw.get("parentId")),
+            timestamp=raw.get("timestamp"),
+            message_fields=fields,
+            line=line,
+            offset=offset,
+            index=index,
+            _raw=raw,
+        )
 
     @property
     def id(self) -> str:
@@ -108,23 +103,55 @@ class Entry:
         return self.raw_id if self.raw_id is not None else f"line:{self.line}"
 
     @property
+    def role(self) -> str | None:
+        fields = self.message_fields
+        return None if fields is None else fields.role
+
+    @property
+    def stop_reason(self) -> Any:
+        fields = self.message_fields
+        return None if fields is None else fields.stopReason
+
+    @property
+    def has_text(self) -> bool | None:
+        """Whether an assistant message has non-blank text (None for other entries)."""
+        if self.role != "assistant":
+            return None
+        if self._text is None:
+            self._text = content_has_text((self.message or {}).get("content"))
+        return bool(self._text)
+
+    @property
+    def text_known(self) -> bool:
+        return self._text is not None or self.role != "assistant"
+
+    def set_text_flag(self, flag: bool) -> None:
+        self._text = flag
+
+    @property
+    def raw_loaded(self) -> bool:
+        return self._raw is not None
+
+    @property
     def raw(self) -> dict[str, Any]:
         if self._raw is None:
-            assert self._source is not None
-            self._raw = self._read_again(self._source)
-            self._source = None
-        return self._raw
+            try:
+                self.set_raw_line(self.source.read_line(self.offset))
+            except OSError:
+                self.set_raw_line(b"")
+        return self._raw  # type: ignore[no-any-return]
 
-    def _read_again(self, source: LineSource) -> dict[str, Any]:
-        """The line's JSON, read again; a stand-in naming the problem if the bytes there are
-        no longer this entry (the file was rewritten in place since it was read)."""
+    def set_raw_line(self, data: bytes) -> None:
+        """Parse `data`, this entry's line read again; a stand-in naming the problem if the
+        bytes there are no longer this entry (the file was rewritten in place since)."""
         try:
-            raw = parse_line(source.read_exact(self.offset, self._end))
-        except (OSError, ValueError) as error:
-            raw = {"error": str(error)}
+            raw = parse_line(data)
+        except ValueError:
+            raw = None
         if isinstance(raw, dict) and raw.get("id") == self.raw_id and raw.get("type") == self.type:
-            return raw
-        return {
+            self._raw = raw
+            return
+        self._raw = {
             "type": self.type,
             "id": self.raw_id,
             "parentId": self.parent_id,
@@ -139,3 +166,7 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry({self.type} {self.id} parent={self.parent_id} line={self.line})"
+
+
+decode_entry = msgspec.json.Decoder(Entry).decode
+DecodeErrors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)

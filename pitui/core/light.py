@@ -1,9 +1,8 @@
-"""Fast decoding of just the fields the tree needs from a line (type, ids, time, role).
+"""Whether an assistant line has text, read from its bytes without parsing all of it.
 
-msgspec validates the whole line as JSON but builds objects only for these fields, so a
-100 MB session loads without materialising every message. Anything unusual (wrong types,
-invalid UTF-8, a line that is not an object) raises, and the caller falls back to a full
-JSON.parse-like read.
+The tree hides assistant messages without text (Pi's filter), so opening a large session
+asks this of every assistant entry. msgspec validates the line and builds only the content;
+text blocks' strings stay bytes unless they might be blank.
 """
 
 from __future__ import annotations
@@ -12,46 +11,37 @@ from typing import Any
 
 import msgspec
 
-
-class _Message(msgspec.Struct, gc=False):
-    role: str | None = None
-    stopReason: Any = None
-    content: msgspec.Raw = msgspec.Raw(b"null")  # kept as bytes: most messages never need it
+LightError = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+_PLAIN_BLANK = b" \t\r\n"
 
 
 class _Block(msgspec.Struct, gc=False):
     type: Any = None
-    text: msgspec.Raw = msgspec.Raw(b"null")  # bytes as written: most texts need no decoding
+    text: msgspec.Raw = msgspec.Raw(b"null")
 
 
-class _Fields(msgspec.Struct, gc=False):
-    """Typed as Pi writes them: a line with other types takes the full-parse path."""
+class _Message(msgspec.Struct, gc=False):
+    content: str | list[_Block] | None = None
 
-    type: str | None = None
-    id: str | None = None
-    parentId: str | None = None
-    timestamp: Any = None
+
+class _Line(msgspec.Struct, gc=False):
     message: _Message | None = None
 
 
-_decode = msgspec.json.Decoder(_Fields).decode
-
-LightError = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
-_decode_content = msgspec.json.Decoder(str | list[_Block] | None).decode
+_decode_line = msgspec.json.Decoder(_Line).decode
 
 
-def content_has_text(content: msgspec.Raw) -> bool | None:
-    """Whether raw message content holds non-blank text (None: not a recognised shape)."""
+def line_has_text(line: bytes) -> bool | None:
+    """Whether the message content of an entry line has non-blank text; None when the line
+    has another shape (the caller parses it whole)."""
     try:
-        value = _decode_content(content)
+        message = _decode_line(line).message
     except LightError:
         return None
-    if isinstance(value, str):
-        return bool(value.strip())
-    return any(block.type == "text" and _raw_text_has_text(block.text) for block in value or ())
-
-
-_PLAIN_BLANK = b" \t\r\n"
+    content = None if message is None else message.content
+    if isinstance(content, str):
+        return bool(content.strip())
+    return any(block.type == "text" and _raw_text_has_text(block.text) for block in content or ())
 
 
 def _raw_text_has_text(raw: msgspec.Raw) -> bool:
@@ -66,9 +56,3 @@ def _raw_text_has_text(raw: msgspec.Raw) -> bool:
         return bool(msgspec.json.decode(data, type=str).strip())
     except LightError:
         return False
-
-
-def decode_fields(line: bytes | memoryview) -> _Fields:
-    """type, id, parentId, timestamp and message (role, stopReason, raw content) of an entry
-    line; raises one of `LightError`."""
-    return _decode(line)

@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pitui.core.entry import Diagnostic, Entry
+from pitui.core.entry import DecodeErrors, Diagnostic, Entry, decode_entry
 from pitui.core.errors import PituiError
 from pitui.core.jsonline import LineError, parse_line
-from pitui.core.light import LightError, decode_fields
 from pitui.core.migration import Migrator
 from pitui.core.source import LineSource
 
@@ -30,6 +29,17 @@ class ReadBatch:
     entries: list[Entry] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     reset: bool = False
+    links: BatchLinks = field(default_factory=lambda: BatchLinks())
+
+
+@dataclass(slots=True)
+class BatchLinks:
+    """What decoding learnt for the tree, while each entry was still in the CPU's cache:
+    fast-path entries by id, and those whose parent is not an earlier entry of the batch.
+    It covers the whole batch only if it holds as many ids as the batch has entries."""
+
+    by_id: dict[str | None, Entry] = field(default_factory=dict)
+    unlinked: list[Entry] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -112,40 +122,56 @@ class SessionReader:
         """Consume the complete lines of `data` (bytes from `self.offset`); returns how many
         bytes were consumed.
 
-        Lines of a current-format file take the fast path (five fields decoded, the rest
-        read again and parsed on use); anything else is parsed whole now.
+        Lines of a current-format file take the fast path (decoded straight into entries
+        that read their JSON again on use); anything else is parsed whole, one line at a
+        time, which also says what is wrong with a bad line.
         """
-        view, find, base, start = memoryview(data), data.find, self.offset, 0
-        entries, lazy, first_index = batch.entries, Entry.lazy, self._entry_count
-        while (end := find(b"\n", start)) != -1:
+        view, start = memoryview(data), 0
+        while (end := data.find(b"\n", start)) != -1:
+            if self._migrator is not None and not self._migrator.needed:
+                start = self._take_fast_lines(data, view, start, source, batch)
+                if (end := data.find(b"\n", start)) == -1:
+                    break
             self._line_number += 1
             if end > start and (data[start] not in _SPACE or not data[start:end].isspace()):
-                fields = self._fast_fields(view[start:end])
-                if fields is None:
-                    line = _Line(self._line_number, base + start, data[start:end])
-                    self._take_parsed_line(line, batch)
-                else:
-                    self._parsed_count += 1
-                    index = first_index + len(entries)
-                    span = (base + start, base + end)
-                    entries.append(lazy(fields, source, span, self._line_number, index))
+                line = _Line(self._line_number, self.offset + start, data[start:end])
+                self._take_parsed_line(line, batch)
             start = end + 1
-        self._entry_count = first_index + len(entries)
-        self.offset = base + start
+        self.offset += start
         if start:
             # The end of what was consumed: if these bytes change, the file was rewritten.
             self._tail_bytes = data[max(0, start - TAIL_CHECK) : start]
         return start
 
-    def _fast_fields(self, line: memoryview) -> Any:
-        """The decoded fields of an entry line of a current-format file, else None."""
-        if self._migrator is None or self._migrator.needed:
-            return None
-        try:
-            fields = decode_fields(line)
-        except LightError:
-            return None
-        return None if fields.type == "session" else fields
+    def _take_fast_lines(
+        self, data: bytes, view: memoryview, start: int, source: LineSource, batch: ReadBatch
+    ) -> int:
+        """Decode lines from `start` as long as each is a plain entry; returns where the
+        first line that is not (or the incomplete end) starts. The hot loop of loading."""
+        find, base, append = data.find, self.offset, batch.entries.append
+        by_id, unlinked = batch.links.by_id, batch.links.unlinked
+        line_number, index = self._line_number, self._entry_count
+        while (end := find(b"\n", start)) != -1:
+            try:
+                entry = decode_entry(view[start:end])
+            except DecodeErrors:
+                break
+            if entry.type == "session":
+                break
+            line_number += 1
+            entry.line = line_number
+            entry.offset = base + start
+            entry.index = index
+            entry.source = source
+            index += 1
+            append(entry)
+            if entry.parent_id not in by_id:
+                unlinked.append(entry)
+            by_id[entry.raw_id] = entry
+            start = end + 1
+        self._parsed_count += index - self._entry_count
+        self._line_number, self._entry_count = line_number, index
+        return start
 
     def _take_parsed_line(self, line: _Line, batch: ReadBatch) -> None:
         try:
@@ -182,7 +208,8 @@ class SessionReader:
         problem = self._migrator.migrate(raw, self._parsed_count - 1)
         if problem:
             batch.diagnostics.append(Diagnostic(line.number, line.offset, problem))
-        return Entry(raw, line.number, line.offset, self._entry_count + len(batch.entries))
+        self._entry_count += 1
+        return Entry.from_raw(raw, line.number, line.offset, self._entry_count - 1)
 
     def _no_header_reason(self) -> str:
         if self.offset == 0 and self.partial_bytes == 0:

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pitui.core.entry import Entry
+from pitui.core.prefetch import prefetch_raw, prefetch_text_flags
 from pitui.core.render_text import entry_text
 from pitui.core.safe_text import one_line
 from pitui.core.tree import SessionTree
@@ -198,6 +199,8 @@ class TreeRows:
         self._count = len(tree.entries)
         self._unique = len(tree.by_id)
         self._tool_calls = None
+        if self._filter != _EVERYTHING:
+            prefetch_text_flags(tree.entries)
         self._order = self._flatten(tree.active_path_ids())
         self._row_of = {row.entry.id: row for row in self._order}
         roots = [row for row in self._order if row.parent is None]
@@ -330,6 +333,7 @@ class TreeRows:
         if not tokens:
             return []
         found = []
+        prefetch_raw(row.entry for row in self.rows)
         for index, row in enumerate(self.rows):
             haystack = _searchable(row).lower()
             if all(token in haystack for token in tokens):
@@ -380,7 +384,7 @@ class TreeRows:
 
     def _append(self, entry: Entry) -> bool:
         tree, old_leaf = self.tree, self._leaf_id
-        if old_leaf is None or tree.parent.get(entry.id) != old_leaf or tree.children.get(entry.id):
+        if old_leaf is None or tree.parent_of(entry.id) != old_leaf or tree.children.get(entry.id):
             return False
         if entry.type == "label" and self._filter == "labeled-only":
             return False
@@ -499,7 +503,11 @@ class TreeRows:
     def tool_calls(self) -> dict[Any, tuple[Any, Any]]:
         if self._tool_calls is None:
             self._tool_calls = {}
-            for entry in self.tree.entries:
+            callers = [
+                e for e in self.tree.entries if e.type == "message" and e.role == "assistant"
+            ]
+            prefetch_raw(callers)
+            for entry in callers:
                 _collect_tool_calls(entry, self._tool_calls)
         return self._tool_calls
 
@@ -578,24 +586,9 @@ def _norm(text: str) -> str:
     return text.replace("\n", " ").replace("\t", " ").strip()
 
 
-def _has_text(content: Any) -> bool:
-    if isinstance(content, str):
-        return bool(content.strip())
-    if isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "text":
-                text = block.get("text")
-                if isinstance(text, str) and text.strip():
-                    return True
-    return False
-
-
 def _silent(entry: Entry) -> bool:
     """An assistant message with no text that is neither an error nor aborted (tool calls)."""
-    has_text = entry.has_text
-    if has_text is None:
-        has_text = _has_text((entry.message or {}).get("content"))
-    return not has_text and not _error_or_aborted(entry.stop_reason)
+    return not entry.has_text and not _error_or_aborted(entry.stop_reason)
 
 
 def _error_or_aborted(reason: Any) -> bool:
@@ -611,11 +604,8 @@ def _js(value: Any) -> str:
 
 
 def _collect_tool_calls(entry: Entry, calls: dict[Any, tuple[Any, Any]]) -> None:
-    message = entry.raw.get("message")
-    if entry.type != "message" or not isinstance(message, dict):
-        return
-    content = message.get("content")
-    if message.get("role") == "assistant" and isinstance(content, list):
+    content = (entry.message or {}).get("content")
+    if isinstance(content, list):
         for block in content:
             if isinstance(block, dict) and block.get("type") == "toolCall":
                 try:

@@ -90,7 +90,7 @@ class Session:
             self.tree = SessionTree()
             self.read_diagnostics = []
         self.read_diagnostics.extend(batch.diagnostics)
-        self.tree.extend(batch.entries)
+        self.tree.extend(batch.entries, batch.links)
         return SessionUpdate(batch.entries, batch.reset)
 
     def context(self, leaf_id: str | object | None = ...) -> Context:

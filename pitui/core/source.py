@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import weakref
 
+_FIRST_READ = 8192  # most lines are shorter; a longer one is read again, twice as far
+
 
 class LineSource:
     """A read-only descriptor on one inode of a session file."""
@@ -30,11 +32,15 @@ class LineSource:
         """Up to `size` bytes from `start` (fewer at the end of the file)."""
         return os.pread(self._fd, size, start)
 
-    def read_exact(self, start: int, end: int) -> bytes:
-        data = self.read(start, end - start)
-        while len(data) < end - start:
-            more = self.read(start + len(data), end - start - len(data))
-            if not more:
-                raise OSError(f"the file ends before byte {end}")
-            data += more
-        return data
+    def read_line(self, start: int) -> bytes:
+        """The line that starts at `start`, without its newline (to the end of the file if
+        it has none)."""
+        size = _FIRST_READ
+        while True:
+            data = self.read(start, size)
+            end = data.find(b"\n")
+            if end != -1:
+                return data[:end]
+            if len(data) < size:
+                return data
+            size *= 2

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pitui.core.entry import Diagnostic, Entry
+from pitui.core.prefetch import prefetch_raw
+from pitui.core.reader import BatchLinks
 from pitui.core.timestamps import sort_key
 
 _METADATA_TYPES = frozenset({"label", "session_info"})
@@ -29,7 +31,7 @@ class SessionTree:
     def __init__(self, entries: Iterable[Entry] = ()) -> None:
         self.entries: list[Entry] = []
         self.by_id: dict[str, Entry] = {}
-        self.parent: dict[str, str | None] = {}  # effective parent, cycles broken
+        self._cut: set[str] = set()  # ids whose parent link was cut to break a cycle
         self._children: dict[str | None, list[Entry]] | None = None  # built when first asked
         self.labels: dict[str, Label] = {}
         self.name: str | None = None
@@ -38,33 +40,51 @@ class SessionTree:
         self.extend(entries)
 
     # -- building ---------------------------------------------------------------------
-    def extend(self, entries: Iterable[Entry]) -> None:
-        """Add entries in file order. The loop is the hot path of loading a session."""
-        by_id, parent, children, waiting = self.by_id, self.parent, self._children, self._waiting
-        append = self.entries.append
-        needs_rebuild = False
-        for entry in entries:
-            append(entry)
-            if entry.type in _METADATA_TYPES:
-                self._track_metadata(entry)
-            if needs_rebuild:
-                continue
+    def extend(self, entries: Iterable[Entry], links: BatchLinks | None = None) -> None:
+        """Add entries in file order (`links`: what the reader learnt about them)."""
+        batch = entries if isinstance(entries, list) else list(entries)
+        if self._children is not None or self._waiting:
+            self._link_one_by_one(batch)
+        elif not self._link_plain_batch(batch, links):
+            self._rebuild()
+        metadata = [e for e in batch if e.type in _METADATA_TYPES]
+        prefetch_raw(metadata)
+        for entry in metadata:
+            self._track_metadata(entry)
+
+    def _link_plain_batch(self, batch: list[Entry], links: BatchLinks | None) -> bool:
+        """Link a plain batch in bulk, the hot path of loading a large session: every entry
+        has a new, unique id and a parent that is absent or came before it. False when the
+        batch is not plain; then only `_rebuild()` puts the tree right."""
+        if links is None or len(links.by_id) != len(batch):
+            links = links_of(batch)  # some entries were parsed whole, or ids repeat
+        by_id = self.by_id
+        self.entries.extend(batch)
+        new = links.by_id
+        if len(new) != len(batch) or None in new or not by_id.keys().isdisjoint(new.keys()):
+            return False
+        if not all(e.parent_id is None or e.parent_id in by_id for e in links.unlinked):
+            return False
+        if by_id:
+            by_id.update(new)  # type: ignore[arg-type]
+        else:
+            self.by_id = new  # type: ignore[assignment]
+        return True
+
+    def _link_one_by_one(self, batch: list[Entry]) -> None:
+        by_id, children, waiting = self.by_id, self._children, self._waiting
+        self.entries.extend(batch)
+        for entry in batch:
             entry_id = entry.id
             if entry_id in by_id or entry_id in waiting:
-                needs_rebuild = True  # a duplicate id, or a parent arriving after its children
-                continue
+                self._rebuild()  # a duplicate id, or a parent arriving after its children
+                return
             by_id[entry_id] = entry
             parent_id = entry.parent_id
             if parent_id is not None and parent_id != entry_id and parent_id not in by_id:
                 waiting.setdefault(parent_id, []).append(entry)
-                parent_id = None
-            elif parent_id == entry_id:
-                parent_id = None
-            parent[entry_id] = parent_id
             if children is not None:
-                _add_child(children, entry, parent_id)
-        if needs_rebuild:
-            self._rebuild()
+                _add_child(children, entry, self.parent_of(entry_id))
 
     def _track_metadata(self, entry: Entry) -> None:
         if entry.type == "label":
@@ -88,7 +108,7 @@ class SessionTree:
             for entry in nodes:
                 children[entry.id] = []
             for entry in nodes:
-                children[self.parent[entry.id]].append(entry)
+                children[self.parent_of(entry.id)].append(entry)
             for parent_id, kids in children.items():
                 if parent_id is not None and len(kids) > 1:
                     kids.sort(key=_child_key)
@@ -97,7 +117,7 @@ class SessionTree:
 
     def _rebuild(self) -> None:
         self.by_id = {}
-        self.parent = {}
+        self._cut = set()
         self._children = None
         self._waiting = {}
         self.diagnostics = [d for d in self.diagnostics if d.line]
@@ -111,9 +131,9 @@ class SessionTree:
         parents = {e.id: _named_parent(e, winners) for e in nodes}
         for broken in _cycle_breaks(nodes, parents):
             parents[broken.id] = None
+            self._cut.add(broken.id)
             self._note(broken, f"parentId cycle through {broken.id} broken: shown as a root")
         for entry in nodes:
-            self.parent[entry.id] = parents[entry.id]
             named = entry.parent_id
             orphan = named is not None and named != entry.id and named not in winners
             if parents[entry.id] is None and orphan:
@@ -139,14 +159,32 @@ class SessionTree:
         label = self.labels.get(entry_id)
         return label.text if label else None
 
+    def parent_of(self, entry_id: str) -> str | None:
+        """The id of an entry's parent in the tree: None for a root, an orphan, a
+        self-parent or an entry whose link was cut to break a cycle."""
+        entry = self.by_id.get(entry_id)
+        parent = self._parent(entry) if entry is not None else None
+        return None if parent is None else parent.id
+
+    def _parent(self, entry: Entry) -> Entry | None:
+        named = entry.parent_id
+        if named is None or (self._cut and entry.id in self._cut):
+            return None
+        parent = self.by_id.get(named)
+        return None if parent is entry else parent
+
     def ancestors(self, entry_id: str) -> list[Entry]:
         """The entry and its ancestors, leaf first, up to its root."""
-        by_id, parent = self.by_id, self.parent
+        by_id, cut = self.by_id, self._cut
         chain: list[Entry] = []
-        current: str | None = entry_id
-        while current is not None and (entry := by_id.get(current)) is not None:
+        entry = by_id.get(entry_id)
+        while entry is not None:
             chain.append(entry)
-            current = parent[current]
+            named = entry.parent_id
+            if named is None or (cut and entry.id in cut):
+                break
+            parent = by_id.get(named)
+            entry = None if parent is entry else parent
         return chain
 
     def path_to(self, entry_id: str) -> list[Entry]:
@@ -158,6 +196,17 @@ class SessionTree:
     def active_path_ids(self) -> set[str]:
         leaf = self.leaf
         return {e.id for e in self.ancestors(leaf.id)} if leaf else set()
+
+
+def links_of(batch: list[Entry]) -> BatchLinks:
+    """The links of entries the reader did not decode itself."""
+    links = BatchLinks()
+    by_id, unlinked = links.by_id, links.unlinked
+    for entry in batch:
+        if entry.parent_id not in by_id:
+            unlinked.append(entry)
+        by_id[entry.raw_id] = entry
+    return links
 
 
 def _add_child(

@@ -1,13 +1,15 @@
-"""Lazy entries (fields decoded by msgspec, raw parsed on use) equal eagerly parsed ones."""
+"""Lazy entries (fields decoded by msgspec, raw read again on use) equal eagerly parsed ones,
+and text flags worked out from line bytes equal Pi's test on the parsed content."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pitui.core.entry import Entry
+from pitui.core.entry import Entry, content_has_text
 from pitui.core.generate import generate_corpus
+from pitui.core.prefetch import prefetch_raw, prefetch_text_flags
 from pitui.core.reader import NotASession
-from pitui.core.rows import FILTERS, TreeRows, _has_text
+from pitui.core.rows import FILTERS, TreeRows
 from pitui.core.session import Session
 from pitui.core.tree import SessionTree
 
@@ -25,21 +27,36 @@ def sessions(root: Path) -> list[Session]:
 
 
 def eager_copy(entry: Entry) -> Entry:
-    return Entry(entry.raw, entry.line, entry.offset, entry.index)
+    return Entry.from_raw(entry.raw, entry.line, entry.offset, entry.index)
 
 
 def test_lazy_fields_equal_eager_fields(tmp_path: Path) -> None:
     checked = 0
     for session in sessions(tmp_path):
-        for entry in session.tree.entries:
+        entries = session.tree.entries
+        prefetch_text_flags(entries)
+        flags = [e.has_text for e in entries]
+        assert not any(
+            e.raw_loaded for e in entries if e.source is not None and e.type == "message"
+        )
+        for entry, has_text in zip(entries, flags, strict=True):
             lazy_fields = [getattr(entry, f) for f in FIELDS]
-            has_text = entry.has_text
             eager = eager_copy(entry)
             assert lazy_fields == [getattr(eager, f) for f in FIELDS]
-            if entry.role == "assistant" and has_text is not None:
-                assert has_text == _has_text(entry.raw["message"].get("content"))
+            if entry.role == "assistant":
+                assert has_text is content_has_text(entry.raw["message"].get("content"))
+                assert eager.has_text is has_text
                 checked += 1
+            else:
+                assert has_text is None
     assert checked > 20
+
+
+def test_prefetched_raw_equals_raw_read_alone(tmp_path: Path) -> None:
+    for session in sessions(tmp_path):
+        together = Session(session.path).tree.entries
+        prefetch_raw(together)
+        assert [e.raw for e in together] == [e.raw for e in session.tree.entries]
 
 
 def test_rows_from_lazy_entries_equal_rows_from_eager(tmp_path: Path) -> None:

@@ -75,7 +75,7 @@ def test_message_pane_header_names_format_problems() -> None:
     from pitui.core.entry import Entry
     from pitui.ui.widgets.message_pane import header_text
 
-    bad = Entry(
+    bad = Entry.from_raw(
         {
             "type": "model_change",
             "id": "a",
@@ -88,7 +88,7 @@ def test_message_pane_header_names_format_problems() -> None:
         0,
         0,
     )
-    good = Entry(
+    good = Entry.from_raw(
         {
             "type": "model_change",
             "id": "a",

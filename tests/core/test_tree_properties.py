@@ -39,7 +39,7 @@ def make_entries(spec: list[tuple[str, str | None, str, int]]) -> list[Entry]:
             raw.update(targetId=parent, replacement=None, label="x")
         else:
             raw.update(summary="b", fromId=parent)
-        out.append(Entry(raw, index + 2, index * 10, index))
+        out.append(Entry.from_raw(raw, index + 2, index * 10, index))
     return out
 
 
@@ -47,7 +47,7 @@ def shape(tree: SessionTree) -> tuple:
     return (
         sorted((k, [e.id for e in v]) for k, v in tree.children.items() if k is not None),
         [e.id for e in tree.roots],
-        sorted(tree.parent.items()),
+        sorted((i, tree.parent_of(i)) for i in tree.by_id),
     )
 
 

@@ -25,7 +25,7 @@ def chain(raws: list[dict[str, Any]]) -> SessionTree:
             "parentId": parent,
             "timestamp": f"2026-01-01T00:00:{index % 60:02d}.000Z",
         }
-        entries.append(Entry({**full, **raw}, index + 2, index * 100, index))
+        entries.append(Entry.from_raw({**full, **raw}, index + 2, index * 100, index))
         parent = entry_id
     return SessionTree(entries)
 

@@ -158,11 +158,11 @@ RAWS: list[dict[str, Any]] = [
 
 def make_entry(raw: dict[str, Any], index: int = 0) -> Entry:
     full = {"id": f"e{index:07x}", "parentId": None, "timestamp": TS, **raw}
-    return Entry(full, index + 2, index * 100, index)
+    return Entry.from_raw(full, index + 2, index * 100, index)
 
 
 def sample_tree() -> SessionTree:
-    first = Entry(
+    first = Entry.from_raw(
         {
             "type": "message",
             "id": "e1",
@@ -174,7 +174,7 @@ def sample_tree() -> SessionTree:
         0,
         0,
     )
-    label = Entry(
+    label = Entry.from_raw(
         {
             "type": "label",
             "id": "l1",
@@ -262,7 +262,7 @@ async def test_none_clears_the_pane() -> None:
 async def test_header_shows_type_id_model_usage_cost_and_label() -> None:
     raw = {**RAWS[6], "id": "e1", "timestamp": TS}
     async with PaneApp().run_test(size=(160, 40)) as pilot:
-        pane = await show(pilot, Entry(raw, 9, 0, 0), sample_tree())
+        pane = await show(pilot, Entry.from_raw(raw, 9, 0, 0), sample_tree())
         header = pane.query_one(EntryHeader).content.plain
     for piece in (
         "message · assistant",

@@ -1,0 +1,74 @@
+"""Reading many entries' lines again at once gives what reading each alone gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pitui.core import prefetch
+from pitui.core.entry import content_has_text
+from pitui.core.prefetch import prefetch_raw, prefetch_text_flags
+from pitui.core.reader import SessionReader
+
+HEADER = {
+    "type": "session",
+    "version": 3,
+    "id": "s1",
+    "timestamp": "2025-01-01T00:00:00.000Z",
+    "cwd": "/p",
+}
+
+
+def assistant(n: int, content: Any, size: int = 0) -> dict[str, Any]:
+    return {
+        "type": "message",
+        "id": f"e{n}",
+        "parentId": f"e{n - 1}" if n else None,
+        "timestamp": "2025-01-01T00:00:01.000Z",
+        "message": {"role": "assistant", "content": content, "pad": "x" * size},
+    }
+
+
+CONTENTS = [
+    [{"type": "text", "text": "hello"}],
+    [{"type": "text", "text": " \n\t"}],
+    [{"type": "toolCall", "id": "t", "name": "bash", "arguments": {}}],
+    "plain string",
+    "   ",
+    [{"type": "text", "text": 'caf\u00e9 \\u escaped " quote'}],
+    [{"type": "text", "text": "\u2003"}],  # a Unicode space only: blank
+    [{"type": "text", "text": 5}],  # not a string: no text
+    None,
+    [{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "ok"}],
+]
+
+
+def write_session(path: Path, sizes: list[int]) -> list[dict[str, Any]]:
+    raws = [assistant(n, CONTENTS[n % len(CONTENTS)], size) for n, size in enumerate(sizes)]
+    text = "".join(json.dumps(r) + "\n" for r in [HEADER, *raws])
+    path.write_text(text)
+    return raws
+
+
+def test_prefetched_lines_equal_the_file_near_and_far_apart(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(prefetch, "GAP", 1000)  # some neighbours are too far to share a read
+    monkeypatch.setattr(prefetch, "_SLACK", 100)  # and some lines end past the slack
+    sizes = [0, 10, 5000, 0, 200_000, 30, 0, 2000, 1, 0, 70_000, 0]
+    raws = write_session(tmp_path / "s.jsonl", sizes)
+    entries = SessionReader(tmp_path / "s.jsonl").read().entries
+    picked = entries[::2][::-1] + entries[1::2]  # out of order, every entry once
+    prefetch_raw(picked)
+    assert all(e.raw_loaded for e in entries)
+    assert [e.raw for e in entries] == raws
+
+
+def test_text_flags_from_bytes_equal_pi_test_on_parsed_content(tmp_path: Path) -> None:
+    raws = write_session(tmp_path / "s.jsonl", [0] * 30)
+    entries = SessionReader(tmp_path / "s.jsonl").read().entries
+    prefetch_text_flags(entries)
+    flags = [e.has_text for e in entries]
+    expected = [content_has_text(r["message"]["content"]) for r in raws]
+    assert flags == expected and True in flags and False in flags
