@@ -29,7 +29,7 @@ from pitui.core.catalog import discovery
 from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.index import FileRow, Index, ToolTask, Update, default_cache_dir
 from pitui.core.catalog.scanner import read_tools, read_update, stat_of, unchanged
-from pitui.core.catalog.search import CatalogRow, SearchResult, run_search
+from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
 
 __all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
@@ -343,8 +343,7 @@ class Catalog:
             tasks = self.index.tool_tasks(stale)
         if sum(t.end - t.start for t in tasks) <= TOOL_BATCH_BYTES:
             self._index_tools(tasks, None, threading.Event())
-        else:
-            self._start_tools(None)
+        self._start_tools(None)  # the rest, and the changed files' conversation text
         return changed
 
     def forget(self, path: Path) -> None:
@@ -369,6 +368,7 @@ class Catalog:
             thread = self._tools_thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
+        self.index.index_texts(self._stop)
         self.index.collect_tool_garbage()
         self._index_tools(self.index.tool_tasks(), progress, self._stop)
         self._shutdown_pool()
@@ -379,7 +379,8 @@ class Catalog:
             if thread is not None and thread.is_alive():
                 self._tools_again = True  # the running pass goes round once more
                 return
-            start = not self._stop.is_set() and self.index.tool_tasks_left()
+            left = self.index.texts_left() or self.index.tool_tasks_left()
+            start = not self._stop.is_set() and left
             if start:
                 self._tools_again = False
                 self._tools_thread = threading.Thread(
@@ -396,6 +397,7 @@ class Catalog:
         try:
             self.index.collect_tool_garbage()
             while not self._stop.is_set():
+                self.index.index_texts(self._stop)
                 self._index_tools(self.index.tool_tasks(), progress, self._stop)
                 with self._lock:
                     if not self._tools_again:
@@ -495,7 +497,13 @@ class Catalog:
         `tools_pending` on the result: tool output was still being indexed, so sessions that
         only their tool output would match may be missing."""
         pending = self.tools_pending
-        result = run_search(self.sessions(cwd), query, sort, named_only, self.index.tool_matches)
+        result = run_search(
+            self.sessions(cwd),
+            query,
+            sort,
+            named_only,
+            Lookups(self.index.tool_matches, self.index.text_matches),
+        )
         result.tools_pending = pending
         return result
 

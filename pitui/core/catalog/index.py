@@ -32,11 +32,18 @@ except ImportError:  # Windows
 
 from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.summary import SessionSummary
+from pitui.core.catalog.text_index import (
+    TEXT_SCHEMA,
+    index_text_step,
+    retire_text,
+    text_candidates,
+    texts_left,
+)
 
 TOOL_FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-5"
+SCHEMA_VERSION = "pitui-catalog-6"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -45,7 +52,8 @@ CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
     head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
-    tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, base_text TEXT);
+    tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, base_text TEXT,
+    text_rowid INTEGER);
 CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
     WHERE is_session=1 AND tools_offset < offset;
 CREATE TABLE IF NOT EXISTS tool_rows(
@@ -53,6 +61,8 @@ CREATE TABLE IF NOT EXISTS tool_rows(
 CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
 """
     + TOOL_FTS
+    + ";"
+    + TEXT_SCHEMA
 )
 PENDING = "is_session=1 AND tools_offset < offset"  # the files_tools_pending index's rows
 BUSY_SECONDS = 5.0  # waiting for another pitui's write before working without the file
@@ -331,6 +341,7 @@ class Index:
         if found is None:
             return
         self._drop_tools(found[0])
+        retire_text(self.db, found[0])
         self.db.execute("DELETE FROM files WHERE id=?", (found[0],))
 
     def _drop_tools(self, file_id: int) -> None:
@@ -350,6 +361,9 @@ class Index:
         row, summary = update.row, update.summary
         text = summary.all_messages_text if summary else ""
         reset = update.reset or summary is None
+        old = self.db.execute("SELECT id, text FROM files WHERE path=?", (row.path,)).fetchone()
+        if old is not None and (old[1] != text or summary is None):
+            retire_text(self.db, old[0])
         found = self.db.execute(
             "INSERT INTO files(path, size, mtime_ns, inode, head_len, head_hash, offset, "
             "is_session, state, summary, text, base_text) VALUES(?,?,?,?,?,?,?,?,?,?,?,?) "
@@ -386,6 +400,26 @@ class Index:
                 self.db.execute(
                     "UPDATE files SET tools_offset=? WHERE id=?", (task.end, task.file_id)
                 )
+
+    def text_matches(self, trigrams: list[str]) -> set[str] | None:
+        """Paths of sessions whose conversation text may contain a string with these
+        trigrams (see `text_index`); None if the index cannot say."""
+        try:
+            with self.lock:
+                return text_candidates(self.db, trigrams)
+        except sqlite3.Error:
+            return None
+
+    def texts_left(self) -> bool:
+        with self.lock:
+            return texts_left(self.db)
+
+    def index_texts(self, stop: threading.Event) -> None:
+        """Bring the conversation-text index up to date, a short transaction at a time."""
+        while not stop.is_set():
+            with self.lock, _transaction(self.db):
+                if not index_text_step(self.db):
+                    return
 
     def collect_tool_garbage(self) -> bool:
         """Rebuild the tool index from scratch when dead entries outweigh live ones."""
@@ -487,6 +521,6 @@ def _has_tables(db: sqlite3.Connection) -> bool:
 
 def _drop_all(db: sqlite3.Connection) -> None:
     names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-    for name in ("fts", "tool_fts", *names):
+    for name in ("fts", "tool_fts", "text_fts", *names):
         with contextlib.suppress(sqlite3.OperationalError):
             db.execute(f'DROP TABLE IF EXISTS "{name}"')

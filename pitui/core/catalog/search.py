@@ -20,9 +20,19 @@ from pitui.core.catalog.threads import CatalogRow, flat_rows, threaded_rows
 TIER_NAME, TIER_TEXT, TIER_FUZZY, TIER_LABEL, TIER_TOOLS = range(5)
 TIER_WEIGHT = 1_000_000
 SORTS = ("threaded", "recent", "relevance")
-ToolLookup = Callable[[str], set[str]]
+MAX_TRIGRAMS = 24  # more narrow the candidates little and cost the index more
 
-__all__ = ["SORTS", "CatalogRow", "SearchResult", "run_search"]
+__all__ = ["SORTS", "CatalogRow", "Lookups", "SearchResult", "run_search"]
+
+
+@dataclass(frozen=True)
+class Lookups:
+    """What the index answers for a search: `tools(fts_query)`, paths whose tool output
+    matches; `texts(trigrams)`, paths whose conversation text may hold a string with all
+    these trigrams (None: unknown, scan every session)."""
+
+    tools: Callable[[str], set[str]] = lambda query: set()
+    texts: Callable[[list[str]], set[str] | None] = lambda trigrams: None
 
 
 @dataclass
@@ -36,30 +46,34 @@ def _tier(tier: int, score: float = 0.0) -> float:
     return tier * TIER_WEIGHT + score
 
 
-def _literal(s: SessionSummary, value: str) -> float | None:
+def _literal(s: SessionSummary, value: str, in_text: bool) -> float | None:
+    """`in_text` False: the text index says the conversation text cannot hold `value`."""
     name = (s.name or "").lower()
     if value in name:
         return _tier(TIER_NAME, fuzzy_match(value, name)[1])
-    if value in str(s.id).lower() or value in s.lower_text or value in s.cwd.lower():
+    if value in str(s.id).lower() or (in_text and value in s.lower_text) or value in s.cwd.lower():
         return _tier(TIER_TEXT)
     return None
 
 
 def _fuzzy(
-    s: SessionSummary, value: str, match: Callable[[str, str], tuple[bool, float]] = fuzzy_match
+    s: SessionSummary,
+    value: str,
+    in_text: bool,
+    match: Callable[[str, str], tuple[bool, float]] = fuzzy_match,
 ) -> float | None:
-    literal = _literal(s, value.lower())
+    literal = _literal(s, value.lower(), in_text)
     if literal is not None:
         return literal
     scores = [m[1] for m in (match(value, f) for f in (s.name or "", s.cwd)) if m[0]]
     return _tier(TIER_FUZZY, min(scores)) if scores else None
 
 
-def _phrase(s: SessionSummary, phrase: str) -> float | None:
+def _phrase(s: SessionSummary, phrase: str, in_text: bool) -> float | None:
     name = normalize_ws_lower(s.name or "")
     if phrase in name:
         return _tier(TIER_NAME, fuzzy_match(phrase, name)[1])
-    if phrase in str(s.id).lower() or phrase in s.normalized_text:
+    if phrase in str(s.id).lower() or (in_text and phrase in s.normalized_text):
         return _tier(TIER_TEXT)
     return _tier(TIER_TEXT) if phrase in normalize_ws_lower(s.cwd) else None
 
@@ -74,10 +88,23 @@ def _regex(s: SessionSummary, query: Query) -> float | None:
     return None
 
 
+def trigrams(token: Token) -> list[str]:
+    """Trigrams every conversation text matching `token` holds (lowercased, as searched; a
+    phrase's words alone, as whitespace is normalised before phrases are matched)."""
+    if token.kind == "phrase":
+        pieces = normalize_ws_lower(token.value).split(" ")
+    else:
+        pieces = [token.value.lower()]
+    grams = {p[i : i + 3] for p in pieces for i in range(len(p) - 2)}
+    grams = {g for g in grams if "\x00" not in g}
+    return sorted(grams)[:MAX_TRIGRAMS]
+
+
 class _Matcher:
-    def __init__(self, query: Query, tools: ToolLookup) -> None:
-        self.query, self.tools = query, tools
+    def __init__(self, query: Query, lookups: Lookups) -> None:
+        self.query, self.lookups = query, lookups
         self._tool_hits: dict[Token, set[str]] = {}
+        self._text_hits = {token: _text_hits(token, lookups) for token in query.tokens}
         self._fuzzy_memo: dict[tuple[str, str], tuple[bool, float]] = {}  # cwds repeat a lot
 
     def score(self, s: SessionSummary) -> float | None:
@@ -92,12 +119,14 @@ class _Matcher:
         return total
 
     def _token(self, s: SessionSummary, token: Token) -> float | None:
+        hits = self._text_hits[token]
+        in_text = hits is None or s.path in hits
         if token.kind == "phrase":
             value = normalize_ws_lower(token.value)
-            score = _phrase(s, value) if value else 0.0
+            score = _phrase(s, value, in_text) if value else 0.0
         else:
             value = token.value.lower()
-            score = _fuzzy(s, token.value, self._fuzzy_match)
+            score = _fuzzy(s, token.value, in_text, self._fuzzy_match)
         if score is not None:
             return score
         if any(value in normalize_ws_lower(label) for label in s.labels):
@@ -114,10 +143,15 @@ class _Matcher:
     def _tool_paths(self, token: Token) -> set[str]:
         if token not in self._tool_hits:
             text = token.value.replace('"', '""')
-            self._tool_hits[token] = self.tools(
+            self._tool_hits[token] = self.lookups.tools(
                 f'tools : "{text}"' + ("" if token.kind == "phrase" else "*")
             )
         return self._tool_hits[token]
+
+
+def _text_hits(token: Token, lookups: Lookups) -> set[str] | None:
+    grams = trigrams(token)
+    return lookups.texts(grams) if grams else None
 
 
 def _passes_filters(s: SessionSummary, query: Query) -> bool:
@@ -137,7 +171,11 @@ def _passes_filters(s: SessionSummary, query: Query) -> bool:
 
 
 def run_search(
-    sessions: list[SessionSummary], text: str, sort: str, named_only: bool, tools: ToolLookup
+    sessions: list[SessionSummary],
+    text: str,
+    sort: str,
+    named_only: bool,
+    lookups: Lookups | None = None,
 ) -> SearchResult:
     """`sessions` newest first; Pi's `filterAndSortSessions` plus filters and threading."""
     if sort not in SORTS:
@@ -149,7 +187,7 @@ def run_search(
     pool = [s for s in pool if _passes_filters(s, query)]
     if not query.has_text:
         return SearchResult(threaded_rows(pool) if sort == "threaded" else flat_rows(pool))
-    matcher = _Matcher(query, tools)
+    matcher = _Matcher(query, lookups or Lookups())
     scored = [(score, s) for s in pool if (score := matcher.score(s)) is not None]
     if sort != "recent":  # Pi ranks by score for "relevance" and for "threaded" with a query
         scored.sort(key=lambda pair: pair[0])  # stable: newest first within a score

@@ -1,0 +1,151 @@
+"""The trigram text index only narrows the scan: searches answer exactly what a full scan
+answers, before, during and after the index is brought up to date."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import orjson
+import pytest
+
+from pitui.core.catalog import Catalog, text_index
+from pitui.core.catalog.query import Token
+from pitui.core.catalog.search import Lookups, run_search, trigrams
+from pitui.core.generate import generate_corpus
+
+QUERIES = [
+    "parser", "the", "zzqx-nothing", "ab", "x", '"fix the"', '"the   parser"', "ΟΔΟΣ", "οδος",
+    "İstanbul", "i̇stanbul", 'say "hi"', '"', "straße", "STRASSE", "ﬁle", "emoji 🎉", "a\x00b",
+    "re:pars.r", "cwd:work parser", "word one", "ne wo", "ΣΑΣ",
+]  # fmt: skip
+TEXTS = [
+    "fix the parser now",
+    "Talk about THE   Parser\tplease",
+    "ΟΔΟΣ ΣΑΣ and İstanbul",
+    'quote: say "hi" to straße ﬁle',
+    "emoji 🎉 party",
+    "word one",
+    "new words",
+]
+
+
+def _write(root: Path, name: str, texts: list[str]) -> Path:
+    folder = root / "--work--"
+    folder.mkdir(parents=True, exist_ok=True)
+    ts = "2026-01-01T00:00:00.000Z"
+    lines = [{"type": "session", "version": 3, "id": name, "timestamp": ts, "cwd": "/work"}]
+    for i, text in enumerate(texts):
+        message = {"role": "user" if i % 2 == 0 else "assistant", "content": text}
+        lines.append(
+            {
+                "type": "message",
+                "id": f"{i:08x}",
+                "parentId": None,
+                "timestamp": ts,
+                "message": message,
+            }
+        )
+    path = folder / f"{name}.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(x) + b"\n" for x in lines))
+    return path
+
+
+def _store(root: Path) -> list[Path]:
+    paths = [_write(root, f"s{i}", [t, TEXTS[(i + 3) % len(TEXTS)]]) for i, t in enumerate(TEXTS)]
+    return paths + generate_corpus(root, seed=4, count=10, include_malformed=False)
+
+
+def _answers(catalog: Catalog, with_index: bool) -> dict[str, list[str]]:
+    lookups = Lookups(
+        catalog.index.tool_matches, catalog.index.text_matches if with_index else lambda g: None
+    )
+    found = {}
+    for query in QUERIES:
+        result = run_search(catalog.sessions(), query, "relevance", False, lookups)
+        found[query] = [row.summary.path for row in result.rows]
+    return found
+
+
+def _index_texts(catalog: Catalog) -> None:
+    catalog.index.index_texts(threading.Event())
+    assert not catalog.index.texts_left()
+
+
+@pytest.fixture
+def narrow_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Narrow even by strings most sessions hold (a small store has few rare ones)."""
+    monkeypatch.setattr(text_index, "COMMON", 1.01)
+
+
+@pytest.mark.parametrize("common", [text_index.COMMON, 1.01])
+@pytest.mark.parametrize("cached", [True, False])
+def test_prefiltered_search_equals_full_scan(
+    tmp_path: Path, cached: bool, common: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(text_index, "COMMON", common)
+    root = tmp_path / "sessions"
+    _store(root)
+    with Catalog(root, cache_dir=tmp_path / "cache", no_cache=not cached) as catalog:
+        catalog.scan(tools="later")
+        pending = _answers(catalog, with_index=True)  # nothing indexed yet: all scanned
+        _index_texts(catalog)
+        indexed = _answers(catalog, with_index=True)
+        assert pending == indexed == _answers(catalog, with_index=False)
+        assert indexed["zzqx-nothing"] == [] and len(indexed["parser"]) >= 2
+        assert catalog.index.text_matches(trigrams(Token("fuzzy", "zzqx-nothing"))) == set()
+
+
+def test_common_strings_are_scanned_for(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    _store(root)
+    with Catalog(root, no_cache=True) as catalog:
+        catalog.scan()
+        assert catalog.index.text_matches(trigrams(Token("fuzzy", "the"))) is None
+        rare = catalog.index.text_matches(trigrams(Token("fuzzy", "quote: say")))
+        assert rare == {str(root / "--work--" / f"s{i}.jsonl") for i in (0, 3)}
+
+
+@pytest.mark.usefixtures("narrow_always")
+def test_changed_and_deleted_files_leave_the_index(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    paths = _store(root)
+    grams = trigrams(Token("fuzzy", "fix the parser"))
+    with Catalog(root, cache_dir=cache) as catalog:
+        catalog.scan()
+        assert str(paths[0]) in catalog.index.text_matches(grams)
+        _write(root, "s0", ["something else entirely"])  # rewritten: the words are gone
+        paths[1].unlink()
+        catalog.update_paths([paths[0], paths[1]])
+        _index_texts(catalog)
+        assert str(paths[0]) not in catalog.index.text_matches(grams)
+        assert str(paths[1]) not in catalog.index.text_matches(trigrams(Token("fuzzy", "parser")))
+        assert catalog.index.text_matches(trigrams(Token("fuzzy", "something else"))) == {
+            str(paths[0])
+        }
+        catalog.index.db.execute("INSERT INTO text_fts(text_fts) VALUES('integrity-check')")
+        assert _answers(catalog, True) == _answers(catalog, False)
+    with Catalog(root, cache_dir=cache) as again:  # the index persists, and still agrees
+        again.scan()
+        assert not again.index.texts_left()
+        assert _answers(again, True) == _answers(again, False)
+
+
+@pytest.mark.usefixtures("narrow_always")
+def test_appended_text_is_searchable_at_once_and_after_indexing(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    paths = _store(root)
+    with Catalog(root, cache_dir=cache) as catalog:
+        catalog.scan()
+    line = {"type": "message", "id": "feedfeed", "parentId": None, "timestamp": "2026-02-01T00:00:00.000Z",
+            "message": {"role": "user", "content": "brand new quokka"}}  # fmt: skip
+    with paths[2].open("ab") as fh:
+        fh.write(orjson.dumps(line) + b"\n")
+    with Catalog(root, cache_dir=cache) as catalog:
+        catalog.scan(tools="later")
+        assert catalog.index.texts_left()  # the grown file waits for the background pass
+        found = [r.summary.path for r in catalog.search("quokka", sort="recent").rows]
+        assert found == [str(paths[2])]
+        _index_texts(catalog)
+        assert [r.summary.path for r in catalog.search("quokka", sort="recent").rows] == found
+        assert _answers(catalog, True) == _answers(catalog, False)
