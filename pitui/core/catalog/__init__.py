@@ -144,7 +144,7 @@ class Catalog:
     def _scan(self, progress: Progress | None, on_batch: OnBatch | None) -> ScanReport:
         listing = self._listing()
         rows = self.index.rows()
-        paths = [str(p) for p in listing.files]
+        paths = listing.files
         wanted = set(paths)
         vanished = [p for p in rows if self._in_scope(p) and p not in wanted]
         stale = []

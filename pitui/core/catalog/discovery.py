@@ -76,14 +76,16 @@ def project_dir(root: Path, cwd: str) -> Path:
 
 @dataclass
 class Listing:
-    """The `.jsonl` files a listing reads, and the directories it could not read."""
+    """The `.jsonl` files a listing reads (absolute paths), and the directories it could not
+    read."""
 
-    files: list[Path] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
 
 
-def jsonl_files(folder: Path, listing: Listing) -> None:
-    """Append `folder`'s `*.jsonl` files (Pi's `listSessionsFromDir`); a missing folder is empty."""
+def jsonl_files(folder: str, listing: Listing) -> None:
+    """Append `folder`'s `*.jsonl` files (Pi's `listSessionsFromDir`); a missing folder is empty.
+    Paths are joined as strings: at 10,000 files, pathlib costs a fifth of a warm listing."""
     try:
         names = os.listdir(folder)
     except FileNotFoundError:
@@ -91,12 +93,13 @@ def jsonl_files(folder: Path, listing: Listing) -> None:
     except OSError as error:
         listing.unreadable.append(f"{folder}: {error.strerror or error}")
         return
-    listing.files.extend(folder / name for name in names if name.endswith(".jsonl"))
+    prefix = os.path.join(folder, "")
+    listing.files.extend(prefix + name for name in names if name.endswith(".jsonl"))
 
 
 def list_one(folder: Path) -> Listing:
     listing = Listing()
-    jsonl_files(folder, listing)
+    jsonl_files(str(folder), listing)
     return listing
 
 
@@ -112,7 +115,7 @@ def list_all(root: Path) -> Listing:
         return listing
     for entry in sorted(entries, key=lambda e: e.name):
         if _is_dir_or_link(entry):
-            jsonl_files(Path(entry.path), listing)
+            jsonl_files(entry.path, listing)
     return listing
 
 

@@ -271,7 +271,7 @@ class Index:
                 found = self.db.execute(
                     sql + " AND path IN (SELECT value FROM json_each(?))", (wanted,)
                 ).fetchall()
-        return {p: SessionSummary.from_record(orjson.loads(s), t or "") for p, s, t in found}
+        return {p: SessionSummary.from_record(s, t or "") for p, s, t in found}
 
     def builder(self, path: str) -> tuple[FileRow, SummaryBuilder] | None:
         """The file's row and its summary state, read together (None if not indexed)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+import msgspec
+
 from pitui.core.catalog.jsvalues import normalize_ws_lower
 from pitui.core.timestamps import iso_ms
 
@@ -115,13 +117,14 @@ class SessionSummary:
         return {name: getattr(self, name) for name in _RECORD_FIELDS}
 
     @classmethod
-    def from_record(cls, record: dict[str, Any], text: str) -> SessionSummary:
-        record = dict(record)
-        record["labels"] = tuple(record.get("labels", ()))
-        record["models"] = tuple(record.get("models", ()))
-        return cls(all_messages_text=text, **record)
+    def from_record(cls, record: bytes, text: str) -> SessionSummary:
+        """The summary `to_record()` stored (as JSON), with its message text."""
+        summary = _decode_record(record)
+        summary.all_messages_text = text
+        return summary
 
 
+_decode_record = msgspec.json.Decoder(SessionSummary).decode
 _RECORD_FIELDS = tuple(
     f.name
     for f in fields(SessionSummary)
