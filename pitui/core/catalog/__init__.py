@@ -5,7 +5,9 @@
 
 Tool output (most of the bytes, searched only by pitui's last tier) is indexed in a second pass
 (`index_tools`), in the background when the caller is interactive: `search` then says
-`tools_pending` until it is done.
+`tools_pending` until it is done. The same pass first builds the trigram index of conversation
+text (`text_index`), which only narrows the search's scan: until a file is in it, it is
+scanned.
 
 A cold scan of many new files also parses in worker processes, started through the
 "forkserver" (else "spawn") method, never forked from this (threaded) process. As with any
@@ -83,6 +85,7 @@ class Catalog:
     ) -> None:
         self.root = Path(sessions_root).absolute()
         self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
+        self._scope_prefix = os.path.join(self.custom_dir or self.root, "")
         self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
         self._lock = threading.RLock()  # the attributes below (held briefly)
         self._passes = threading.RLock()  # one scan / update / forget at a time
@@ -177,8 +180,7 @@ class Catalog:
             self._loaded = True
 
     def _in_scope(self, path: str) -> bool:
-        base = self.custom_dir if self.custom_dir is not None else self.root
-        return path.startswith(str(base) + os.sep)
+        return path.startswith(self._scope_prefix)
 
     def _refresh(
         self,

@@ -1,4 +1,5 @@
-"""The persistent catalog index: SQLite (WAL) keyed by file path, with an FTS5 tool-output index.
+"""The persistent catalog index: SQLite (WAL) keyed by file path, with FTS5 indexes of tool
+output and (as trigrams, see `text_index`) of conversation text.
 
 Nothing in it is trusted over the files: rows carry size, mtime_ns, inode and a hash of the
 file's first bytes; a schema-version mismatch or a corrupt database is rebuilt from scratch
@@ -23,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 import orjson
 
 try:
@@ -80,9 +82,9 @@ def default_cache_dir() -> Path:
     return Path(user_cache_dir("pitui"))
 
 
-@dataclass
-class FileRow:
-    """What the index knows about one file's bytes."""
+class FileRow(msgspec.Struct):
+    """What the index knows about one file's bytes (a Struct: a warm listing makes one per
+    file, and a dataclass costs several times as much to build)."""
 
     path: str
     size: int
