@@ -103,7 +103,7 @@ async def append_bench(
         "timestamp": "2030-01-01T00:00:00.000Z",
         "message": {"role": "user", "content": "appended"},
     }
-    entry = Entry(raw, len(tree.entries) + 2, 0, len(tree.entries))
+    entry = Entry.from_raw(raw, len(tree.entries) + 2, 0, len(tree.entries))
     start = time.perf_counter()
     tree.extend([entry])
     widget.append([entry])

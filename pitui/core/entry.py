@@ -55,7 +55,7 @@ class MessageFields(msgspec.Struct, gc=False):
     stopReason: Any = None
 
 
-class Entry(msgspec.Struct, gc=False, eq=False):
+class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
     """An entry line: where it stands in the file, the fields the tree needs, and `raw`, the
     whole parsed JSON object (unknown fields included).
 
