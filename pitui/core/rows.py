@@ -22,6 +22,7 @@ from pitui.core.entry import Entry
 from pitui.core.prefetch import prefetch_raw, prefetch_text_flags
 from pitui.core.render_text import entry_text
 from pitui.core.safe_text import one_line
+from pitui.core.timestamps import label_time
 from pitui.core.tree import SessionTree
 
 FILTERS: tuple[str, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
@@ -121,11 +122,18 @@ class Row:
         pieces = [(self.guide, "guide"), (self.fold_marker, "fold")]
         pieces.append(("• " if self.on_active_path else "", "active"))
         pieces.append((f"[{one_line(self.label)}] " if self.label else "", "label"))
+        if self.label and self._owner.label_times:
+            pieces.append((self._label_time(), "muted"))
         pieces += [(tag, tag_style), (body, body_style)]
         return [(text, style) for text, style in pieces if text]
 
     def plain(self) -> str:
         return "".join(text for text, _ in self.parts())
+
+    def _label_time(self) -> str:
+        label = self._owner.tree.labels.get(self.entry.id)
+        time = label_time(label.timestamp) if label else None
+        return f"{time} " if time else ""
 
     def _invalidate(self) -> None:
         self._guide = None
@@ -139,6 +147,7 @@ class TreeRows:
         self._filter = _check_filter(filter)
         self._folded: set[str] = set()
         self._tool_calls: dict[Any, tuple[Any, Any]] | None = None
+        self.label_times = False  # Pi's Shift+T: the time of each label after it
         self.rebuild()
 
     # -- public state -------------------------------------------------------------------

@@ -74,3 +74,22 @@ def iso_ms(ms: float) -> str:
 def now_iso() -> str:
     now = datetime.now(tz=UTC)
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+def label_time(timestamp: Any, now: datetime | None = None) -> str | None:
+    """Pi's formatLabelTimestamp, in local time: `HH:MM` today, `M/D HH:MM` this year,
+    else `YY/M/D HH:MM`. None for a time JavaScript cannot read."""
+    ms = to_ms(timestamp)
+    if ms is None:
+        return None
+    try:
+        date = datetime.fromtimestamp(ms / 1000)
+    except (OverflowError, OSError, ValueError):
+        return None
+    now = now or datetime.now()
+    time = f"{date.hour:02d}:{date.minute:02d}"
+    if date.date() == now.date():
+        return time
+    if date.year == now.year:
+        return f"{date.month}/{date.day} {time}"
+    return f"{str(date.year)[-2:]}/{date.month}/{date.day} {time}"

@@ -3,7 +3,8 @@
 //
 // Protocol: one JSON request per line on stdin, one JSON response per line on stdout:
 //   {"ok":true,"result":...} or {"ok":false,"error":"..."}.
-// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip (see tests/oracle.py).
+// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes
+// (see tests/oracle.py).
 // Package location: $PITUI_ORACLE_DIR (default <repo>/.oracle).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -112,6 +113,22 @@ function opRoundtrip({ file }) {
 	return { lines: lines.length, mismatches };
 }
 
+/** Pi's tree-selector formatLabelTimestamp (a method of an unexported class: its own source
+ * text, taken from the package, made a function). */
+let formatLabelTimestamp;
+function opLabelTimes({ timestamps }) {
+	if (!formatLabelTimestamp) {
+		const file = join(pkg, "dist/modes/interactive/components/tree-selector.js");
+		const source = readFileSync(file, "utf8");
+		const start = source.indexOf("    formatLabelTimestamp(timestamp) {");
+		const end = source.indexOf("\n    }\n", start);
+		if (start < 0 || end < 0) throw new Error("formatLabelTimestamp not found in tree-selector.js");
+		const body = source.slice(source.indexOf("{", start) + 1, end);
+		formatLabelTimestamp = new Function("timestamp", body);
+	}
+	return timestamps.map((t) => formatLabelTimestamp(t));
+}
+
 async function handle(req) {
 	switch (req.op) {
 		case "ping":
@@ -129,6 +146,8 @@ async function handle(req) {
 			return opOpen(req);
 		case "roundtrip":
 			return opRoundtrip(req);
+		case "labelTimes":
+			return opLabelTimes(req);
 		default:
 			throw new Error(`unknown op: ${req.op}`);
 	}

@@ -6,6 +6,7 @@ from entry_builders import entries, msg, ts
 from textual.app import App, ComposeResult
 from textual.message import Message
 
+from pitui.core.timestamps import label_time
 from pitui.core.tree import SessionTree
 from pitui.ui.widgets.entry_tree import EntryTree
 
@@ -183,3 +184,25 @@ async def test_session_text_is_inert() -> None:
         assert "[bold]x[/bold]" in lines[0] and "[[red]lbl␛[0m]" in lines[0]
         segments = [seg for y in range(3) for seg in tree.render_line(y)]
         assert not any("\x1b" in seg.text for seg in segments)
+
+
+async def test_shift_t_shows_label_times_as_pi() -> None:
+    raws = [
+        *BRANCHED,
+        {"type": "label", "id": "l", "parentId": "b2a", "timestamp": "2001-02-03T04:05:06.000Z",
+         "targetId": "a", "label": "keep"},
+    ]  # fmt: skip
+    app = TreeApp(SessionTree(entries(raws)))
+    async with app.run_test(size=(80, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.pause()
+        line = next(text for text in rendered(tree) if "[keep]" in text)
+        assert "[keep] assistant: answer" in line
+        await pilot.press("T")
+        await pilot.pause()
+        stamp = label_time("2001-02-03T04:05:06.000Z")
+        assert stamp is not None and stamp.startswith("01/2/")  # another year: YY/M/D HH:MM
+        assert f"[keep] {stamp} assistant: answer" in "".join(rendered(tree))
+        await pilot.press("T")
+        await pilot.pause()
+        assert "[keep] assistant: answer" in "".join(rendered(tree))

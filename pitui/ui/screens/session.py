@@ -196,7 +196,10 @@ class SessionScreen(ReportsFailures, Screen[None]):
         title.append(f"  {self.path.name}", style="dim")
         count = len(session.tree.entries)
         title.append(f"  {count:,} entries", style="dim")
-        title.append(f"  filter: {self.query_one(EntryTree).filter}", style="dim")
+        entry_tree = self.query_one(EntryTree)
+        title.append(f"  filter: {entry_tree.filter}", style="dim")
+        if entry_tree.label_times:
+            title.append(" +label time", style="dim")
         if session.diagnostics:
             title.append(f"  {len(session.diagnostics)} problems", style="yellow")
         self.query_one("#session-title", Static).update(title)
@@ -296,6 +299,11 @@ class SessionScreen(ReportsFailures, Screen[None]):
     @on(EntryTree.FilterChanged)
     def _filter_changed(self, event: EntryTree.FilterChanged) -> None:
         self.notify(f"Filter: {event.filter}", timeout=2)
+        self._update_title()
+
+    @on(EntryTree.LabelTimesToggled)
+    def _label_times_toggled(self, event: EntryTree.LabelTimesToggled) -> None:
+        self.notify(f"Label times: {'shown' if event.shown else 'hidden'}", timeout=2)
         self._update_title()
 
     @on(EntryTree.SearchRequested)

@@ -63,6 +63,7 @@ class EntryTree(ScrollView, can_focus=True):
         Binding("n", "match(1)", "Next match", show=False),
         Binding("N", "match(-1)", "Previous match", show=False),
         Binding("l", "leaf", "Active leaf", id="entry_tree.leaf"),
+        Binding("T", "toggle_label_times", "Label times", show=False),
         Binding("enter", "select", "Select", show=False),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -123,6 +124,16 @@ class EntryTree(ScrollView, can_focus=True):
         def control(self) -> EntryTree:
             return self.entry_tree
 
+    class LabelTimesToggled(Message):
+        def __init__(self, entry_tree: EntryTree, shown: bool) -> None:
+            super().__init__()
+            self.entry_tree = entry_tree
+            self.shown = shown
+
+        @property
+        def control(self) -> EntryTree:
+            return self.entry_tree
+
     class SearchRequested(Message):
         """`/` was pressed: the screen should show a search input and call `search()`."""
 
@@ -171,7 +182,9 @@ class EntryTree(ScrollView, can_focus=True):
 
     def load(self, tree: SessionTree) -> None:
         """Show a tree, cursor on its active leaf (as Pi's /tree opens)."""
+        label_times = self.label_times
         self.model = TreeRows(tree, self.filter)
+        self.model.label_times = label_times
         self._after_change(self.model.nearest_index(tree.leaf.id if tree.leaf else None) or 0)
         self.call_after_refresh(self._scroll_to_cursor, True)
 
@@ -340,6 +353,16 @@ class EntryTree(ScrollView, can_focus=True):
             self._filter = mode
             self._after_change(modes.nearest_index(kept.id if kept else None) or 0)
             self.post_message(self.FilterChanged(self, mode))
+
+    @property
+    def label_times(self) -> bool:
+        return self.model is not None and self.model.label_times
+
+    def action_toggle_label_times(self) -> None:
+        if self.model is not None:
+            self.model.label_times = not self.model.label_times
+            self._invalidate()
+            self.post_message(self.LabelTimesToggled(self, self.model.label_times))
 
     def action_request_search(self) -> None:
         self.post_message(self.SearchRequested(self))
