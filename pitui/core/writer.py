@@ -139,7 +139,7 @@ def _base_entry(entry_type: str, session: Session) -> dict[str, Any]:
 
 def _new_id(session: Session) -> str:
     """8 lowercase hex chars unused in the file (a full UUID after 100 collisions), as Pi."""
-    used = {entry.raw.get("id") for entry in session.tree.entries}
+    used = {entry.raw_id for entry in session.tree.entries}  # as decoded: no line read again
     for _ in range(100):
         candidate = secrets.token_hex(4)
         if candidate not in used:
