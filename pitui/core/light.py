@@ -1,8 +1,9 @@
-"""Whether an assistant line has text, read from its bytes without parsing all of it.
+"""What the tree needs of an assistant line, read from its bytes without parsing all of it.
 
-The tree hides assistant messages without text (Pi's filter), so opening a large session
-asks this of every assistant entry. msgspec validates the line and builds only the content;
-text blocks' strings stay bytes unless they might be blank.
+The tree hides assistant messages without text (Pi's filter) and names a tool result by the
+call it answers, so opening a large session asks this of every assistant entry. msgspec
+validates the line and builds only what is asked; text blocks' strings stay bytes unless
+they might be blank.
 """
 
 from __future__ import annotations
@@ -56,3 +57,37 @@ def _raw_text_has_text(raw: msgspec.Raw) -> bool:
         return bool(msgspec.json.decode(data, type=str).strip())
     except LightError:
         return False
+
+
+class _CallBlock(msgspec.Struct, gc=False):
+    type: Any = None
+    id: Any = None
+    name: Any = None
+    arguments: Any = None
+
+
+class _CallMessage(msgspec.Struct, gc=False):
+    content: str | list[_CallBlock] | None = None
+
+
+class _CallLine(msgspec.Struct, gc=False):
+    id: Any = None
+    message: _CallMessage | None = None
+
+
+_decode_calls = msgspec.json.Decoder(_CallLine).decode
+
+
+def line_tool_calls(line: bytes, entry_id: str | None) -> list[tuple[Any, Any, Any]] | None:
+    """(id, name, arguments) of the tool calls in an entry line; None when the line has
+    another shape or is not the entry `entry_id` (the caller parses it whole)."""
+    try:
+        decoded = _decode_calls(line)
+    except LightError:
+        return None
+    if decoded.id != entry_id:
+        return None
+    content = decoded.message.content if decoded.message is not None else None
+    if not isinstance(content, list):
+        return []
+    return [(b.id, b.name, b.arguments) for b in content if b.type == "toolCall"]

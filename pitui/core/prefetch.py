@@ -20,13 +20,13 @@ _SLACK = 64 * 1024  # read past the last line's start to reach its end
 
 def prefetch_raw(entries: Iterable[Entry]) -> None:
     """Parse the lines of `entries` whose JSON is not in memory yet."""
-    for entry, line in _lines(e for e in entries if not e.raw_loaded):
+    for entry, line in read_lines(e for e in entries if not e.raw_loaded):
         entry.set_raw_line(line)
 
 
 def prefetch_text_flags(entries: Iterable[Entry]) -> None:
     """Work out, for every assistant entry, whether its message has text."""
-    for entry, line in _lines(e for e in entries if not e.text_known and not e.raw_loaded):
+    for entry, line in read_lines(e for e in entries if not e.text_known and not e.raw_loaded):
         flag = line_has_text(line)
         if flag is None:
             entry.set_raw_line(line)  # an unusual shape: the full parse decides
@@ -34,8 +34,9 @@ def prefetch_text_flags(entries: Iterable[Entry]) -> None:
             entry.set_text_flag(flag)
 
 
-def _lines(entries: Iterable[Entry]) -> Iterator[tuple[Entry, bytes]]:
-    """Each entry with its line, read again from its source, in file order per source."""
+def read_lines(entries: Iterable[Entry]) -> Iterator[tuple[Entry, bytes]]:
+    """Each entry with its line (entries read from a file), read again from its source, in
+    file order per source."""
     by_source: dict[LineSource, list[Entry]] = {}
     for entry in entries:
         if entry.source is not None:

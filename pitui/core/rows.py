@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from pitui.core.entry import Entry
-from pitui.core.prefetch import prefetch_raw, prefetch_text_flags
+from pitui.core.light import line_tool_calls
+from pitui.core.prefetch import prefetch_raw, prefetch_text_flags, read_lines
 from pitui.core.render_text import entry_text
 from pitui.core.safe_text import one_line
 from pitui.core.timestamps import label_time
@@ -146,7 +147,7 @@ class TreeRows:
         self.tree = tree
         self._filter = _check_filter(filter)
         self._folded: set[str] = set()
-        self._tool_calls: dict[Any, tuple[Any, Any]] | None = None
+        self._tool_calls: dict[Any, str] | None = None
         self.label_times = False  # Pi's Shift+T: the time of each label after it
         self.rebuild()
 
@@ -509,15 +510,24 @@ class TreeRows:
             self.changed_from = index
 
     # -- text -----------------------------------------------------------------------------
-    def tool_calls(self) -> dict[Any, tuple[Any, Any]]:
+    def tool_calls(self) -> dict[Any, str]:
+        """How each tool call shows (`[read: path]`), by call id, from every assistant entry:
+        read from their lines, which are not kept (they are most of a session's memory)."""
         if self._tool_calls is None:
-            self._tool_calls = {}
+            calls: dict[Any, str] = {}
             callers = [
                 e for e in self.tree.entries if e.type == "message" and e.role == "assistant"
             ]
-            prefetch_raw(callers)
             for entry in callers:
-                _collect_tool_calls(entry, self._tool_calls)
+                if entry.raw_loaded or entry.source is None:
+                    _collect_tool_calls(entry, calls)
+            for entry, line in read_lines(e for e in callers if not e.raw_loaded):
+                found = line_tool_calls(line, entry.raw_id)
+                if found is None:
+                    _collect_tool_calls(entry, calls)  # an unusual line: parsed whole
+                else:
+                    _add_tool_calls(found, calls)
+            self._tool_calls = calls
         return self._tool_calls
 
 
@@ -612,15 +622,20 @@ def _js(value: Any) -> str:
     return str(value)
 
 
-def _collect_tool_calls(entry: Entry, calls: dict[Any, tuple[Any, Any]]) -> None:
-    content = (entry.message or {}).get("content")
-    if isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "toolCall":
-                try:
-                    calls[block.get("id")] = (block.get("name"), block.get("arguments"))
-                except TypeError:  # unhashable id
-                    continue
+def _collect_tool_calls(entry: Entry, calls: dict[Any, str]) -> None:
+    message = entry.message or {}
+    content = message.get("content")
+    if message.get("role") == "assistant" and isinstance(content, list):
+        blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "toolCall"]
+        _add_tool_calls([(b.get("id"), b.get("name"), b.get("arguments")) for b in blocks], calls)
+
+
+def _add_tool_calls(found: list[tuple[Any, Any, Any]], calls: dict[Any, str]) -> None:
+    for call_id, name, arguments in found:
+        try:
+            calls[call_id] = _tool_call_text(name, arguments)
+        except TypeError:  # unhashable id
+            continue
 
 
 def _display(owner: TreeRows, entry: Entry) -> tuple[str, str, str, str]:
@@ -674,7 +689,7 @@ def _message_display(owner: TreeRows, message: dict[str, Any]) -> tuple[str, str
     if role == "toolResult":
         call = owner.tool_calls().get(_hashable(message.get("toolCallId")))
         if call is not None:
-            return "", "", _tool_call_text(call[0], call[1]), "muted"
+            return "", "", call, "muted"
         return "", "", f"[{message.get('toolName') or 'tool'}]", "muted"
     if role == "bashExecution":
         return "", "", f"[bash]: {_norm(str(message.get('command') or ''))}", "dim"

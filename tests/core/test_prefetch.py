@@ -8,6 +8,7 @@ from typing import Any
 
 from pitui.core import prefetch
 from pitui.core.entry import content_has_text
+from pitui.core.light import line_tool_calls
 from pitui.core.prefetch import prefetch_raw, prefetch_text_flags
 from pitui.core.reader import SessionReader
 
@@ -72,3 +73,14 @@ def test_text_flags_from_bytes_equal_pi_test_on_parsed_content(tmp_path: Path) -
     flags = [e.has_text for e in entries]
     expected = [content_has_text(r["message"]["content"]) for r in raws]
     assert flags == expected and True in flags and False in flags
+
+
+def test_tool_calls_read_from_line_bytes() -> None:
+    call = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "/a"}}
+    line = json.dumps({"id": "e1", "message": {"role": "assistant", "content": [call]}})
+    assert line_tool_calls(line.encode(), "e1") == [("c1", "read", {"path": "/a"})]
+    assert line_tool_calls(line.encode(), "other") is None  # the line is not that entry
+    text_only = json.dumps({"id": "e1", "message": {"content": "just text"}}).encode()
+    assert line_tool_calls(text_only, "e1") == []
+    odd = json.dumps({"id": "e1", "message": {"content": [1, "x"]}}).encode()
+    assert line_tool_calls(odd, "e1") is None  # the caller parses it whole
