@@ -142,6 +142,10 @@ class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
         return self._raw  # type: ignore[no-any-return]
 
     def set_raw_line(self, data: bytes) -> None:
+        """Keep `raw_of_line(data)` as `raw`."""
+        self._raw = self.raw_of_line(data)
+
+    def raw_of_line(self, data: bytes) -> dict[str, Any]:
         """Parse `data`, this entry's line read again; a stand-in naming the problem if the
         bytes there are no longer this entry (the file was rewritten in place since)."""
         try:
@@ -149,9 +153,8 @@ class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
         except ValueError:
             raw = None
         if isinstance(raw, dict) and raw.get("id") == self.raw_id and raw.get("type") == self.type:
-            self._raw = raw
-            return
-        self._raw = {
+            return raw
+        return {
             "type": self.type,
             "id": self.raw_id,
             "parentId": self.parent_id,

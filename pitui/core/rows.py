@@ -20,7 +20,7 @@ from typing import Any
 
 from pitui.core.entry import Entry
 from pitui.core.light import line_tool_calls
-from pitui.core.prefetch import prefetch_raw, prefetch_text_flags, read_lines
+from pitui.core.prefetch import prefetch_text_flags, read_lines
 from pitui.core.render_text import entry_text
 from pitui.core.safe_text import one_line
 from pitui.core.timestamps import label_time
@@ -108,9 +108,13 @@ class Row:
     def display(self) -> tuple[str, str, str, str]:
         """(tag, tag style, body, body style): e.g. ("user: ", "user", "hello", "")."""
         if self._display is None:
-            tag, tag_style, body, body_style = _display(self._owner, self.entry)
-            self._display = (one_line(tag), tag_style, one_line(body), body_style)
-        return self._display
+            self.set_display(self.entry.raw)
+        return self._display  # type: ignore[return-value]
+
+    def set_display(self, raw: dict[str, Any]) -> None:
+        """Work out how the row shows from its entry's JSON (which it does not keep)."""
+        tag, tag_style, body, body_style = _display(self._owner, self.entry, raw)
+        self._display = (one_line(tag), tag_style, one_line(body), body_style)
 
     @property
     def text(self) -> str:
@@ -343,12 +347,25 @@ class TreeRows:
         if not tokens:
             return []
         found = []
-        prefetch_raw(row.entry for row in self.rows)
+        self._prepare_displays(self.rows)
         for index, row in enumerate(self.rows):
             haystack = _searchable(row).lower()
             if all(token in haystack for token in tokens):
                 found.append(index)
         return found
+
+    def _prepare_displays(self, rows: list[Row]) -> None:
+        """Every row's text, read in a few large reads; the entries' JSON is not kept (for a
+        large session it would be most of the memory)."""
+        pending = {id(r.entry): r for r in rows if r._display is None}
+        unread = []
+        for row in pending.values():
+            if row.entry.raw_loaded or row.entry.source is None:
+                row.display()
+            else:
+                unread.append(row.entry)
+        for entry, line in read_lines(unread):
+            pending[id(entry)].set_display(entry.raw_of_line(line))
 
     # -- navigation helpers -----------------------------------------------------------------
     def parent_index(self, index: int) -> int | None:
@@ -638,8 +655,8 @@ def _add_tool_calls(found: list[tuple[Any, Any, Any]], calls: dict[Any, str]) ->
             continue
 
 
-def _display(owner: TreeRows, entry: Entry) -> tuple[str, str, str, str]:
-    raw, kind = entry.raw, entry.type
+def _display(owner: TreeRows, entry: Entry, raw: dict[str, Any]) -> tuple[str, str, str, str]:
+    kind = entry.type
     if kind == "message":
         message = raw.get("message")
         return _message_display(owner, message if isinstance(message, dict) else {})

@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from pitui.core import prefetch
-from pitui.core.entry import content_has_text
+from pitui.core.entry import Entry, content_has_text
 from pitui.core.light import line_tool_calls
 from pitui.core.prefetch import prefetch_raw, prefetch_text_flags
 from pitui.core.reader import SessionReader
+from pitui.core.rows import TreeRows
+from pitui.core.session import Session
+from pitui.core.tree import SessionTree
 
 HEADER = {
     "type": "session",
@@ -84,3 +87,19 @@ def test_tool_calls_read_from_line_bytes() -> None:
     assert line_tool_calls(text_only, "e1") == []
     odd = json.dumps({"id": "e1", "message": {"content": [1, "x"]}}).encode()
     assert line_tool_calls(odd, "e1") is None  # the caller parses it whole
+
+
+def test_tree_search_and_tool_names_keep_no_parsed_lines(tmp_path: Path) -> None:
+    write_session(tmp_path / "s.jsonl", [0] * 30)
+    session = Session(tmp_path / "s.jsonl")
+    rows = TreeRows(session.tree, "all")
+    eager = TreeRows(
+        SessionTree(
+            Entry.from_raw(e.raw, e.line, e.offset, e.index)
+            for e in Session(tmp_path / "s.jsonl").tree.entries
+        ),
+        "all",
+    )
+    assert rows.search("hello") == eager.search("hello") != []
+    assert [r.plain() for r in rows.rows] == [r.plain() for r in eager.rows]
+    assert not any(e.raw_loaded for e in session.tree.entries)
