@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pitui.core.catalog import Catalog
 from pitui.core.live import LiveSession, LiveStore
+from pitui.core.reader import Progress
 from pitui.core.watcher import ChangeBatch
 
 log = logging.getLogger(__name__)
@@ -74,9 +75,10 @@ class SessionHub:
 
         return unsubscribe
 
-    def open(self, path: str | os.PathLike[str]) -> LiveSession:
-        """A session kept up to date from the file (raises `NotASession`)."""
-        return self.live.open(path)
+    def open(self, path: str | os.PathLike[str], progress: Progress | None = None) -> LiveSession:
+        """A session kept up to date from the file (raises `NotASession`);
+        `progress(done, total)` hears how much of it is read."""
+        return self.live.open(path, progress)
 
     def refresh(self, paths: Iterable[Path]) -> None:
         """Files this process just wrote: index them now, without waiting for the watcher."""

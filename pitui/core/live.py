@@ -23,7 +23,8 @@ from pathlib import Path
 from types import TracebackType
 
 from pitui.core.entry import Entry
-from pitui.core.reader import NotASession
+from pitui.core.prefetch import prefetch_text_flags
+from pitui.core.reader import NotASession, Progress
 from pitui.core.session import Session
 from pitui.core.watcher import (
     SESSION_SUFFIX,
@@ -71,12 +72,16 @@ def _call_all(callbacks: Iterable[Callable[[object], None]], value: object) -> N
 
 
 class LiveSession:
-    """An open session that follows its file. Raises `NotASession` if it cannot be opened."""
+    """An open session that follows its file. Raises `NotASession` if it cannot be opened.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    It also works out, for every entry it reads, what the tree view asks of each one (whether
+    an assistant message has text): here, in the reading thread, not in the UI's."""
+
+    def __init__(self, path: str | os.PathLike[str], progress: Progress | None = None) -> None:
         self.path = Path(path).absolute()
         self.lock = threading.RLock()
-        self.session = Session(self.path)
+        self.session = Session(self.path, progress)
+        prefetch_text_flags(self.session.tree.entries)
         self.gone: str | None = None  # why the file is gone, while it is
         self.problem: str | None = None  # why the last refresh could not read it (waiting)
         self._subscribers: list[SessionCallback] = []
@@ -110,6 +115,7 @@ class LiveSession:
                 return []
             return self._mark_gone("the session file was deleted or moved")
         self.problem = None
+        prefetch_text_flags(self.session.tree.entries if update.reset else update.entries)
         if self.gone is not None:
             self.gone = None
             return [SessionReloaded()]
@@ -157,14 +163,15 @@ class LiveStore:
 
     # -- sessions ----------------------------------------------------------------------
 
-    def open(self, path: str | os.PathLike[str]) -> LiveSession:
-        """The live session of `path` (the same object for the same path while open)."""
+    def open(self, path: str | os.PathLike[str], progress: Progress | None = None) -> LiveSession:
+        """The live session of `path` (the same object for the same path while open);
+        `progress(done, total)` hears how much of the file is read."""
         key = Path(path).absolute()
         with self._lock:
             existing = self._sessions.get(key)
         if existing is not None:
             return existing
-        live = LiveSession(key)  # reads the file: outside the store lock
+        live = LiveSession(key, progress)  # reads the file: outside the store lock
         with self._lock:
             live = self._sessions.setdefault(key, live)
         self._watch_outside_roots(key)

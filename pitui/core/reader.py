@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from pitui.core.source import LineSource
 
 CHUNK_SIZE = 16 * 1024 * 1024
 TAIL_CHECK = 64
+Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
 _SPACE = frozenset(b" \t\r\x0b\x0c")
 
 
@@ -66,18 +68,19 @@ class SessionReader:
         self._tail_bytes = b""
         self._migrator: Migrator | None = None
 
-    def read(self) -> ReadBatch:
+    def read(self, progress: Progress | None = None) -> ReadBatch:
         """Read the whole file from the start."""
         self.__init__(self.path)  # type: ignore[misc]
-        batch = self._read_new()
+        batch = self._read_new(progress)
         batch.reset = True
         return batch
 
-    def refresh(self) -> ReadBatch:
-        """Read lines appended since the last read; reload whole if the file was replaced."""
+    def refresh(self, progress: Progress | None = None) -> ReadBatch:
+        """Read lines appended since the last read; reload whole if the file was replaced.
+        `progress(done, total)` hears after every chunk (16 MB) read."""
         if self.header is None or self._must_reload():
-            return self.read()
-        return self._read_new()
+            return self.read(progress)
+        return self._read_new(progress)
 
     def _must_reload(self) -> bool:
         try:
@@ -93,25 +96,28 @@ class SessionReader:
         tail = len(self._tail_bytes)
         return source.read(self.offset - tail, tail) != self._tail_bytes
 
-    def _read_new(self) -> ReadBatch:
+    def _read_new(self, progress: Progress | None) -> ReadBatch:
         batch = ReadBatch()
         try:
             if self._source is None:
                 self._source = LineSource(self.path)
-            self._read_chunks(self._source, batch)
+            self._read_chunks(self._source, batch, progress)
         except OSError as error:
             raise NotASession(_os_reason(error)) from None
         if self.header is None:
             raise NotASession(self._no_header_reason())
         return batch
 
-    def _read_chunks(self, source: LineSource, batch: ReadBatch) -> None:
+    def _read_chunks(self, source: LineSource, batch: ReadBatch, progress: Progress | None) -> None:
         """Everything after `self.offset`, a chunk at a time (memory stays one chunk). Each
         chunk starts at the first unconsumed byte, so a line cut by a chunk's end is read
         again whole rather than glued together; a line longer than a chunk doubles it."""
         size = CHUNK_SIZE
+        total = source.size() if progress else 0
         while chunk := source.read(self.offset, size):
             consumed = self._take_buffer(chunk, source, batch)
+            if progress:
+                progress(self.offset, max(total, self.offset))
             if len(chunk) < size:
                 self.partial_bytes = len(chunk) - consumed
                 return

@@ -391,6 +391,11 @@ class TreeRows:
         return index if found is None else found
 
     # -- appending ------------------------------------------------------------------------
+    def catch_up(self) -> int | None:
+        """Take in the entries the tree gained since these rows were built or extended."""
+        new = self.tree.entries[self._count :]
+        return self.extend(new) if new else None
+
     def extend(self, entries: Iterable[Entry]) -> int | None:
         """Update after `tree.extend(entries)`. Returns the first row index that changed (rows
         before it are untouched), or None if no row changed."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from pitui.core.context import Context, build_context
 from pitui.core.entry import Diagnostic, Entry
-from pitui.core.reader import SessionReader
+from pitui.core.reader import Progress, SessionReader
 from pitui.core.tree import SessionTree
 
 
@@ -46,12 +46,12 @@ class Session:
     Raises `NotASession` (from the reader) when the file is not a session or unreadable.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], progress: Progress | None = None) -> None:
         self.path = Path(path).absolute()
         self.reader = SessionReader(self.path)
         self.tree = SessionTree()
         self.read_diagnostics: list[Diagnostic] = []
-        self.refresh()
+        self.refresh(progress)
 
     @property
     def header(self) -> dict[str, Any]:
@@ -80,12 +80,12 @@ class Session:
         """The last line has no newline yet: Pi may be writing it."""
         return self.reader.partial_bytes > 0
 
-    def refresh(self) -> SessionUpdate:
+    def refresh(self, progress: Progress | None = None) -> SessionUpdate:
         with _collector_paused():
-            return self._refresh()
+            return self._refresh(progress)
 
-    def _refresh(self) -> SessionUpdate:
-        batch = self.reader.refresh()
+    def _refresh(self, progress: Progress | None) -> SessionUpdate:
+        batch = self.reader.refresh(progress)
         if batch.reset:
             self.tree = SessionTree()
             self.read_diagnostics = []

@@ -32,6 +32,9 @@ class LineSource:
         """Up to `size` bytes from `start` (fewer at the end of the file)."""
         return os.pread(self._fd, size, start)
 
+    def size(self) -> int:
+        return os.fstat(self._fd).st_size
+
     def read_line(self, start: int) -> bytes:
         """The line that starts at `start`, without its newline (to the end of the file if
         it has none)."""

@@ -51,11 +51,24 @@ class PreviewReady(Message):
 
 
 @dataclass
+class SessionProgress(Message):
+    """`done` of `total` bytes of the session screen's file are read (only the latest counts)."""
+
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SessionProgress)
+
+
+@dataclass
 class SessionLoaded(Message):
-    """The session screen's file is read; `session` is a core Session (or LiveSession)."""
+    """The session screen's file is read; `session` is a core Session (or LiveSession),
+    `rows` the tree's rows, built in the worker too."""
 
     session: Any
     live: Any = None
+    rows: Any = None
 
 
 @dataclass

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pitui.core import reader as reader_module
 from pitui.core.reader import NotASession, SessionReader
 
 HEADER = {
@@ -236,3 +237,13 @@ def test_entries_read_their_own_inode_after_the_path_is_replaced(tmp_path: Path)
     entries = SessionReader(path).read().entries
     os.replace(write(tmp_path / "new.jsonl", line(HEADER) + line(entry(5))), path)
     assert entries[0].raw["message"]["content"] == "hello 1"
+
+
+def test_progress_reports_each_chunk_up_to_the_size(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(reader_module, "CHUNK_SIZE", 256)
+    data = line(HEADER) + b"".join(line(entry(i, i - 1 if i else None)) for i in range(40))
+    path = write(tmp_path / "s.jsonl", data + b'{"partial')
+    seen: list[tuple[int, int]] = []
+    SessionReader(path).read(lambda done, total: seen.append((done, total)))
+    assert len(seen) > 5 and seen == sorted(seen)
+    assert seen[-1] == (len(data), len(data) + len(b'{"partial'))

@@ -4,13 +4,16 @@ context links, live updates and failures."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from ui_helpers import plain, settle, stub_pi, wait_for
 
-from pitui.core.generate import write_demo_store
+from pitui.core import prefetch, reader
+from pitui.core import rows as rows_module
+from pitui.core.generate import generate_large_session, write_demo_store
 from pitui.core.render_text import entry_text
 from pitui.core.rows import FILTERS
 from pitui.ui.handoff import Handoff
@@ -419,3 +422,44 @@ async def test_message_pane_failure_is_a_notification(
         await settle(pilot)
         assert pane.entry is screen.query_one(EntryTree).highlighted
         assert pane.query("EntryHeader")
+
+
+async def test_large_session_reads_off_the_ui_thread_with_progress(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file, the text flags and the tool-call names are read by the worker, which
+    reports how much it has read; the UI thread only adopts the rows."""
+    path = tmp_path / "big.jsonl"
+    generate_large_session(path, n_entries=3000)
+    monkeypatch.setattr(reader, "CHUNK_SIZE", 64 * 1024)  # many chunks: many reports
+    ui_thread = threading.current_thread()
+    bulk_reads_on_ui: list[str] = []
+    original = prefetch.read_lines
+
+    def watched(entries: Any) -> Any:
+        if threading.current_thread() is ui_thread:
+            bulk_reads_on_ui.append("read_lines")
+        return original(entries)
+
+    monkeypatch.setattr(prefetch, "read_lines", watched)
+    monkeypatch.setattr(rows_module, "read_lines", watched)
+    notices: list[str] = []
+    original_progress = SessionScreen.on_session_progress
+
+    def seen(screen: SessionScreen, message: Any) -> None:
+        original_progress(screen, message)
+        notices.append(plain(screen.query_one("#session-notice")).strip())
+
+    monkeypatch.setattr(SessionScreen, "on_session_progress", seen)
+    app = app_factory(sessions_root=None, session_file=path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        tree = screen.query_one(EntryTree)
+        assert len(tree.rows) > 1000 and any("[read:" in row.plain() for row in tree.rows)
+        for _ in range(5):
+            await pilot.press("pagedown")
+        await settle(pilot)
+        assert plain(screen.query_one("#session-notice")).strip() == ""
+    assert bulk_reads_on_ui == []
+    assert notices and notices[-1].startswith("reading the session: 100%")
+    assert any("%" in n and not n.startswith("reading the session: 100%") for n in notices)

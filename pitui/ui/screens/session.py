@@ -18,6 +18,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
 from pitui.core.render_text import entry_text
+from pitui.core.rows import TreeRows
 from pitui.core.safe_text import one_line
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.format import tilde
@@ -28,6 +29,7 @@ from pitui.ui.messages import (
     LiveGone,
     LiveReloaded,
     SessionLoaded,
+    SessionProgress,
     TreeSearched,
 )
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
@@ -138,7 +140,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#panes").loading = True
         self.query_one("#entry-tree").focus()
-        self._load()
+        self._load(self.query_one(EntryTree).filter)
         if self.standalone:  # no picker to show the watcher's notices
             self._unsubscribe_store = self.app.hub.subscribe(self._hub_changed)
 
@@ -171,18 +173,37 @@ class SessionScreen(ReportsFailures, Screen[None]):
         exit_on_error=False,
         description="reading the session",
     )
-    def _load(self) -> None:
-        live = self.app.hub.open(self.path)
-        self.post_message(SessionLoaded(live.session, live))
+    def _load(self, filter: str) -> None:
+        """Read the file and build the tree's rows (with what they show of tool calls)."""
+        live = self.app.hub.open(self.path, progress=self._reading)
+        with live.lock:
+            rows = TreeRows(live.session.tree, filter)
+            rows.tool_calls()
+        self.post_message(SessionLoaded(live.session, live, rows))
+
+    def _reading(self, done: int, total: int) -> None:
+        """Worker thread: only post."""
+        self.post_message(SessionProgress(done, total))
+
+    def on_session_progress(self, message: SessionProgress) -> None:
+        if self.live is None and message.total:
+            share = f"{message.done * 100 // message.total}%"
+            sizes = f"{message.done / 1e6:,.0f} of {message.total / 1e6:,.0f} MB"
+            self.query_one("#session-notice", Static).update(
+                f"reading the session: {share} ({sizes})"
+            )
 
     def on_session_loaded(self, message: SessionLoaded) -> None:
         self.live = message.live
         self.query_one("#panes").loading = False
+        if self.gone is None:
+            self.query_one("#session-notice", Static).update("")
         with self.live.lock:
             tree = self.live.session.tree
-            self.query_one(EntryTree).load(tree)
+            self.query_one(EntryTree).load(tree, message.rows)
+            if self._unsubscribe is None:
+                self._unsubscribe = self.live.subscribe(self._live_event)
         self._update_title()
-        self._unsubscribe = self.live.subscribe(self._live_event)
         if self.live.gone:
             self._show_gone(self.live.gone)
 
@@ -228,9 +249,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
         self.gone = None
         self.query_one("#session-notice", Static).update("")
         self.remove_class("-gone")
-        with self.live.lock:
-            self.query_one(EntryTree).load(self.live.session.tree)
-        self._update_title()
+        self._load(self.query_one(EntryTree).filter)  # the rows of the new tree, in a worker
 
     def on_live_gone(self, message: LiveGone) -> None:
         self._show_gone(message.reason)

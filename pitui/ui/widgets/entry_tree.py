@@ -180,10 +180,15 @@ class EntryTree(ScrollView, can_focus=True):
         rows = self.rows
         return rows[self.cursor].entry if 0 <= self.cursor < len(rows) else None
 
-    def load(self, tree: SessionTree) -> None:
-        """Show a tree, cursor on its active leaf (as Pi's /tree opens)."""
+    def load(self, tree: SessionTree, rows: TreeRows | None = None) -> None:
+        """Show a tree, cursor on its active leaf (as Pi's /tree opens). `rows`: the tree's
+        rows under this widget's filter, built in a worker (building them is O(n))."""
         label_times = self.label_times
-        self.model = TreeRows(tree, self.filter)
+        if rows is not None and rows.tree is tree and rows.filter == self.filter:
+            rows.catch_up()
+        else:
+            rows = TreeRows(tree, self.filter)
+        self.model = rows
         self.model.label_times = label_times
         self._after_change(self.model.nearest_index(tree.leaf.id if tree.leaf else None) or 0)
         self.call_after_refresh(self._scroll_to_cursor, True)
