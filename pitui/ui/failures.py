@@ -25,7 +25,10 @@ def notify_failure(app: App[Any], worker: Worker[Any]) -> None:
 
 
 class ReportsFailures:
-    """Mixin for DOM nodes that run workers (with `exit_on_error=False`)."""
+    """Mixin for DOM nodes that run workers (with `exit_on_error=False`).
+
+    Textual calls the handler of every class along the MRO: a subclass's own
+    `on_worker_state_changed` must not call `super()` (the failure would be reported twice)."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:

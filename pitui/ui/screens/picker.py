@@ -187,7 +187,6 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self.run_search()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        super().on_worker_state_changed(event)  # reported once, by the app
         if event.state == WorkerState.ERROR and event.worker.group == "scan":
             self.scanned, self.progress = True, None  # show what is known, not "Indexing"
             self.run_search()

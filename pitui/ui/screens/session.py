@@ -154,7 +154,6 @@ class SessionScreen(ReportsFailures, Screen[None]):
             self.notify(message.notice, severity="warning", markup=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        super().on_worker_state_changed(event)
         if event.state == WorkerState.ERROR and event.worker.group == "load":
             self.query_one("#panes").loading = False
             self._show_gone(f"cannot open this session: {event.worker.error}")
