@@ -32,6 +32,10 @@ class LineSource:
         """Up to `size` bytes from `start` (fewer at the end of the file)."""
         return os.pread(self._fd, size, start)
 
+    def read_into(self, buffer: bytearray, start: int) -> int:
+        """Fill `buffer` from `start`; returns how many bytes were read."""
+        return os.preadv(self._fd, [buffer], start)
+
     def size(self) -> int:
         return os.fstat(self._fd).st_size
 

@@ -247,3 +247,34 @@ def test_progress_reports_each_chunk_up_to_the_size(tmp_path: Path, monkeypatch)
     SessionReader(path).read(lambda done, total: seen.append((done, total)))
     assert len(seen) > 5 and seen == sorted(seen)
     assert seen[-1] == (len(data), len(data) + len(b'{"partial'))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pads=st.lists(st.integers(min_value=0, max_value=700), min_size=1, max_size=30),
+    chunk=st.sampled_from([64, 100, 256, 1000]),
+)
+def test_small_chunks_read_what_one_chunk_reads(
+    tmp_path_factory: pytest.TempPathFactory, pads: list[int], chunk: int
+) -> None:
+    """Lines cut by a chunk's end, lines longer than a chunk (the chunk doubles, then the
+    reused buffer is used again), malformed and blank lines among them."""
+    body = b""
+    for i, pad in enumerate(pads):
+        body += line(entry(i, i - 1 if i else None, pad="x" * pad))
+        body += b"{bad\n" if pad % 7 == 0 else b"\n" if pad % 5 == 0 else b""
+    path = tmp_path_factory.mktemp("chunks") / "s.jsonl"
+    path.write_bytes(line(HEADER) + body + b'{"partial')
+    whole = SessionReader(path).read()
+    original = reader_module.CHUNK_SIZE
+    reader_module.CHUNK_SIZE = chunk
+    try:
+        small = SessionReader(path)
+        batch = small.read()
+    finally:
+        reader_module.CHUNK_SIZE = original
+    assert [(e.id, e.line, e.offset) for e in batch.entries] == [
+        (e.id, e.line, e.offset) for e in whole.entries
+    ]
+    assert [e.raw for e in batch.entries] == [e.raw for e in whole.entries]
+    assert batch.diagnostics == whole.diagnostics and small.partial_bytes == len(b'{"partial')
