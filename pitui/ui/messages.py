@@ -52,13 +52,14 @@ class PreviewReady(Message):
 
 @dataclass
 class SessionProgress(Message):
-    """`done` of `total` bytes of the session screen's file are read (only the latest counts)."""
+    """`done` of `total` bytes of the session screen's file are read (only the latest counts);
+    `total` 0: reading is done, the tree is being built."""
 
     done: int
     total: int
 
     def can_replace(self, message: Message) -> bool:
-        return isinstance(message, SessionProgress)
+        return isinstance(message, SessionProgress) and bool(message.total) and bool(self.total)
 
 
 @dataclass

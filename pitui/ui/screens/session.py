@@ -156,6 +156,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == "load":
             self.query_one("#panes").loading = False
+            self.remove_class("-reading")
             self._show_gone(f"cannot open this session: {event.worker.error}")
 
     def on_unmount(self) -> None:
@@ -175,6 +176,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
     def _load(self, filter: str) -> None:
         """Read the file and build the tree's rows (with what they show of tool calls)."""
         live = self.app.hub.open(self.path, progress=self._reading)
+        self.post_message(SessionProgress(0, 0))
         with live.lock:
             rows = TreeRows(live.session.tree, filter)
             rows.tool_calls()
@@ -185,16 +187,21 @@ class SessionScreen(ReportsFailures, Screen[None]):
         self.post_message(SessionProgress(done, total))
 
     def on_session_progress(self, message: SessionProgress) -> None:
-        if self.live is None and message.total:
+        if self.live is not None:
+            return  # a reload: the rows are rebuilt behind the tree shown
+        if message.total:
             share = f"{message.done * 100 // message.total}%"
             sizes = f"{message.done / 1e6:,.0f} of {message.total / 1e6:,.0f} MB"
-            self.query_one("#session-notice", Static).update(
-                f"reading the session: {share} ({sizes})"
-            )
+            text = f"reading the session: {share} ({sizes})"
+        else:
+            text = "building the tree"
+        self.query_one("#session-notice", Static).update(text)
+        self.add_class("-reading")
 
     def on_session_loaded(self, message: SessionLoaded) -> None:
         self.live = message.live
         self.query_one("#panes").loading = False
+        self.remove_class("-reading")
         if self.gone is None:
             self.query_one("#session-notice", Static).update("")
         with self.live.lock:
