@@ -7,6 +7,17 @@ from typing import Any
 from pitui.core.entry import Entry
 
 
+def header(session_id: str = "s1", cwd: str = "/p") -> dict[str, Any]:
+    """A current-format (v3) session header."""
+    return {
+        "type": "session",
+        "version": 3,
+        "id": session_id,
+        "timestamp": "2025-01-01T00:00:00.000Z",
+        "cwd": cwd,
+    }
+
+
 def ts(n: int) -> str:
     """An ISO timestamp `n` seconds after 2025-01-01T00:00:00Z."""
     return f"2025-01-01T{n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"

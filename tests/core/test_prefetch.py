@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from entry_builders import header
+
 from pitui.core import prefetch
 from pitui.core.entry import Entry, content_has_text
 from pitui.core.light import line_tool_calls
@@ -15,13 +17,7 @@ from pitui.core.rows import TreeRows
 from pitui.core.session import Session
 from pitui.core.tree import SessionTree
 
-HEADER = {
-    "type": "session",
-    "version": 3,
-    "id": "s1",
-    "timestamp": "2025-01-01T00:00:00.000Z",
-    "cwd": "/p",
-}
+HEADER = header()
 
 
 def assistant(n: int, content: Any, size: int = 0) -> dict[str, Any]:

@@ -8,19 +8,14 @@ import os
 from pathlib import Path
 
 import pytest
+from entry_builders import header
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitui.core import reader as reader_module
 from pitui.core.reader import NotASession, SessionReader
 
-HEADER = {
-    "type": "session",
-    "version": 3,
-    "id": "s1",
-    "timestamp": "2025-01-01T00:00:00.000Z",
-    "cwd": "/p",
-}
+HEADER = header()
 
 
 def entry(i: int, parent: int | None = None, **extra: object) -> dict:

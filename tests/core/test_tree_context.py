@@ -6,15 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from entry_builders import header
+
 from pitui.core.session import Session
 
-HEADER = {
-    "type": "session",
-    "version": 3,
-    "id": "s",
-    "timestamp": "2025-01-01T00:00:00.000Z",
-    "cwd": "/p",
-}
+HEADER = header("s")
 
 
 def write(tmp_path: Path, *entries: dict[str, Any], header: dict | None = None) -> Session:
