@@ -13,15 +13,19 @@ common live case (an entry whose parent is the leaf) in O(1) amortised; other sh
 from __future__ import annotations
 
 import gc
-import json
-import os
 from collections.abc import Iterable
 from typing import Any
 
 from pitui.core.entry import Entry
 from pitui.core.light import line_tool_calls
 from pitui.core.prefetch import prefetch_text_flags, read_lines
-from pitui.core.render_text import entry_text
+from pitui.core.row_text import (
+    add_tool_calls,
+    collect_tool_calls,
+    entry_display,
+    is_silent,
+    searchable_text,
+)
 from pitui.core.safe_text import one_line
 from pitui.core.timestamps import label_time
 from pitui.core.tree import SessionTree
@@ -31,7 +35,6 @@ _EVERYTHING = "everything"  # internal: every entry, usage and tool-only assista
 _SETTINGS = frozenset(
     {"label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"}
 )
-_PLAIN_TOOLS = {"write", "edit"}
 Gutters = tuple[int, bool, "Gutters"] | None  # (position, show, older gutters)
 
 
@@ -113,7 +116,8 @@ class Row:
 
     def set_display(self, raw: dict[str, Any]) -> None:
         """Work out how the row shows from its entry's JSON (which it does not keep)."""
-        tag, tag_style, body, body_style = _display(self._owner, self.entry, raw)
+        display = entry_display(self.entry, raw, self._owner.tool_calls)
+        tag, tag_style, body, body_style = display
         self._display = (one_line(tag), tag_style, one_line(body), body_style)
 
     @property
@@ -294,7 +298,7 @@ class TreeRows:
         if kind == "usage":
             return False
         role = entry.role
-        if role == "assistant" and kind == "message" and entry.id != leaf_id and _silent(entry):
+        if role == "assistant" and kind == "message" and entry.id != leaf_id and is_silent(entry):
             return False
         if mode == "user-only":
             return kind == "message" and role == "user"
@@ -349,7 +353,7 @@ class TreeRows:
         found = []
         self._prepare_displays(self.rows)
         for index, row in enumerate(self.rows):
-            haystack = _searchable(row).lower()
+            haystack = searchable_text(row.label, row.entry, row.text).lower()
             if all(token in haystack for token in tokens):
                 found.append(index)
         return found
@@ -472,7 +476,7 @@ class TreeRows:
             self._anchor = row
         self._leaf_id = entry.id
         if self._tool_calls is not None:
-            _collect_tool_calls(entry, self._tool_calls)
+            collect_tool_calls(entry, self._tool_calls)
         if entry.type == "label":
             target = self._row_of.get(str(entry.raw.get("targetId")))
             if target is not None:
@@ -542,13 +546,13 @@ class TreeRows:
             ]
             for entry in callers:
                 if entry.raw_loaded or entry.source is None:
-                    _collect_tool_calls(entry, calls)
+                    collect_tool_calls(entry, calls)
             for entry, line in read_lines(e for e in callers if not e.raw_loaded):
                 found = line_tool_calls(line, entry.raw_id)
                 if found is None:
-                    _collect_tool_calls(entry, calls)  # an unusual line: parsed whole
+                    collect_tool_calls(entry, calls)  # an unusual line: parsed whole
                 else:
-                    _add_tool_calls(found, calls)
+                    add_tool_calls(found, calls)
             self._tool_calls = calls
         return self._tool_calls
 
@@ -610,181 +614,3 @@ def _guide(row: Row) -> str:
         seen.add(position)
         chars[position * 3 : position * 3 + 3] = ["│" if show else " ", " ", " "]
     return "".join(chars)
-
-
-# -- row text (Pi's getEntryDisplayText) ------------------------------------------------------
-def _text_blocks(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "".join(
-        str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"
-    )
-
-
-def _norm(text: str) -> str:
-    return text.replace("\n", " ").replace("\t", " ").strip()
-
-
-def _silent(entry: Entry) -> bool:
-    """An assistant message with no text that is neither an error nor aborted (tool calls)."""
-    return not entry.has_text and not _error_or_aborted(entry.stop_reason)
-
-
-def _error_or_aborted(reason: Any) -> bool:
-    return reason not in (None, False, 0, "", "stop", "toolUse")
-
-
-def _js(value: Any) -> str:
-    if value is None:
-        return "undefined"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _collect_tool_calls(entry: Entry, calls: dict[Any, str]) -> None:
-    message = entry.message or {}
-    content = message.get("content")
-    if message.get("role") == "assistant" and isinstance(content, list):
-        blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "toolCall"]
-        _add_tool_calls([(b.get("id"), b.get("name"), b.get("arguments")) for b in blocks], calls)
-
-
-def _add_tool_calls(found: list[tuple[Any, Any, Any]], calls: dict[Any, str]) -> None:
-    for call_id, name, arguments in found:
-        try:
-            calls[call_id] = _tool_call_text(name, arguments)
-        except TypeError:  # unhashable id
-            continue
-
-
-def _display(owner: TreeRows, entry: Entry, raw: dict[str, Any]) -> tuple[str, str, str, str]:
-    kind = entry.type
-    if kind == "message":
-        message = raw.get("message")
-        return _message_display(owner, message if isinstance(message, dict) else {})
-    if kind == "custom_message":
-        content = raw.get("content")
-        text = content if isinstance(content, str) else _text_blocks(content)
-        return f"[{_js(raw.get('customType'))}]: ", "custom", _norm(text), ""
-    if kind == "compaction":
-        tokens = raw.get("tokensBefore")
-        count = int(tokens / 1000 + 0.5) if isinstance(tokens, int | float) else "NaN"
-        return "", "", f"[compaction: {count}k tokens]", "compaction"
-    if kind == "branch_summary":
-        return "[branch summary]: ", "warning", _norm(str(raw.get("summary", ""))), ""
-    return "", "", _setting_text(raw, kind) or f"[{kind}] {entry_text(entry)[:200]}", "dim"
-
-
-def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
-    if kind == "model_change":
-        return f"[model: {_js(raw.get('modelId'))}]"
-    if kind == "thinking_level_change":
-        return f"[thinking: {_js(raw.get('thinkingLevel'))}]"
-    if kind == "custom":
-        return f"[custom: {_js(raw.get('customType'))}]"
-    if kind == "context_edit":
-        action = "omit" if raw.get("replacement") is None else "replace"
-        return f"[context {action}: {_js(raw.get('targetId'))}]"
-    if kind == "label":
-        return f"[label: {raw.get('label') or '(cleared)'}]"
-    if kind == "session_info":
-        return f"[title: {raw.get('name') or 'empty'}]"
-    return None
-
-
-def _message_display(owner: TreeRows, message: dict[str, Any]) -> tuple[str, str, str, str]:
-    role = message.get("role")
-    if role == "user":
-        return "user: ", "user", _norm(_text_blocks(message.get("content"))[:200]), ""
-    if role == "assistant":
-        text = _norm(_text_blocks(message.get("content"))[:200])
-        if text:
-            return "assistant: ", "assistant", text, ""
-        if message.get("stopReason") == "aborted":
-            return "assistant: ", "assistant", "(aborted)", "muted"
-        if message.get("errorMessage"):
-            return "assistant: ", "assistant", _norm(str(message["errorMessage"]))[:80], "error"
-        return "assistant: ", "assistant", "(no content)", "muted"
-    if role == "toolResult":
-        call = owner.tool_calls().get(_hashable(message.get("toolCallId")))
-        if call is not None:
-            return "", "", call, "muted"
-        return "", "", f"[{message.get('toolName') or 'tool'}]", "muted"
-    if role == "bashExecution":
-        return "", "", f"[bash]: {_norm(str(message.get('command') or ''))}", "dim"
-    return "", "", f"[{_js(role)}]", "dim"
-
-
-def _hashable(value: Any) -> Any:
-    return value if isinstance(value, str | int | float | type(None)) else None
-
-
-def _home(path: str) -> str:
-    home = os.path.expanduser("~")
-    if home and home != "~" and os.path.isabs(path):
-        if path == home:
-            return "~"
-        if path.startswith(home.rstrip(os.sep) + os.sep):
-            return "~" + os.sep + os.path.relpath(path, home)
-    return path
-
-
-def _line_number(value: Any) -> float | None:
-    if isinstance(value, str) and value.strip():
-        try:
-            value = float(value)
-        except ValueError:
-            return None
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
-    return value if ok and value == value and abs(value) != float("inf") else None
-
-
-def _read_range(offset: Any, limit: Any) -> str:
-    if offset is None and limit is None:
-        return ""
-    start = 1 if offset is None else _line_number(offset)
-    if start is None:
-        return ""
-    if limit is None:
-        return f":{_num(start)}"
-    count = _line_number(limit)
-    if count is None:
-        return ""
-    end = start + count - 1
-    return f":{_num(start)}" + (f"-{_num(end)}" if end else "")
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
-def _tool_call_text(name: Any, args: Any) -> str:
-    args = args if isinstance(args, dict) else {}
-    if name in ("read", "write", "edit"):
-        path = _home(str(args.get("path") or args.get("file_path") or ""))
-        extra = _read_range(args.get("offset"), args.get("limit")) if name == "read" else ""
-        return f"[{name}: {path}{extra}]"
-    if name == "bash":
-        raw = str(args.get("command") or "")
-        return f"[bash: {_norm(raw)[:50]}{'...' if len(raw) > 50 else ''}]"
-    if name in ("grep", "find"):
-        pattern, path = str(args.get("pattern") or ""), _home(str(args.get("path") or "."))
-        return (
-            f"[grep: /{pattern}/ in {path}]" if name == "grep" else f"[find: {pattern} in {path}]"
-        )
-    if name == "ls":
-        return f"[ls: {_home(str(args.get('path') or '.'))}]"
-    dumped = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
-    return f"[{_js(name)}: {dumped[:40]}{'...' if len(dumped) > 40 else ''}]"
-
-
-def _searchable(row: Row) -> str:
-    """Pi's getSearchableText, approximately: label, role or type, and the row text."""
-    entry = row.entry
-    parts = [row.label or "", entry.role or entry.type, row.text]
-    if entry.role == "bashExecution":
-        parts.append(str((entry.message or {}).get("command", "")))
-    return " ".join(parts)
