@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from pitui.core.entry import Diagnostic, Entry
 from pitui.core.prefetch import prefetch_raw
@@ -17,6 +18,7 @@ from pitui.core.reader import BatchLinks
 from pitui.core.timestamps import sort_key
 
 _METADATA_TYPES = frozenset({"label", "session_info"})
+_INDEX = attrgetter("index")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +106,17 @@ class SessionTree:
         """Children of each id (None: the roots, in file order), oldest first."""
         if self._children is None:
             children: dict[str | None, list[Entry]] = {None: []}
-            nodes = sorted(self.by_id.values(), key=lambda e: e.index)
+            nodes = sorted(self.by_id.values(), key=_INDEX)
             for entry in nodes:
                 children[entry.id] = []
-            for entry in nodes:
-                children[self.parent_of(entry.id)].append(entry)
+            by_id, cut, roots = self.by_id, self._cut, children[None]
+            for entry in nodes:  # parent_of(), inlined: this runs once per entry
+                named = entry.parent_id
+                parent = None if named is None else by_id.get(named)
+                if parent is None or parent is entry or (cut and entry.id in cut):
+                    roots.append(entry)
+                else:
+                    children[named].append(entry)
             for parent_id, kids in children.items():
                 if parent_id is not None and len(kids) > 1:
                     kids.sort(key=_child_key)
