@@ -27,6 +27,7 @@ from pitui.core.context import Context, ProjectedEntry
 from pitui.core.render_text import entry_text, message_text
 from pitui.core.safe_text import one_line
 from pitui.core.tokens import estimate_tokens
+from pitui.ui.widgets.widget_message import WidgetMessage
 
 PREVIEW_CHARS = 300
 ROLE_STYLES = {
@@ -225,17 +226,12 @@ class ContextPane(Vertical):
     ContextPane > .context-header { background: $boost; padding: 0 1; height: auto; }
     """
 
-    class EntrySelected(Message):
+    class EntrySelected(WidgetMessage):
         """A row was chosen (Enter or click): show its entry."""
 
         def __init__(self, pane: ContextPane, entry_id: str) -> None:
-            self.pane = pane
+            super().__init__(pane)
             self.entry_id = entry_id
-            super().__init__()
-
-        @property
-        def control(self) -> ContextPane:
-            return self.pane
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -14,13 +14,13 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
-from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from pitui.core.entry import Entry
 from pitui.core.rows import Row, TreeRows
 from pitui.core.tree import SessionTree
+from pitui.ui.widgets.widget_message import WidgetMessage
 
 _STYLE_CLASSES = {
     "guide": "entry-tree--guide",
@@ -90,60 +90,32 @@ class EntryTree(ScrollView, can_focus=True):
     EntryTree > .entry-tree--error { color: $error; }
     """
 
-    class Highlighted(Message):
+    class Highlighted(WidgetMessage):
         """The cursor moved to another entry (None: no row left, e.g. a filter matches none)."""
 
         def __init__(self, entry_tree: EntryTree, entry: Entry | None) -> None:
-            super().__init__()
-            self.entry_tree = entry_tree
+            super().__init__(entry_tree)
             self.entry = entry
 
-        @property
-        def control(self) -> EntryTree:
-            return self.entry_tree
-
-    class Selected(Message):
+    class Selected(WidgetMessage):
         """Enter was pressed on an entry."""
 
         def __init__(self, entry_tree: EntryTree, entry: Entry) -> None:
-            super().__init__()
-            self.entry_tree = entry_tree
+            super().__init__(entry_tree)
             self.entry = entry
 
-        @property
-        def control(self) -> EntryTree:
-            return self.entry_tree
-
-    class FilterChanged(Message):
+    class FilterChanged(WidgetMessage):
         def __init__(self, entry_tree: EntryTree, filter: str) -> None:
-            super().__init__()
-            self.entry_tree = entry_tree
+            super().__init__(entry_tree)
             self.filter = filter
 
-        @property
-        def control(self) -> EntryTree:
-            return self.entry_tree
-
-    class LabelTimesToggled(Message):
+    class LabelTimesToggled(WidgetMessage):
         def __init__(self, entry_tree: EntryTree, shown: bool) -> None:
-            super().__init__()
-            self.entry_tree = entry_tree
+            super().__init__(entry_tree)
             self.shown = shown
 
-        @property
-        def control(self) -> EntryTree:
-            return self.entry_tree
-
-    class SearchRequested(Message):
+    class SearchRequested(WidgetMessage):
         """`/` was pressed: the screen should show a search input and call `search()`."""
-
-        def __init__(self, entry_tree: EntryTree) -> None:
-            super().__init__()
-            self.entry_tree = entry_tree
-
-        @property
-        def control(self) -> EntryTree:
-            return self.entry_tree
 
     def __init__(
         self,

@@ -18,13 +18,13 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
-from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input
 
 from pitui.core.safe_text import one_line
 from pitui.ui.format import age, tilde, to_datetime
+from pitui.ui.widgets.widget_message import WidgetMessage
 
 SESSION_WIDTH_MIN = 24
 COUNT_WIDTH = 5
@@ -82,29 +82,19 @@ class SessionTable(ScrollView, can_focus=True):
     SessionTable > .session-table--dim { color: $text-muted; }
     """
 
-    class Highlighted(Message):
+    class Highlighted(WidgetMessage):
         """The cursor moved to another session (None: the list is empty)."""
 
         def __init__(self, table: SessionTable, summary: Any) -> None:
-            super().__init__()
-            self.table = table
+            super().__init__(table)
             self.summary = summary
 
-        @property
-        def control(self) -> SessionTable:
-            return self.table
-
-    class Selected(Message):
+    class Selected(WidgetMessage):
         """Enter (or a click on the highlighted row): open this session."""
 
         def __init__(self, table: SessionTable, summary: Any) -> None:
-            super().__init__()
-            self.table = table
+            super().__init__(table)
             self.summary = summary
-
-        @property
-        def control(self) -> SessionTable:
-            return self.table
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
