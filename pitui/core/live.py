@@ -74,14 +74,14 @@ def _call_all(callbacks: Iterable[Callable[[object], None]], value: object) -> N
 class LiveSession:
     """An open session that follows its file. Raises `NotASession` if it cannot be opened.
 
-    It also works out, for every entry it reads, what the tree view asks of each one (whether
-    an assistant message has text): here, in the reading thread, not in the UI's."""
+    For the entries a refresh appends, it also works out what the tree view asks of each
+    (whether an assistant message has text): here, in the watcher's thread, not in the UI's.
+    A whole tree's flags are worked out where its rows are built (the screen's load worker)."""
 
     def __init__(self, path: str | os.PathLike[str], progress: Progress | None = None) -> None:
         self.path = Path(path).absolute()
         self.lock = threading.RLock()
         self.session = Session(self.path, progress)
-        prefetch_text_flags(self.session.tree.entries)
         self.gone: str | None = None  # why the file is gone, while it is
         self.problem: str | None = None  # why the last refresh could not read it (waiting)
         self._subscribers: list[SessionCallback] = []
@@ -115,7 +115,8 @@ class LiveSession:
                 return []
             return self._mark_gone("the session file was deleted or moved")
         self.problem = None
-        prefetch_text_flags(self.session.tree.entries if update.reset else update.entries)
+        if not update.reset:
+            prefetch_text_flags(update.entries)
         if self.gone is not None:
             self.gone = None
             return [SessionReloaded()]

@@ -502,3 +502,22 @@ def test_soak_concurrent_appends(root: Path) -> None:
             assert seqs == list(range(n_lines))
             assert not rec.of(SessionReloaded)
             assert_fresh(live)
+
+
+def test_appended_assistant_entries_have_their_text_flag_read_off_the_ui(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z"}
+    path.write_text(json.dumps(header) + "\n")
+    live = LiveSession(path)
+    lines = [
+        {"type": "message", "id": f"a{i}", "parentId": f"a{i - 1}" if i else None,
+         "timestamp": "2025-01-01T00:00:01.000Z",
+         "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}}
+        for i, text in enumerate(["said something", "   "])
+    ]  # fmt: skip
+    with path.open("a") as handle:
+        handle.writelines(json.dumps(line) + "\n" for line in lines)
+    (event,) = live.apply_change()
+    assert [e.text_known for e in event.entries] == [True, True]
+    assert not any(e.raw_loaded for e in event.entries)  # worked out from the bytes
+    assert [e.has_text for e in event.entries] == [True, False]
