@@ -34,6 +34,17 @@ def prefetch_text_flags(entries: Iterable[Entry]) -> None:
             entry.set_text_flag(flag)
 
 
+def each_line(entries: Iterable[Entry]) -> Iterator[tuple[Entry, bytes | None]]:
+    """Each entry with its line read again, or with None when its JSON is in memory."""
+    unread = []
+    for entry in entries:
+        if entry.raw_loaded or entry.source is None:
+            yield entry, None
+        else:
+            unread.append(entry)
+    yield from read_lines(unread)
+
+
 def read_lines(entries: Iterable[Entry]) -> Iterator[tuple[Entry, bytes]]:
     """Each entry with its line (entries read from a file), read again from its source, in
     file order per source."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from pitui.core.entry import Entry
 from pitui.core.light import line_tool_calls
-from pitui.core.prefetch import prefetch_text_flags, read_lines
+from pitui.core.prefetch import each_line, prefetch_text_flags
 from pitui.core.row_text import (
     add_tool_calls,
     collect_tool_calls,
@@ -362,14 +362,12 @@ class TreeRows:
         """Every row's text, read in a few large reads; the entries' JSON is not kept (for a
         large session it would be most of the memory)."""
         pending = {id(r.entry): r for r in rows if r._display is None}
-        unread = []
-        for row in pending.values():
-            if row.entry.raw_loaded or row.entry.source is None:
+        for entry, line in each_line(row.entry for row in pending.values()):
+            row = pending[id(entry)]
+            if line is None:
                 row.display()
             else:
-                unread.append(row.entry)
-        for entry, line in read_lines(unread):
-            pending[id(entry)].set_display(entry.raw_of_line(line))
+                row.set_display(entry.raw_of_line(line))
 
     # -- navigation helpers -----------------------------------------------------------------
     def parent_index(self, index: int) -> int | None:
@@ -544,13 +542,10 @@ class TreeRows:
             callers = [
                 e for e in self.tree.entries if e.type == "message" and e.role == "assistant"
             ]
-            for entry in callers:
-                if entry.raw_loaded or entry.source is None:
-                    collect_tool_calls(entry, calls)
-            for entry, line in read_lines(e for e in callers if not e.raw_loaded):
-                found = line_tool_calls(line, entry.raw_id)
+            for entry, line in each_line(callers):
+                found = None if line is None else line_tool_calls(line, entry.raw_id)
                 if found is None:
-                    collect_tool_calls(entry, calls)  # an unusual line: parsed whole
+                    collect_tool_calls(entry, calls)  # in memory, or an unusual line
                 else:
                     add_tool_calls(found, calls)
             self._tool_calls = calls
