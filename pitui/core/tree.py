@@ -186,7 +186,7 @@ class SessionTree:
         by_id, cut = self.by_id, self._cut
         chain: list[Entry] = []
         entry = by_id.get(entry_id)
-        while entry is not None:
+        while entry is not None:  # _parent(), inlined: a context walks the whole path
             chain.append(entry)
             named = entry.parent_id
             if named is None or (cut and entry.id in cut):
