@@ -42,6 +42,12 @@ class BatchLinks:
 
     by_id: dict[str | None, Entry] = field(default_factory=dict)
     unlinked: list[Entry] = field(default_factory=list)
+    # Indices of the entries whose parent is not named as the entry just before them: the
+    # rest form runs of a chain, which a path walk copies a run at a time.
+    starts: list[int] = field(default_factory=list)
+
+
+NO_ID = object()  # the id "before" a batch's first entry: no parentId equals it
 
 
 @dataclass(slots=True)
@@ -171,8 +177,8 @@ class SessionReader:
         """Decode lines from `start` as long as each is a plain entry; returns where the
         first line that is not (or the incomplete end) starts. The hot loop of loading."""
         find, base, append = data.find, self.offset, batch.entries.append
-        by_id, unlinked = batch.links.by_id, batch.links.unlinked
-        line_number, index = self._line_number, self._entry_count
+        by_id, unlinked, starts = batch.links.by_id, batch.links.unlinked, batch.links.starts
+        line_number, index, previous = self._line_number, self._entry_count, NO_ID
         while (end := find(b"\n", start)) != -1:
             try:
                 entry = decode_entry(view[start:end])
@@ -187,9 +193,12 @@ class SessionReader:
             entry.source = source
             index += 1
             append(entry)
-            if entry.parent_id not in by_id:
-                unlinked.append(entry)
-            by_id[entry.raw_id] = entry
+            if (parent_id := entry.parent_id) != previous:  # as links_of() in the tree
+                starts.append(entry.index)
+                if parent_id not in by_id:
+                    unlinked.append(entry)
+            previous = entry.raw_id
+            by_id[previous] = entry
             start = end + 1
         self._parsed_count += index - self._entry_count
         self._line_number, self._entry_count = line_number, index

@@ -14,7 +14,7 @@ from operator import attrgetter
 
 from pitui.core.entry import Diagnostic, Entry
 from pitui.core.prefetch import prefetch_raw
-from pitui.core.reader import BatchLinks
+from pitui.core.reader import NO_ID, BatchLinks
 from pitui.core.timestamps import sort_key
 
 _METADATA_TYPES = frozenset({"label", "session_info"})
@@ -39,12 +39,18 @@ class SessionTree:
         self.name: str | None = None
         self.diagnostics: list[Diagnostic] = []
         self._waiting: dict[str, list[Entry]] = {}  # orphans by the parent id they name
+        # Indices where a run of entries each the child of the one before starts; None
+        # once ids repeat or a link was cut (then runs prove nothing).
+        self._run_starts: list[int] | None = []
         self.extend(entries)
 
     # -- building ---------------------------------------------------------------------
     def extend(self, entries: Iterable[Entry], links: BatchLinks | None = None) -> None:
         """Add entries in file order (`links`: what the reader learnt about them)."""
         batch = entries if isinstance(entries, list) else list(entries)
+        if links is None or len(links.by_id) != len(batch):
+            links = links_of(batch)  # some entries were parsed whole, or ids repeat
+        self._note_runs(batch, links)
         if self._children is not None or self._waiting:
             self._link_one_by_one(batch)
         elif not self._link_plain_batch(batch, links):
@@ -54,12 +60,21 @@ class SessionTree:
         for entry in metadata:
             self._track_metadata(entry)
 
-    def _link_plain_batch(self, batch: list[Entry], links: BatchLinks | None) -> bool:
+    def _note_runs(self, batch: list[Entry], links: BatchLinks) -> None:
+        starts = self._run_starts
+        if starts is None or not batch:
+            return
+        first = len(self.entries)
+        in_place = batch[0].index == first and batch[-1].index == first + len(batch) - 1
+        if len(links.by_id) != len(batch) or None in links.by_id or not in_place:
+            self._run_starts = None
+        else:
+            starts.extend(links.starts)
+
+    def _link_plain_batch(self, batch: list[Entry], links: BatchLinks) -> bool:
         """Link a plain batch in bulk, the hot path of loading a large session: every entry
         has a new, unique id and a parent that is absent or came before it. False when the
         batch is not plain; then only `_rebuild()` puts the tree right."""
-        if links is None or len(links.by_id) != len(batch):
-            links = links_of(batch)  # some entries were parsed whole, or ids repeat
         by_id = self.by_id
         self.entries.extend(batch)
         new = links.by_id
@@ -126,6 +141,7 @@ class SessionTree:
     def _rebuild(self) -> None:
         self.by_id = {}
         self._cut = set()
+        self._run_starts = None
         self._children = None
         self._waiting = {}
         self.diagnostics = [d for d in self.diagnostics if d.line]
@@ -183,6 +199,21 @@ class SessionTree:
 
     def ancestors(self, entry_id: str) -> list[Entry]:
         """The entry and its ancestors, leaf first, up to its root."""
+        starts, entries = self._run_starts, self.entries
+        if starts is None:
+            return self._ancestors_one_by_one(entry_id)
+        chain: list[Entry] = []
+        entry = self.by_id.get(entry_id)
+        while entry is not None:
+            end = entry.index
+            if end >= len(entries) or entries[end] is not entry:
+                return self._ancestors_one_by_one(entry_id)
+            start = starts[bisect.bisect_right(starts, end) - 1]
+            chain.extend(entries[end : start - 1 if start else None : -1])
+            entry = self._parent(entries[start])
+        return chain
+
+    def _ancestors_one_by_one(self, entry_id: str) -> list[Entry]:
         by_id, cut = self.by_id, self._cut
         chain: list[Entry] = []
         entry = by_id.get(entry_id)
@@ -209,11 +240,14 @@ class SessionTree:
 def links_of(batch: list[Entry]) -> BatchLinks:
     """The links of entries the reader did not decode itself."""
     links = BatchLinks()
-    by_id, unlinked = links.by_id, links.unlinked
+    by_id, unlinked, starts, previous = links.by_id, links.unlinked, links.starts, NO_ID
     for entry in batch:
-        if entry.parent_id not in by_id:
-            unlinked.append(entry)
-        by_id[entry.raw_id] = entry
+        if (parent_id := entry.parent_id) != previous:
+            starts.append(entry.index)
+            if parent_id not in by_id:
+                unlinked.append(entry)
+        previous = entry.raw_id
+        by_id[previous] = entry
     return links
 
 

@@ -72,3 +72,54 @@ def test_incremental_equals_whole(spec: list, step: int) -> None:
         assert incremental.children is not None  # children kept up to date while extending
         incremental.extend(entries[start : start + step])
     assert shape(incremental) == shape(SessionTree(entries))
+
+
+# Chains as Pi writes them (each entry the child of the one before), with branches back to
+# earlier entries, roots, orphans, self-parents and repeated ids mixed in.
+chain_step = st.tuples(
+    st.sampled_from(["previous"] * 6 + ["earlier", "none", "missing", "self", "repeat"]),
+    st.integers(0, 10_000),
+    st.integers(0, 59),
+)
+
+
+def chain_spec(steps: list[tuple[str, int, int]]) -> list[tuple[str, str | None, str, int]]:
+    spec: list[tuple[str, str | None, str, int]] = []
+    for index, (how, pick, second) in enumerate(steps):
+        eid = f"c{index}"
+        earlier = spec[pick % len(spec)][0] if spec else None
+        parent = {
+            "previous": spec[-1][0] if spec else None,
+            "earlier": earlier,
+            "none": None,
+            "missing": "nowhere",
+            "self": eid,
+            "repeat": spec[-1][0] if spec else None,
+        }[how]
+        if how == "repeat" and earlier is not None:
+            eid = earlier
+        spec.append((eid, parent, "message", second))
+    return spec
+
+
+def walked_path(tree: SessionTree, entry_id: str) -> list[str]:
+    """The path found one parent at a time, as the reference."""
+    ids: list[str] = []
+    current: str | None = entry_id
+    while current is not None:
+        ids.append(current)
+        current = tree.parent_of(current)
+    return ids[::-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(chain_step, max_size=40), st.integers(1, 7))
+def test_paths_equal_a_walk_one_parent_at_a_time(steps: list, step: int) -> None:
+    entries = make_entries(chain_spec(steps))
+    incremental = SessionTree()
+    for start in range(0, len(entries), step):
+        incremental.extend(entries[start : start + step])
+        assert incremental.children is not None
+    for tree in (SessionTree(entries), incremental):
+        for entry_id in tree.by_id:
+            assert [e.id for e in tree.path_to(entry_id)] == walked_path(tree, entry_id)
