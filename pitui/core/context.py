@@ -6,9 +6,11 @@ unknown fields pass through exactly as Pi would pass them.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
+from pitui.core.collector import collector_paused
 from pitui.core.entry import Entry
 from pitui.core.prefetch import prefetch_raw
 from pitui.core.timestamps import to_ms
@@ -17,6 +19,7 @@ from pitui.core.tree import SessionTree
 
 EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
 EMPTY_CONTENT_ROLES = frozenset({"user", "assistant", "toolResult"})
+_TYPE = operator.attrgetter("type")
 
 
 @dataclass(slots=True)
@@ -61,13 +64,18 @@ class Context:
 
 def build_context(tree: SessionTree, leaf_id: str | object | None = ...) -> Context:
     """Context from `leaf_id` (default: the file's leaf; None: empty; unknown: the leaf)."""
+    with collector_paused():
+        return _build_context(tree, leaf_id)
+
+
+def _build_context(tree: SessionTree, leaf_id: str | object | None) -> Context:
     if leaf_id is None:
         return Context(None, [], {"thinkingLevel": "off", "model": None})
     leaf = tree.get(leaf_id) if isinstance(leaf_id, str) else None
     leaf = leaf or tree.leaf
     path = tree.path_to(leaf.id) if leaf else []
     context = Context(leaf, path, _settings(path))
-    at = _latest_compaction(path)
+    at = _latest_index(path, "compaction")
     compaction = None if at is None else path[at]
     context.compaction = compaction
     range_entries = path if at is None else _context_entries(path, at)
@@ -89,9 +97,9 @@ def build_context(tree: SessionTree, leaf_id: str | object | None = ...) -> Cont
 def _settings(path: list[Entry]) -> dict[str, Any]:
     """Thinking level and model: the last setter on the path wins (scanned from the leaf)."""
     settings: dict[str, Any] = {"thinkingLevel": "off", "model": None}
-    level = next((e for e in reversed(path) if e.type == "thinking_level_change"), None)
+    level = _latest_index(path, "thinking_level_change")
     if level is not None:
-        _assign(settings, "thinkingLevel", level.raw, "thinkingLevel")
+        _assign(settings, "thinkingLevel", path[level].raw, "thinkingLevel")
     for entry in reversed(path):
         if entry.type == "model_change":
             settings["model"] = _pick({"provider": "provider", "modelId": "modelId"}, entry.raw)
@@ -114,12 +122,13 @@ def _pick(keys: dict[str, str], source: dict[str, Any]) -> dict[str, Any]:
     return {key: source[name] for key, name in keys.items() if name in source}
 
 
-def _latest_compaction(path: list[Entry]) -> int | None:
-    """Index in `path` of its last compaction."""
-    for index in range(len(path) - 1, -1, -1):
-        if path[index].type == "compaction":
-            return index
-    return None
+def _latest_index(path: list[Entry], kind: str) -> int | None:
+    """Index in `path` of its last entry of type `kind` (the scan runs in C: a path can
+    hold a million entries)."""
+    try:
+        return len(path) - 1 - operator.indexOf(map(_TYPE, reversed(path)), kind)
+    except ValueError:
+        return None
 
 
 def _context_entries(path: list[Entry], at: int) -> list[Entry]:

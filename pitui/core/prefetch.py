@@ -8,6 +8,7 @@ read together, in file order, a window at a time.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import attrgetter
 
 from pitui.core.entry import Entry
 from pitui.core.light import line_has_text
@@ -16,6 +17,7 @@ from pitui.core.source import LineSource
 WINDOW = 16 * 1024 * 1024  # at most this much read at once
 GAP = 256 * 1024  # lines closer than this are read in the same window
 _SLACK = 64 * 1024  # read past the last line's start to reach its end
+_OFFSET = attrgetter("offset")
 
 
 def prefetch_raw(entries: Iterable[Entry]) -> None:
@@ -53,7 +55,7 @@ def read_lines(entries: Iterable[Entry]) -> Iterator[tuple[Entry, bytes]]:
         if entry.source is not None:
             by_source.setdefault(entry.source, []).append(entry)
     for source, group in by_source.items():
-        group.sort(key=lambda e: e.offset)
+        group.sort(key=_OFFSET)
         for run in _runs(group):
             yield from _read_run(source, run)
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pitui.core.collector import collector_paused
 from pitui.core.context import Context, build_context
 from pitui.core.entry import Diagnostic, Entry
 from pitui.core.reader import Progress, SessionReader
@@ -25,19 +23,6 @@ class SessionUpdate:
 
     def __bool__(self) -> bool:
         return bool(self.entries) or self.reset
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Loading allocates an object per entry and none of them form cycles; the cyclic
-    collector would walk them all again and again while they are being created."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class Session:
@@ -81,7 +66,7 @@ class Session:
         return self.reader.partial_bytes > 0
 
     def refresh(self, progress: Progress | None = None) -> SessionUpdate:
-        with _collector_paused():
+        with collector_paused():
             return self._refresh(progress)
 
     def _refresh(self, progress: Progress | None) -> SessionUpdate:

@@ -1,0 +1,21 @@
+"""Pausing Python's cyclic garbage collector while building many acyclic objects."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Loading a session allocates an object per entry, and a context a dict per message;
+    none of them form cycles, yet the cyclic collector would walk them all again and again
+    while they are being created."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
