@@ -115,45 +115,41 @@ class SessionReader:
         return batch
 
     def _read_chunks(self, source: LineSource, batch: ReadBatch, progress: Progress | None) -> None:
-        """Everything after `self.offset`, a chunk at a time (memory stays one chunk). Each
-        chunk starts at the first unconsumed byte, so a line cut by a chunk's end is read
-        again whole rather than glued together; a line longer than a chunk doubles it."""
-        size = CHUNK_SIZE
-        total = source.size() if progress else 0
-        reused = bytearray()  # from the second full chunk on: fresh 16 MB cost page faults
-        while chunk := self._chunk(source, size, reused):
-            consumed = self._take_buffer(chunk, source, batch)
+        """Everything after `self.offset`, a chunk at a time into one buffer (memory stays
+        one chunk). Each chunk starts at the first unconsumed byte, so a line cut by a
+        chunk's end is read again whole rather than glued together; a line longer than a
+        chunk doubles the buffer. One byte more than the file holds makes its last read short,
+        which is how the end is seen."""
+        total = source.size()
+        buffer = bytearray(max(1, min(CHUNK_SIZE, total - self.offset + 1)))
+        while True:
+            got = source.read_into(buffer, self.offset)
+            consumed = self._take_buffer(buffer, got, source, batch)
             if progress:
                 progress(self.offset, max(total, self.offset))
-            if len(chunk) < size:
-                self.partial_bytes = len(chunk) - consumed
+            if got < len(buffer):
+                self.partial_bytes = got - consumed
                 return
-            size = size * 2 if consumed == 0 else CHUNK_SIZE
-            if len(reused) != size:
-                reused = bytearray(size)
-        self.partial_bytes = 0
+            if consumed == 0:
+                buffer = bytearray(len(buffer) * 2)
+            elif len(buffer) < CHUNK_SIZE:  # the file grew while it was being read
+                buffer = bytearray(CHUNK_SIZE)
 
-    def _chunk(self, source: LineSource, size: int, reused: bytearray) -> bytes | bytearray:
-        """`size` bytes from `self.offset` (fewer at the end of the file), into `reused` if
-        it is that size."""
-        if len(reused) != size:
-            return source.read(self.offset, size)
-        got = source.read_into(reused, self.offset)
-        return reused if got == size else reused[:got]
-
-    def _take_buffer(self, data: bytes | bytearray, source: LineSource, batch: ReadBatch) -> int:
-        """Consume the complete lines of `data` (bytes from `self.offset`); returns how many
-        bytes were consumed.
+    def _take_buffer(
+        self, data: bytearray, limit: int, source: LineSource, batch: ReadBatch
+    ) -> int:
+        """Consume the complete lines of `data[:limit]` (bytes from `self.offset`); returns
+        how many bytes were consumed.
 
         Lines of a current-format file take the fast path (decoded straight into entries
         that read their JSON again on use); anything else is parsed whole, one line at a
         time, which also says what is wrong with a bad line.
         """
         view, start = memoryview(data), 0
-        while (end := data.find(b"\n", start)) != -1:
+        while (end := data.find(b"\n", start, limit)) != -1:
             if self._migrator is not None and not self._migrator.needed:
-                start = self._take_fast_lines(data, view, start, source, batch)
-                if (end := data.find(b"\n", start)) == -1:
+                start = self._take_fast_lines(data, limit, view, start, source, batch)
+                if (end := data.find(b"\n", start, limit)) == -1:
                     break
             self._line_number += 1
             if end > start and (data[start] not in _SPACE or not data[start:end].isspace()):
@@ -168,7 +164,8 @@ class SessionReader:
 
     def _take_fast_lines(
         self,
-        data: bytes | bytearray,
+        data: bytearray,
+        limit: int,
         view: memoryview,
         start: int,
         source: LineSource,
@@ -179,7 +176,7 @@ class SessionReader:
         find, base, append = data.find, self.offset, batch.entries.append
         by_id, unlinked, starts = batch.links.by_id, batch.links.unlinked, batch.links.starts
         line_number, index, previous = self._line_number, self._entry_count, NO_ID
-        while (end := find(b"\n", start)) != -1:
+        while (end := find(b"\n", start, limit)) != -1:
             try:
                 entry = decode_entry(view[start:end])
             except DecodeErrors:
