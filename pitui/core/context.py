@@ -6,7 +6,6 @@ unknown fields pass through exactly as Pi would pass them.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +18,6 @@ from pitui.core.tree import SessionTree
 
 EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
 EMPTY_CONTENT_ROLES = frozenset({"user", "assistant", "toolResult"})
-_TYPE = operator.attrgetter("type")
 
 
 @dataclass(slots=True)
@@ -74,8 +72,8 @@ def _build_context(tree: SessionTree, leaf_id: str | object | None) -> Context:
     leaf = tree.get(leaf_id) if isinstance(leaf_id, str) else None
     leaf = leaf or tree.leaf
     path = tree.path_to(leaf.id) if leaf else []
-    context = Context(leaf, path, _settings(path))
-    at = _latest_index(path, "compaction")
+    context = Context(leaf, path, _settings(tree, path))
+    at = tree.last_of_type(path, "compaction")
     compaction = None if at is None else path[at]
     context.compaction = compaction
     range_entries = path if at is None else _context_entries(path, at)
@@ -94,10 +92,10 @@ def _build_context(tree: SessionTree, leaf_id: str | object | None) -> Context:
     return context
 
 
-def _settings(path: list[Entry]) -> dict[str, Any]:
+def _settings(tree: SessionTree, path: list[Entry]) -> dict[str, Any]:
     """Thinking level and model: the last setter on the path wins (scanned from the leaf)."""
     settings: dict[str, Any] = {"thinkingLevel": "off", "model": None}
-    level = _latest_index(path, "thinking_level_change")
+    level = tree.last_of_type(path, "thinking_level_change")
     if level is not None:
         _assign(settings, "thinkingLevel", path[level].raw, "thinkingLevel")
     for entry in reversed(path):
@@ -120,15 +118,6 @@ def _assign(target: dict[str, Any], key: str, source: dict[str, Any], source_key
 
 def _pick(keys: dict[str, str], source: dict[str, Any]) -> dict[str, Any]:
     return {key: source[name] for key, name in keys.items() if name in source}
-
-
-def _latest_index(path: list[Entry], kind: str) -> int | None:
-    """Index in `path` of its last entry of type `kind` (the scan runs in C: a path can
-    hold a million entries)."""
-    try:
-        return len(path) - 1 - operator.indexOf(map(_TYPE, reversed(path)), kind)
-    except ValueError:
-        return None
 
 
 def _context_entries(path: list[Entry], at: int) -> list[Entry]:

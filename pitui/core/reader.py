@@ -45,6 +45,7 @@ class BatchLinks:
     # Indices of the entries whose parent is not named as the entry just before them: the
     # rest form runs of a chain, which a path walk copies a run at a time.
     starts: list[int] = field(default_factory=list)
+    non_messages: list[Entry] = field(default_factory=list)  # the few entries to look at
 
 
 NO_ID = object()  # the id "before" a batch's first entry: no parentId equals it
@@ -174,15 +175,23 @@ class SessionReader:
         """Decode lines from `start` as long as each is a plain entry; returns where the
         first line that is not (or the incomplete end) starts. The hot loop of loading."""
         find, base, append = data.find, self.offset, batch.entries.append
-        by_id, unlinked, starts = batch.links.by_id, batch.links.unlinked, batch.links.starts
+        links = batch.links
+        by_id, unlinked, starts, non_messages = (
+            links.by_id,
+            links.unlinked,
+            links.starts,
+            links.non_messages,
+        )
         line_number, index, previous = self._line_number, self._entry_count, NO_ID
         while (end := find(b"\n", start, limit)) != -1:
             try:
                 entry = decode_entry(view[start:end])
             except DecodeErrors:
                 break
-            if entry.type == "session":
-                break
+            if entry.type != "message":
+                if entry.type == "session":
+                    break
+                non_messages.append(entry)
             line_number += 1
             entry.line = line_number
             entry.offset = base + start

@@ -8,6 +8,7 @@ and breaks parentId cycles so that no walk over the tree can loop.
 from __future__ import annotations
 
 import bisect
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import attrgetter
@@ -19,6 +20,7 @@ from pitui.core.timestamps import sort_key
 
 _METADATA_TYPES = frozenset({"label", "session_info"})
 _INDEX = attrgetter("index")
+_TYPE = attrgetter("type")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,7 @@ class SessionTree:
         # Indices where a run of entries each the child of the one before starts; None
         # once ids repeat or a link was cut (then runs prove nothing).
         self._run_starts: list[int] | None = []
+        self._non_messages: list[Entry] = []  # file order
         self.extend(entries)
 
     # -- building ---------------------------------------------------------------------
@@ -55,7 +58,8 @@ class SessionTree:
             self._link_one_by_one(batch)
         elif not self._link_plain_batch(batch, links):
             self._rebuild()
-        metadata = [e for e in batch if e.type in _METADATA_TYPES]
+        self._non_messages.extend(links.non_messages)
+        metadata = [e for e in links.non_messages if e.type in _METADATA_TYPES]
         prefetch_raw(metadata)
         for entry in metadata:
             self._track_metadata(entry)
@@ -232,6 +236,22 @@ class SessionTree:
         path.reverse()
         return path
 
+    def last_of_type(self, path: list[Entry], kind: str) -> int | None:
+        """Index in `path` (root first) of its last entry of type `kind`, not a message."""
+        if self._run_starts is None:  # a parent may follow its child: scan the path
+            try:
+                return len(path) - 1 - operator.indexOf(map(_TYPE, reversed(path)), kind)
+            except ValueError:
+                return None
+        # Every parent comes before its child, so a path is in file order and each entry
+        # of that type, last first, is looked for in it by halves.
+        for entry in reversed(self._non_messages):
+            if entry.type == kind:
+                at = bisect.bisect_left(path, entry.index, key=_INDEX)
+                if at < len(path) and path[at] is entry:
+                    return at
+        return None
+
     def active_path_ids(self) -> set[str]:
         leaf = self.leaf
         return {e.id for e in self.ancestors(leaf.id)} if leaf else set()
@@ -241,6 +261,7 @@ def links_of(batch: list[Entry]) -> BatchLinks:
     """The links of entries the reader did not decode itself."""
     links = BatchLinks()
     by_id, unlinked, starts, previous = links.by_id, links.unlinked, links.starts, NO_ID
+    links.non_messages.extend(e for e in batch if e.type != "message")
     for entry in batch:
         if (parent_id := entry.parent_id) != previous:
             starts.append(entry.index)

@@ -79,13 +79,14 @@ def test_incremental_equals_whole(spec: list, step: int) -> None:
 chain_step = st.tuples(
     st.sampled_from(["previous"] * 6 + ["earlier", "none", "missing", "self", "repeat"]),
     st.integers(0, 10_000),
+    st.sampled_from(["message"] * 3 + ["compaction", "thinking_level_change", "label"]),
     st.integers(0, 59),
 )
 
 
-def chain_spec(steps: list[tuple[str, int, int]]) -> list[tuple[str, str | None, str, int]]:
+def chain_spec(steps: list[tuple[str, int, str, int]]) -> list[tuple[str, str | None, str, int]]:
     spec: list[tuple[str, str | None, str, int]] = []
-    for index, (how, pick, second) in enumerate(steps):
+    for index, (how, pick, kind, second) in enumerate(steps):
         eid = f"c{index}"
         earlier = spec[pick % len(spec)][0] if spec else None
         parent = {
@@ -98,7 +99,7 @@ def chain_spec(steps: list[tuple[str, int, int]]) -> list[tuple[str, str | None,
         }[how]
         if how == "repeat" and earlier is not None:
             eid = earlier
-        spec.append((eid, parent, "message", second))
+        spec.append((eid, parent, kind, second))
     return spec
 
 
@@ -122,4 +123,8 @@ def test_paths_equal_a_walk_one_parent_at_a_time(steps: list, step: int) -> None
         assert incremental.children is not None
     for tree in (SessionTree(entries), incremental):
         for entry_id in tree.by_id:
-            assert [e.id for e in tree.path_to(entry_id)] == walked_path(tree, entry_id)
+            path = tree.path_to(entry_id)
+            assert [e.id for e in path] == walked_path(tree, entry_id)
+            for kind in ("compaction", "thinking_level_change"):
+                last = max((i for i, e in enumerate(path) if e.type == kind), default=None)
+                assert tree.last_of_type(path, kind) == last
