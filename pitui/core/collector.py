@@ -11,11 +11,17 @@ from contextlib import contextmanager
 def collector_paused() -> Iterator[None]:
     """Loading a session allocates an object per entry, and a context a dict per message;
     none of them form cycles, yet the cyclic collector would walk them all again and again
-    while they are being created."""
+    while they are being created.
+
+    They live as long as the session: on the way out they join the oldest generation
+    (`freeze()` then `unfreeze()` moves every tracked object there), so that the next
+    young collection does not walk tens of thousands of them at once either."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
