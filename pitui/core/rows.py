@@ -12,10 +12,10 @@ common live case (an entry whose parent is the leaf) in O(1) amortised; other sh
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable
 from typing import Any
 
+from pitui.core.collector import collector_paused
 from pitui.core.entry import Entry
 from pitui.core.light import line_tool_calls
 from pitui.core.prefetch import each_line, prefetch_text_flags
@@ -202,13 +202,8 @@ class TreeRows:
     # -- building -------------------------------------------------------------------------
     def rebuild(self) -> None:
         """Full rebuild, O(n). The cyclic GC is paused: it would rescan the new rows often."""
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             self._rebuild()
-        finally:
-            if enabled:
-                gc.enable()
 
     def _rebuild(self) -> None:
         tree = self.tree
