@@ -8,6 +8,7 @@ they might be blank.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -18,7 +19,10 @@ _PLAIN_BLANK = b" \t\r\n"
 
 class _Block(msgspec.Struct, gc=False):
     type: Any = None
-    text: msgspec.Raw = msgspec.Raw(b"null")
+    text: msgspec.Raw = msgspec.Raw(b"null")  # decoded only when it might be blank
+    id: Any = None
+    name: Any = None
+    arguments: Any = None
 
 
 class _Message(msgspec.Struct, gc=False):
@@ -26,23 +30,40 @@ class _Message(msgspec.Struct, gc=False):
 
 
 class _Line(msgspec.Struct, gc=False):
+    id: Any = None
     message: _Message | None = None
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
+ToolCall = tuple[Any, Any, Any]  # (id, name, arguments)
 
 
-def line_has_text(line: bytes) -> bool | None:
-    """Whether the message content of an entry line has non-blank text; None when the line
-    has another shape (the caller parses it whole)."""
+@dataclass(frozen=True, slots=True)
+class LineFacts:
+    """What the tree needs of an entry's message: whether it has non-blank text, and the
+    tool calls it makes."""
+
+    has_text: bool
+    tool_calls: list[ToolCall]
+
+
+def line_facts(line: bytes, entry_id: str | None) -> LineFacts | None:
+    """The facts of an entry line; None when the line has another shape or is not the entry
+    `entry_id` (the caller parses it whole)."""
     try:
-        message = _decode_line(line).message
+        decoded = _decode_line(line)
     except LightError:
         return None
-    content = None if message is None else message.content
+    if decoded.id != entry_id:
+        return None
+    content = None if decoded.message is None else decoded.message.content
     if isinstance(content, str):
-        return bool(content.strip())
-    return any(block.type == "text" and _raw_text_has_text(block.text) for block in content or ())
+        return LineFacts(bool(content.strip()), [])
+    blocks = content or ()
+    return LineFacts(
+        any(b.type == "text" and _raw_text_has_text(b.text) for b in blocks),
+        [(b.id, b.name, b.arguments) for b in blocks if b.type == "toolCall"],
+    )
 
 
 def _raw_text_has_text(raw: msgspec.Raw) -> bool:
@@ -57,37 +78,3 @@ def _raw_text_has_text(raw: msgspec.Raw) -> bool:
         return bool(msgspec.json.decode(data, type=str).strip())
     except LightError:
         return False
-
-
-class _CallBlock(msgspec.Struct, gc=False):
-    type: Any = None
-    id: Any = None
-    name: Any = None
-    arguments: Any = None
-
-
-class _CallMessage(msgspec.Struct, gc=False):
-    content: str | list[_CallBlock] | None = None
-
-
-class _CallLine(msgspec.Struct, gc=False):
-    id: Any = None
-    message: _CallMessage | None = None
-
-
-_decode_calls = msgspec.json.Decoder(_CallLine).decode
-
-
-def line_tool_calls(line: bytes, entry_id: str | None) -> list[tuple[Any, Any, Any]] | None:
-    """(id, name, arguments) of the tool calls in an entry line; None when the line has
-    another shape or is not the entry `entry_id` (the caller parses it whole)."""
-    try:
-        decoded = _decode_calls(line)
-    except LightError:
-        return None
-    if decoded.id != entry_id:
-        return None
-    content = decoded.message.content if decoded.message is not None else None
-    if not isinstance(content, list):
-        return []
-    return [(b.id, b.name, b.arguments) for b in content if b.type == "toolCall"]

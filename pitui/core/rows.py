@@ -17,8 +17,8 @@ from typing import Any
 
 from pitui.core.collector import collector_paused
 from pitui.core.entry import Entry
-from pitui.core.light import line_tool_calls
-from pitui.core.prefetch import each_line, prefetch_text_flags
+from pitui.core.light import line_facts
+from pitui.core.prefetch import each_line
 from pitui.core.row_text import (
     add_tool_calls,
     collect_tool_calls,
@@ -155,7 +155,8 @@ class TreeRows:
         self.tree = tree
         self._filter = _check_filter(filter)
         self._folded: set[str] = set()
-        self._tool_calls: dict[Any, str] | None = None
+        self._tool_calls: dict[Any, str] = {}
+        self._assistants_read = 0  # tree entries whose text flag and tool calls are known
         self.label_times = False  # Pi's Shift+T: the time of each label after it
         self.rebuild()
 
@@ -211,9 +212,7 @@ class TreeRows:
         self._leaf_id = leaf.id if leaf else None
         self._count = len(tree.entries)
         self._unique = len(tree.by_id)
-        self._tool_calls = None
-        if self._filter != _EVERYTHING:
-            prefetch_text_flags(tree.entries)
+        self._read_assistants()
         self._order = self._flatten(tree.active_path_ids())
         self._row_of = {row.entry.id: row for row in self._order}
         roots = [row for row in self._order if row.parent is None]
@@ -468,8 +467,6 @@ class TreeRows:
             row.on_active_path = row.is_leaf_marker = True
             self._anchor = row
         self._leaf_id = entry.id
-        if self._tool_calls is not None:
-            collect_tool_calls(entry, self._tool_calls)
         if entry.type == "label":
             target = self._row_of.get(str(entry.raw.get("targetId")))
             if target is not None:
@@ -530,21 +527,23 @@ class TreeRows:
 
     # -- text -----------------------------------------------------------------------------
     def tool_calls(self) -> dict[Any, str]:
-        """How each tool call shows (`[read: path]`), by call id, from every assistant entry:
-        read from their lines, which are not kept (they are most of a session's memory)."""
-        if self._tool_calls is None:
-            calls: dict[Any, str] = {}
-            callers = [
-                e for e in self.tree.entries if e.type == "message" and e.role == "assistant"
-            ]
-            for entry, line in each_line(callers):
-                found = None if line is None else line_tool_calls(line, entry.raw_id)
-                if found is None:
-                    collect_tool_calls(entry, calls)  # in memory, or an unusual line
-                else:
-                    add_tool_calls(found, calls)
-            self._tool_calls = calls
+        """How each tool call shows (`[read: path]`), by call id, from every assistant entry."""
+        self._read_assistants()
         return self._tool_calls
+
+    def _read_assistants(self) -> None:
+        """Text flags and tool calls of the assistant entries not read yet, from one read
+        of their lines, which are not kept (they are most of a session's memory)."""
+        entries = self.tree.entries
+        start, self._assistants_read = self._assistants_read, len(entries)
+        assistants = [e for e in entries[start:] if e.type == "message" and e.role == "assistant"]
+        for entry, line in each_line(assistants):
+            facts = None if line is None else line_facts(line, entry.raw_id)
+            if facts is None:
+                collect_tool_calls(entry, self._tool_calls)  # in memory, or an unusual line
+            else:
+                entry.set_text_flag(facts.has_text)
+                add_tool_calls(facts.tool_calls, self._tool_calls)
 
 
 def _check_filter(mode: str) -> str:

@@ -10,7 +10,7 @@ from entry_builders import header
 
 from pitui.core import prefetch
 from pitui.core.entry import Entry, content_has_text
-from pitui.core.light import line_tool_calls
+from pitui.core.light import LineFacts, line_facts
 from pitui.core.prefetch import prefetch_raw, prefetch_text_flags
 from pitui.core.reader import SessionReader
 from pitui.core.rows import TreeRows
@@ -74,15 +74,20 @@ def test_text_flags_from_bytes_equal_pi_test_on_parsed_content(tmp_path: Path) -
     assert flags == expected and True in flags and False in flags
 
 
-def test_tool_calls_read_from_line_bytes() -> None:
+def test_tool_calls_and_text_read_from_line_bytes() -> None:
     call = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "/a"}}
-    line = json.dumps({"id": "e1", "message": {"role": "assistant", "content": [call]}})
-    assert line_tool_calls(line.encode(), "e1") == [("c1", "read", {"path": "/a"})]
-    assert line_tool_calls(line.encode(), "other") is None  # the line is not that entry
+    text = {"type": "text", "text": " \u00a0ok"}
+    line = json.dumps({"id": "e1", "message": {"role": "assistant", "content": [call, text]}})
+    facts = line_facts(line.encode(), "e1")
+    assert facts is not None and facts.has_text
+    assert facts.tool_calls == [("c1", "read", {"path": "/a"})]
+    assert line_facts(line.encode(), "other") is None  # the line is not that entry
+    blank = json.dumps({"id": "e1", "message": {"content": [call, {"type": "text", "text": " "}]}})
+    assert line_facts(blank.encode(), "e1") == LineFacts(False, [("c1", "read", {"path": "/a"})])
     text_only = json.dumps({"id": "e1", "message": {"content": "just text"}}).encode()
-    assert line_tool_calls(text_only, "e1") == []
+    assert line_facts(text_only, "e1") == LineFacts(True, [])
     odd = json.dumps({"id": "e1", "message": {"content": [1, "x"]}}).encode()
-    assert line_tool_calls(odd, "e1") is None  # the caller parses it whole
+    assert line_facts(odd, "e1") is None  # the caller parses it whole
 
 
 def test_tree_search_and_tool_names_keep_no_parsed_lines(tmp_path: Path) -> None:

@@ -174,12 +174,11 @@ class SessionScreen(ReportsFailures, Screen[None]):
         description="reading the session",
     )
     def _load(self, filter: str) -> None:
-        """Read the file and build the tree's rows (with what they show of tool calls)."""
+        """Read the file and build the tree's rows (which read what they show of tool calls)."""
         live = self.app.hub.open(self.path, progress=self._reading)
         self.post_message(SessionProgress(0, 0))
         with live.lock:
             rows = TreeRows(live.session.tree, filter)
-            rows.tool_calls()
         self.post_message(SessionLoaded(live.session, live, rows))
 
     def _reading(self, done: int, total: int) -> None:
