@@ -126,8 +126,10 @@ def _hashable(value: Any) -> Any:
 
 
 def _home(path: str) -> str:
+    if not os.path.isabs(path):
+        return path
     home = os.path.expanduser("~")
-    if home and home != "~" and os.path.isabs(path):
+    if home and home != "~":
         if path == home:
             return "~"
         if path.startswith(home.rstrip(os.sep) + os.sep):
