@@ -9,6 +9,7 @@ from typing import Any
 from entry_builders import header
 
 from pitui.core import prefetch
+from pitui.core import rows as rows_module
 from pitui.core.entry import Entry, content_has_text
 from pitui.core.light import LineFacts, line_facts
 from pitui.core.prefetch import prefetch_raw, prefetch_text_flags
@@ -104,3 +105,38 @@ def test_tree_search_and_tool_names_keep_no_parsed_lines(tmp_path: Path) -> None
     assert rows.search("hello") == eager.search("hello") != []
     assert [r.plain() for r in rows.rows] == [r.plain() for r in eager.rows]
     assert not any(e.raw_loaded for e in session.tree.entries)
+
+
+def test_tool_names_follow_appends_and_survive_filter_changes(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    path = tmp_path / "s.jsonl"
+    write_session(path, [0] * 3)
+    session = Session(path)
+    rows = TreeRows(session.tree, "all")
+    call = {"type": "toolCall", "id": "late", "name": "read", "arguments": {"path": "notes.md"}}
+    result = {
+        "type": "message",
+        "id": "e4",
+        "parentId": "e3",
+        "timestamp": "2025-01-01T00:00:02.000Z",
+        "message": {"role": "toolResult", "toolCallId": "late", "toolName": "read", "content": []},
+    }
+    with path.open("a") as handle:
+        handle.write(json.dumps(assistant(3, [call])) + "\n" + json.dumps(result) + "\n")
+    rows.extend(session.refresh().entries)
+    row = rows.row_of("e4")
+    assert row is not None and "[read: notes.md]" in row.plain()
+
+    read_again: list[Entry] = []
+    real_each_line = rows_module.each_line
+
+    def counting_each_line(entries: Any) -> Any:
+        entries = list(entries)
+        read_again.extend(entries)
+        return real_each_line(entries)
+
+    monkeypatch.setattr(rows_module, "each_line", counting_each_line)
+    for mode in ("default", "no-tools", "all"):
+        rows.set_filter(mode)
+    assert rows.tool_calls()["late"] == "[read: notes.md]" and read_again == []
