@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pitui.core import reader as reader_module
 from pitui.core.reader import NotASession, SessionReader
+from pitui.core.source import LineSource
 
 HEADER = header()
 
@@ -273,3 +274,29 @@ def test_small_chunks_read_what_one_chunk_reads(
     ]
     assert [e.raw for e in batch.entries] == [e.raw for e in whole.entries]
     assert batch.diagnostics == whole.diagnostics and small.partial_bytes == len(b'{"partial')
+
+
+def test_a_file_that_grew_after_its_size_was_taken_is_read_to_its_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The buffer is sized from the file's size; lines written after that are read too."""
+    data = line(HEADER) + b"".join(line(entry(i, i - 1 if i else None)) for i in range(60))
+    path = write(tmp_path / "s.jsonl", data + b'{"partial')
+    whole = SessionReader(path).read()
+    monkeypatch.setattr(reader_module, "CHUNK_SIZE", 1024)
+    monkeypatch.setattr(LineSource, "size", lambda self: 300)  # taken before the rest came
+    reads: list[int] = []
+    read_into = LineSource.read_into
+
+    def counted(self: LineSource, buffer: bytearray, start: int) -> int:
+        reads.append(len(buffer))
+        return read_into(self, buffer, start)
+
+    monkeypatch.setattr(LineSource, "read_into", counted)
+    grown = SessionReader(path)
+    batch = grown.read()
+    assert [(e.id, e.line, e.offset) for e in batch.entries] == [
+        (e.id, e.line, e.offset) for e in whole.entries
+    ]
+    assert len(batch.entries) == 60 and grown.partial_bytes == len(b'{"partial')
+    assert len(reads) <= len(data) // 1024 + 3  # whole chunks once the growth is seen
