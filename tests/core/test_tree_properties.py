@@ -3,12 +3,18 @@ walk terminates, and building it entry by entry equals building it at once."""
 
 from __future__ import annotations
 
+import json
+import tempfile
+from pathlib import Path
+
+from entry_builders import header
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitui.core.context import build_context
 from pitui.core.entry import Entry
-from pitui.core.tree import SessionTree
+from pitui.core.reader import SessionReader
+from pitui.core.tree import SessionTree, links_of
 
 ids = st.sampled_from([f"e{i}" for i in range(12)])
 entries_strategy = st.lists(
@@ -128,3 +134,18 @@ def test_paths_equal_a_walk_one_parent_at_a_time(steps: list, step: int) -> None
             for kind in ("compaction", "thinking_level_change"):
                 last = max((i for i, e in enumerate(path) if e.type == kind), default=None)
                 assert tree.last_of_type(path, kind) == last
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(chain_step, min_size=1, max_size=40))
+def test_links_noted_while_decoding_equal_links_worked_out_after(steps: list) -> None:
+    """The reader's hot loop repeats links_of() inline: both must agree on any file."""
+    lines = [json.dumps(header())] + [json.dumps(e.raw) for e in make_entries(chain_spec(steps))]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "s.jsonl"
+        path.write_text("\n".join(lines) + "\n")
+        batch = SessionReader(path).read()
+    after = links_of(batch.entries)
+    noted = batch.links
+    assert noted.starts == after.starts and noted.by_id == after.by_id
+    assert noted.unlinked == after.unlinked and noted.non_messages == after.non_messages
