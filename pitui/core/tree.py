@@ -41,8 +41,9 @@ class SessionTree:
         self.name: str | None = None
         self.diagnostics: list[Diagnostic] = []
         self._waiting: dict[str, list[Entry]] = {}  # orphans by the parent id they name
-        # Indices where a run of entries each the child of the one before starts; None
-        # once ids repeat or a link was cut (then runs prove nothing).
+        # Indices where a run of entries, each the child of the one before, starts; None
+        # once the tree was rebuilt (an id repeats, a parent came late, a cycle was cut):
+        # runs then prove nothing.
         self._run_starts: list[int] | None = []
         self._non_messages: list[Entry] = []  # file order
         self.extend(entries)
