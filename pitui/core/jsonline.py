@@ -9,10 +9,11 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from decimal import Decimal
 from typing import Any
 
 import orjson
+
+from pitui.core.jsvalues import js_number_string
 
 MAX_NESTING = 20_000
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -65,25 +66,8 @@ def _reason(error: Exception) -> str:
 
 
 def js_number(value: float) -> str:
-    """`String(number)` in JavaScript (shortest round-trip digits, JS exponent rules)."""
-    if not math.isfinite(value):
-        return "null"
-    if value == 0:
-        return "0"
-    sign, digit_tuple, exponent = Decimal(repr(value)).normalize().as_tuple()
-    digits = "".join(map(str, digit_tuple))
-    k = len(digits)
-    n = int(exponent) + k
-    prefix = "-" if sign else ""
-    if k <= n <= 21:
-        return prefix + digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return prefix + digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return prefix + "0." + "0" * (-n) + digits
-    e = n - 1
-    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
-    return f"{prefix}{mantissa}e{'+' if e > 0 else '-'}{abs(e)}"
+    """A number as JSON.stringify writes it (`null` where it is not finite)."""
+    return js_number_string(value) if math.isfinite(value) else "null"
 
 
 def _js_string(text: str) -> str:

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from pitui.core.catalog import jsvalues as js
+from pitui.core import jsvalues as js
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.jsonline import LineError, parse_line
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.catalog.jsvalues import normalize_ws_lower
+from pitui.core.jsvalues import normalize_ws_lower
 from pitui.core.timestamps import iso_ms
 
 PI_KEYS = (

@@ -1,9 +1,10 @@
-"""JavaScript value semantics the listing code depends on (trim, String(), new Date())."""
+"""JavaScript value semantics Pi's code depends on (trim, Number(), String(), new Date())."""
 
 from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from typing import Any
 
 from pitui.core.timestamps import MAX_JS_TIME, to_ms
@@ -40,15 +41,52 @@ def normalize_ws_lower(text: str) -> str:
 
 
 def js_number_string(value: float) -> str:
-    integral = isinstance(value, int) or (math.isfinite(value) and value == int(value))
-    if integral and abs(value) < 1e21:
-        return str(int(value))
-    text = repr(float(value))
-    if "e" in text:
-        mantissa, exp = text.split("e")
-        mantissa = mantissa.removesuffix(".0")
-        return f"{mantissa}e{'+' if int(exp) > 0 else '-'}{abs(int(exp))}"
-    return text
+    """`String(number)` in JavaScript (shortest round-trip digits, JS exponent rules)."""
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond any double: JSON.parse makes it Infinity
+        value = math.inf if value > 0 else -math.inf
+    if value != value:
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    sign, digit_tuple, exponent = Decimal(repr(value)).normalize().as_tuple()
+    digits = "".join(map(str, digit_tuple))
+    k = len(digits)
+    n = int(exponent) + k
+    prefix = "-" if sign else ""
+    if k <= n <= 21:
+        return prefix + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return prefix + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return prefix + "0." + "0" * (-n) + digits
+    e = n - 1
+    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{prefix}{mantissa}e{'+' if e > 0 else '-'}{abs(e)}"
+
+
+def js_string_to_number(text: str) -> float:
+    """`Number(string)` in JavaScript: decimal, 0x/0o/0b or Infinity after a JS trim; ""
+    is 0; anything else is NaN (no underscores, no digits but ASCII ones)."""
+    text = js_trim(text)
+    if not text:
+        return 0.0
+    if _JS_DECIMAL.match(text):
+        return float(text)
+    if _JS_PREFIXED.match(text):
+        try:
+            return float(int(text, 0))
+        except OverflowError:
+            return math.inf
+    return _JS_INFINITIES.get(text, math.nan)
+
+
+_JS_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_JS_PREFIXED = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
+_JS_INFINITIES = {"Infinity": math.inf, "+Infinity": math.inf, "-Infinity": -math.inf}
 
 
 def js_join_item(value: Any) -> str:
