@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from pitui.core.jsonline import parse_line
+from pitui.core.jsvalues import js_trim
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +36,15 @@ def _text_or_none(value: Any) -> str | None:
 
 
 def content_has_text(content: Any) -> bool:
-    """Pi's test for an assistant message with text: a non-blank string, or a text block
-    whose text is a non-blank string."""
+    """Pi's hasTextContent: a string that is not blank, or a text block whose text is a
+    string that is not blank (blank as JavaScript's trim() sees it)."""
     if isinstance(content, str):
-        return bool(content.strip())
+        return bool(js_trim(content))
     if isinstance(content, list):
         for block in content:
             if isinstance(block, dict) and block.get("type") == "text":
                 text = block.get("text")
-                if isinstance(text, str) and text.strip():
+                if isinstance(text, str) and js_trim(text):
                     return True
     return False
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 
+from pitui.core.jsvalues import js_trim
+
 LightError = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 _PLAIN_BLANK = b" \t\r\n"
 
@@ -58,7 +60,7 @@ def line_facts(line: bytes, entry_id: str | None) -> LineFacts | None:
         return None
     content = None if decoded.message is None else decoded.message.content
     if isinstance(content, str):
-        return LineFacts(bool(content.strip()), [])
+        return LineFacts(bool(js_trim(content)), [])
     blocks = content or ()
     return LineFacts(
         any(b.type == "text" and _raw_text_has_text(b.text) for b in blocks),
@@ -75,6 +77,6 @@ def _raw_text_has_text(raw: msgspec.Raw) -> bool:
     if b"\\" not in inner and inner.isascii():
         return bool(inner.strip(_PLAIN_BLANK))  # printable ASCII: no decoding needed
     try:
-        return bool(msgspec.json.decode(data, type=str).strip())
+        return bool(js_trim(msgspec.json.decode(data, type=str)))
     except LightError:
         return False

@@ -4,11 +4,13 @@ call it answers (`[read: path]`, `[bash: command]`)."""
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from pitui.core.entry import Entry
+from pitui.core.jsvalues import js_number_string, js_string_to_number, js_trim
 from pitui.core.render_text import entry_text
 
 Display = tuple[str, str, str, str]  # tag, tag style, body, body style
@@ -26,7 +28,7 @@ def _text_blocks(content: Any) -> str:
 
 
 def _norm(text: str) -> str:
-    return text.replace("\n", " ").replace("\t", " ").strip()
+    return js_trim(text.replace("\n", " ").replace("\t", " "))
 
 
 def is_silent(entry: Entry) -> bool:
@@ -126,25 +128,30 @@ def _hashable(value: Any) -> Any:
 
 
 def _home(path: str) -> str:
-    if not os.path.isabs(path):
+    """Pi's shortenHomePath with its HOME: a path in the home folder (once normalised, as
+    path.resolve does) as `~/...`, the home folder itself as `~`."""
+    home = os.environ.get("HOME") or os.environ.get("USERPROFILE") or ""
+    if not home or not os.path.isabs(path):
         return path
-    home = os.path.expanduser("~")
-    if home and home != "~":
-        if path == home:
-            return "~"
-        if path.startswith(home.rstrip(os.sep) + os.sep):
-            return "~" + os.sep + os.path.relpath(path, home)
-    return path
+    home_key, path_key = os.path.abspath(home), os.path.abspath(path)
+    if path_key == home_key:
+        return "~"
+    if not path_key.startswith(home_key.rstrip(os.sep) + os.sep):
+        return path
+    return "~" + os.sep + os.path.relpath(path_key, home_key)
 
 
 def _line_number(value: Any) -> float | None:
-    if isinstance(value, str) and value.strip():
-        try:
-            value = float(value)
-        except ValueError:
-            return None
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
-    return value if ok and value == value and abs(value) != float("inf") else None
+    """Pi's parseLineNumber: a finite number, or a string that Number() makes one."""
+    if isinstance(value, str) and js_trim(value):
+        value = js_string_to_number(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond any double: JSON.parse makes it Infinity
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _read_range(offset: Any, limit: Any) -> str:
@@ -154,16 +161,12 @@ def _read_range(offset: Any, limit: Any) -> str:
     if start is None:
         return ""
     if limit is None:
-        return f":{_num(start)}"
+        return f":{js_number_string(start)}"
     count = _line_number(limit)
     if count is None:
         return ""
     end = start + count - 1
-    return f":{_num(start)}" + (f"-{_num(end)}" if end else "")
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+    return f":{js_number_string(start)}" + (f"-{js_number_string(end)}" if end else "")
 
 
 def _tool_call_text(name: Any, args: Any) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from pitui.core.entry import Diagnostic, Entry
+from pitui.core.jsvalues import js_trim
 from pitui.core.prefetch import prefetch_raw
 from pitui.core.reader import NO_ID, BatchLinks
 from pitui.core.timestamps import sort_key
@@ -119,7 +120,7 @@ class SessionTree:
                     self.labels.pop(target, None)
         elif entry.type == "session_info":
             name = entry.raw.get("name")
-            self.name = (name.strip() or None) if isinstance(name, str) else None
+            self.name = (js_trim(name) or None) if isinstance(name, str) else None
 
     @property
     def children(self) -> dict[str | None, list[Entry]]:

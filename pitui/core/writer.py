@@ -27,6 +27,7 @@ from typing import Any
 from pitui.core.entry import Entry
 from pitui.core.errors import PituiError
 from pitui.core.jsonline import LineError, dumps, parse_line
+from pitui.core.jsvalues import js_trim
 from pitui.core.migration import CURRENT_VERSION
 from pitui.core.session import Session
 from pitui.core.timestamps import now_iso
@@ -36,11 +37,6 @@ PARTIAL_WAIT_SECONDS = 1.0  # how long to wait for a partial last line to comple
 POLL_SECONDS = 0.05
 APPEND_ATTEMPTS = 20  # re-reads when the file grows between reading and writing
 
-# JavaScript's String.prototype.trim() whitespace (WhiteSpace + LineTerminator).
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
-    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
 _CR_LF_RUNS = re.compile(r"[\r\n]+")
 _MAX_ARRAY_INDEX = 2**32 - 2
 _MAX_SAFE_INT = 2**53
@@ -91,7 +87,7 @@ def set_name(path: str | os.PathLike[str], name: str, *, force: bool = False) ->
 
 def sanitize_name(name: str) -> str:
     """`name.replace(/[\\r\\n]+/g, " ").trim()`, as Pi's appendSessionInfo."""
-    return _CR_LF_RUNS.sub(" ", name).strip(JS_WHITESPACE)
+    return js_trim(_CR_LF_RUNS.sub(" ", name))
 
 
 def activity_warning(path: str | os.PathLike[str]) -> str | None:

@@ -3,7 +3,7 @@
 //
 // Protocol: one JSON request per line on stdin, one JSON response per line on stdout:
 //   {"ok":true,"result":...} or {"ok":false,"error":"..."}.
-// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes
+// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes, treeText
 // (see tests/oracle.py).
 // Package location: $PITUI_ORACLE_DIR (default <repo>/.oracle).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -113,20 +113,50 @@ function opRoundtrip({ file }) {
 	return { lines: lines.length, mismatches };
 }
 
-/** Pi's tree-selector formatLabelTimestamp (a method of an unexported class: its own source
- * text, taken from the package, made a function). */
+/** One method of Pi's tree selector, an unexported class: its own source text, taken from
+ * the package, made a function of `params`. */
+function treeSelectorMethod(signature, ...params) {
+	const file = join(pkg, "dist/modes/interactive/components/tree-selector.js");
+	const source = readFileSync(file, "utf8");
+	const start = source.indexOf(`    ${signature} {`);
+	const end = source.indexOf("\n    }\n", start);
+	if (start < 0 || end < 0) throw new Error(`${signature} not found in tree-selector.js`);
+	return new Function(...params, source.slice(source.indexOf("{", start) + 1, end));
+}
+
 let formatLabelTimestamp;
 function opLabelTimes({ timestamps }) {
-	if (!formatLabelTimestamp) {
-		const file = join(pkg, "dist/modes/interactive/components/tree-selector.js");
-		const source = readFileSync(file, "utf8");
-		const start = source.indexOf("    formatLabelTimestamp(timestamp) {");
-		const end = source.indexOf("\n    }\n", start);
-		if (start < 0 || end < 0) throw new Error("formatLabelTimestamp not found in tree-selector.js");
-		const body = source.slice(source.indexOf("{", start) + 1, end);
-		formatLabelTimestamp = new Function("timestamp", body);
-	}
+	formatLabelTimestamp ??= treeSelectorMethod("formatLabelTimestamp(timestamp)", "timestamp");
 	return timestamps.map((t) => formatLabelTimestamp(t));
+}
+
+/** The tree's hasTextContent (which assistant messages the filters hide) and formatToolCall
+ * (how a tool result names its call), with HOME set to `home`. */
+let treeText;
+async function opTreeText({ home, contents, calls }) {
+	if (!treeText) {
+		const { shortenHomePath } = await import(pathToFileURL(join(pkg, "dist/utils/paths.js")).href);
+		const renderUtils = join(pkg, "dist/core/tools/render-utils.js");
+		const { formatReadLineRange } = await import(pathToFileURL(renderUtils).href);
+		const hasTextContent = treeSelectorMethod("hasTextContent(content)", "content");
+		const formatToolCall = treeSelectorMethod(
+			"formatToolCall(name, args)",
+			"shortenHomePath",
+			"formatReadLineRange",
+			"name",
+			"args",
+		);
+		treeText = {
+			hasTextContent,
+			formatToolCall: (name, args) => formatToolCall(shortenHomePath, formatReadLineRange, name, args),
+		};
+	}
+	process.env.HOME = home;
+	delete process.env.USERPROFILE;
+	return {
+		hasText: contents.map((content) => treeText.hasTextContent(content)),
+		calls: calls.map(([name, args]) => treeText.formatToolCall(name, args)),
+	};
 }
 
 async function handle(req) {
@@ -148,6 +178,8 @@ async function handle(req) {
 			return opRoundtrip(req);
 		case "labelTimes":
 			return opLabelTimes(req);
+		case "treeText":
+			return opTreeText(req);
 		default:
 			throw new Error(`unknown op: ${req.op}`);
 	}

@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from pitui.core.jsvalues import js_trim
 from pitui.core.safe_text import one_line
 from pitui.ui.format import line
 
@@ -41,7 +42,7 @@ class TextInputModal(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value.strip())
+        self.dismiss(js_trim(event.value))  # as Pi trims what is typed
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pitui.core.entry import Entry
+from pitui.core.jsvalues import js_trim
 from pitui.core.render_text import message_text
 from pitui.core.safe_text import one_line
 from pitui.core.tree import SessionTree
@@ -192,7 +193,7 @@ def _label(raw: Raw, tree: SessionTree | None) -> list[Part]:
 
 def _session_info(raw: Raw, _tree: SessionTree | None) -> list[Part]:
     name = raw.get("name")
-    empty = name is None or (isinstance(name, str) and not name.strip())
+    empty = name is None or (isinstance(name, str) and not js_trim(name))
     return [field("session name", "(cleared)" if empty else name, "bold")]
 
 
