@@ -536,6 +536,8 @@ class TreeRows:
         of their lines, which are not kept (they are most of a session's memory)."""
         entries = self.tree.entries
         start, self._assistants_read = self._assistants_read, len(entries)
+        if start == len(entries):
+            return
         assistants = [e for e in entries[start:] if e.type == "message" and e.role == "assistant"]
         for entry, line in each_line(assistants):
             facts = None if line is None else line_facts(line, entry.raw_id)
