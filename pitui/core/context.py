@@ -11,6 +11,7 @@ from typing import Any
 
 from pitui.core.collector import collector_paused
 from pitui.core.entry import Entry
+from pitui.core.jsvalues import js_truthy
 from pitui.core.prefetch import prefetch_raw
 from pitui.core.timestamps import to_ms
 from pitui.core.tokens import estimate_context_tokens
@@ -183,7 +184,7 @@ def entry_messages(entry: Entry) -> list[dict[str, Any]]:
                 message[key] = raw[key]
         message["timestamp"] = to_ms(raw.get("timestamp"))
         return [message]
-    if kind == "branch_summary" and _truthy(raw.get("summary")):
+    if kind == "branch_summary" and js_truthy(raw.get("summary")):
         message = {"role": "branchSummary", "summary": raw["summary"]}
         if "fromId" in raw:
             message["fromId"] = raw["fromId"]
@@ -213,15 +214,8 @@ def _compaction_messages(raw: dict[str, Any]) -> list[dict[str, Any]]:
         if key in raw:
             summary[key] = raw[key]
     summary["timestamp"] = to_ms(raw.get("timestamp"))
-    messages = [raw["systemMessage"], summary] if _truthy(raw.get("systemMessage")) else [summary]
+    messages = [raw["systemMessage"], summary] if js_truthy(raw.get("systemMessage")) else [summary]
     tail = raw.get("retainedTail")
     if isinstance(tail, list):
         messages.extend(m for m in tail if m is not None)
     return messages
-
-
-def _truthy(value: Any) -> bool:
-    """JavaScript truthiness."""
-    if isinstance(value, float) and value != value:
-        return False
-    return value not in (None, False, 0, "")

@@ -104,6 +104,56 @@ def js_join_item(value: Any) -> str:
     return "[object Object]"
 
 
+def js_string(value: Any) -> str:
+    """`String(value)` (a template literal's `${value}`) of a JSON value; UNDEFINED stands
+    for a missing one."""
+    if value is UNDEFINED:
+        return "undefined"
+    if value is None:
+        return "null"
+    return js_join_item(value)
+
+
+def js_to_number(value: Any) -> float:
+    """ToNumber of a JSON value (what arithmetic does to it)."""
+    if value is UNDEFINED or isinstance(value, dict):
+        return math.nan
+    if value is None:
+        return 0.0
+    if isinstance(value, str | list):
+        return js_string_to_number(js_join_item(value))
+    try:
+        return float(value)  # numbers and booleans
+    except OverflowError:  # an integer beyond any double: JSON.parse makes it Infinity
+        return math.inf if value > 0 else -math.inf
+
+
+def js_truthy(value: Any) -> bool:
+    """JavaScript truthiness of a JSON value (objects and arrays, even empty, are true)."""
+    if isinstance(value, dict | list):
+        return True
+    if isinstance(value, float) and value != value:
+        return False
+    return value not in (None, False, 0, "") and value is not UNDEFINED
+
+
+def js_length(text: str) -> int:
+    """`text.length`: UTF-16 code units."""
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for c in text if ord(c) >= 0x10000)
+
+
+def js_slice(text: str, end: int) -> str:
+    """`text.slice(0, end)`: JavaScript counts UTF-16 code units, so a character outside the
+    Basic Multilingual Plane counts twice and may be cut in half."""
+    head = text[:end]
+    if head.isascii() or all(ord(c) < 0x10000 for c in head):
+        return head
+    units = head.encode("utf-16-le", "surrogatepass")[: 2 * end]
+    return units.decode("utf-16-le", "surrogatepass")
+
+
 def js_date_ms(value: Any) -> int | float | None:
     """`new Date(value).getTime()` (None for NaN); `undefined` is NaN, JSON null is 0."""
     if value is UNDEFINED:
