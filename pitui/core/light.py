@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.jsvalues import js_trim
+from pitui.core.jsvalues import UNDEFINED, js_trim
 
 LightError = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 _PLAIN_BLANK = b" \t\r\n"
@@ -23,8 +23,8 @@ class _Block(msgspec.Struct, gc=False):
     type: Any = None
     text: msgspec.Raw = msgspec.Raw(b"null")  # decoded only when it might be blank
     id: Any = None
-    name: Any = None
-    arguments: Any = None
+    name: Any = UNDEFINED
+    arguments: Any = UNDEFINED
 
 
 class _Message(msgspec.Struct, gc=False):

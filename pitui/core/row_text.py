@@ -3,14 +3,25 @@ call it answers (`[read: path]`, `[bash: command]`)."""
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from pitui.core.entry import Entry
-from pitui.core.jsvalues import js_number_string, js_string_to_number, js_trim
+from pitui.core.jsonline import dumps
+from pitui.core.jsvalues import (
+    UNDEFINED,
+    js_join_item,
+    js_length,
+    js_number_string,
+    js_slice,
+    js_string,
+    js_string_to_number,
+    js_to_number,
+    js_trim,
+    js_truthy,
+)
 from pitui.core.render_text import entry_text
 
 Display = tuple[str, str, str, str]  # tag, tag style, body, body style
@@ -18,12 +29,27 @@ ToolCalls = Callable[[], Mapping[Any, str]]  # call id -> how the call shows (as
 
 
 def _text_blocks(content: Any) -> str:
+    """Pi's extractFullContent: a string, or its text blocks' texts concatenated (as `+=`
+    does: a missing text is "undefined")."""
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
         return ""
     return "".join(
-        str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"
+        js_string(b.get("text", UNDEFINED))
+        for b in content
+        if isinstance(b, dict) and b.get("type") == "text"
+    )
+
+
+def _joined_texts(content: Any) -> str:
+    """A custom message's text blocks' texts, `.map(c => c.text).join("")`."""
+    if not isinstance(content, list):
+        return ""
+    return "".join(
+        js_join_item(c.get("text", UNDEFINED))
+        for c in content
+        if isinstance(c, dict) and c.get("type") == "text"
     )
 
 
@@ -40,87 +66,102 @@ def _error_or_aborted(reason: Any) -> bool:
     return reason not in (None, False, 0, "", "stop", "toolUse")
 
 
-def _js(value: Any) -> str:
-    if value is None:
-        return "undefined"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def collect_tool_calls(entry: Entry, calls: dict[Any, str]) -> None:
     message = entry.message or {}
     content = message.get("content")
     if message.get("role") == "assistant" and isinstance(content, list):
         blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "toolCall"]
-        add_tool_calls([(b.get("id"), b.get("name"), b.get("arguments")) for b in blocks], calls)
+        found = [
+            (b.get("id"), b.get("name", UNDEFINED), b.get("arguments", UNDEFINED)) for b in blocks
+        ]
+        add_tool_calls(found, calls)
 
 
 def add_tool_calls(found: list[tuple[Any, Any, Any]], calls: dict[Any, str]) -> None:
     for call_id, name, arguments in found:
         try:
             calls[call_id] = _tool_call_text(name, arguments)
-        except TypeError:  # unhashable id
+        except TypeError:  # an unhashable id, or no arguments (Pi's formatToolCall throws)
             continue
 
 
 def entry_display(entry: Entry, raw: dict[str, Any], tool_calls: ToolCalls) -> Display:
-    """(tag, tag style, body, body style) of an entry's row, as Pi's getEntryDisplayText."""
+    """(tag, tag style, body, body style) of an entry's row, as Pi's getEntryDisplayText
+    (with JavaScript's String() of whatever value stands where text is expected)."""
     kind = entry.type
     if kind == "message":
         message = raw.get("message")
         return _message_display(message if isinstance(message, dict) else {}, tool_calls)
     if kind == "custom_message":
         content = raw.get("content")
-        text = content if isinstance(content, str) else _text_blocks(content)
-        return f"[{_js(raw.get('customType'))}]: ", "custom", _norm(text), ""
+        text = content if isinstance(content, str) else _joined_texts(content)
+        return f"[{_field(raw, 'customType')}]: ", "custom", _norm(text), ""
     if kind == "compaction":
-        tokens = raw.get("tokensBefore")
-        count = int(tokens / 1000 + 0.5) if isinstance(tokens, int | float) else "NaN"
+        count = js_number_string(_js_round(js_to_number(_get(raw, "tokensBefore")) / 1000))
         return "", "", f"[compaction: {count}k tokens]", "compaction"
     if kind == "branch_summary":
-        return "[branch summary]: ", "warning", _norm(str(raw.get("summary", ""))), ""
+        return "[branch summary]: ", "warning", _norm(js_string(_get(raw, "summary"))), ""
     return "", "", _setting_text(raw, kind) or f"[{kind}] {entry_text(entry)[:200]}", "dim"
+
+
+def _js_round(number: float) -> float:
+    """Math.round: halves go up, NaN and infinities stay."""
+    return math.floor(number + 0.5) if math.isfinite(number) else number
+
+
+def _get(raw: Mapping[str, Any], key: str) -> Any:
+    return raw.get(key, UNDEFINED)
+
+
+def _field(raw: Mapping[str, Any], key: str) -> str:
+    """`${raw.key}`."""
+    return js_string(raw.get(key, UNDEFINED))
 
 
 def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
     if kind == "model_change":
-        return f"[model: {_js(raw.get('modelId'))}]"
+        return f"[model: {_field(raw, 'modelId')}]"
     if kind == "thinking_level_change":
-        return f"[thinking: {_js(raw.get('thinkingLevel'))}]"
+        return f"[thinking: {_field(raw, 'thinkingLevel')}]"
     if kind == "custom":
-        return f"[custom: {_js(raw.get('customType'))}]"
+        return f"[custom: {_field(raw, 'customType')}]"
     if kind == "context_edit":
-        action = "omit" if raw.get("replacement") is None else "replace"
-        return f"[context {action}: {_js(raw.get('targetId'))}]"
+        action = "omit" if "replacement" in raw and raw["replacement"] is None else "replace"
+        return f"[context {action}: {_field(raw, 'targetId')}]"
     if kind == "label":
-        return f"[label: {raw.get('label') or '(cleared)'}]"
+        label = raw.get("label")
+        return f"[label: {'(cleared)' if label is None else js_string(label)}]"
     if kind == "session_info":
-        return f"[title: {raw.get('name') or 'empty'}]"
+        name = raw.get("name")
+        return f"[title: {js_join_item(name) if js_truthy(name) else 'empty'}]"
     return None
 
 
 def _message_display(message: dict[str, Any], tool_calls: ToolCalls) -> Display:
     role = message.get("role")
     if role == "user":
-        return "user: ", "user", _norm(_text_blocks(message.get("content"))[:200]), ""
+        return "user: ", "user", _norm(js_slice(_text_blocks(message.get("content")), 200)), ""
     if role == "assistant":
-        text = _norm(_text_blocks(message.get("content"))[:200])
+        text = _norm(js_slice(_text_blocks(message.get("content")), 200))
         if text:
             return "assistant: ", "assistant", text, ""
         if message.get("stopReason") == "aborted":
             return "assistant: ", "assistant", "(aborted)", "muted"
-        if message.get("errorMessage"):
-            return "assistant: ", "assistant", _norm(str(message["errorMessage"]))[:80], "error"
+        error = message.get("errorMessage")
+        if js_truthy(error):
+            return "assistant: ", "assistant", js_slice(_norm(js_string(error)), 80), "error"
         return "assistant: ", "assistant", "(no content)", "muted"
     if role == "toolResult":
-        call = tool_calls().get(_hashable(message.get("toolCallId")))
+        call_id = message.get("toolCallId")
+        call = tool_calls().get(_hashable(call_id)) if js_truthy(call_id) else None
         if call is not None:
             return "", "", call, "muted"
-        return "", "", f"[{message.get('toolName') or 'tool'}]", "muted"
+        name = message.get("toolName")
+        return "", "", f"[{'tool' if name is None else js_string(name)}]", "muted"
     if role == "bashExecution":
-        return "", "", f"[bash]: {_norm(str(message.get('command') or ''))}", "dim"
-    return "", "", f"[{_js(role)}]", "dim"
+        command = message.get("command")
+        return "", "", f"[bash]: {_norm('' if command is None else js_string(command))}", "dim"
+    return "", "", f"[{_field(message, 'role')}]", "dim"
 
 
 def _hashable(value: Any) -> Any:
@@ -155,6 +196,9 @@ def _line_number(value: Any) -> float | None:
 
 
 def _read_range(offset: Any, limit: Any) -> str:
+    """Pi's formatReadLineRange (None and UNDEFINED both stand for JavaScript's nullish)."""
+    offset = None if offset is UNDEFINED else offset
+    limit = None if limit is UNDEFINED else limit
     if offset is None and limit is None:
         return ""
     start = 1 if offset is None else _line_number(offset)
@@ -170,23 +214,30 @@ def _read_range(offset: Any, limit: Any) -> str:
 
 
 def _tool_call_text(name: Any, args: Any) -> str:
-    args = args if isinstance(args, dict) else {}
+    """Pi's formatToolCall."""
+
+    def value(key: str) -> Any:
+        return args.get(key, UNDEFINED) if isinstance(args, dict) else UNDEFINED
+
+    def text(*keys: str, default: str) -> str:  # String(args.a || args.b || default)
+        found = next((value(key) for key in keys if js_truthy(value(key))), default)
+        return js_string(found)
+
     if name in ("read", "write", "edit"):
-        path = _home(str(args.get("path") or args.get("file_path") or ""))
-        extra = _read_range(args.get("offset"), args.get("limit")) if name == "read" else ""
+        path = _home(text("path", "file_path", default=""))
+        extra = _read_range(value("offset"), value("limit")) if name == "read" else ""
         return f"[{name}: {path}{extra}]"
     if name == "bash":
-        raw = str(args.get("command") or "")
-        return f"[bash: {_norm(raw)[:50]}{'...' if len(raw) > 50 else ''}]"
-    if name in ("grep", "find"):
-        pattern, path = str(args.get("pattern") or ""), _home(str(args.get("path") or "."))
-        return (
-            f"[grep: /{pattern}/ in {path}]" if name == "grep" else f"[find: {pattern} in {path}]"
-        )
+        raw = text("command", default="")
+        return f"[bash: {js_slice(_norm(raw), 50)}{'...' if js_length(raw) > 50 else ''}]"
+    if name == "grep":
+        return f"[grep: /{text('pattern', default='')}/ in {_home(text('path', default='.'))}]"
+    if name == "find":
+        return f"[find: {text('pattern', default='')} in {_home(text('path', default='.'))}]"
     if name == "ls":
-        return f"[ls: {_home(str(args.get('path') or '.'))}]"
-    dumped = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
-    return f"[{_js(name)}: {dumped[:40]}{'...' if len(dumped) > 40 else ''}]"
+        return f"[ls: {_home(text('path', default='.'))}]"
+    dumped = dumps(args)
+    return f"[{js_string(name)}: {js_slice(dumped, 40)}{'...' if js_length(dumped) > 40 else ''}]"
 
 
 def searchable_text(label: str | None, entry: Entry, text: str) -> str:

@@ -3,7 +3,7 @@
 //
 // Protocol: one JSON request per line on stdin, one JSON response per line on stdout:
 //   {"ok":true,"result":...} or {"ok":false,"error":"..."}.
-// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes, treeText
+// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes, treeText, rowTexts
 // (see tests/oracle.py).
 // Package location: $PITUI_ORACLE_DIR (default <repo>/.oracle).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -159,6 +159,41 @@ async function opTreeText({ home, contents, calls }) {
 	};
 }
 
+/** Pi's getEntryDisplayText (what a /tree row says) for every entry, with the tool-call map
+ * filled from the assistant entries in file order and the theme reduced to plain text. An
+ * entry on which Pi throws gets {error}. */
+let rowText;
+async function opRowTexts({ home, entries }) {
+	await opTreeText({ home, contents: [], calls: [] }); // loads formatToolCall
+	rowText ??= {
+		extractFullContent: treeSelectorMethod("extractFullContent(content)", "content"),
+		extractContent: treeSelectorMethod("extractContent(content)", "content"),
+		getEntryDisplayText: treeSelectorMethod("getEntryDisplayText(node, isSelected)", "theme", "node", "isSelected"),
+	};
+	const plain = { fg: (_color, text) => text, italic: (text) => text, bold: (text) => text };
+	const self = {
+		extractFullContent: rowText.extractFullContent,
+		extractContent: rowText.extractContent,
+		formatToolCall: treeText.formatToolCall,
+		toolCallMap: new Map(),
+	};
+	for (const entry of entries) {
+		const content = entry.type === "message" ? entry.message?.content : undefined;
+		if (entry.message?.role !== "assistant" || !Array.isArray(content)) continue;
+		for (const block of content) {
+			if (typeof block === "object" && block !== null && "type" in block && block.type === "toolCall")
+				self.toolCallMap.set(block.id, { name: block.name, arguments: block.arguments });
+		}
+	}
+	return entries.map((entry) => {
+		try {
+			return { text: rowText.getEntryDisplayText.call(self, plain, { entry }, false) };
+		} catch (err) {
+			return { error: String(err) };
+		}
+	});
+}
+
 async function handle(req) {
 	switch (req.op) {
 		case "ping":
@@ -180,6 +215,8 @@ async function handle(req) {
 			return opLabelTimes(req);
 		case "treeText":
 			return opTreeText(req);
+		case "rowTexts":
+			return opRowTexts(req);
 		default:
 			throw new Error(`unknown op: ${req.op}`);
 	}

@@ -1,0 +1,129 @@
+"""What a tree row says is what Pi's getEntryDisplayText says, run through the oracle on the
+generated corpus and on entries shaped to find where Python and JavaScript differ: values
+that are missing, null, numbers, booleans or objects where text is expected, text longer
+than 200 UTF-16 units with characters outside the BMP, and JavaScript's rounding.
+
+Two deliberate departures are left out: an entry type Pi does not know (Pi shows nothing,
+pitui shows its type and text) and an entry on which Pi's code throws (pitui shows it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitui.core.entry import Entry
+from pitui.core.generate import generate_corpus
+from pitui.core.row_text import collect_tool_calls, entry_display
+from pitui.core.session import Session
+
+HOME = "/home/demo"
+KNOWN_TYPES = {
+    "message",
+    "custom_message",
+    "compaction",
+    "branch_summary",
+    "model_change",
+    "thinking_level_change",
+    "custom",
+    "context_edit",
+    "label",
+    "session_info",
+}
+ODD_VALUES: list[Any] = [None, 5, 1.0, 2.5e-7, True, {"a": 1}, [1, "b"], "", "\ufeff", "x\ty\nz"]
+LONG = "é😀" * 150 + "tail"  # 450 UTF-16 units
+
+
+def odd_entries() -> list[dict[str, Any]]:
+    """Raw entries that put odd values where Pi expects text or numbers."""
+    out: list[dict[str, Any]] = []
+
+    def message(role: str, **fields: Any) -> None:
+        out.append({"type": "message", "message": {"role": role, **fields}})
+
+    for value in ODD_VALUES:
+        message("user", content=[{"type": "text", "text": value}])
+        message("assistant", content=[{"type": "text", "text": value}, {"type": "text"}])
+        message("assistant", content=[], stopReason="error", errorMessage=value)
+        message("toolResult", toolCallId=f"missing-{value!r}", toolName=value, content=[])
+        message("bashExecution", command=value)
+        message(value if isinstance(value, str) else "custom", content="x")
+        out.append({"type": "custom_message", "customType": value, "content": "c"})
+        out.append({"type": "compaction", "summary": "s", "tokensBefore": value})
+        out.append({"type": "branch_summary", "summary": value})
+        out.append({"type": "model_change", "provider": "p", "modelId": value})
+        out.append({"type": "thinking_level_change", "thinkingLevel": value})
+        out.append({"type": "custom", "customType": value})
+        out.append({"type": "context_edit", "targetId": value, "replacement": value})
+        out.append({"type": "label", "targetId": "e0", "label": value})
+        out.append({"type": "session_info", "name": value})
+    for tokens in (2500, 3500, -2500, -2600, 1499.999, 1e25, "4200", " 12 "):
+        out.append({"type": "compaction", "summary": "s", "tokensBefore": tokens})
+    message("user", content=LONG)
+    message("user", content=[{"type": "text", "text": LONG[:199]}, {"type": "text", "text": "😀!"}])
+    message("assistant", content=LONG)
+    message("assistant", content=[], stopReason="error", errorMessage=LONG)
+    out.append(
+        {"type": "custom_message", "customType": "k", "content": [{"type": "text", "text": 7}]}
+    )
+    call = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "/home/demo/a"}}
+    message("assistant", content=[call])
+    message("toolResult", toolCallId="c1", toolName="read", content=[])
+    message("toolResult", toolCallId="", toolName="", content=[])
+    for missing in ("content", "role"):
+        out.append(
+            {"type": "message", "message": {"role": "user", "content": "x"} | {missing: None}}
+        )
+    out.append({"type": "message", "message": {"content": "no role"}})
+    message("toolResult", toolCallId="no-such-call", content=[])
+    message("assistant", content=[{"type": "toolCall", "id": "c2", "arguments": {"a": 1.0}}])
+    message("toolResult", toolCallId="c2", content=[])
+    for kind in sorted(KNOWN_TYPES - {"message"}):
+        out.append({"type": kind})  # every field missing
+    chained = []
+    for index, raw in enumerate(out):
+        parent = f"e{index - 1}" if index else None
+        chained.append(
+            {"id": f"e{index}", "parentId": parent, "timestamp": "2026-01-01T00:00:00Z", **raw}
+        )
+    return chained
+
+
+def pitui_texts(raws: list[dict[str, Any]]) -> list[str]:
+    entries = [Entry.from_raw(raw, index + 2, 0, index) for index, raw in enumerate(raws)]
+    calls: dict[Any, str] = {}
+    for entry in entries:
+        collect_tool_calls(entry, calls)
+    texts = []
+    for entry in entries:
+        tag, _, body, _ = entry_display(entry, entry.raw, lambda: calls)
+        texts.append(tag + body)
+    return texts
+
+
+def assert_rows_equal_pi(pi_oracle: Any, raws: list[dict[str, Any]]) -> int:
+    pi = pi_oracle.request({"op": "rowTexts", "home": HOME, "entries": raws})
+    compared = 0
+    for raw, ours, theirs in zip(raws, pitui_texts(raws), pi, strict=True):
+        if raw.get("type") not in KNOWN_TYPES or "error" in theirs:
+            continue
+        assert ours == theirs["text"], raw
+        compared += 1
+    return compared
+
+
+def test_rows_of_odd_values_equal_pi(pi_oracle: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", HOME)
+    assert assert_rows_equal_pi(pi_oracle, odd_entries()) > 140
+
+
+def test_rows_of_the_corpus_equal_pi(
+    pi_oracle: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", HOME)
+    compared = 0
+    for path in generate_corpus(tmp_path, seed=3, include_malformed=False):
+        session = Session(path)
+        compared += assert_rows_equal_pi(pi_oracle, [e.raw for e in session.tree.entries])
+    assert compared > 500
