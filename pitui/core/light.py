@@ -37,7 +37,6 @@ class _Line(msgspec.Struct, gc=False):
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
-ToolCall = tuple[Any, Any, Any]  # (id, name, arguments)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +45,7 @@ class LineFacts:
     tool calls it makes."""
 
     has_text: bool
-    tool_calls: list[ToolCall]
+    tool_calls: list[tuple[Any, Any, Any]]  # (id, name, arguments)
 
 
 def line_facts(line: bytes, entry_id: str | None) -> LineFacts | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from pitui.core.entry import Entry
@@ -26,6 +26,7 @@ from pitui.core.render_text import entry_text
 
 Display = tuple[str, str, str, str]  # tag, tag style, body, body style
 ToolCalls = Callable[[], Mapping[Any, str]]  # call id -> how the call shows (asked when needed)
+ToolCall = tuple[Any, Any, Any]  # (id, name, arguments)
 
 
 def _text_blocks(content: Any) -> str:
@@ -66,22 +67,23 @@ def _error_or_aborted(reason: Any) -> bool:
     return reason not in (None, False, 0, "", "stop", "toolUse")
 
 
-def collect_tool_calls(entry: Entry, calls: dict[Any, str]) -> None:
+def entry_tool_calls(entry: Entry) -> list[ToolCall]:
+    """The tool calls of an assistant entry, from its parsed JSON."""
     message = entry.message or {}
     content = message.get("content")
-    if message.get("role") == "assistant" and isinstance(content, list):
-        blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "toolCall"]
-        found = [
-            (b.get("id"), b.get("name", UNDEFINED), b.get("arguments", UNDEFINED)) for b in blocks
-        ]
-        add_tool_calls(found, calls)
+    if message.get("role") != "assistant" or not isinstance(content, list):
+        return []
+    blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "toolCall"]
+    return [(b.get("id"), b.get("name", UNDEFINED), b.get("arguments", UNDEFINED)) for b in blocks]
 
 
-def add_tool_calls(found: list[tuple[Any, Any, Any]], calls: dict[Any, str]) -> None:
+def tool_call_texts(found: list[ToolCall]) -> Iterator[tuple[Any, str]]:
+    """(call id, how the call shows) of each call Pi can show (without arguments its
+    formatToolCall throws)."""
     for call_id, name, arguments in found:
         try:
-            calls[call_id] = _tool_call_text(name, arguments)
-        except TypeError:  # an unhashable id, or no arguments (Pi's formatToolCall throws)
+            yield call_id, _tool_call_text(name, arguments)
+        except TypeError:
             continue
 
 
@@ -215,29 +217,38 @@ def _read_range(offset: Any, limit: Any) -> str:
 
 def _tool_call_text(name: Any, args: Any) -> str:
     """Pi's formatToolCall."""
-
-    def value(key: str) -> Any:
-        return args.get(key, UNDEFINED) if isinstance(args, dict) else UNDEFINED
-
-    def text(*keys: str, default: str) -> str:  # String(args.a || args.b || default)
-        found = next((value(key) for key in keys if js_truthy(value(key))), default)
-        return js_string(found)
-
     if name in ("read", "write", "edit"):
-        path = _home(text("path", "file_path", default=""))
-        extra = _read_range(value("offset"), value("limit")) if name == "read" else ""
+        path = _home(_arg(args, "path", "file_path", default=""))
+        extra = _read_range(_value(args, "offset"), _value(args, "limit")) if name == "read" else ""
         return f"[{name}: {path}{extra}]"
     if name == "bash":
-        raw = text("command", default="")
+        raw = _arg(args, "command", default="")
         return f"[bash: {js_slice(_norm(raw), 50)}{'...' if js_length(raw) > 50 else ''}]"
     if name == "grep":
-        return f"[grep: /{text('pattern', default='')}/ in {_home(text('path', default='.'))}]"
+        return f"[grep: /{_arg(args, 'pattern', default='')}/ in {_home(_arg(args, 'path'))}]"
     if name == "find":
-        return f"[find: {text('pattern', default='')} in {_home(text('path', default='.'))}]"
+        return f"[find: {_arg(args, 'pattern', default='')} in {_home(_arg(args, 'path'))}]"
     if name == "ls":
-        return f"[ls: {_home(text('path', default='.'))}]"
+        return f"[ls: {_home(_arg(args, 'path'))}]"
     dumped = dumps(args)
     return f"[{js_string(name)}: {js_slice(dumped, 40)}{'...' if js_length(dumped) > 40 else ''}]"
+
+
+def _value(args: Any, key: str) -> Any:
+    """`args.key`, None standing for undefined and null alike."""
+    return args.get(key) if isinstance(args, dict) else None
+
+
+def _arg(args: Any, *keys: str, default: str = ".") -> str:
+    """`String(args.a || args.b || default)`."""
+    for key in keys:
+        value = _value(args, key)
+        if isinstance(value, str):
+            if value:
+                return value
+        elif js_truthy(value):
+            return js_string(value)
+    return default
 
 
 def searchable_text(label: str | None, entry: Entry, text: str) -> str:

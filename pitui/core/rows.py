@@ -12,7 +12,7 @@ common live case (an entry whose parent is the leaf) in O(1) amortised; other sh
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pitui.core.collector import collector_paused
@@ -20,14 +20,14 @@ from pitui.core.entry import Entry
 from pitui.core.light import line_facts
 from pitui.core.prefetch import each_line
 from pitui.core.row_text import (
-    add_tool_calls,
-    collect_tool_calls,
     entry_display,
+    entry_tool_calls,
     is_silent,
     searchable_text,
 )
 from pitui.core.safe_text import one_line
 from pitui.core.timestamps import label_time
+from pitui.core.tool_calls import ToolCallMap
 from pitui.core.tree import SessionTree
 
 FILTERS: tuple[str, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
@@ -155,7 +155,7 @@ class TreeRows:
         self.tree = tree
         self._filter = _check_filter(filter)
         self._folded: set[str] = set()
-        self._tool_calls: dict[Any, str] = {}
+        self._calls = ToolCallMap()
         self._assistants_read = 0  # tree entries whose text flag and tool calls are known
         self.label_times = False  # Pi's Shift+T: the time of each label after it
         self.rebuild()
@@ -527,25 +527,42 @@ class TreeRows:
 
     # -- text -----------------------------------------------------------------------------
     def tool_calls(self) -> dict[Any, str]:
-        """How each tool call shows (`[read: path]`), by call id, from every assistant entry."""
+        """How each tool call shows (`[read: path]`), by call id, as Pi's toolCallMap."""
         self._read_assistants()
-        return self._tool_calls
+        return self._calls.texts
 
     def _read_assistants(self) -> None:
         """Text flags and tool calls of the assistant entries not read yet, from one read
         of their lines, which are not kept (they are most of a session's memory)."""
-        entries = self.tree.entries
+        tree = self.tree
+        entries = tree.entries
         start, self._assistants_read = self._assistants_read, len(entries)
         if start == len(entries):
             return
         assistants = [e for e in entries[start:] if e.type == "message" and e.role == "assistant"]
         for entry, line in each_line(assistants):
             facts = None if line is None else line_facts(line, entry.raw_id)
-            if facts is None:
-                collect_tool_calls(entry, self._tool_calls)  # in memory, or an unusual line
-            else:
+            if facts is not None:
                 entry.set_text_flag(facts.has_text)
-                add_tool_calls(facts.tool_calls, self._tool_calls)
+            if tree.by_id.get(entry.id) is entry:  # a line whose id a later one took is no node
+                self._calls.add(
+                    entry, entry_tool_calls(entry) if facts is None else facts.tool_calls
+                )
+        if self._calls.has_repeats:
+            self._calls.settle(walk(tree, tree.active_path_ids()))
+
+
+def walk(tree: SessionTree, active: set[str]) -> Iterator[Entry]:
+    """Every entry in the order Pi's tree selector walks them: depth first, the branch
+    holding the active leaf first at each level."""
+    stack = list(reversed(_active_first(tree.roots, active)))
+    children = tree.children
+    while stack:
+        entry = stack.pop()
+        yield entry
+        kids = children.get(entry.id)
+        if kids:
+            stack.extend(reversed(_active_first(kids, active)))
 
 
 def _check_filter(mode: str) -> str:

@@ -3,7 +3,7 @@
 //
 // Protocol: one JSON request per line on stdin, one JSON response per line on stdout:
 //   {"ok":true,"result":...} or {"ok":false,"error":"..."}.
-// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes, treeText, rowTexts
+// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes, treeText, treeRows
 // (see tests/oracle.py).
 // Package location: $PITUI_ORACLE_DIR (default <repo>/.oracle).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -159,38 +159,36 @@ async function opTreeText({ home, contents, calls }) {
 	};
 }
 
-/** Pi's getEntryDisplayText (what a /tree row says) for every entry, with the tool-call map
- * filled from the assistant entries in file order and the theme reduced to plain text. An
- * entry on which Pi throws gets {error}. */
+/** Pi's /tree rows of a session before any filter: its own flattenTree (which also fills the
+ * tool-call map, in its walking order) and getEntryDisplayText, the theme reduced to plain
+ * text. A row on which Pi throws gets {error}. */
 let rowText;
-async function opRowTexts({ home, entries }) {
+async function opTreeRows({ file, home }) {
 	await opTreeText({ home, contents: [], calls: [] }); // loads formatToolCall
 	rowText ??= {
+		flattenTree: treeSelectorMethod("flattenTree(roots)", "roots"),
 		extractFullContent: treeSelectorMethod("extractFullContent(content)", "content"),
 		extractContent: treeSelectorMethod("extractContent(content)", "content"),
 		getEntryDisplayText: treeSelectorMethod("getEntryDisplayText(node, isSelected)", "theme", "node", "isSelected"),
 	};
 	const plain = { fg: (_color, text) => text, italic: (text) => text, bold: (text) => text };
-	const self = {
-		extractFullContent: rowText.extractFullContent,
-		extractContent: rowText.extractContent,
-		formatToolCall: treeText.formatToolCall,
-		toolCallMap: new Map(),
-	};
-	for (const entry of entries) {
-		const content = entry.type === "message" ? entry.message?.content : undefined;
-		if (entry.message?.role !== "assistant" || !Array.isArray(content)) continue;
-		for (const block of content) {
-			if (typeof block === "object" && block !== null && "type" in block && block.type === "toolCall")
-				self.toolCallMap.set(block.id, { name: block.name, arguments: block.arguments });
-		}
-	}
-	return entries.map((entry) => {
-		try {
-			return { text: rowText.getEntryDisplayText.call(self, plain, { entry }, false) };
-		} catch (err) {
-			return { error: String(err) };
-		}
+	return withCopy(file, (copy) => {
+		const mgr = SessionManager.open(copy);
+		const roots = mgr.getTree();
+		const self = {
+			...rowText,
+			formatToolCall: treeText.formatToolCall,
+			toolCallMap: new Map(),
+			currentLeafId: mgr.getLeafId(),
+			multipleRoots: roots.length > 1,
+		};
+		return self.flattenTree(roots).map(({ node }) => {
+			try {
+				return { id: node.entry.id, text: self.getEntryDisplayText.call(self, plain, node, false) };
+			} catch (err) {
+				return { id: node.entry.id, error: String(err) };
+			}
+		});
 	});
 }
 
@@ -215,8 +213,8 @@ async function handle(req) {
 			return opLabelTimes(req);
 		case "treeText":
 			return opTreeText(req);
-		case "rowTexts":
-			return opRowTexts(req);
+		case "treeRows":
+			return opTreeRows(req);
 		default:
 			throw new Error(`unknown op: ${req.op}`);
 	}

@@ -8,17 +8,19 @@ pitui shows its type and text) and an entry on which Pi's code throws (pitui sho
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pitui.core.entry import Entry
 from pitui.core.generate import generate_corpus
-from pitui.core.row_text import collect_tool_calls, entry_display
+from pitui.core.row_text import entry_display
+from pitui.core.rows import TreeRows
 from pitui.core.session import Session
 
 HOME = "/home/demo"
+STAMP = "2026-01-01T00:00:00.000Z"
 KNOWN_TYPES = {
     "message",
     "custom_message",
@@ -90,32 +92,74 @@ def odd_entries() -> list[dict[str, Any]]:
     return chained
 
 
-def pitui_texts(raws: list[dict[str, Any]]) -> list[str]:
-    entries = [Entry.from_raw(raw, index + 2, 0, index) for index, raw in enumerate(raws)]
-    calls: dict[Any, str] = {}
-    for entry in entries:
-        collect_tool_calls(entry, calls)
-    texts = []
-    for entry in entries:
-        tag, _, body, _ = entry_display(entry, entry.raw, lambda: calls)
-        texts.append(tag + body)
-    return texts
+def write_session(path: Path, raws: list[dict[str, Any]]) -> Path:
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": STAMP, "cwd": "/w"}
+    path.write_text("".join(json.dumps(line) + "\n" for line in [header, *raws]))
+    return path
 
 
-def assert_rows_equal_pi(pi_oracle: Any, raws: list[dict[str, Any]]) -> int:
-    pi = pi_oracle.request({"op": "rowTexts", "home": HOME, "entries": raws})
+def repeated_call_ids() -> list[dict[str, Any]]:
+    """Two branches whose assistants both call `call_0` (ids numbered per turn): Pi names
+    both results after the call it walks last, the branch without the leaf."""
+
+    def line(eid: str, parent: str | None, message: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "message",
+            "id": eid,
+            "parentId": parent,
+            "timestamp": STAMP,
+            "message": message,
+        }
+
+    def call(path: str) -> dict[str, Any]:
+        block = {"type": "toolCall", "id": "call_0", "name": "read", "arguments": {"path": path}}
+        return {"role": "assistant", "content": [block]}
+
+    result = {"role": "toolResult", "toolCallId": "call_0", "toolName": "read", "content": []}
+    return [
+        line("u", None, {"role": "user", "content": "go"}),
+        line("a1", "u", call("first.py")),
+        line("r1", "a1", result),
+        line("a2", "u", call("second.py")),
+        line("r2", "a2", result),
+    ]
+
+
+def assert_rows_equal_pi(pi_oracle: Any, path: Path) -> int:
+    """Rows in Pi's order, each saying what Pi's says; returns how many were compared."""
+    pi = pi_oracle.request({"op": "treeRows", "file": str(path), "home": HOME})
+    session = Session(path)
+    rows = TreeRows(session.tree, "everything")
+    if session.version == 1:  # Pi's migration on opening gives v1 entries random ids
+        assert len(rows.rows) == len(pi)
+    else:
+        assert [row.entry.id for row in rows.rows] == [row["id"] for row in pi]
     compared = 0
-    for raw, ours, theirs in zip(raws, pitui_texts(raws), pi, strict=True):
-        if raw.get("type") not in KNOWN_TYPES or "error" in theirs:
+    for row, theirs in zip(rows.rows, pi, strict=True):
+        if row.entry.type not in KNOWN_TYPES or "error" in theirs:
             continue
-        assert ours == theirs["text"], raw
+        tag, _, body, _ = entry_display(row.entry, row.entry.raw, rows.tool_calls)
+        assert tag + body == theirs["text"], row.entry.raw
         compared += 1
     return compared
 
 
-def test_rows_of_odd_values_equal_pi(pi_oracle: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rows_of_odd_values_equal_pi(
+    pi_oracle: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HOME", HOME)
-    assert assert_rows_equal_pi(pi_oracle, odd_entries()) > 140
+    path = write_session(tmp_path / "odd.jsonl", odd_entries())
+    assert assert_rows_equal_pi(pi_oracle, path) > 140
+
+
+def test_a_repeated_call_id_names_results_as_pi_does(
+    pi_oracle: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", HOME)
+    path = write_session(tmp_path / "calls.jsonl", repeated_call_ids())
+    assert assert_rows_equal_pi(pi_oracle, path) == 5
+    rows = TreeRows(Session(path).tree, "everything")
+    assert rows.tool_calls()["call_0"] == "[read: first.py]"
 
 
 def test_rows_of_the_corpus_equal_pi(
@@ -124,6 +168,5 @@ def test_rows_of_the_corpus_equal_pi(
     monkeypatch.setenv("HOME", HOME)
     compared = 0
     for path in generate_corpus(tmp_path, seed=3, include_malformed=False):
-        session = Session(path)
-        compared += assert_rows_equal_pi(pi_oracle, [e.raw for e in session.tree.entries])
+        compared += assert_rows_equal_pi(pi_oracle, path)
     assert compared > 500

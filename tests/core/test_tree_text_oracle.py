@@ -11,7 +11,7 @@ import pytest
 
 from pitui.core.entry import content_has_text
 from pitui.core.light import line_facts
-from pitui.core.row_text import add_tool_calls
+from pitui.core.row_text import tool_call_texts
 
 HOME = "/home/demo"
 BLANKS = ["", " ", "\t\n", "\u00a0", "\u2003", "\u3000", "\ufeff", "\u2028", "\u200b", "\x1f"]
@@ -77,6 +77,5 @@ def test_tool_call_names_equal_pi(
     pi_tree_text: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HOME", HOME)
-    calls: dict[Any, str] = {}
-    add_tool_calls([(i, name, args) for i, (name, args) in enumerate(CALLS)], calls)
+    calls = dict(tool_call_texts([(i, name, args) for i, (name, args) in enumerate(CALLS)]))
     assert [calls[i] for i in range(len(CALLS))] == pi_tree_text["calls"]
