@@ -29,28 +29,18 @@ ToolCalls = Callable[[], Mapping[Any, str]]  # call id -> how the call shows (as
 ToolCall = tuple[Any, Any, Any]  # (id, name, arguments)
 
 
-def _text_blocks(content: Any) -> str:
-    """Pi's extractFullContent: a string, or its text blocks' texts concatenated (as `+=`
-    does: a missing text is "undefined")."""
+def _text_blocks(content: Any, stringify: Callable[[Any], str] = js_string) -> str:
+    """Pi's extractFullContent: a string, or the texts of its text blocks, each made a
+    string by `stringify`: `+=` gives String() (a missing text is "undefined"); a custom
+    message's `.map(c => c.text).join("")` gives js_join_item ("" for it)."""
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
         return ""
     return "".join(
-        js_string(b.get("text", UNDEFINED))
+        stringify(b.get("text", UNDEFINED))
         for b in content
         if isinstance(b, dict) and b.get("type") == "text"
-    )
-
-
-def _joined_texts(content: Any) -> str:
-    """A custom message's text blocks' texts, `.map(c => c.text).join("")`."""
-    if not isinstance(content, list):
-        return ""
-    return "".join(
-        js_join_item(c.get("text", UNDEFINED))
-        for c in content
-        if isinstance(c, dict) and c.get("type") == "text"
     )
 
 
@@ -96,7 +86,7 @@ def entry_display(entry: Entry, raw: dict[str, Any], tool_calls: ToolCalls) -> D
         return _message_display(message if isinstance(message, dict) else {}, tool_calls)
     if kind == "custom_message":
         content = raw.get("content")
-        text = content if isinstance(content, str) else _joined_texts(content)
+        text = _text_blocks(content, js_join_item)
         return f"[{_field(raw, 'customType')}]: ", "custom", _norm(text), ""
     if kind == "compaction":
         count = js_number_string(_js_round(js_to_number(_get(raw, "tokensBefore")) / 1000))
