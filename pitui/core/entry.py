@@ -136,11 +136,19 @@ class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
     @property
     def raw(self) -> dict[str, Any]:
         if self._raw is None:
-            try:
-                self.set_raw_line(self.source.read_line(self.offset))
-            except OSError:
-                self.set_raw_line(b"")
+            self._raw = self.read_raw()
         return self._raw  # type: ignore[no-any-return]
+
+    def read_raw(self) -> dict[str, Any]:
+        """`raw`, read again but not kept if it is not in memory yet: for what is worked
+        out once from it (a row's text), as keeping every line would be most of a large
+        session's memory."""
+        if self._raw is not None:
+            return self._raw  # type: ignore[no-any-return]
+        try:
+            return self.raw_of_line(self.source.read_line(self.offset))
+        except OSError:
+            return self.raw_of_line(b"")
 
     def set_raw_line(self, data: bytes) -> None:
         """Keep `raw_of_line(data)` as `raw`."""

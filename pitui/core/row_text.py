@@ -110,6 +110,11 @@ def _field(raw: Mapping[str, Any], key: str) -> str:
     return js_string(raw.get(key, UNDEFINED))
 
 
+def _edit_action(raw: dict[str, Any]) -> str:
+    """`entry.replacement === null ? "omit" : "replace"` (a missing one is not null)."""
+    return "omit" if "replacement" in raw and raw["replacement"] is None else "replace"
+
+
 def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
     if kind == "model_change":
         return f"[model: {_field(raw, 'modelId')}]"
@@ -118,8 +123,7 @@ def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
     if kind == "custom":
         return f"[custom: {_field(raw, 'customType')}]"
     if kind == "context_edit":
-        action = "omit" if "replacement" in raw and raw["replacement"] is None else "replace"
-        return f"[context {action}: {_field(raw, 'targetId')}]"
+        return f"[context {_edit_action(raw)}: {_field(raw, 'targetId')}]"
     if kind == "label":
         label = raw.get("label")
         return f"[label: {'(cleared)' if label is None else js_string(label)}]"
@@ -241,9 +245,42 @@ def _arg(args: Any, *keys: str, default: str = ".") -> str:
     return default
 
 
-def searchable_text(label: str | None, entry: Entry, text: str) -> str:
-    """Pi's getSearchableText, approximately: label, role or type, and the row text."""
-    parts = [label or "", entry.role or entry.type, text]
-    if entry.role == "bashExecution":
-        parts.append(str((entry.message or {}).get("command", "")))
-    return " ".join(parts)
+def searchable_text(entry: Entry, raw: dict[str, Any]) -> str:
+    """Pi's getSearchableText without the label: what /tree search looks in."""
+    return " ".join(js_join_item(part) for part in _search_parts(entry.type, raw))
+
+
+def _search_parts(kind: str, raw: dict[str, Any]) -> list[Any]:
+    if kind == "message":
+        message = raw.get("message")
+        message = message if isinstance(message, dict) else {}
+        parts = [message.get("role", UNDEFINED)]
+        if js_truthy(message.get("content")):
+            parts.append(js_slice(_text_blocks(message["content"]), 200))
+        if message.get("role") == "bashExecution" and js_truthy(message.get("command")):
+            parts.append(message["command"])
+        return parts
+    if kind == "custom_message":
+        content = raw.get("content")
+        text = content if isinstance(content, str) else js_slice(_text_blocks(content), 200)
+        return [raw.get("customType", UNDEFINED), text]
+    if kind == "session_info":
+        name = raw.get("name")
+        return ["title", name] if js_truthy(name) else ["title"]
+    if kind == "context_edit":
+        return ["context edit", _edit_action(raw), raw.get("targetId", UNDEFINED)]
+    if kind == "label":
+        label = raw.get("label")
+        return ["label", "" if label is None else label]
+    if kind == "compaction":
+        return ["compaction"]
+    fields = _SEARCH_FIELDS.get(kind)
+    return [] if fields is None else [fields[0], raw.get(fields[1], UNDEFINED)]
+
+
+_SEARCH_FIELDS = {
+    "branch_summary": ("branch summary", "summary"),
+    "model_change": ("model", "modelId"),
+    "thinking_level_change": ("thinking", "thinkingLevel"),
+    "custom": ("custom", "customType"),
+}

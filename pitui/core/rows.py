@@ -17,6 +17,7 @@ from typing import Any
 
 from pitui.core.collector import collector_paused
 from pitui.core.entry import Entry
+from pitui.core.jsvalues import JS_SPACE_RUN
 from pitui.core.light import line_facts
 from pitui.core.prefetch import each_line
 from pitui.core.row_text import (
@@ -45,6 +46,7 @@ class Row:
         "_display",
         "_guide",
         "_owner",
+        "_search",
         "connector",
         "depth",
         "entry",
@@ -80,6 +82,7 @@ class Row:
         self.label: str | None = label.text if label else None
         self._guide: str | None = None
         self._display: tuple[str, str, str, str] | None = None
+        self._search: str | None = None  # what search looks in, but the label, lowercased
 
     def __repr__(self) -> str:
         return f"Row({self.guide}{self.text!r})"
@@ -111,7 +114,7 @@ class Row:
     def display(self) -> tuple[str, str, str, str]:
         """(tag, tag style, body, body style): e.g. ("user: ", "user", "hello", "")."""
         if self._display is None:
-            self.set_display(self.entry.raw)
+            self.set_display(self.entry.read_raw())
         return self._display  # type: ignore[return-value]
 
     def set_display(self, raw: dict[str, Any]) -> None:
@@ -340,28 +343,26 @@ class TreeRows:
 
     # -- search ---------------------------------------------------------------------------
     def search(self, text: str) -> list[int]:
-        """Indices of rows matching every whitespace-separated token (case-insensitive)."""
-        tokens = text.lower().split()
+        """Indices of rows whose text, as Pi's /tree search sees it (label, role, content,
+        command...), holds every whitespace-separated token, case-insensitively."""
+        tokens = [token for token in JS_SPACE_RUN.split(text.lower()) if token]
         if not tokens:
             return []
+        self._prepare_search(self.rows)
         found = []
-        self._prepare_displays(self.rows)
         for index, row in enumerate(self.rows):
-            haystack = searchable_text(row.label, row.entry, row.text).lower()
-            if all(token in haystack for token in tokens):
+            label = row.label
+            haystack = f"{label.lower()} {row._search}" if label else row._search
+            if all(token in haystack for token in tokens):  # type: ignore[operator]
                 found.append(index)
         return found
 
-    def _prepare_displays(self, rows: list[Row]) -> None:
-        """Every row's text, read in a few large reads; the entries' JSON is not kept (for a
-        large session it would be most of the memory)."""
-        pending = {id(r.entry): r for r in rows if r._display is None}
+    def _prepare_search(self, rows: list[Row]) -> None:
+        """What search looks in, for every row, from a few large reads of their lines."""
+        pending = {id(r.entry): r for r in rows if r._search is None}
         for entry, line in each_line(row.entry for row in pending.values()):
-            row = pending[id(entry)]
-            if line is None:
-                row.display()
-            else:
-                row.set_display(entry.raw_of_line(line))
+            raw = entry.raw if line is None else entry.raw_of_line(line)
+            pending[id(entry)]._search = searchable_text(entry, raw).lower()
 
     # -- navigation helpers -----------------------------------------------------------------
     def parent_index(self, index: int) -> int | None:

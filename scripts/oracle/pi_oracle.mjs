@@ -160,8 +160,9 @@ async function opTreeText({ home, contents, calls }) {
 }
 
 /** Pi's /tree rows of a session before any filter: its own flattenTree (which also fills the
- * tool-call map, in its walking order) and getEntryDisplayText, the theme reduced to plain
- * text. A row on which Pi throws gets {error}. */
+ * tool-call map, in its walking order), each row's getEntryDisplayText (the theme reduced to
+ * plain text) and what search looks in (getSearchableText, lowercased). Where Pi throws, the
+ * value is {error}. */
 let rowText;
 async function opTreeRows({ file, home }) {
 	await opTreeText({ home, contents: [], calls: [] }); // loads formatToolCall
@@ -170,6 +171,7 @@ async function opTreeRows({ file, home }) {
 		extractFullContent: treeSelectorMethod("extractFullContent(content)", "content"),
 		extractContent: treeSelectorMethod("extractContent(content)", "content"),
 		getEntryDisplayText: treeSelectorMethod("getEntryDisplayText(node, isSelected)", "theme", "node", "isSelected"),
+		getSearchableText: treeSelectorMethod("getSearchableText(node)", "node"),
 	};
 	const plain = { fg: (_color, text) => text, italic: (text) => text, bold: (text) => text };
 	return withCopy(file, (copy) => {
@@ -182,13 +184,18 @@ async function opTreeRows({ file, home }) {
 			currentLeafId: mgr.getLeafId(),
 			multipleRoots: roots.length > 1,
 		};
-		return self.flattenTree(roots).map(({ node }) => {
+		const attempt = (fn) => {
 			try {
-				return { id: node.entry.id, text: self.getEntryDisplayText.call(self, plain, node, false) };
+				return fn();
 			} catch (err) {
-				return { id: node.entry.id, error: String(err) };
+				return { error: String(err) };
 			}
-		});
+		};
+		return self.flattenTree(roots).map(({ node }) => ({
+			id: node.entry.id,
+			text: attempt(() => self.getEntryDisplayText.call(self, plain, node, false)),
+			search: attempt(() => self.getSearchableText(node).toLowerCase()),
+		}));
 	});
 }
 
