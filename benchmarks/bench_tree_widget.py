@@ -135,7 +135,7 @@ def main() -> None:
     results.append((f"search 'cache' -> {len(hits):,} rows", ms(time.perf_counter() - start)))
     start = time.perf_counter()
     rows.search("retry logic")
-    results.append(("search again (row texts cached)", ms(time.perf_counter() - start)))
+    results.append(("search again (search texts kept)", ms(time.perf_counter() - start)))
     asyncio.run(ui_bench(session.tree, results))
     width = max(len(name) for name, _ in results)
     print(f"{'measure':<{width}}  time")
