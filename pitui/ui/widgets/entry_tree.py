@@ -18,7 +18,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from pitui.core.entry import Entry
-from pitui.core.rows import Row, TreeRows
+from pitui.core.row import Row
+from pitui.core.rows import TreeRows
 from pitui.core.tree import SessionTree
 from pitui.ui.widgets.widget_message import WidgetMessage
 
