@@ -110,11 +110,18 @@ class Row:
         tag, tag_style, body, body_style = self.display()
         pieces = [(self.guide, "guide"), (self.fold_marker, "fold")]
         pieces.append(("• " if self.on_active_path else "", "active"))
-        pieces.append((f"[{one_line(self.label)}] " if self.label else "", "label"))
-        if self.label and self._owner.label_times:
+        labelled = self.label is not None  # even one String() makes "" (an empty array)
+        pieces.append((f"[{one_line(self.label)}] " if labelled else "", "label"))
+        if labelled and self._owner.label_times:
             pieces.append((self._label_time(), "muted"))
         pieces += [(tag, tag_style), (body, body_style)]
         return [(text, style) for text, style in pieces if text]
+
+    def search_text(self) -> str:
+        """What search looks in (Pi's getSearchableText, lowercased), once prepared by
+        `TreeRows.search`."""
+        rest = self._search or ""
+        return rest if self.label is None else f"{self.label.lower()} {rest}"
 
     def plain(self) -> str:
         return "".join(text for text, _ in self.parts())

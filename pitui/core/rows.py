@@ -236,9 +236,8 @@ class TreeRows:
         self._prepare_search(self.rows)
         found = []
         for index, row in enumerate(self.rows):
-            label = row.label
-            haystack = f"{label.lower()} {row._search}" if label else row._search
-            if all(token in haystack for token in tokens):  # type: ignore[operator]
+            haystack = row.search_text()
+            if all(token in haystack for token in tokens):
                 found.append(index)
         return found
 

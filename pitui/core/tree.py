@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from pitui.core.entry import Diagnostic, Entry
-from pitui.core.jsvalues import js_trim
+from pitui.core.jsvalues import js_string, js_trim, js_truthy
 from pitui.core.prefetch import prefetch_raw
 from pitui.core.reader import NO_ID, BatchLinks
 from pitui.core.timestamps import sort_key
@@ -113,9 +113,9 @@ class SessionTree:
         if entry.type == "label":
             target = entry.raw.get("targetId")
             text = entry.raw.get("label")
-            if isinstance(target, str):
-                if isinstance(text, str) and text:
-                    self.labels[target] = Label(text, entry.timestamp)
+            if isinstance(target, str):  # Pi keeps any truthy label, as String() shows it
+                if js_truthy(text):
+                    self.labels[target] = Label(js_string(text), entry.timestamp)
                 else:
                     self.labels.pop(target, None)
         elif entry.type == "session_info":

@@ -84,6 +84,8 @@ def odd_entries() -> list[dict[str, Any]]:
     message("toolResult", toolCallId="c2", content=[])
     for kind in sorted(KNOWN_TYPES - {"message"}):
         out.append({"type": kind})  # every field missing
+    for index, label in enumerate([5, True, {"a": 1}, [1, "b"], 1.0, 0, [], "Mixed Case"]):
+        out.append({"type": "label", "targetId": f"e{index + 1}", "label": label})
     chained = []
     for index, raw in enumerate(out):
         parent = f"e{index - 1}" if index else None
@@ -141,8 +143,7 @@ def assert_rows_equal_pi(pi_oracle: Any, path: Path) -> int:
         if row.entry.type not in KNOWN_TYPES:
             continue
         if isinstance(theirs["search"], str):
-            label = f"{row.label.lower()} " if row.label else ""
-            assert label + (row._search or "") == theirs["search"], row.entry.raw
+            assert row.search_text() == theirs["search"], row.entry.raw
         if isinstance(theirs["text"], str):
             tag, _, body, _ = entry_display(row.entry, row.entry.raw, rows.tool_calls)
             assert tag + body == theirs["text"], row.entry.raw
