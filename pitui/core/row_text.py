@@ -115,13 +115,19 @@ def _edit_action(raw: dict[str, Any]) -> str:
     return "omit" if "replacement" in raw and raw["replacement"] is None else "replace"
 
 
+# Settings entries: the word their row and their search text start with, and the field
+# that follows it (`[model: ${entry.modelId}]`, "model " + modelId).
+_SETTING_FIELDS = {
+    "model_change": ("model", "modelId"),
+    "thinking_level_change": ("thinking", "thinkingLevel"),
+    "custom": ("custom", "customType"),
+}
+
+
 def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
-    if kind == "model_change":
-        return f"[model: {_field(raw, 'modelId')}]"
-    if kind == "thinking_level_change":
-        return f"[thinking: {_field(raw, 'thinkingLevel')}]"
-    if kind == "custom":
-        return f"[custom: {_field(raw, 'customType')}]"
+    if kind in _SETTING_FIELDS:
+        word, key = _SETTING_FIELDS[kind]
+        return f"[{word}: {_field(raw, key)}]"
     if kind == "context_edit":
         return f"[context {_edit_action(raw)}: {_field(raw, 'targetId')}]"
     if kind == "label":
@@ -274,13 +280,9 @@ def _search_parts(kind: str, raw: dict[str, Any]) -> list[Any]:
         return ["label", "" if label is None else label]
     if kind == "compaction":
         return ["compaction"]
-    fields = _SEARCH_FIELDS.get(kind)
-    return [] if fields is None else [fields[0], raw.get(fields[1], UNDEFINED)]
-
-
-_SEARCH_FIELDS = {
-    "branch_summary": ("branch summary", "summary"),
-    "model_change": ("model", "modelId"),
-    "thinking_level_change": ("thinking", "thinkingLevel"),
-    "custom": ("custom", "customType"),
-}
+    if kind == "branch_summary":
+        return ["branch summary", raw.get("summary", UNDEFINED)]
+    if kind in _SETTING_FIELDS:
+        word, key = _SETTING_FIELDS[kind]
+        return [word, raw.get(key, UNDEFINED)]
+    return []
