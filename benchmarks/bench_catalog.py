@@ -53,7 +53,7 @@ def timed(fn) -> tuple[float, object]:  # type: ignore[no-untyped-def]
 
 
 def pitui_side(root: Path, cache: Path, repeats: int) -> dict[str, object]:
-    from pitui.core.catalog import Catalog
+    from pitui.core.catalog.catalog import Catalog
 
     cold = float("inf")
     for attempt in range(repeats):  # best of `repeats`, as Pi's side
@@ -102,7 +102,7 @@ def _load() -> str:
 
 
 def run(n_sessions: int, entries: int, workdir: Path, repeats: int) -> None:
-    from pitui.core.generate import generate_store
+    from pitui.demo.generate import generate_store
 
     root = workdir / f"store-{n_sessions}" / "sessions"
     if not root.exists():

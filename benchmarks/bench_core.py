@@ -24,7 +24,7 @@ OUT = REPO / "benchmarks" / "out"
 
 
 def pitui_side(path: Path, repeats: int) -> dict[str, float]:
-    from pitui.core.session import Session
+    from pitui.core.session.session import Session
 
     best = float("inf")
     session = context = None
@@ -88,7 +88,7 @@ def main() -> None:
     if args.side == "pitui":
         print(json.dumps(pitui_side(Path(args.file), args.repeats)))
         return
-    from pitui.core.generate import generate_large_session
+    from pitui.demo.generate import generate_large_session
 
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"large-{args.entries}.jsonl"

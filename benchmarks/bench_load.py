@@ -34,7 +34,7 @@ OUT = REPO / "benchmarks" / "out"
 
 
 def pitui_load(path: str) -> dict[str, object]:
-    from pitui.core.session import Session
+    from pitui.core.session.session import Session
 
     start = time.perf_counter()
     session = Session(Path(path))
@@ -50,7 +50,7 @@ def pitui_load(path: str) -> dict[str, object]:
 
 
 def pitui_list(root: str, cache: str) -> dict[str, object]:
-    from pitui.core.catalog import Catalog
+    from pitui.core.catalog.catalog import Catalog
 
     start = time.perf_counter()
     catalog = Catalog(Path(root), cache_dir=Path(cache))
@@ -126,7 +126,7 @@ def me(*args: str) -> list[str]:
 def bench_large(
     n_entries: int, generate_only: bool = False
 ) -> list[tuple[str, dict[str, object], dict[str, object]]]:
-    from pitui.core.generate import generate_large_session
+    from pitui.demo.generate import generate_large_session
 
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"large-{n_entries}.jsonl"
@@ -156,7 +156,7 @@ def read_through(path: Path) -> None:
 def bench_store(
     n_sessions: int, per_session: int, generate_only: bool = False
 ) -> list[tuple[str, dict[str, object], dict[str, object]]]:
-    from pitui.core.generate import generate_store
+    from pitui.demo.generate import generate_store
 
     root = OUT / f"store-{n_sessions}x{per_session}" / "sessions"
     if not root.exists():

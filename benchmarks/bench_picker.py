@@ -29,8 +29,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pitui.core.catalog import Catalog
-from pitui.core.generate import generate_store
+from pitui.core.catalog.catalog import Catalog
+from pitui.demo.generate import generate_store
 from pitui.ui.app import make_app
 from pitui.ui.screens import picker as picker_module
 from pitui.ui.screens.picker import PickerScreen

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult
 
-from pitui.core.entry import Entry
-from pitui.core.generate import generate_large_session
-from pitui.core.rows import TreeRows
-from pitui.core.session import Session
-from pitui.core.tree import SessionTree
+from pitui.core.rows.rows import TreeRows
+from pitui.core.session.entry import Entry
+from pitui.core.session.session import Session
+from pitui.core.session.tree import SessionTree
+from pitui.demo.generate import generate_large_session
 from pitui.ui.widgets.entry_tree import EntryTree
 
 

@@ -29,8 +29,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pitui.core.generate import generate_large_session
-from pitui.core.live import EntriesAppended, LiveSession, LiveStore, SessionEvent
+from pitui.core.live.live import EntriesAppended, LiveSession, LiveStore, SessionEvent
+from pitui.demo.generate import generate_large_session
 
 # Appends `count` entry lines to each path at `rate` lines/s per path, stamping time.time().
 WRITER = r"""

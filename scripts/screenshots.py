@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from textual.widgets import Input  # noqa: E402
 from textual.worker import WorkerCancelled, WorkerFailed  # noqa: E402
 
-from pitui.core.generate import write_demo_store  # noqa: E402
+from pitui.demo.generate import write_demo_store  # noqa: E402
 from pitui.ui.app import make_app  # noqa: E402
 
 NOW = datetime(2025, 12, 8, 12, 0, tzinfo=UTC)

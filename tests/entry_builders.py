@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitui.core.entry import Entry
+from pitui.core.session.entry import Entry
 
 
 def header(session_id: str = "s1", cwd: str = "/p") -> dict[str, Any]:

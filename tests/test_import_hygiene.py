@@ -14,7 +14,11 @@ def core_modules() -> list[str]:
 
 
 def test_core_modules_exist() -> None:
-    assert {"pitui.core.reader", "pitui.core.tree", "pitui.core.context"} <= set(core_modules())
+    assert {
+        "pitui.core.session.reader",
+        "pitui.core.session.tree",
+        "pitui.core.session.context",
+    } <= set(core_modules())
 
 
 def test_no_core_module_imports_textual() -> None:

@@ -27,7 +27,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_contains_stylesheet_and_package(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "pitui/pitui.tcss" in names
-    assert "pitui/core/reader.py" in names and "pitui/ui/app.py" in names
+    assert "pitui/core/session/reader.py" in names and "pitui/ui/app.py" in names
     stylesheet = zipfile.ZipFile(wheel).read("pitui/pitui.tcss").decode()
     assert stylesheet == (REPO / "pitui.tcss").read_text()
 

@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 from pitui.core.catalog import discovery
+from pitui.core.changes.handoff import run_handoff
 from pitui.core.errors import PituiError
-from pitui.core.generate import write_demo_store
-from pitui.core.handoff import run_handoff
+from pitui.demo.generate import write_demo_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

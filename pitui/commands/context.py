@@ -6,11 +6,11 @@ import argparse
 import json
 import sys
 
-from pitui.core.context import Context
 from pitui.core.errors import PituiError
-from pitui.core.render_text import message_text
-from pitui.core.safe_text import escape_json_c1, visible
-from pitui.core.session import Session
+from pitui.core.rows.render_text import message_text
+from pitui.core.rows.safe_text import escape_json_c1, visible
+from pitui.core.session.context import Context
+from pitui.core.session.session import Session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

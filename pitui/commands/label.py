@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.core.writer import set_label
+from pitui.core.changes.writer import set_label
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

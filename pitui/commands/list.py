@@ -8,9 +8,10 @@ import os
 import sys
 from datetime import datetime
 
-from pitui.core.catalog import Catalog, CatalogRow, SearchResult, discovery
+from pitui.core.catalog import discovery
+from pitui.core.catalog.catalog import Catalog, CatalogRow, SearchResult
 from pitui.core.catalog.search import SORTS
-from pitui.core.safe_text import escape_json_c1, one_line
+from pitui.core.rows.safe_text import escape_json_c1, one_line
 
 TITLE_WIDTH = 60
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.core.writer import sanitize_name, set_name
+from pitui.core.changes.writer import sanitize_name, set_name
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

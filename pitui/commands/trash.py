@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.core.trash import trash_session
+from pitui.core.changes.trash import trash_session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,10 +7,10 @@ import json
 import sys
 from typing import Any
 
-from pitui.core.rows import FILTERS, TreeRows
-from pitui.core.safe_text import escape_json_c1
-from pitui.core.session import Session
-from pitui.core.tree import SessionTree
+from pitui.core.rows.rows import FILTERS, TreeRows
+from pitui.core.rows.safe_text import escape_json_c1
+from pitui.core.session.session import Session
+from pitui.core.session.tree import SessionTree
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

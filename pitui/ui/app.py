@@ -15,9 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import Worker
 
-from pitui.core.catalog import Catalog
-from pitui.core.hub import SessionHub
-from pitui.core.live import LiveStore
+from pitui.core.catalog.catalog import Catalog
+from pitui.core.live.hub import SessionHub
+from pitui.core.live.live import LiveStore
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.messages import SessionRemoved

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from pitui.core.safe_text import one_line, visible
+from pitui.core.rows.safe_text import one_line, visible
 
 
 def age(then: datetime | None, now: datetime) -> str:

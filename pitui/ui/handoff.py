@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from pitui.core import handoff as core_handoff
+from pitui.core.changes import handoff as core_handoff
 from pitui.core.errors import PituiError
 from pitui.ui.modals.choice import ChoiceModal
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pitui.core.trash import trash_session
-from pitui.core.writer import set_label, set_name
+from pitui.core.changes.trash import trash_session
+from pitui.core.changes.writer import set_label, set_name
 from pitui.ui.format import tilde
 from pitui.ui.messages import SessionRemoved
 from pitui.ui.modals.confirm import ConfirmModal

@@ -15,7 +15,7 @@ from typing import Any
 from textual import work
 from textual.message import Message
 
-from pitui.core.writer import ConcurrentWriteWarning
+from pitui.core.changes.writer import ConcurrentWriteWarning
 from pitui.ui.modals.confirm import ConfirmModal
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from pitui.core.generate import generate_corpus
-from pitui.core.session import Session
+from pitui.core.session.session import Session
+from pitui.demo.generate import generate_corpus
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 
 from pitui.commands.app import _recent_demo_base
-from pitui.core.catalog import Catalog
-from pitui.core.generate import write_demo_store
+from pitui.core.catalog.catalog import Catalog
+from pitui.demo.generate import write_demo_store
 
 
 def test_demo_store_is_recent(tmp_path: Path) -> None:

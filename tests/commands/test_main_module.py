@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pitui.core.generate import generate_store
+from pitui.demo.generate import generate_store
 
 
 def test_python_m_pitui_lists_a_store_large_enough_for_worker_processes(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from entry_builders import msg, ts
 
 from pitui.cli import main
-from pitui.core.generate import generate_varied_session, write_session
+from pitui.demo.generate import generate_varied_session, write_session
 
 HEADER = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z"}
 

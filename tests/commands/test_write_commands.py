@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from pitui.cli import main
-from pitui.core import trash
-from pitui.core.generate import generate_v1_session, generate_varied_session, write_session
-from pitui.core.session import Session
+from pitui.core.changes import trash
+from pitui.core.session.session import Session
+from pitui.demo.generate import generate_v1_session, generate_varied_session, write_session
 
 OLD = 1_600_000_000
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pitui.core.generate import generate_corpus, generate_varied_session, write_session
+from pitui.demo.generate import generate_corpus, generate_varied_session, write_session
 
 pytestmark = pytest.mark.oracle
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pitui.core.session import Session
+from pitui.core.session.session import Session
 
 
 def _message(eid: str, parent: str | None, text: str) -> str:

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from watch_faults import fail_native_watching
 
-from pitui.core.catalog import Catalog
+from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.index import DB_NAME
-from pitui.core.generate import write_demo_store
+from pitui.demo.generate import write_demo_store
 from pitui.ui.app import PituiApp, make_app
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen

@@ -19,7 +19,7 @@ import pytest
 from corpus import EVIL_TEXT, NOT_SESSIONS, hostile_files, write_corpus
 from textual.worker import Worker, WorkerState
 
-from pitui.core.rows import FILTERS
+from pitui.core.rows.rows import FILTERS
 from pitui.ui.app import PituiApp, make_app
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.context_pane import ContextPane

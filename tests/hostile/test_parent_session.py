@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pitui.core.catalog import Catalog
+from pitui.core.catalog.catalog import Catalog
 from pitui.ui.app import make_app
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen

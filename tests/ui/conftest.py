@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pitui.core.generate import write_demo_store
+from pitui.demo.generate import write_demo_store
 from pitui.ui.app import PituiApp, make_app
 
 NOW = datetime(2025, 12, 8, 12, 0, tzinfo=UTC)

@@ -6,9 +6,9 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 
-from pitui.core.context import build_context
-from pitui.core.entry import Entry
-from pitui.core.tree import SessionTree
+from pitui.core.session.context import build_context
+from pitui.core.session.entry import Entry
+from pitui.core.session.tree import SessionTree
 from pitui.ui.widgets.context_pane import ContextList, ContextPane, prepare_context
 
 EVIL = "x\x1b]52;c;aGVsbG8=\x07y\x9b[bold]z[/bold]"

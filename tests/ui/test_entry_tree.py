@@ -6,8 +6,8 @@ from entry_builders import entries, msg, ts
 from textual.app import App, ComposeResult
 from textual.message import Message
 
-from pitui.core.timestamps import label_time
-from pitui.core.tree import SessionTree
+from pitui.core.format.timestamps import label_time
+from pitui.core.session.tree import SessionTree
 from pitui.ui.widgets.entry_tree import EntryTree
 
 BRANCHED = [

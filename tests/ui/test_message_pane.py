@@ -15,8 +15,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import Button, Collapsible, Static
 from textual.worker import WorkerState
 
-from pitui.core.entry import Entry
-from pitui.core.tree import SessionTree
+from pitui.core.session.entry import Entry
+from pitui.core.session.tree import SessionTree
 from pitui.ui.widgets.message_pane import HEAD_CHARS, EntryHeader, MessagePane
 
 TS = "2026-01-02T03:04:05.000Z"

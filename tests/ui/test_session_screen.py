@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from ui_helpers import plain, settle, stub_pi, wait_for
 
-from pitui.core import prefetch, reader
-from pitui.core.generate import generate_large_session, write_demo_store
-from pitui.core.render_text import entry_text
-from pitui.core.rows import FILTERS
+from pitui.core.rows.render_text import entry_text
+from pitui.core.rows.rows import FILTERS
+from pitui.core.session import prefetch, reader
+from pitui.demo.generate import generate_large_session, write_demo_store
 from pitui.ui.handoff import Handoff
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.text_input import TextInputModal

@@ -18,9 +18,9 @@ from typing import Annotated, Any
 
 import msgspec
 
-from pitui.core import jsvalues as js
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.jsonline import LineError, parse_line
+from pitui.core.format import jsvalues as js
+from pitui.core.format.jsonline import LineError, parse_line
 
 STATE_KEYS = (
     *("header", "entry_count", "message_count", "first_message", "name", "last_activity"),

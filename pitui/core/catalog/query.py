@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from pitui.core.jsvalues import JS_SPACE, js_trim, normalize_ws_lower
+from pitui.core.format.jsvalues import JS_SPACE, js_trim, normalize_ws_lower
 
 FILTER_FIELDS = ("cwd", "name", "label", "model", "after", "before")
 _FILTER = re.compile(r"^(cwd|name|label|model|after|before):(.*)$", re.IGNORECASE | re.DOTALL)

@@ -15,7 +15,7 @@ from pitui.core.catalog.fuzzy import fuzzy_match
 from pitui.core.catalog.query import Query, Token, parse_query
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.threads import CatalogRow, flat_rows, threaded_rows
-from pitui.core.jsvalues import js_trim, normalize_ws_lower
+from pitui.core.format.jsvalues import js_trim, normalize_ws_lower
 
 TIER_NAME, TIER_TEXT, TIER_FUZZY, TIER_LABEL, TIER_TOOLS = range(5)
 TIER_WEIGHT = 1_000_000

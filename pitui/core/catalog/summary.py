@@ -7,8 +7,8 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.jsvalues import normalize_ws_lower
-from pitui.core.timestamps import iso_ms
+from pitui.core.format.jsvalues import normalize_ws_lower
+from pitui.core.format.timestamps import iso_ms
 
 PI_KEYS = (
     "path",

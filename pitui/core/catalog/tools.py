@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from pitui.core.catalog.builder import split_lines
-from pitui.core.jsonline import LineError, parse_line
+from pitui.core.format.jsonline import LineError, parse_line
 
 UNSET = msgspec.UNSET
 _ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)

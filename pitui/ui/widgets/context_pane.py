@@ -23,10 +23,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
-from pitui.core.context import Context, ProjectedEntry
-from pitui.core.render_text import entry_text, message_text
-from pitui.core.safe_text import one_line
-from pitui.core.tokens import estimate_tokens
+from pitui.core.format.tokens import estimate_tokens
+from pitui.core.rows.render_text import entry_text, message_text
+from pitui.core.rows.safe_text import one_line
+from pitui.core.session.context import Context, ProjectedEntry
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 PREVIEW_CHARS = 300

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pitui.core.entry import Entry
-from pitui.core.jsvalues import js_trim
-from pitui.core.render_text import message_text
-from pitui.core.safe_text import one_line
-from pitui.core.tree import SessionTree
+from pitui.core.format.jsvalues import js_trim
+from pitui.core.rows.render_text import message_text
+from pitui.core.rows.safe_text import one_line
+from pitui.core.session.entry import Entry
+from pitui.core.session.tree import SessionTree
 from pitui.ui.widgets.message_parts import (
     Part,
     as_text,

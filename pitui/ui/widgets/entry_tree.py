@@ -1,6 +1,6 @@
 """EntryTree: a line-API view of a session tree (Pi's /tree) that scales to 100k entries.
 
-Only visible lines are rendered, from `pitui.core.rows.TreeRows`. Session text is built into
+Only visible lines are rendered, from `pitui.core.rows.rows.TreeRows`. Session text is built into
 `rich.text.Text` with `append` (never markup) and has gone through `one_line` already.
 """
 
@@ -17,10 +17,10 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from pitui.core.entry import Entry
-from pitui.core.row import Row
-from pitui.core.rows import TreeRows
-from pitui.core.tree import SessionTree
+from pitui.core.rows.row import Row
+from pitui.core.rows.rows import TreeRows
+from pitui.core.session.entry import Entry
+from pitui.core.session.tree import SessionTree
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 _STYLE_CLASSES = {

@@ -14,10 +14,10 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from pitui.core.entry import Entry
-from pitui.core.models import check_entry
-from pitui.core.safe_text import one_line
-from pitui.core.tree import SessionTree
+from pitui.core.format.models import check_entry
+from pitui.core.rows.safe_text import one_line
+from pitui.core.session.entry import Entry
+from pitui.core.session.tree import SessionTree
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.widgets.entry_parts import entry_parts
 from pitui.ui.widgets.message_parts import Part, as_text, fallback_parts, plain_widget

@@ -19,10 +19,10 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
-from pitui.core.entry import Entry
-from pitui.core.render_text import entry_text
-from pitui.core.safe_text import escape_json_c1, one_line, visible
-from pitui.core.tree import SessionTree
+from pitui.core.rows.render_text import entry_text
+from pitui.core.rows.safe_text import escape_json_c1, one_line, visible
+from pitui.core.session.entry import Entry
+from pitui.core.session.tree import SessionTree
 
 CODE_THEME = "monokai"
 

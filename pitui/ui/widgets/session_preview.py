@@ -13,10 +13,10 @@ from textual import work
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from pitui.core.reader import NotASession
-from pitui.core.render_text import message_text
-from pitui.core.safe_text import one_line, visible
-from pitui.core.session import Session
+from pitui.core.rows.render_text import message_text
+from pitui.core.rows.safe_text import one_line, visible
+from pitui.core.session.reader import NotASession
+from pitui.core.session.session import Session
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.format import cost, count, stamp, tilde
 from pitui.ui.messages import PreviewReady

@@ -22,7 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input
 
-from pitui.core.safe_text import one_line
+from pitui.core.rows.safe_text import one_line
 from pitui.ui.format import age, tilde, to_datetime
 from pitui.ui.widgets.widget_message import WidgetMessage
 

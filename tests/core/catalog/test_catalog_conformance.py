@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from pitui.core.catalog import Catalog
+from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.discovery import project_dir
 from pitui.core.catalog.summary import PI_KEYS
-from pitui.core.generate import CORPUS_CWDS, generate_corpus
+from pitui.demo.generate import CORPUS_CWDS, generate_corpus
 
 pytestmark = pytest.mark.oracle
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import orjson
 import pytest
 
-import pitui.core.catalog as catalog_module
-from pitui.core.catalog import Catalog
+import pitui.core.catalog.catalog as catalog_module
 from pitui.core.catalog.builder import SummaryBuilder
+from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.index import Index
 from pitui.core.catalog.scanner import read_update
 from pitui.core.catalog.tools import tool_text
-from pitui.core.generate import generate_corpus, generate_store
+from pitui.demo.generate import generate_corpus, generate_store
 
 HEADER = b'{"type":"session","id":"s","timestamp":"2026-02-01T00:00:00Z","cwd":"/x"}'
 ODD_LINES = [

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import orjson
 
-from pitui.core.catalog import Catalog
+from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.index import DB_NAME
-from pitui.core.generate import generate_corpus
+from pitui.demo.generate import generate_corpus
 
 
 def _fresh(root: Path) -> list[dict]:

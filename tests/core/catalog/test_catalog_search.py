@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 import pytest
 
-from pitui.core.catalog import Catalog
+from pitui.core.catalog.catalog import Catalog
 
 H = {"type": "session", "version": 3}
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import orjson
 
-from pitui.core.catalog import Catalog
-from pitui.core.generate import generate_corpus, generate_store
+from pitui.core.catalog.catalog import Catalog
+from pitui.demo.generate import generate_corpus, generate_store
 
 QUERIES = ("", "task", '"the"', "re:[a-f]{3}", "cwd:project", "name:task", "nomatchzzz")
 

@@ -11,7 +11,7 @@ import pytest
 from pitui.cli import main
 from pitui.core.catalog.discovery import project_dir
 from pitui.core.catalog.summary import PI_KEYS
-from pitui.core.generate import generate_corpus
+from pitui.demo.generate import generate_corpus
 
 
 @pytest.fixture

@@ -9,10 +9,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from pitui.core.catalog import Catalog, text_index
+from pitui.core.catalog import text_index
+from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.query import Token
 from pitui.core.catalog.search import Lookups, run_search, trigrams
-from pitui.core.generate import generate_corpus
+from pitui.demo.generate import generate_corpus
 
 QUERIES = [
     "parser", "the", "zzqx-nothing", "ab", "x", '"fix the"', '"the   parser"', "ΟΔΟΣ", "οδος",

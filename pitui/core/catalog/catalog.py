@@ -1,0 +1,530 @@
+"""The session catalog: every session's summary, indexed, searchable (no Textual here).
+
+`Catalog(root).scan()` brings the index up to date with the files (reading only what changed),
+`sessions(cwd)` lists like Pi's `list(cwd)` / `listAll()`, `search(query)` works as Pi's picker.
+
+Tool output (most of the bytes, searched only by pitui's last tier) is indexed in a second pass
+(`index_tools`), in the background when the caller is interactive: `search` then says
+`tools_pending` until it is done. The same pass first builds the trigram index of conversation
+text (`text_index`), which only narrows the search's scan: until a file is in it, it is
+scanned.
+
+A cold scan of many new files also parses in worker processes, started through the
+"forkserver" (else "spawn") method, never forked from this (threaded) process. As with any
+such pool, a script that uses the catalog must keep its top level behind
+`if __name__ == "__main__":` (the workers import the main module).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pitui.core.catalog import discovery
+from pitui.core.catalog.builder import SummaryBuilder
+from pitui.core.catalog.index import FileRow, Index, ToolTask, Update, default_cache_dir
+from pitui.core.catalog.scanner import read_tools, read_update, stat_of, unchanged
+from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
+from pitui.core.catalog.summary import SessionSummary
+
+__all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
+BATCH = 100
+PARALLEL_MIN = 200  # fresh files before parsing in worker processes pays for starting them
+CHUNK_FILES = 8
+TOOL_BATCH_BYTES = 4 * 1024 * 1024  # tool text per transaction (keeps the lock short)
+Progress = Callable[[int, int], None]
+OnBatch = Callable[[list[SessionSummary]], None]
+ToolsMode = Literal["auto", "now", "background", "later"]
+
+
+@dataclass
+class ScanReport:
+    sessions: int
+    skipped_not_sessions: int
+    unreadable: list[str] = field(default_factory=list)
+    notice: str | None = None  # e.g. the index is in use by another pitui: a temporary one
+
+
+def newest_first(summaries: Iterable[SessionSummary]) -> list[SessionSummary]:
+    """Pi's order: `modified` descending (stable; Invalid Dates last), then file name descending."""
+    by_name = sorted(summaries, key=lambda s: os.path.basename(s.path), reverse=True)
+    return sorted(by_name, key=lambda s: -(s.modified_ms if s.modified_ms is not None else -9e15))
+
+
+def _read_fresh(paths: list[str]) -> list[Update | None]:
+    return [read_update(path, None, _no_builder) for path in paths]
+
+
+def _no_builder(path: str) -> tuple[FileRow, SummaryBuilder] | None:
+    raise AssertionError(path)
+
+
+class Catalog:
+    """All sessions under a sessions root (or one custom session dir), kept in an index.
+
+    Every method may be called from any thread. `_lock` guards the in-memory state and is
+    only held briefly, so `sessions`/`search` answer at once from what is indexed so far, even
+    while a scan runs; `_passes` runs one indexing pass (scan, update, forget) at a time. The
+    SQLite connection is shared by all threads under the index's own lock.
+    """
+
+    def __init__(
+        self,
+        sessions_root: Path,
+        *,
+        custom_dir: Path | None = None,
+        cache_dir: Path | None = None,
+        no_cache: bool = False,
+    ) -> None:
+        self.root = Path(sessions_root).absolute()
+        self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
+        self._scope_prefix = os.path.join(self.custom_dir or self.root, "")
+        self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
+        self._lock = threading.RLock()  # the attributes below (held briefly)
+        self._passes = threading.RLock()  # one scan / update / forget at a time
+        self._summaries: dict[str, SessionSummary] = {}
+        self._version = 0  # bumped on every change to _summaries
+        self._ordered: tuple[int, list[SessionSummary]] | None = None
+        self._skipped: set[str] = set()
+        self._loaded = False
+        self._pool: ProcessPoolExecutor | None = None
+        self._pool_failed = False
+        self._pool_workers = 1
+        self._tools_thread: threading.Thread | None = None
+        self._tools_again = False
+        self._stop = threading.Event()
+        self.tools_error: BaseException | None = None
+
+    # -- indexing ----------------------------------------------------------------------------
+
+    def scan(
+        self,
+        progress: Progress | None = None,
+        on_batch: OnBatch | None = None,
+        *,
+        tools: ToolsMode = "auto",
+        tools_progress: Progress | None = None,
+    ) -> ScanReport:
+        """Bring the index up to date with every file in scope.
+
+        `progress(done, total)` counts files; `on_batch(sessions)` gets, every ~100 files, the
+        sessions listed so far (newest first, as `sessions()`). Tool output is then indexed
+        per `tools`: "now" (before returning), "background" (a thread; `tools_progress(done,
+        total)` counts bytes, called from that thread), "later" (call `index_tools`); "auto"
+        is "background" when `progress` or `on_batch` is given (an interactive caller), else
+        "now".
+        """
+        with self._passes:
+            try:
+                report = self._scan(progress, on_batch)
+            except sqlite3.DatabaseError as error:
+                self.index.reset(error)
+                with self._lock:
+                    self._loaded = False
+                report = self._scan(progress, on_batch)
+            if tools == "auto":
+                tools = "background" if progress is not None or on_batch is not None else "now"
+            if tools == "now":
+                self.index_tools(tools_progress)
+            elif tools == "background":
+                self._start_tools(tools_progress)
+            else:
+                self._shutdown_pool()
+            return report
+
+    def _listing(self) -> discovery.Listing:
+        if self.custom_dir is not None:
+            return discovery.list_one(self.custom_dir)
+        return discovery.list_all(self.root)
+
+    def _scan(self, progress: Progress | None, on_batch: OnBatch | None) -> ScanReport:
+        listing = self._listing()
+        rows = self.index.rows()
+        paths = listing.files
+        wanted = set(paths)
+        vanished = [p for p in rows if self._in_scope(p) and p not in wanted]
+        stale = []
+        for path in paths:
+            st = stat_of(path)
+            if st is None or not unchanged(rows.get(path), st):
+                stale.append(path)
+        self._load_known(rows)
+        self.index.write([], vanished)
+        self._forget_memory(vanished)
+        with self.index.bulk(enabled=not rows):
+            self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), on_batch)
+        with self._lock:
+            return ScanReport(
+                sessions=sum(1 for p in self._summaries if p in wanted),
+                skipped_not_sessions=sum(1 for p in self._skipped if p in wanted),
+                unreadable=listing.unreadable,
+                notice=self.index.notice,
+            )
+
+    def _load_known(self, rows: dict[str, FileRow] | None = None) -> None:
+        """Once: the summaries the index already holds (reads no session file)."""
+        with self._lock:
+            if self._loaded:
+                return
+            rows = self.index.rows() if rows is None else rows
+            self._summaries = self.index.summaries()
+            self._version += 1
+            self._skipped = {p for p, r in rows.items() if not r.is_session}
+            self._loaded = True
+
+    def _in_scope(self, path: str) -> bool:
+        return path.startswith(self._scope_prefix)
+
+    def _refresh(
+        self,
+        stale: list[str],
+        rows: dict[str, FileRow],
+        progress: Progress | None,
+        total: int,
+        done: int,
+        on_batch: OnBatch | None = None,
+    ) -> list[str]:
+        changed: list[str] = []
+        if progress:
+            progress(done, total)
+        fresh = [p for p in stale if p not in rows]
+        known = [p for p in stale if p in rows]
+        for batch, results in self._read_batches(fresh, known, rows):
+            updates = [u for u in results if u is not None]
+            gone = [p for p, u in zip(batch, results, strict=True) if u is None]
+            self.index.write(updates, gone)
+            changed += self._apply(updates, gone)
+            done += len(batch)
+            if progress:
+                progress(done, total)
+            if on_batch:
+                on_batch(self.sessions())
+        return changed
+
+    def _read_batches(
+        self, fresh: list[str], known: list[str], rows: dict[str, FileRow]
+    ) -> Iterator[tuple[list[str], list[Update | None]]]:
+        """Read files in batches: many new ones on all cores (cold scans), the rest here."""
+        pool = self._workers() if len(fresh) >= PARALLEL_MIN else None
+        if pool is not None:
+            yield from self._read_parallel(fresh, pool)
+        else:
+            known = fresh + known
+        for start in range(0, len(known), BATCH):
+            batch = known[start : start + BATCH]
+            yield batch, [read_update(p, rows.get(p), self.index.builder) for p in batch]
+
+    def _read_parallel(
+        self, fresh: list[str], pool: ProcessPoolExecutor
+    ) -> Iterator[tuple[list[str], list[Update | None]]]:
+        """Workers take chunks of files from the front, this process from the back."""
+        chunks = [fresh[i : i + CHUNK_FILES] for i in range(0, len(fresh), CHUNK_FILES)]
+        lo, hi = 0, len(chunks)
+        inflight: list[tuple[Future[list[Update | None]], list[str]]] = []
+        limit = 2 * self._pool_workers
+        paths: list[str] = []
+        results: list[Update | None] = []
+
+        def take(chunk: list[str], found: list[Update | None]) -> None:
+            paths.extend(chunk)
+            results.extend(found)
+
+        while lo < hi or inflight:
+            while lo < hi and len(inflight) < limit:
+                inflight.append((self._submit(pool, chunks[lo]), chunks[lo]))
+                lo += 1
+            ready = [item for item in inflight if item[0].done()]
+            for item in ready:
+                inflight.remove(item)
+                take(item[1], self._result(*item))
+            if lo < hi:  # no idle waiting: parse a chunk here meanwhile
+                hi -= 1
+                take(chunks[hi], _read_fresh(chunks[hi]))
+            elif inflight and not ready:
+                item = inflight.pop(0)
+                take(item[1], self._result(*item))
+            if len(paths) >= BATCH or (lo >= hi and not inflight and paths):
+                yield paths, results
+                paths, results = [], []
+
+    def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Update | None]]:
+        try:
+            return pool.submit(_read_fresh, chunk)
+        except Exception as error:  # a broken or shut down pool: read here
+            self._pool_failed |= isinstance(error, BrokenProcessPool)
+            failed: Future[list[Update | None]] = Future()
+            failed.set_exception(error)
+            return failed
+
+    def _result(self, future: Future[list[Update | None]], chunk: list[str]) -> list[Update | None]:
+        try:
+            return future.result()
+        except Exception as error:  # a worker died or could not start: read here
+            self._pool_failed |= isinstance(error, BrokenProcessPool)
+            return _read_fresh(chunk)
+
+    def _workers(self) -> ProcessPoolExecutor | None:
+        """Worker processes (started on first use; never forked from this threaded process)."""
+        with self._lock:
+            return self._start_workers()
+
+    def _start_workers(self) -> ProcessPoolExecutor | None:
+        if self._pool is None and not self._pool_failed:
+            workers = min((os.cpu_count() or 1) - 1, 3)  # this process parses too
+            if workers < 1:
+                return None
+            import multiprocessing
+
+            methods = multiprocessing.get_all_start_methods()
+            method = "forkserver" if "forkserver" in methods else "spawn"
+            try:
+                context = multiprocessing.get_context(method)
+                self._pool = ProcessPoolExecutor(workers, mp_context=context)
+                self._pool_workers = workers
+            except Exception:
+                self._pool_failed = True
+        return None if self._pool_failed else self._pool
+
+    def _shutdown_pool(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _apply(self, updates: list[Update], gone: list[str]) -> list[str]:
+        with self._lock:
+            changed = [p for p in gone if p in self._summaries]
+            self._forget_memory(gone)
+            for update in updates:
+                self._apply_one(update, changed)
+            return changed
+
+    def _apply_one(self, update: Update, changed: list[str]) -> None:
+        path = update.row.path
+        old = self._summaries.get(path)
+        self._version += 1
+        if update.summary is None:
+            self._skipped.add(path)
+            if self._summaries.pop(path, None) is not None:
+                changed.append(path)
+            return
+        self._skipped.discard(path)
+        self._summaries[path] = update.summary
+        if old is None or old.to_json() != update.summary.to_json():
+            changed.append(path)
+
+    def _forget_memory(self, paths: Iterable[str]) -> None:
+        with self._lock:
+            for path in paths:
+                if self._summaries.pop(path, None) is not None:
+                    self._version += 1
+                self._skipped.discard(path)
+
+    def update_paths(self, paths: Iterable[Path]) -> list[Path]:
+        """Re-index just these files (new/grown/replaced/deleted); returns those that changed.
+
+        Their tool output is indexed before returning, unless it is large (then in the
+        background)."""
+        with self._passes:
+            if not self._loaded:
+                self.scan(tools="background")
+            rows = self.index.rows()
+            stale: list[str] = []
+            for path in {str(Path(p).absolute()) for p in paths}:
+                st = stat_of(path)
+                if st is None or not unchanged(rows.get(path), st):
+                    stale.append(path)
+            changed = [Path(p) for p in self._refresh(stale, rows, None, len(stale), 0)]
+            tasks = self.index.tool_tasks(stale)
+        if sum(t.end - t.start for t in tasks) <= TOOL_BATCH_BYTES:
+            self._index_tools(tasks, None, threading.Event())
+        self._start_tools(None)  # the rest, and the changed files' conversation text
+        return changed
+
+    def forget(self, path: Path) -> None:
+        """Drop one file from the index (e.g. after the user trashed it)."""
+        key = str(Path(path).absolute())
+        with self._passes:
+            self.index.write([], [key])
+            self._forget_memory([key])
+
+    # -- tool output -------------------------------------------------------------------------
+
+    @property
+    def tools_pending(self) -> bool:
+        """Whether some session's tool output is not searchable yet."""
+        with self._lock:
+            thread = self._tools_thread
+        return (thread is not None and thread.is_alive()) or bool(self.index.tool_tasks_left())
+
+    def index_tools(self, progress: Progress | None = None) -> None:
+        """Index all tool output not indexed yet, here (waits for a background pass first)."""
+        with self._lock:
+            thread = self._tools_thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        self.index.index_texts(self._stop)
+        self.index.collect_tool_garbage()
+        self._index_tools(self.index.tool_tasks(), progress, self._stop)
+        self._shutdown_pool()
+
+    def _start_tools(self, progress: Progress | None) -> None:
+        with self._lock:
+            thread = self._tools_thread
+            if thread is not None and thread.is_alive():
+                self._tools_again = True  # the running pass goes round once more
+                return
+            left = self.index.texts_left() or self.index.tool_tasks_left()
+            start = not self._stop.is_set() and left
+            if start:
+                self._tools_again = False
+                self._tools_thread = threading.Thread(
+                    target=self._tools_worker,
+                    args=(progress,),
+                    name="pitui-catalog-tools",
+                    daemon=True,
+                )
+                self._tools_thread.start()
+        if not start:
+            self._shutdown_pool()
+
+    def _tools_worker(self, progress: Progress | None) -> None:
+        try:
+            self.index.collect_tool_garbage()
+            while not self._stop.is_set():
+                self.index.index_texts(self._stop)
+                self._index_tools(self.index.tool_tasks(), progress, self._stop)
+                with self._lock:
+                    if not self._tools_again:
+                        break
+                    self._tools_again = False
+        except Exception as error:  # e.g. the catalog was closed meanwhile
+            self.tools_error = error
+        finally:
+            self._shutdown_pool()
+
+    def _index_tools(
+        self, tasks: list[ToolTask], progress: Progress | None, stop: threading.Event
+    ) -> None:
+        total = sum(t.end - t.start for t in tasks)
+        done = 0
+        if progress:
+            progress(0, total)
+        batch: list[tuple[ToolTask, str]] = []
+        size = 0
+        for task, pieces in self._read_tools(tasks):
+            if stop.is_set():
+                return
+            batch += pieces
+            size += sum(len(text) for _, text in pieces)
+            done += task.end - task.start
+            if size >= TOOL_BATCH_BYTES:
+                self.index.add_tools(batch)
+                batch, size = [], 0
+                if progress:
+                    progress(done, total)
+        if batch:
+            self.index.add_tools(batch)
+        if progress:
+            progress(total, total)
+
+    def _read_tools(
+        self, tasks: list[ToolTask]
+    ) -> Iterator[tuple[ToolTask, list[tuple[ToolTask, str]]]]:
+        """Each task's tool text, read by the worker processes while they are up."""
+        pool = self._pool if len(tasks) >= CHUNK_FILES and not self._pool_failed else None
+        if pool is None:
+            for task in tasks:
+                yield task, read_tools(task)
+            return
+        chunks = [tasks[i : i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
+        window = 4 * self._pool_workers  # bounds the tool text held at once
+        futures: list[Future[list[list[tuple[ToolTask, str]]]] | None] = []
+        for i, chunk in enumerate(chunks):
+            while len(futures) < min(i + window, len(chunks)):
+                try:
+                    futures.append(pool.submit(_read_tools_many, chunks[len(futures)]))
+                except Exception:
+                    futures.append(None)
+            future, futures[i] = futures[i], None
+            try:
+                found = future.result() if future is not None else None
+            except Exception as error:
+                self._pool_failed |= isinstance(error, BrokenProcessPool)
+                found = None
+            if found is None:
+                found = [read_tools(task) for task in chunk]
+            yield from zip(chunk, found, strict=True)
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def sessions(self, cwd: str | None = None) -> list[SessionSummary]:
+        """Pi's `listAll()` (cwd None) or `list(cwd)`, newest first.
+
+        What is indexed so far: never reads a session file (a first call reads the index; a
+        scan running meanwhile adds to the answer of later calls)."""
+        self._load_known()
+        with self._lock:
+            cached = self._ordered
+            if cached is None or cached[0] != self._version:
+                found = list(self._summaries.values())
+                cached = self._ordered = (self._version, newest_first(found))
+        ordered = cached[1]
+        if cwd is None:
+            return list(ordered)
+        if self.custom_dir is None:  # Pi's list(cwd): the cwd's own folder
+            folder = str(discovery.project_dir(self.root, cwd))
+            return [s for s in ordered if os.path.dirname(s.path) == folder]
+        if self.custom_dir == discovery.project_dir(self.root, cwd):
+            return list(ordered)
+        return [s for s in ordered if discovery.same_cwd(s.cwd, cwd)]
+
+    def search(
+        self,
+        query: str,
+        *,
+        cwd: str | None = None,
+        sort: str = "threaded",
+        named_only: bool = False,
+    ) -> SearchResult:
+        """Pi's picker search (plus field filters) over the sessions in scope.
+
+        `tools_pending` on the result: tool output was still being indexed, so sessions that
+        only their tool output would match may be missing."""
+        pending = self.tools_pending
+        result = run_search(
+            self.sessions(cwd),
+            query,
+            sort,
+            named_only,
+            Lookups(self.index.tool_matches, self.index.text_matches),
+        )
+        result.tools_pending = pending
+        return result
+
+    def close(self) -> None:
+        """Stop a background pass (it resumes on the next scan) and close the index."""
+        self._stop.set()
+        with self._lock:
+            thread = self._tools_thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        self._shutdown_pool()
+        self.index.close()
+
+    def __enter__(self) -> Catalog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _read_tools_many(tasks: list[ToolTask]) -> list[list[tuple[ToolTask, str]]]:
+    return [read_tools(task) for task in tasks]

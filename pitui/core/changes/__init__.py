@@ -1,0 +1,1 @@
+"""Changes to session files: labels, names, trash, hand-off to pi."""

@@ -1,0 +1,1 @@
+"""The Pi session file format and its JavaScript semantics."""

@@ -1,0 +1,87 @@
+"""JSON lines the way JavaScript sees them: JSON.parse to read, JSON.stringify to write."""
+
+from __future__ import annotations
+
+import json
+import json.encoder
+import math
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import orjson
+
+from pitui.core.format.jsvalues import js_number_string
+
+MAX_NESTING = 20_000
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+class LineError(ValueError):
+    """A line that is not a JSON value."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise LineError(f"invalid JSON literal {name}")
+
+
+def parse_line(raw: bytes) -> Any:
+    """Parse one line's bytes (without its newline) to a JSON value.
+
+    Invalid UTF-8 decodes as U+FFFD (as Node's StringDecoder does); lone surrogate escapes,
+    which orjson refuses but JSON.parse accepts, go through the standard library.
+    """
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        with _deep_nesting_allowed():
+            return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as error:
+        raise LineError(_reason(error)) from None
+
+
+@contextmanager
+def _deep_nesting_allowed() -> Iterator[None]:
+    """JSON.parse reads arrays nested thousands deep; the standard library's decoder counts
+    nesting against the recursion limit, so lift it for the one call (bounded: a C stack
+    must not overflow)."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, MAX_NESTING))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, RecursionError):
+        return "JSON nested too deeply"
+    message = str(error)
+    return message.split(":")[0] if ": line" in message else message
+
+
+def js_number(value: float) -> str:
+    """A number as JSON.stringify writes it (`null` where it is not finite)."""
+    return js_number_string(value) if math.isfinite(value) else "null"
+
+
+def _js_string(text: str) -> str:
+    encoded = json.encoder.py_encode_basestring(text)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
+
+
+def dumps(value: Any) -> str:
+    """Serialise exactly as JSON.stringify does (compact, non-ASCII kept, JS numbers)."""
+    iterencode = json.encoder._make_iterencode(  # type: ignore[attr-defined]
+        {}, _unserialisable, _js_string, None, js_number, ":", ",", False, False, True
+    )
+    return "".join(iterencode(value, 0))
+
+
+def _unserialisable(value: Any) -> Any:
+    raise TypeError(f"cannot serialise {type(value).__name__}")

@@ -1,0 +1,1 @@
+"""Watching session folders and keeping open sessions live."""

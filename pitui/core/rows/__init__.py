@@ -1,0 +1,1 @@
+"""The `/tree` view model: rows, their text, and text made safe to show."""

@@ -1,0 +1,66 @@
+"""Plain-text renderings of messages and entries, for the CLI and one-line previews."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pitui.core.session.entry import Entry
+
+
+def content_text(content: Any, *, with_tools: bool = True) -> str:
+    """Text of a string or a list of content blocks (text, thinking, tool calls, images)."""
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content if isinstance(content, list) else ():
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            parts.append(str(block.get("text", "")))
+        elif kind == "thinking" and with_tools:
+            parts.append(f"[thinking] {block.get('thinking', '')}")
+        elif kind == "toolCall" and with_tools:
+            arguments = json.dumps(block.get("arguments"), ensure_ascii=False)
+            parts.append(f"[tool call {block.get('name')}] {arguments}")
+        elif kind == "image":
+            parts.append(f"[image {block.get('mimeType', '?')}]")
+        elif with_tools:
+            parts.append(f"[{kind}]")
+    return "\n".join(parts)
+
+
+def message_text(message: Any) -> str:
+    if not isinstance(message, dict):
+        return json.dumps(message, ensure_ascii=False)
+    role = message.get("role")
+    if role == "bashExecution":
+        return f"$ {message.get('command', '')}\n{message.get('output', '')}"
+    if role in ("branchSummary", "compactionSummary"):
+        return str(message.get("summary", ""))
+    return content_text(message.get("content"))
+
+
+def entry_text(entry: Entry) -> str:
+    """The main text of any entry, for previews and searching."""
+    raw = entry.raw
+    kind = entry.type
+    if kind == "message":
+        return message_text(raw.get("message"))
+    if kind in ("compaction", "branch_summary"):
+        return str(raw.get("summary", ""))
+    if kind == "custom_message":
+        return content_text(raw.get("content"))
+    if kind == "model_change":
+        return f"{raw.get('provider')}/{raw.get('modelId')}"
+    if kind == "thinking_level_change":
+        return str(raw.get("thinkingLevel"))
+    if kind == "label":
+        return str(raw.get("label", "(cleared)"))
+    if kind == "session_info":
+        return str(raw.get("name", ""))
+    if kind == "context_edit":
+        replacement = raw.get("replacement")
+        return "omit" if replacement is None else content_text((replacement or {}).get("content"))
+    return json.dumps({k: v for k, v in raw.items() if k not in ("id", "parentId")})[:500]

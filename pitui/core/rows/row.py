@@ -1,0 +1,192 @@
+"""One displayed row of the tree: its entry, where it sits (Pi's FlatNode: indent,
+connector, gutters), the guide drawn before it and what it says."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pitui.core.format.timestamps import label_time
+from pitui.core.rows.row_text import entry_display
+from pitui.core.rows.safe_text import one_line
+from pitui.core.session.entry import Entry
+from pitui.core.session.tree import SessionTree
+
+
+class RowOwner(Protocol):
+    """What a row asks of the rows it belongs to (`TreeRows`), named here so that
+    row.py need not import rows.py."""
+
+    tree: SessionTree
+    label_times: bool
+    multiple_roots: bool
+
+    @property
+    def tool_calls(self) -> dict[Any, str]: ...
+
+
+Gutters = tuple[int, bool, "Gutters"] | None  # (position, show, older gutters)
+
+
+class Row:
+    """One displayed entry. Structure fields follow Pi's FlatNode (indent, connector, gutters)."""
+
+    __slots__ = (
+        "_display",
+        "_guide",
+        "_owner",
+        "_search",
+        "connector",
+        "depth",
+        "entry",
+        "folded",
+        "gutters",
+        "indent",
+        "is_last",
+        "is_leaf_marker",
+        "just_branched",
+        "kids",
+        "label",
+        "level",
+        "on_active_path",
+        "parent",
+    )
+
+    def __init__(self, owner: RowOwner, entry: Entry, parent: Row | None) -> None:
+        self._owner = owner
+        self.entry = entry
+        self.parent = parent  # nearest visible ancestor's row
+        self.kids: list[Row] = []  # visible children (before folding), in display order
+        self.level = parent.level + 1 if parent else 0  # depth in the visible tree
+        self.indent = 0
+        self.depth = 0  # display indent: increases only at branch points
+        self.connector = False
+        self.just_branched = False
+        self.is_last = True
+        self.gutters: Gutters = None
+        self.on_active_path = False
+        self.is_leaf_marker = False
+        self.folded = False
+        label = owner.tree.labels.get(entry.id)
+        self.label: str | None = label.text if label else None
+        self._guide: str | None = None
+        self._display: tuple[str, str, str, str] | None = None
+        self._search: str | None = None  # what search looks in, but the label, lowercased
+
+    def __repr__(self) -> str:
+        return f"Row({self.guide}{self.text!r})"
+
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+    @property
+    def has_children(self) -> bool:
+        return bool(self.kids)
+
+    @property
+    def foldable(self) -> bool:
+        """Pi's isFoldable: has children and is a root or the first row of a branch."""
+        return bool(self.kids) and (self.parent is None or len(self.parent.kids) > 1)
+
+    @property
+    def guide(self) -> str:
+        if self._guide is None:
+            self._guide = _guide(self)
+        return self._guide
+
+    @property
+    def fold_marker(self) -> str:
+        """`⊞ ` for a folded row whose guide has no connector to carry the fold sign."""
+        return "⊞ " if self.folded and not self.connector else ""
+
+    def display(self) -> tuple[str, str, str, str]:
+        """(tag, tag style, body, body style): e.g. ("user: ", "user", "hello", "")."""
+        if self._display is None:
+            self.set_display(self.entry.read_raw())
+        return self._display  # type: ignore[return-value]
+
+    def set_display(self, raw: dict[str, Any]) -> None:
+        """Work out how the row shows from its entry's JSON (which it does not keep)."""
+        display = entry_display(self.entry, raw, self._owner.tool_calls)
+        tag, tag_style, body, body_style = display
+        self._display = (one_line(tag), tag_style, one_line(body), body_style)
+
+    @property
+    def text(self) -> str:
+        tag, _, body, _ = self.display()
+        return tag + body
+
+    def parts(self) -> list[tuple[str, str]]:
+        """The row as (text, style key) pieces: guide, fold, active, label, tag, body."""
+        tag, tag_style, body, body_style = self.display()
+        pieces = [(self.guide, "guide"), (self.fold_marker, "fold")]
+        pieces.append(("• " if self.on_active_path else "", "active"))
+        labelled = self.label is not None  # even one String() makes "" (an empty array)
+        pieces.append((f"[{one_line(self.label)}] " if labelled else "", "label"))
+        if labelled and self._owner.label_times:
+            pieces.append((self._label_time(), "muted"))
+        pieces += [(tag, tag_style), (body, body_style)]
+        return [(text, style) for text, style in pieces if text]
+
+    def search_text(self) -> str:
+        """What search looks in (Pi's getSearchableText, lowercased), once prepared by
+        `TreeRows.search`."""
+        rest = self._search or ""
+        return rest if self.label is None else f"{self.label.lower()} {rest}"
+
+    def plain(self) -> str:
+        return "".join(text for text, _ in self.parts())
+
+    def _label_time(self) -> str:
+        label = self._owner.tree.labels.get(self.entry.id)
+        time = label_time(label.timestamp) if label else None
+        return f"{time} " if time else ""
+
+    def _invalidate(self) -> None:
+        self._guide = None
+
+
+def place(row: Row, multiple_roots: bool) -> None:
+    """Pi's indent / connector / gutter rules, from the parent's (already placed) values."""
+    parent = row.parent
+    if parent is None:
+        row.indent = 1 if multiple_roots else 0
+        row.just_branched = row.connector = multiple_roots
+        row.gutters = None
+    else:
+        siblings = parent.kids
+        branched = len(siblings) > 1
+        grows = branched or (parent.just_branched and parent.indent > 0)
+        row.indent = parent.indent + 1 if grows else parent.indent
+        row.just_branched = row.connector = branched
+        row.is_last = siblings[-1] is row
+        row.gutters = _child_gutters(parent, multiple_roots)
+    row.depth = max(0, row.indent - 1) if multiple_roots else row.indent
+
+
+def _child_gutters(parent: Row, multiple_roots: bool) -> Gutters:
+    if not parent.connector or (parent.parent is None and multiple_roots):
+        return parent.gutters
+    return (max(0, parent.depth - 1), not parent.is_last, parent.gutters)
+
+
+def _guide(row: Row) -> str:
+    width = row.depth
+    chars = [" "] * (width * 3)
+    shows_connector = row.connector and not (row.parent is None and row._owner.multiple_roots)
+    if shows_connector and width > 0:
+        at = (width - 1) * 3
+        chars[at] = "└" if row.is_last else "├"
+        chars[at + 1] = "⊞" if row.folded else "⊟" if row.foldable else "─"
+    gutters: list[tuple[int, bool]] = []
+    node = row.gutters
+    while node is not None:
+        gutters.append((node[0], node[1]))
+        node = node[2]
+    seen: set[int] = set()
+    for position, show in reversed(gutters):  # the oldest gutter at a level wins, as in Pi
+        if position in seen or position >= width:
+            continue
+        seen.add(position)
+        chars[position * 3 : position * 3 + 3] = ["│" if show else " ", " ", " "]
+    return "".join(chars)

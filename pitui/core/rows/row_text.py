@@ -1,0 +1,288 @@
+"""What a tree row says: Pi's getEntryDisplayText, and the name a tool result takes from the
+call it answers (`[read: path]`, `[bash: command]`)."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from pitui.core.format.jsonline import dumps
+from pitui.core.format.jsvalues import (
+    UNDEFINED,
+    js_join_item,
+    js_length,
+    js_number_string,
+    js_slice,
+    js_string,
+    js_string_to_number,
+    js_to_number,
+    js_trim,
+    js_truthy,
+)
+from pitui.core.rows.render_text import entry_text
+from pitui.core.session.entry import Entry
+
+Display = tuple[str, str, str, str]  # tag, tag style, body, body style
+ToolCalls = Callable[[], Mapping[Any, str]]  # call id -> how the call shows (asked when needed)
+ToolCall = tuple[Any, Any, Any]  # (id, name, arguments)
+
+
+def _text_blocks(content: Any, stringify: Callable[[Any], str] = js_string) -> str:
+    """Pi's extractFullContent: a string, or the texts of its text blocks, each made a
+    string by `stringify`: `+=` gives String() (a missing text is "undefined"); a custom
+    message's `.map(c => c.text).join("")` gives js_join_item ("" for it)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "".join(
+        stringify(b.get("text", UNDEFINED))
+        for b in content
+        if isinstance(b, dict) and b.get("type") == "text"
+    )
+
+
+def _norm(text: str) -> str:
+    return js_trim(text.replace("\n", " ").replace("\t", " "))
+
+
+def is_silent(entry: Entry) -> bool:
+    """An assistant message with no text that is neither an error nor aborted (tool calls)."""
+    return not entry.has_text and not _error_or_aborted(entry.stop_reason)
+
+
+def _error_or_aborted(reason: Any) -> bool:
+    return reason not in (None, False, 0, "", "stop", "toolUse")
+
+
+def entry_tool_calls(entry: Entry) -> list[ToolCall]:
+    """The tool calls of an assistant entry, from its parsed JSON."""
+    message = entry.message or {}
+    content = message.get("content")
+    if message.get("role") != "assistant" or not isinstance(content, list):
+        return []
+    blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "toolCall"]
+    return [(b.get("id"), b.get("name", UNDEFINED), b.get("arguments", UNDEFINED)) for b in blocks]
+
+
+def tool_call_texts(found: list[ToolCall]) -> Iterator[tuple[Any, str]]:
+    """(call id, how the call shows) of each call Pi can show (without arguments its
+    formatToolCall throws)."""
+    for call_id, name, arguments in found:
+        try:
+            yield call_id, _tool_call_text(name, arguments)
+        except TypeError:
+            continue
+
+
+def entry_display(entry: Entry, raw: dict[str, Any], tool_calls: ToolCalls) -> Display:
+    """(tag, tag style, body, body style) of an entry's row, as Pi's getEntryDisplayText
+    (with JavaScript's String() of whatever value stands where text is expected)."""
+    kind = entry.type
+    if kind == "message":
+        message = raw.get("message")
+        return _message_display(message if isinstance(message, dict) else {}, tool_calls)
+    if kind == "custom_message":
+        content = raw.get("content")
+        text = _text_blocks(content, js_join_item)
+        return f"[{_field(raw, 'customType')}]: ", "custom", _norm(text), ""
+    if kind == "compaction":
+        count = js_number_string(_js_round(js_to_number(_get(raw, "tokensBefore")) / 1000))
+        return "", "", f"[compaction: {count}k tokens]", "compaction"
+    if kind == "branch_summary":
+        return "[branch summary]: ", "warning", _norm(js_string(_get(raw, "summary"))), ""
+    return "", "", _setting_text(raw, kind) or f"[{kind}] {entry_text(entry)[:200]}", "dim"
+
+
+def _js_round(number: float) -> float:
+    """Math.round: halves go up, NaN and infinities stay."""
+    return math.floor(number + 0.5) if math.isfinite(number) else number
+
+
+def _get(raw: Mapping[str, Any], key: str) -> Any:
+    return raw.get(key, UNDEFINED)
+
+
+def _field(raw: Mapping[str, Any], key: str) -> str:
+    """`${raw.key}`."""
+    return js_string(raw.get(key, UNDEFINED))
+
+
+def _edit_action(raw: dict[str, Any]) -> str:
+    """`entry.replacement === null ? "omit" : "replace"` (a missing one is not null)."""
+    return "omit" if "replacement" in raw and raw["replacement"] is None else "replace"
+
+
+# Settings entries: the word their row and their search text start with, and the field
+# that follows it (`[model: ${entry.modelId}]`, "model " + modelId).
+_SETTING_FIELDS = {
+    "model_change": ("model", "modelId"),
+    "thinking_level_change": ("thinking", "thinkingLevel"),
+    "custom": ("custom", "customType"),
+}
+
+
+def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
+    if kind in _SETTING_FIELDS:
+        word, key = _SETTING_FIELDS[kind]
+        return f"[{word}: {_field(raw, key)}]"
+    if kind == "context_edit":
+        return f"[context {_edit_action(raw)}: {_field(raw, 'targetId')}]"
+    if kind == "label":
+        label = raw.get("label")
+        return f"[label: {'(cleared)' if label is None else js_string(label)}]"
+    if kind == "session_info":
+        name = raw.get("name")
+        return f"[title: {js_join_item(name) if js_truthy(name) else 'empty'}]"
+    return None
+
+
+def _message_display(message: dict[str, Any], tool_calls: ToolCalls) -> Display:
+    role = message.get("role")
+    if role == "user":
+        return "user: ", "user", _norm(js_slice(_text_blocks(message.get("content")), 200)), ""
+    if role == "assistant":
+        text = _norm(js_slice(_text_blocks(message.get("content")), 200))
+        if text:
+            return "assistant: ", "assistant", text, ""
+        if message.get("stopReason") == "aborted":
+            return "assistant: ", "assistant", "(aborted)", "muted"
+        error = message.get("errorMessage")
+        if js_truthy(error):
+            return "assistant: ", "assistant", js_slice(_norm(js_string(error)), 80), "error"
+        return "assistant: ", "assistant", "(no content)", "muted"
+    if role == "toolResult":
+        call_id = message.get("toolCallId")
+        call = tool_calls().get(_hashable(call_id)) if js_truthy(call_id) else None
+        if call is not None:
+            return "", "", call, "muted"
+        name = message.get("toolName")
+        return "", "", f"[{'tool' if name is None else js_string(name)}]", "muted"
+    if role == "bashExecution":
+        command = message.get("command")
+        return "", "", f"[bash]: {_norm('' if command is None else js_string(command))}", "dim"
+    return "", "", f"[{_field(message, 'role')}]", "dim"
+
+
+def _hashable(value: Any) -> Any:
+    return value if isinstance(value, str | int | float | type(None)) else None
+
+
+def _home(path: str) -> str:
+    """Pi's shortenHomePath with its HOME: a path in the home folder (once normalised, as
+    path.resolve does) as `~/...`, the home folder itself as `~`."""
+    home = os.environ.get("HOME") or os.environ.get("USERPROFILE") or ""
+    if not home or not os.path.isabs(path):
+        return path
+    home_key, path_key = os.path.abspath(home), os.path.abspath(path)
+    if path_key == home_key:
+        return "~"
+    if not path_key.startswith(home_key.rstrip(os.sep) + os.sep):
+        return path
+    return "~" + os.sep + os.path.relpath(path_key, home_key)
+
+
+def _line_number(value: Any) -> float | None:
+    """Pi's parseLineNumber: a finite number, or a string that Number() makes one."""
+    if isinstance(value, str) and js_trim(value):
+        value = js_string_to_number(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond any double: JSON.parse makes it Infinity
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _read_range(offset: Any, limit: Any) -> str:
+    """Pi's formatReadLineRange (None and UNDEFINED both stand for JavaScript's nullish)."""
+    offset = None if offset is UNDEFINED else offset
+    limit = None if limit is UNDEFINED else limit
+    if offset is None and limit is None:
+        return ""
+    start = 1 if offset is None else _line_number(offset)
+    if start is None:
+        return ""
+    if limit is None:
+        return f":{js_number_string(start)}"
+    count = _line_number(limit)
+    if count is None:
+        return ""
+    end = start + count - 1
+    return f":{js_number_string(start)}" + (f"-{js_number_string(end)}" if end else "")
+
+
+def _tool_call_text(name: Any, args: Any) -> str:
+    """Pi's formatToolCall."""
+    if name in ("read", "write", "edit"):
+        path = _home(_arg(args, "path", "file_path", default=""))
+        extra = _read_range(_value(args, "offset"), _value(args, "limit")) if name == "read" else ""
+        return f"[{name}: {path}{extra}]"
+    if name == "bash":
+        raw = _arg(args, "command", default="")
+        return f"[bash: {js_slice(_norm(raw), 50)}{'...' if js_length(raw) > 50 else ''}]"
+    if name == "grep":
+        return f"[grep: /{_arg(args, 'pattern', default='')}/ in {_home(_arg(args, 'path'))}]"
+    if name == "find":
+        return f"[find: {_arg(args, 'pattern', default='')} in {_home(_arg(args, 'path'))}]"
+    if name == "ls":
+        return f"[ls: {_home(_arg(args, 'path'))}]"
+    dumped = dumps(args)
+    return f"[{js_string(name)}: {js_slice(dumped, 40)}{'...' if js_length(dumped) > 40 else ''}]"
+
+
+def _value(args: Any, key: str) -> Any:
+    """`args.key`, None standing for undefined and null alike."""
+    return args.get(key) if isinstance(args, dict) else None
+
+
+def _arg(args: Any, *keys: str, default: str = ".") -> str:
+    """`String(args.a || args.b || default)`."""
+    for key in keys:
+        value = _value(args, key)
+        if isinstance(value, str):
+            if value:
+                return value
+        elif js_truthy(value):
+            return js_string(value)
+    return default
+
+
+def searchable_text(entry: Entry, raw: dict[str, Any]) -> str:
+    """Pi's getSearchableText without the label: what /tree search looks in."""
+    return " ".join(js_join_item(part) for part in _search_parts(entry.type, raw))
+
+
+def _search_parts(kind: str, raw: dict[str, Any]) -> list[Any]:
+    if kind == "message":
+        message = raw.get("message")
+        message = message if isinstance(message, dict) else {}
+        parts = [message.get("role", UNDEFINED)]
+        if js_truthy(message.get("content")):
+            parts.append(js_slice(_text_blocks(message["content"]), 200))
+        if message.get("role") == "bashExecution" and js_truthy(message.get("command")):
+            parts.append(message["command"])
+        return parts
+    if kind == "custom_message":
+        content = raw.get("content")
+        text = content if isinstance(content, str) else js_slice(_text_blocks(content), 200)
+        return [raw.get("customType", UNDEFINED), text]
+    if kind == "session_info":
+        name = raw.get("name")
+        return ["title", name] if js_truthy(name) else ["title"]
+    if kind == "context_edit":
+        return ["context edit", _edit_action(raw), raw.get("targetId", UNDEFINED)]
+    if kind == "label":
+        label = raw.get("label")
+        return ["label", "" if label is None else label]
+    if kind == "compaction":
+        return ["compaction"]
+    if kind == "branch_summary":
+        return ["branch summary", raw.get("summary", UNDEFINED)]
+    if kind in _SETTING_FIELDS:
+        word, key = _SETTING_FIELDS[kind]
+        return [word, raw.get(key, UNDEFINED)]
+    return []

@@ -1,0 +1,1 @@
+"""One open session: reading, the entry tree, the context Pi would send."""

@@ -1,0 +1,81 @@
+"""What the tree needs of an assistant line, read from its bytes without parsing all of it.
+
+The tree hides assistant messages without text (Pi's filter) and names a tool result by the
+call it answers, so opening a large session asks this of every assistant entry. msgspec
+validates the line and builds only what is asked; text blocks' strings stay bytes unless
+they might be blank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from pitui.core.format.jsvalues import UNDEFINED, js_trim
+
+LightError = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+_PLAIN_BLANK = b" \t\r\n"
+
+
+class _Block(msgspec.Struct, gc=False):
+    type: Any = None
+    text: msgspec.Raw = msgspec.Raw(b"null")  # decoded only when it might be blank
+    id: Any = None
+    name: Any = UNDEFINED
+    arguments: Any = UNDEFINED
+
+
+class _Message(msgspec.Struct, gc=False):
+    content: str | list[_Block] | None = None
+
+
+class _Line(msgspec.Struct, gc=False):
+    id: Any = None
+    message: _Message | None = None
+
+
+_decode_line = msgspec.json.Decoder(_Line).decode
+
+
+@dataclass(frozen=True, slots=True)
+class LineFacts:
+    """What the tree needs of an entry's message: whether it has non-blank text, and the
+    tool calls it makes."""
+
+    has_text: bool
+    tool_calls: list[tuple[Any, Any, Any]]  # (id, name, arguments)
+
+
+def line_facts(line: bytes, entry_id: str | None) -> LineFacts | None:
+    """The facts of an entry line; None when the line has another shape or is not the entry
+    `entry_id` (the caller parses it whole)."""
+    try:
+        decoded = _decode_line(line)
+    except LightError:
+        return None
+    if decoded.id != entry_id:
+        return None
+    content = None if decoded.message is None else decoded.message.content
+    if isinstance(content, str):
+        return LineFacts(bool(js_trim(content)), [])
+    blocks = content or ()
+    return LineFacts(
+        any(b.type == "text" and _raw_text_has_text(b.text) for b in blocks),
+        [(b.id, b.name, b.arguments) for b in blocks if b.type == "toolCall"],
+    )
+
+
+def _raw_text_has_text(raw: msgspec.Raw) -> bool:
+    """A JSON string value (as bytes) that is not blank; decoded only when it might be."""
+    data = bytes(raw)
+    if not data.startswith(b'"'):
+        return False  # not a string: Pi's text check wants a string
+    inner = data[1:-1]
+    if b"\\" not in inner and inner.isascii():
+        return bool(inner.strip(_PLAIN_BLANK))  # printable ASCII: no decoding needed
+    try:
+        return bool(js_trim(msgspec.json.decode(data, type=str)))
+    except LightError:
+        return False

@@ -1,0 +1,262 @@
+"""Incremental reading of a session file: complete lines only, by byte offset."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pitui.core.errors import PituiError
+from pitui.core.format.jsonline import LineError, parse_line
+from pitui.core.format.migration import Migrator
+from pitui.core.session.entry import DecodeErrors, Diagnostic, Entry, decode_entry
+from pitui.core.session.source import LineSource
+
+CHUNK_SIZE = 16 * 1024 * 1024
+TAIL_CHECK = 64
+Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
+_SPACE = frozenset(b" \t\r\x0b\x0c")
+
+
+class NotASession(PituiError):
+    """The file is not a Pi session (no header first), or cannot be read."""
+
+
+@dataclass(slots=True)
+class ReadBatch:
+    """What one read produced. `reset` means: forget earlier batches, this is the whole file."""
+
+    entries: list[Entry] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    reset: bool = False
+    links: BatchLinks = field(default_factory=lambda: BatchLinks())
+
+
+@dataclass(slots=True)
+class BatchLinks:
+    """What decoding learnt for the tree, while each entry was still in the CPU's cache:
+    fast-path entries by id, and those whose parent is not an earlier entry of the batch.
+    It covers the whole batch only if it holds as many ids as the batch has entries."""
+
+    by_id: dict[str | None, Entry] = field(default_factory=dict)
+    unlinked: list[Entry] = field(default_factory=list)
+    # Indices of the entries whose parent is not named as the entry just before them: the
+    # rest form runs of a chain, which a path walk copies a run at a time.
+    starts: list[int] = field(default_factory=list)
+    non_messages: list[Entry] = field(default_factory=list)  # the few entries to look at
+
+
+NO_ID = object()  # the id "before" a batch's first entry: no parentId equals it
+
+
+@dataclass(slots=True)
+class _Line:
+    number: int
+    offset: int
+    data: bytes | bytearray
+
+
+class SessionReader:
+    """Reads a session file's complete lines; `refresh()` reads only what was appended."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.header: dict[str, Any] | None = None
+        self.offset = 0  # just after the last complete line consumed
+        self.partial_bytes = 0  # bytes of a last line not yet ended by "\n"
+        self._line_number = 0
+        self._parsed_count = 0
+        self._entry_count = 0
+        self._source: LineSource | None = None
+        self._header_span: tuple[int, int] = (0, 0)
+        self._header_bytes = b""
+        self._tail_bytes = b""
+        self._migrator: Migrator | None = None
+
+    def read(self, progress: Progress | None = None) -> ReadBatch:
+        """Read the whole file from the start."""
+        self.__init__(self.path)  # type: ignore[misc]
+        batch = self._read_new(progress)
+        batch.reset = True
+        return batch
+
+    def refresh(self, progress: Progress | None = None) -> ReadBatch:
+        """Read lines appended since the last read; reload whole if the file was replaced.
+        `progress(done, total)` hears after every chunk (16 MB) read."""
+        if self.header is None or self._must_reload():
+            return self.read(progress)
+        return self._read_new(progress)
+
+    def _must_reload(self) -> bool:
+        try:
+            stat = os.stat(self.path)
+        except OSError as error:
+            raise NotASession(_os_reason(error)) from None
+        source = self._source
+        if source is None or stat.st_ino != source.inode or stat.st_size < self.offset:
+            return True
+        start, end = self._header_span
+        if source.read(start, end - start) != self._header_bytes:
+            return True
+        tail = len(self._tail_bytes)
+        return source.read(self.offset - tail, tail) != self._tail_bytes
+
+    def _read_new(self, progress: Progress | None) -> ReadBatch:
+        batch = ReadBatch()
+        try:
+            if self._source is None:
+                self._source = LineSource(self.path)
+            self._read_chunks(self._source, batch, progress)
+        except OSError as error:
+            raise NotASession(_os_reason(error)) from None
+        if self.header is None:
+            raise NotASession(self._no_header_reason())
+        return batch
+
+    def _read_chunks(self, source: LineSource, batch: ReadBatch, progress: Progress | None) -> None:
+        """Everything after `self.offset`, a chunk at a time into one buffer (memory stays
+        one chunk). Each chunk starts at the first unconsumed byte, so a line cut by a
+        chunk's end is read again whole rather than glued together; a line longer than a
+        chunk doubles the buffer. One byte more than the file holds makes its last read short,
+        which is how the end is seen."""
+        total = source.size()
+        buffer = bytearray(max(1, min(CHUNK_SIZE, total - self.offset + 1)))
+        while True:
+            got = source.read_into(buffer, self.offset)
+            consumed = self._take_buffer(buffer, got, source, batch)
+            if progress:
+                progress(self.offset, max(total, self.offset))
+            if got < len(buffer):
+                self.partial_bytes = got - consumed
+                return
+            if consumed == 0:
+                buffer = bytearray(len(buffer) * 2)
+            elif len(buffer) < CHUNK_SIZE:  # the file grew while it was being read
+                buffer = bytearray(CHUNK_SIZE)
+
+    def _take_buffer(
+        self, data: bytearray, limit: int, source: LineSource, batch: ReadBatch
+    ) -> int:
+        """Consume the complete lines of `data[:limit]` (bytes from `self.offset`); returns
+        how many bytes were consumed.
+
+        Lines of a current-format file take the fast path (decoded straight into entries
+        that read their JSON again on use); anything else is parsed whole, one line at a
+        time, which also says what is wrong with a bad line.
+        """
+        view, start = memoryview(data), 0
+        while (end := data.find(b"\n", start, limit)) != -1:
+            if self._migrator is not None and not self._migrator.needed:
+                start = self._take_fast_lines(data, limit, view, start, source, batch)
+                if (end := data.find(b"\n", start, limit)) == -1:
+                    break
+            self._line_number += 1
+            if end > start and (data[start] not in _SPACE or not data[start:end].isspace()):
+                line = _Line(self._line_number, self.offset + start, data[start:end])
+                self._take_parsed_line(line, batch)
+            start = end + 1
+        self.offset += start
+        if start:
+            # The end of what was consumed: if these bytes change, the file was rewritten.
+            self._tail_bytes = bytes(data[max(0, start - TAIL_CHECK) : start])
+        return start
+
+    def _take_fast_lines(
+        self,
+        data: bytearray,
+        limit: int,
+        view: memoryview,
+        start: int,
+        source: LineSource,
+        batch: ReadBatch,
+    ) -> int:
+        """Decode lines from `start` as long as each is a plain entry; returns where the
+        first line that is not (or the incomplete end) starts. The hot loop of loading."""
+        find, base, append = data.find, self.offset, batch.entries.append
+        links = batch.links
+        by_id, unlinked, starts, non_messages = (
+            links.by_id,
+            links.unlinked,
+            links.starts,
+            links.non_messages,
+        )
+        line_number, index, previous = self._line_number, self._entry_count, NO_ID
+        while (end := find(b"\n", start, limit)) != -1:
+            try:
+                entry = decode_entry(view[start:end])
+            except DecodeErrors:
+                break
+            if entry.type != "message":
+                if entry.type == "session":
+                    break
+                non_messages.append(entry)
+            line_number += 1
+            entry.line = line_number
+            entry.offset = base + start
+            entry.index = index
+            entry.source = source
+            index += 1
+            append(entry)
+            if (parent_id := entry.parent_id) != previous:  # as links_of() in the tree
+                starts.append(entry.index)
+                if parent_id not in by_id:
+                    unlinked.append(entry)
+            previous = entry.raw_id
+            by_id[previous] = entry
+            start = end + 1
+        self._parsed_count += index - self._entry_count
+        self._line_number, self._entry_count = line_number, index
+        return start
+
+    def _take_parsed_line(self, line: _Line, batch: ReadBatch) -> None:
+        try:
+            value = parse_line(line.data)
+        except LineError as error:
+            batch.diagnostics.append(Diagnostic(line.number, line.offset, str(error)))
+            return
+        self._parsed_count += 1
+        if self.header is None:
+            self._take_header(value, line)
+        elif not isinstance(value, dict):
+            reason = "line is not a JSON object"
+            batch.diagnostics.append(Diagnostic(line.number, line.offset, reason))
+        elif value.get("type") == "session":
+            reason = "extra session header ignored"
+            batch.diagnostics.append(Diagnostic(line.number, line.offset, reason))
+        else:
+            batch.entries.append(self._make_entry(value, line, batch))
+
+    def _take_header(self, value: Any, line: _Line) -> None:
+        if not (isinstance(value, dict) and value.get("type") == "session"):
+            raise NotASession(
+                f"line {line.number} is not a session header: the file is not a session"
+            )
+        if not isinstance(value.get("id"), str):
+            raise NotASession(f"the session header on line {line.number} has no string id")
+        self.header = value
+        self._header_span = (line.offset, line.offset + len(line.data))
+        self._header_bytes = bytes(line.data)
+        self._migrator = Migrator(value)
+
+    def _make_entry(self, raw: dict[str, Any], line: _Line, batch: ReadBatch) -> Entry:
+        assert self._migrator is not None
+        problem = self._migrator.migrate(raw, self._parsed_count - 1)
+        if problem:
+            batch.diagnostics.append(Diagnostic(line.number, line.offset, problem))
+        self._entry_count += 1
+        return Entry.from_raw(raw, line.number, line.offset, self._entry_count - 1)
+
+    def _no_header_reason(self) -> str:
+        if self.offset == 0 and self.partial_bytes == 0:
+            return "the file is empty"
+        return "no session header found: the file is not a session"
+
+    @property
+    def version(self) -> int:
+        return self._migrator.source_version if self._migrator else 0
+
+
+def _os_reason(error: OSError) -> str:
+    return f"cannot read {error.filename or 'file'}: {error.strerror or error}"

@@ -1,0 +1,1 @@
+"""The demo store and the generated corpora used by the demo, tests and benchmarks."""

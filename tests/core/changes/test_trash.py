@@ -1,0 +1,91 @@
+"""Trash: into the freedesktop trash, never a permanent delete."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import send2trash.plat_other as plat_other
+
+from pitui.core.changes import trash
+from pitui.core.changes.trash import trash_session
+from pitui.core.errors import PituiError
+
+
+@pytest.fixture
+def home_trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point the freedesktop home trash at a folder on the same device as tmp_path."""
+    data_home = tmp_path / "xdg-data"
+    data_home.mkdir()
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", str(data_home / "Trash"))
+    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)  # "same device as home"
+    monkeypatch.setattr(trash, "send2trash", plat_other.send2trash)
+    return data_home / "Trash"
+
+
+def _session(tmp_path: Path) -> Path:
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"type":"session","id":"x","timestamp":"2025-01-01T00:00:00.000Z"}\n')
+    return path
+
+
+def test_trash_moves_into_freedesktop_trash(tmp_path: Path, home_trash: Path) -> None:
+    path = _session(tmp_path)
+    content = path.read_bytes()
+    trash_session(path)
+    assert not path.exists()
+    assert (home_trash / "files" / "s.jsonl").read_bytes() == content
+    info = (home_trash / "info" / "s.jsonl.trashinfo").read_text()
+    assert f"Path={path}" in info  # restorable to where it was
+
+
+def test_trash_that_refuses_keeps_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _session(tmp_path)
+    content = path.read_bytes()
+
+    def refuse(target: str) -> None:
+        raise plat_other.TrashPermissionError(target)
+
+    monkeypatch.setattr(trash, "send2trash", refuse)
+    with pytest.raises(PituiError, match=r"cannot move .* to the trash: Permission denied"):
+        trash_session(path)
+    assert path.read_bytes() == content
+
+
+def test_trash_other_failure_keeps_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _session(tmp_path)
+
+    def broken(target: str) -> None:
+        raise OSError("Couldn't find mount point")
+
+    monkeypatch.setattr(trash, "send2trash", broken)
+    with pytest.raises(PituiError, match="mount point"):
+        trash_session(path)
+    assert path.exists()
+
+
+def test_trash_that_silently_does_nothing_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _session(tmp_path)
+    monkeypatch.setattr(trash, "send2trash", lambda target: None)
+    with pytest.raises(PituiError, match="did not take"):
+        trash_session(path)
+    assert path.exists()
+
+
+def test_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    with pytest.raises(PituiError, match="not a regular file"):
+        trash_session(tmp_path)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(_session(tmp_path))
+    with pytest.raises(PituiError, match="not a regular file"):
+        trash_session(link)
+    assert link.is_symlink()
+    with pytest.raises(PituiError, match="cannot trash"):
+        trash_session(tmp_path / "missing.jsonl")
