@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
@@ -24,11 +24,11 @@ from pitui.ui.messages import (
     CatalogScanned,
     SearchDone,
 )
-from pitui.ui.session_actions import ask_name, ask_trash
+from pitui.ui.screens.picker_actions import SORTS, PickerActions
+from pitui.ui.screens.picker_keys import PICKER_BINDINGS
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
 
-SORTS = ("threaded", "recent", "relevance")
 SEARCH_DELAY = 0.05  # seconds of quiet typing before a search (one search per burst)
 RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often
 
@@ -41,76 +41,10 @@ class SearchRequest:
     named_only: bool
 
 
-class PickerScreen(ReportsFailures, Screen[None]):
+class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
     """Catalog search in thread workers; the list updates as the catalog fills in."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "tab",
-            "toggle_scope",
-            "Scope",
-            id="picker.scope",
-            priority=True,
-            tooltip="Sessions of this folder / all sessions",
-        ),
-        Binding(
-            "ctrl+s",
-            "cycle_sort",
-            "Sort",
-            id="picker.sort",
-            priority=True,
-            tooltip="Threaded / recent / relevance",
-        ),
-        Binding(
-            "ctrl+n",
-            "toggle_named",
-            "Named",
-            id="picker.named",
-            priority=True,
-            tooltip="Named sessions only",
-        ),
-        Binding(
-            "ctrl+p",
-            "toggle_paths",
-            "Paths",
-            id="picker.paths",
-            priority=True,
-            tooltip="Show the file path column",
-        ),
-        Binding(
-            "ctrl+r",
-            "rename",
-            "Rename",
-            id="picker.rename",
-            priority=True,
-            tooltip="Name the highlighted session",
-        ),
-        Binding(
-            "ctrl+d",
-            "trash",
-            "Trash",
-            id="picker.trash",
-            priority=True,
-            tooltip="Move the highlighted session to the trash",
-        ),
-        Binding("enter", "open", "Open", id="picker.open", tooltip="Open in the session screen"),
-        Binding(
-            "down,up,pagedown,pageup",
-            "focus_list",
-            "List",
-            show=False,
-            id="picker.list",
-            tooltip="Move into the list",
-        ),
-        Binding(
-            "escape",
-            "escape",
-            "Quit",
-            id="picker.quit",
-            show=False,
-            tooltip="Clear the search, or quit",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = PICKER_BINDINGS
 
     def __init__(self) -> None:
         super().__init__(id="picker")
@@ -320,85 +254,3 @@ class PickerScreen(ReportsFailures, Screen[None]):
     @property
     def highlighted(self) -> Any:
         return self.query_one(SessionTable).highlighted
-
-    # -- actions -------------------------------------------------------------------------
-
-    def action_focus_list(self) -> None:
-        self.query_one(SessionTable).focus()
-
-    def action_focus_search(self) -> None:
-        self.query_one("#search", Input).focus()
-
-    def action_escape(self) -> None:
-        search = self.query_one("#search", Input)
-        if search.value:
-            search.value = ""
-            search.focus()
-        else:
-            self.app.exit()
-
-    def action_toggle_scope(self) -> None:
-        self.all_scope = not self.all_scope
-        self.run_search()
-        self._update_status()
-
-    def action_cycle_sort(self) -> None:
-        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
-        self.run_search()
-        self._update_status()
-
-    def action_toggle_named(self) -> None:
-        self.named_only = not self.named_only
-        self.run_search()
-        self._update_status()
-
-    def action_toggle_paths(self) -> None:
-        self.show_paths = not self.show_paths
-        self.query_one(SessionTable).show_rows(
-            self.rows,
-            now=self.app.now(),
-            all_scope=self.all_scope,
-            show_paths=self.show_paths,
-            home=self.app.config.home,
-        )
-
-    def action_open(self) -> None:
-        from pitui.ui.screens.session import SessionScreen
-
-        summary = self.highlighted
-        if summary is not None:
-            self.app.push_screen(SessionScreen(Path(summary.path)))
-
-    def action_resume(self) -> None:
-        summary = self.highlighted
-        if summary is not None:
-            self.app.request_handoff(Path(summary.path), summary.cwd)
-
-    def action_fork(self) -> None:
-        summary = self.highlighted
-        if summary is not None:
-            self.app.request_handoff(Path(summary.path), summary.cwd, fork=True)
-
-    def action_rename(self) -> None:
-        summary = self.highlighted
-        if summary is not None:
-            path = Path(summary.path)
-            done = lambda note: self.refresh_paths([path], note)  # noqa: E731
-            ask_name(self.app, path, summary.name or "", done)
-
-    def action_trash(self) -> None:
-        summary = self.highlighted
-        if summary is not None:
-            path = Path(summary.path)
-            ask_trash(self.app, path, summary.name or summary.first_message or path.name)
-
-    def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
-        """Re-read these sessions into the catalog (after our own writes) and search again."""
-        if note:
-            self.notify(note)
-        if self.app.catalog is not None:
-            self._update_catalog(paths, [])
-
-    def forget(self, path: Path) -> None:
-        if self.app.catalog is not None:
-            self._update_catalog([], [path])

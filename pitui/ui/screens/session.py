@@ -12,14 +12,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from pitui.core.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
-from pitui.core.render_text import entry_text
-from pitui.core.rows import TreeRows
-from pitui.core.safe_text import one_line
+from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
+from pitui.core.rows.rows import TreeRows
+from pitui.core.rows.safe_text import one_line
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.format import tilde
 from pitui.ui.messages import (
@@ -32,12 +30,13 @@ from pitui.ui.messages import (
     SessionProgress,
     TreeSearched,
 )
-from pitui.ui.session_actions import ask_label, ask_name, ask_trash
+from pitui.ui.screens.session_commands import SessionCommands
+from pitui.ui.screens.session_keys import SESSION_BINDINGS
+from pitui.ui.screens.session_panes import SessionPanes
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import MessagePane
 
-PANES = {"tree": "#entry-tree", "message": "#message-pane", "context": "#context-pane"}
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
 
 
@@ -55,62 +54,10 @@ class SessionHeader(Static, can_focus=True):
     ]
 
 
-class SessionScreen(ReportsFailures, Screen[None]):
+class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]):
     """Loads in a thread worker; live events arrive from the watcher thread as messages."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "1",
-            "toggle_pane('tree')",
-            "Tree",
-            id="session.tree",
-            tooltip="Show or hide the entry tree",
-        ),
-        Binding(
-            "2",
-            "toggle_pane('message')",
-            "Message",
-            id="session.message",
-            tooltip="Show or hide the message pane",
-        ),
-        Binding(
-            "3",
-            "toggle_pane('context')",
-            "Context",
-            id="session.context",
-            tooltip="Show or hide the context preview",
-        ),
-        Binding(
-            "m",
-            "maximise",
-            "Zoom",
-            id="session.zoom",
-            tooltip="Maximise the focused pane (again: restore)",
-        ),
-        Binding(
-            "L,shift+l",
-            "label",
-            "Label",
-            id="session.label",
-            tooltip="Set or clear the label of the highlighted entry",
-        ),
-        Binding("ctrl+r", "rename", "Name", id="session.rename", tooltip="Name the session"),
-        Binding(
-            "ctrl+d", "trash", "Trash", id="session.trash", tooltip="Move the session to the trash"
-        ),
-        Binding(
-            "ctrl+x", "copy", "Copy", id="session.copy", tooltip="Copy the highlighted entry's text"
-        ),
-        Binding(
-            "ctrl+e",
-            "resume",
-            "Resume",
-            id="session.resume",
-            show=False,
-            tooltip="Hand off to pi --session",
-        ),
-        Binding("escape", "back", "Back", id="session.back", tooltip="Back to the picker"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = SESSION_BINDINGS
 
     def __init__(self, path: Path, *, standalone: bool = False) -> None:
         super().__init__(classes="session-screen")
@@ -364,95 +311,3 @@ class SessionScreen(ReportsFailures, Screen[None]):
     @on(Input.Submitted, "#tree-search")
     def _search_done(self, event: Input.Submitted) -> None:
         self._close_search(clear=False)
-
-    # -- panes ---------------------------------------------------------------------------
-
-    def action_toggle_pane(self, name: str) -> None:
-        widget = self.query_one(PANES[name])
-        visible = [n for n, sel in PANES.items() if self.query_one(sel).display]
-        if widget.display and visible == [name]:
-            self.notify("At least one pane stays visible", severity="warning")
-            return
-        widget.display = not widget.display
-        if widget.display:
-            widget.focus()
-        elif self.focused is None or not self.focused.display:
-            next_pane = next(
-                self.query_one(PANES[n]) for n in PANES if self.query_one(PANES[n]).display
-            )
-            next_pane.focus()
-
-    def action_maximise(self) -> None:
-        if self.maximized is not None:
-            self.minimize()
-            return
-        pane = self._focused_pane()
-        if pane is not None:
-            self.maximized = pane  # not `maximize()`: the context pane is a container
-
-    def _focused_pane(self) -> Widget | None:
-        node = self.focused
-        while node is not None and node.id not in {s[1:] for s in PANES.values()}:
-            node = node.parent  # type: ignore[assignment]
-        return node if isinstance(node, Widget) else None
-
-    # -- actions -------------------------------------------------------------------------
-
-    def _close_search(self, *, clear: bool) -> None:
-        search = self.query_one("#tree-search", Input)
-        if clear:
-            search.value = ""
-            self.query_one(EntryTree).search("")
-        search.display = False
-        self.query_one(EntryTree).focus()
-
-    def action_back(self) -> None:
-        if self.focused is self.query_one("#tree-search"):
-            self._close_search(clear=True)
-        elif self.maximized is not None:
-            self.minimize()
-        elif self.standalone:
-            self.app.exit()
-        else:
-            self.app.pop_screen()
-
-    def action_resume(self) -> None:
-        cwd = self.live.session.cwd if self.live else ""
-        self.app.request_handoff(self.path, cwd)
-
-    def action_copy(self) -> None:
-        if self.entry is None:
-            return
-        text = entry_text(self.entry)
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied {len(text):,} characters")
-
-    def action_label(self) -> None:
-        entry, live = self.entry, self.live
-        if entry is None or live is None or getattr(entry, "type", None) == "session":
-            return
-        with live.lock:
-            current = live.session.tree.label_of(entry.id) or ""
-        ask_label(self.app, self.path, entry.id, current, self._written)
-
-    def action_rename(self) -> None:
-        if self.live is None:
-            return
-        with self.live.lock:
-            current = self.live.session.tree.name or ""
-        ask_name(self.app, self.path, current, self._written)
-
-    def _written(self, note: str) -> None:
-        self.notify(note)
-        self._catch_up()
-        self.app.session_written(self.path)
-
-    @work(thread=True, group="catch-up", exit_on_error=False, description="re-reading")
-    def _catch_up(self) -> None:
-        """Our own write shows at once, with or without the watcher."""
-        if self.live is not None:
-            self.live.apply_change()
-
-    def action_trash(self) -> None:
-        name = self.live.session.tree.name if self.live else None
-        ask_trash(self.app, self.path, name or self.path.name)

@@ -1,0 +1,109 @@
+"""What the picker does with the highlighted session: open, resume, fork, rename, trash,
+and the toggles of scope, sort, named filter and paths."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.screen import Screen
+from textual.widgets import Input
+
+from pitui.core.catalog.search import SORTS
+from pitui.ui.session_actions import ask_name, ask_trash
+from pitui.ui.widgets.session_table import SessionTable
+
+
+class PickerActions(Screen[None]):
+    """The picker screen's actions (mixed into `PickerScreen`)."""
+
+    all_scope: bool
+    sort: str
+    named_only: bool
+    show_paths: bool
+    rows: list[Any]
+    highlighted: Any
+    run_search: Callable[[], None]
+    _update_status: Callable[[], None]
+    _update_catalog: Callable[[list[Path], list[Path]], None]
+
+    def action_focus_list(self) -> None:
+        self.query_one(SessionTable).focus()
+
+    def action_focus_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_escape(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""
+            search.focus()
+        else:
+            self.app.exit()
+
+    def action_toggle_scope(self) -> None:
+        self.all_scope = not self.all_scope
+        self.run_search()
+        self._update_status()
+
+    def action_cycle_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.run_search()
+        self._update_status()
+
+    def action_toggle_named(self) -> None:
+        self.named_only = not self.named_only
+        self.run_search()
+        self._update_status()
+
+    def action_toggle_paths(self) -> None:
+        self.show_paths = not self.show_paths
+        self.query_one(SessionTable).show_rows(
+            self.rows,
+            now=self.app.now(),
+            all_scope=self.all_scope,
+            show_paths=self.show_paths,
+            home=self.app.config.home,
+        )
+
+    def action_open(self) -> None:
+        from pitui.ui.screens.session import SessionScreen
+
+        summary = self.highlighted
+        if summary is not None:
+            self.app.push_screen(SessionScreen(Path(summary.path)))
+
+    def action_resume(self) -> None:
+        summary = self.highlighted
+        if summary is not None:
+            self.app.request_handoff(Path(summary.path), summary.cwd)
+
+    def action_fork(self) -> None:
+        summary = self.highlighted
+        if summary is not None:
+            self.app.request_handoff(Path(summary.path), summary.cwd, fork=True)
+
+    def action_rename(self) -> None:
+        summary = self.highlighted
+        if summary is not None:
+            path = Path(summary.path)
+            done = lambda note: self.refresh_paths([path], note)  # noqa: E731
+            ask_name(self.app, path, summary.name or "", done)
+
+    def action_trash(self) -> None:
+        summary = self.highlighted
+        if summary is not None:
+            path = Path(summary.path)
+            ask_trash(self.app, path, summary.name or summary.first_message or path.name)
+
+    def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
+        """Re-read these sessions into the catalog (after our own writes) and search again."""
+        if note:
+            self.notify(note)
+        if self.app.catalog is not None:
+            self._update_catalog(paths, [])
+
+    def forget(self, path: Path) -> None:
+        if self.app.catalog is not None:
+            self._update_catalog([], [path])

@@ -1,0 +1,59 @@
+"""The session screen's keys. Each binding has an id, so that a keymap can rebind it."""
+
+from __future__ import annotations
+
+from textual.binding import Binding, BindingType
+
+SESSION_BINDINGS: list[BindingType] = [
+    Binding(
+        "1",
+        "toggle_pane('tree')",
+        "Tree",
+        id="session.tree",
+        tooltip="Show or hide the entry tree",
+    ),
+    Binding(
+        "2",
+        "toggle_pane('message')",
+        "Message",
+        id="session.message",
+        tooltip="Show or hide the message pane",
+    ),
+    Binding(
+        "3",
+        "toggle_pane('context')",
+        "Context",
+        id="session.context",
+        tooltip="Show or hide the context preview",
+    ),
+    Binding(
+        "m",
+        "maximise",
+        "Zoom",
+        id="session.zoom",
+        tooltip="Maximise the focused pane (again: restore)",
+    ),
+    Binding(
+        "L,shift+l",
+        "label",
+        "Label",
+        id="session.label",
+        tooltip="Set or clear the label of the highlighted entry",
+    ),
+    Binding("ctrl+r", "rename", "Name", id="session.rename", tooltip="Name the session"),
+    Binding(
+        "ctrl+d", "trash", "Trash", id="session.trash", tooltip="Move the session to the trash"
+    ),
+    Binding(
+        "ctrl+x", "copy", "Copy", id="session.copy", tooltip="Copy the highlighted entry's text"
+    ),
+    Binding(
+        "ctrl+e",
+        "resume",
+        "Resume",
+        id="session.resume",
+        show=False,
+        tooltip="Hand off to pi --session",
+    ),
+    Binding("escape", "back", "Back", id="session.back", tooltip="Back to the picker"),
+]
