@@ -10,8 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from pitui.core.jsvalues import js_trim
-from pitui.core.safe_text import one_line
+from pitui.core.format.jsvalues import js_trim
+from pitui.core.rows.safe_text import one_line
 from pitui.ui.format import line
 
 
