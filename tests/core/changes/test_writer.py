@@ -315,25 +315,6 @@ def test_v1_with_non_object_line_is_refused(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
-def test_migration_refused_if_file_changes_meanwhile(
-    v1: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    extra = b'{"type":"custom","customType":"late","timestamp":"2025-01-01T00:00:00.000Z"}\n'
-    real_fsync = os.fsync
-
-    def fsync_and_pi_writes(fd: int) -> None:
-        real_fsync(fd)
-        with v1.open("ab") as handle:
-            handle.write(extra)
-
-    before = v1.read_bytes()
-    monkeypatch.setattr(os, "fsync", fsync_and_pi_writes)
-    with pytest.raises(PituiError, match="changed while pitui was migrating"):
-        set_name(v1, "n", force=True)
-    assert v1.read_bytes() == before + extra
-    assert not [p for p in v1.parent.iterdir() if ".pitui-" in p.name]
-
-
 # --------------------------------------------------------------------------- errors
 
 

@@ -1,0 +1,44 @@
+"""Low-level writes: whole data or nothing at the end of a file, and a folder's fsync."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pitui.core.changes.messages import os_message
+from pitui.core.errors import PituiError
+
+
+def write_all(fd: int, data: bytes, path: Path) -> None:
+    """Write `data` at the end; undo a partial write if nothing followed it."""
+    start = os.fstat(fd).st_size
+    written = 0
+    try:
+        while written < len(data):
+            written += os.write(fd, data[written:])
+    except OSError as error:
+        if written:
+            _undo_partial(fd, start, written)
+        raise PituiError(os_message("cannot write", path, error)) from None
+
+
+def _undo_partial(fd: int, start: int, written: int) -> None:
+    """Remove our partial line, but only if it is still the end of the file."""
+    try:
+        if os.fstat(fd).st_size == start + written:
+            os.ftruncate(fd, start)
+    except OSError:
+        pass
+
+
+def sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

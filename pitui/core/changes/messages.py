@@ -1,0 +1,30 @@
+"""Messages about session files, with every file name and path made inert for a terminal."""
+
+from __future__ import annotations
+
+import errno
+import os
+
+from pitui.core.rows.safe_text import one_line
+
+_REASONS = {
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.ENOENT: "it does not exist",
+}
+
+
+def shown(value: str | os.PathLike[str]) -> str:
+    """A path, file name or session string as a message may print it (controls visible)."""
+    return one_line(os.fspath(value))
+
+
+def os_reason(error: OSError) -> str:
+    return _REASONS.get(error.errno or 0) or error.strerror or str(error)
+
+
+def os_message(what: str, path: str | os.PathLike[str], error: OSError) -> str:
+    return f"{what} {shown(path)}: {os_reason(error)}; nothing was changed"

@@ -1,0 +1,253 @@
+"""Migrating a v1/v2 session file on disk, as Pi does when it loads one, losing no line.
+
+Pi rewrites an old file whole when it loads it; pitui does the same before it appends a label
+or a name. Pi has no lock, so another process may append at any moment:
+- pitui refuses while another process holds the file open for writing, even when forced (that
+  process would keep writing to the replaced file);
+- the migrated snapshot goes to a temporary file beside the original and is renamed over it,
+  while pitui keeps the original open;
+- after the rename, whatever the original gained past the snapshot (appended before or during
+  the rename by a writer that opens the file for each line, as Pi does) is appended to the new
+  file, until nobody holds the original open and it stops growing.
+Two pitui processes migrating the same file take turns (`flock` on the original).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import secrets
+import stat
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pitui.core.changes.file_writes import sync_folder, write_all
+from pitui.core.changes.messages import os_message, shown
+from pitui.core.changes.migrated_lines import migrated_values
+from pitui.core.changes.stale_temporaries import temporary_name
+from pitui.core.changes.write_guard import process_writing
+from pitui.core.errors import PituiError
+from pitui.core.format.migration import CURRENT_VERSION
+from pitui.core.session.session import Session
+
+POLL_SECONDS = 0.05
+LOCK_WAIT_SECONDS = 30.0  # how long to wait for another pitui migrating the same file
+WRITER_GRACE_SECONDS = 0.5  # how long to wait for a writer to close the file before refusing
+HOLDER_WAIT_SECONDS = 3.0  # how long a writer may keep the replaced file open after the rename
+QUIET_POLLS = 2  # checks in a row finding nobody holding the replaced file, before stopping
+
+
+def checkpoint(step: str) -> None:
+    """Called between the steps of a migration (tests inject other writers' appends here)."""
+
+
+def migrate_on_disk(session: Session, encode_line: Callable[[Any], bytes]) -> None:
+    """Rewrite `session`'s v1/v2 file as Pi's migration would; `session` is refreshed after.
+
+    `encode_line(value)` gives the bytes of one line (`JSON.stringify(value) + "\\n"`).
+    Lines another writer appends meanwhile are all kept (after the migrated ones).
+    """
+    path = session.path
+    original = _open_regular(path)
+    try:
+        _lock(original, path)
+        checkpoint("locked")
+        info = os.fstat(original)
+        if _is_current_file(path, info):
+            session.refresh()  # the same file as `original`: the reader follows the path
+            if _is_current_file(path, info) and session.version < CURRENT_VERSION:
+                _migrate_locked(session, original, info, encode_line)
+    finally:
+        os.close(original)  # also releases the lock
+    checkpoint("carried")
+    session.refresh()  # replaced: by our migration, or by another pitui's meanwhile
+
+
+def _migrate_locked(
+    session: Session, original: int, info: os.stat_result, encode_line: Callable[[Any], bytes]
+) -> None:
+    path = session.path
+    _refuse_if_written(path, info)
+    size = session.reader.offset
+    data = os.pread(original, size, 0)
+    if len(data) != size:
+        raise PituiError(f"{shown(path.name)} shrank while being read: nothing was changed")
+    checkpoint("snapshot")
+    content = b"".join(encode_line(value) for value in migrated_values(session, data))
+    new_inode = _replace(path, info, content)
+    checkpoint("renamed")
+    _carry_over(original, info, path, new_inode, size, data[: data.find(b"\n") + 1])
+    sync_folder(path.parent)
+
+
+# --------------------------------------------------------------------------- steps
+
+
+def _open_regular(path: Path) -> int:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError as error:
+        raise PituiError(os_message("cannot read", path, error)) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise PituiError(f"{shown(path)} is not a regular file: nothing was changed")
+    return fd
+
+
+def _lock(fd: int, path: Path) -> None:
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise PituiError(
+                    f"another pitui is migrating {shown(path.name)}: nothing was changed; "
+                    "try again in a moment"
+                ) from None
+            time.sleep(POLL_SECONDS)
+        except OSError:
+            return  # a file system without flock: pitui processes do not take turns there
+
+
+def _is_current_file(path: Path, info: os.stat_result) -> bool:
+    try:
+        now = os.stat(path)
+    except OSError:
+        return False
+    return (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino)
+
+
+def _refuse_if_written(path: Path, info: os.stat_result) -> None:
+    """Never migrate while another process holds the file open for writing, even forced:
+    what it writes after the rename would go to the replaced file and be lost. A writer that
+    opens the file for each line (as Pi does) holds it only for moments: wait for one."""
+    deadline = time.monotonic() + WRITER_GRACE_SECONDS
+    while (writer := process_writing(info)) is not None:
+        if time.monotonic() >= deadline:
+            raise PituiError(
+                f"{shown(path.name)} is open for writing by {writer}, and this old-format file "
+                "must be rewritten (migrated) first: pitui will not do that while another "
+                "process can write to it, even with --force; nothing was changed"
+            )
+        time.sleep(POLL_SECONDS)
+
+
+def _replace(path: Path, before: os.stat_result, content: bytes) -> tuple[int, int]:
+    """Write `content` to a temporary file beside `path` and rename it over `path`; returns
+    the new file's (dev, ino)."""
+    temporary = path.with_name(temporary_name(path.name, secrets.token_hex(4)))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    try:
+        fd = os.open(temporary, flags, 0o600)
+    except OSError as error:
+        raise PituiError(
+            os_message("cannot write a temporary file in", path.parent, error)
+        ) from None
+    try:
+        try:
+            _keep_owner_and_mode(fd, before)
+            write_all(fd, content, path)
+            os.fsync(fd)
+            made = os.fstat(fd)
+        finally:
+            os.close(fd)
+        checkpoint("written")
+        _refuse_if_written(path, before)  # again, as close to the rename as can be
+        if not _is_current_file(path, before):
+            raise PituiError(
+                f"{shown(path.name)} was replaced while pitui was migrating it: nothing was "
+                "changed; try again"
+            )
+        checkpoint("renaming")
+        os.rename(temporary, path)
+    except OSError as error:
+        _remove(temporary)
+        raise PituiError(os_message("cannot replace", path, error)) from None
+    except BaseException:
+        _remove(temporary)
+        raise
+    return (made.st_dev, made.st_ino)
+
+
+def _carry_over(
+    original: int,
+    info: os.stat_result,
+    path: Path,
+    new_inode: tuple[int, int],
+    start: int,
+    header: bytes,
+) -> None:
+    """Append to the new file what the replaced one gained past `start`, complete lines only,
+    until nobody holds the replaced file open for writing and it stops growing."""
+    carried = start
+    quiet = 0
+    deadline = time.monotonic() + HOLDER_WAIT_SECONDS
+    target = _open_new(path, new_inode)
+    try:
+        while True:
+            size = os.fstat(original).st_size
+            if size < carried or os.pread(original, len(header), 0) != header:
+                raise PituiError(_rewritten_message(path))
+            gained = os.pread(original, size - carried, carried) if size > carried else b""
+            complete = gained[: gained.rfind(b"\n") + 1]
+            if complete:
+                write_all(target, complete, path)
+                carried += len(complete)
+                quiet = 0
+                deadline = time.monotonic() + HOLDER_WAIT_SECONDS
+                continue
+            writer = process_writing(info)
+            quiet = 0 if writer else quiet + 1
+            if quiet >= QUIET_POLLS:
+                if gained:  # a writer left an unfinished line and closed: keep it, ended
+                    write_all(target, gained + b"\n", path)
+                return
+            if writer and time.monotonic() >= deadline:
+                raise PituiError(_still_held_message(path, writer))
+            time.sleep(POLL_SECONDS)
+    finally:
+        os.close(target)
+
+
+def _open_new(path: Path, new_inode: tuple[int, int]) -> int:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError as error:
+        raise PituiError(os_message("cannot write", path, error)) from None
+    made = os.fstat(fd)
+    if (made.st_dev, made.st_ino) != new_inode:
+        os.close(fd)
+        raise PituiError(_rewritten_message(path))
+    return fd
+
+
+def _rewritten_message(path: Path) -> str:
+    return (
+        f"{shown(path.name)} was rewritten by another program while pitui migrated it: "
+        "pitui's label or name was not added; check the session before trying again"
+    )
+
+
+def _still_held_message(path: Path, writer: str) -> str:
+    return (
+        f"{shown(path.name)} was migrated, but {writer} still has the old file open for "
+        "writing: what it writes from now on will not reach the session; pitui's label or "
+        "name was not added"
+    )
+
+
+def _keep_owner_and_mode(fd: int, before: os.stat_result) -> None:
+    if (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
+        with contextlib.suppress(OSError):  # not allowed: the rewritten file becomes ours
+            os.fchown(fd, before.st_uid, before.st_gid)
+    os.fchmod(fd, stat.S_IMODE(before.st_mode))
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
