@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from pitui.core.changes.command_errors import writing_from_command
+from pitui.core.changes.messages import shown
 from pitui.core.changes.writer import sanitize_name, set_name
 
 
@@ -16,10 +18,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    new_id = set_name(args.file, args.name, force=args.force)
+    with writing_from_command():
+        new_id = set_name(args.file, args.name, force=args.force)
     name = sanitize_name(args.name)
     print(
-        f"named the session {name!r} (entry {new_id})"
+        f"named the session {shown(repr(name))} (entry {new_id})"
         if name
         else f"cleared the name (entry {new_id})"
     )
