@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from pitui.core.changes.command_errors import writing_from_command
+from pitui.core.changes.messages import shown
 from pitui.core.changes.trash import trash_session
 
 
@@ -12,6 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    trash_session(args.file)
-    print(f"moved {args.file} to the trash")
+    with writing_from_command():
+        trash_session(args.file)
+    print(f"moved {shown(args.file)} to the trash")
     return 0

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from send2trash import send2trash
 
+from pitui.core.changes.messages import shown
 from pitui.core.errors import PituiError
 
 
@@ -22,19 +23,21 @@ def trash_session(path: str | os.PathLike[str]) -> None:
         send2trash(str(path))
     except Exception as error:  # send2trash raises OSError and its own errors
         raise PituiError(
-            f"cannot move {path} to the trash: {_reason(error)}; the file was kept"
+            f"cannot move {shown(path)} to the trash: {shown(_reason(error))}; the file was kept"
         ) from None
     if os.path.lexists(path):
-        raise PituiError(f"the trash did not take {path}; the file was kept")
+        raise PituiError(f"the trash did not take {shown(path)}; the file was kept")
 
 
 def _check_regular_file(path: Path) -> None:
     try:
         info = os.lstat(path)
     except OSError as error:
-        raise PituiError(f"cannot trash {path}: {error.strerror or error}") from None
+        raise PituiError(
+            f"cannot trash {shown(path)}: {shown(str(error.strerror or error))}"
+        ) from None
     if not stat.S_ISREG(info.st_mode):
-        raise PituiError(f"cannot trash {path}: not a regular file")
+        raise PituiError(f"cannot trash {shown(path)}: not a regular file")
 
 
 def _reason(error: BaseException) -> str:
