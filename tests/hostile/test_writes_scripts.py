@@ -132,3 +132,25 @@ def test_label_text_is_trimmed_as_pis_editor(
     assert _last(session).get("label") == stored
     out = capsys.readouterr().out.splitlines()[-1]
     assert out.startswith("labelled" if stored else "cleared the label of")
+
+
+def test_a_line_appended_right_after_ours_is_not_taken_for_ours(
+    session: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pi appends in the instant between pitui's write and pitui looking at the result: the
+    state pitui sees then is not its own, and is not recorded as such."""
+    real_write = os.write
+
+    def write_then_pi(fd: int, data: bytes) -> int:
+        done = real_write(fd, data)
+        with session.open("ab") as handle:
+            handle.write(FOREIGN)
+        return done
+
+    monkeypatch.setattr(os, "write", write_then_pi)
+    assert main(["name", str(session), "ours"]) == 0
+    monkeypatch.setattr(os, "write", real_write)
+    assert session.read_bytes().endswith(FOREIGN)
+    assert "was modified" in (write_guard.activity_warning(session) or "")
+    _new_process()
+    assert "was modified" in (write_guard.activity_warning(session) or "")

@@ -9,8 +9,10 @@ from pitui.core.changes.messages import os_message
 from pitui.core.errors import PituiError
 
 
-def write_all(fd: int, data: bytes, path: Path) -> None:
-    """Write `data` at the end; undo a partial write if nothing followed it."""
+def write_all(fd: int, data: bytes, path: Path) -> os.stat_result | None:
+    """Write `data` at the end; undo a partial write if nothing followed it. Returns the
+    file's state just after, if nothing else was appended since the write began (the file
+    grew by `data` exactly), else None."""
     start = os.fstat(fd).st_size
     written = 0
     try:
@@ -20,6 +22,8 @@ def write_all(fd: int, data: bytes, path: Path) -> None:
         if written:
             _undo_partial(fd, start, written)
         raise PituiError(os_message("cannot write", path, error)) from None
+    after = os.fstat(fd)
+    return after if after.st_size == start + len(data) else None
 
 
 def _undo_partial(fd: int, start: int, written: int) -> None:

@@ -64,13 +64,11 @@ def fingerprint(info: os.stat_result) -> Fingerprint:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def remember_own_write(path: Path) -> None:
-    """Record the state pitui's write left `path` in. Any later append by another writer
-    changes its size (and mtime), so a file still in that state was last changed by pitui."""
-    try:
-        mark = fingerprint(os.stat(path))
-    except OSError:
-        return
+def remember_own_write(path: Path, after: os.stat_result) -> None:
+    """Record `after`, the state pitui's write left `path` in (taken when nothing else had
+    been appended since). Any later append by another writer changes the file's size and
+    mtime, so a file still in that state was last changed by pitui."""
+    mark = fingerprint(after)
     _own_writes[path] = mark
     folder = _record_folder()
     if folder is not None:

@@ -171,8 +171,9 @@ def _write_entry(
             raise ConcurrentWriteWarning(warning)
     session = Session(path)
     _wait_for_complete_line(session)
-    new_id = _append(session, build)
-    remember_own_write(path)
+    new_id, after = _append(session, build)
+    if after is not None:
+        remember_own_write(path, after)
     return new_id
 
 
@@ -202,8 +203,11 @@ def _wait_for_complete_line(session: Session) -> None:
         )
 
 
-def _append(session: Session, build: Callable[[Session], dict[str, Any]]) -> str:
-    """Append one entry line with a single write, re-reading while the file grows.
+def _append(
+    session: Session, build: Callable[[Session], dict[str, Any]]
+) -> tuple[str, os.stat_result | None]:
+    """Append one entry line with a single write, re-reading while the file grows; returns
+    the entry's id, and the file's state right after (None if another line came meanwhile).
 
     The entry's parentId is the last entry read. If the file keeps growing (another writer is
     busy), the last attempt still writes, provided the file ends with a complete line.
@@ -218,8 +222,8 @@ def _append(session: Session, build: Callable[[Session], dict[str, Any]]) -> str
             last = attempt == APPEND_ATTEMPTS - 1
             if _in_step(session, fd) or (last and _ends_with_complete_line(path, fd)):
                 entry = build(session)
-                write_all(fd, encode_line(entry), path)
-                return str(entry["id"])
+                after = write_all(fd, encode_line(entry), path)
+                return str(entry["id"]), after
         finally:
             os.close(fd)
     raise PituiError(f"{shown(path.name)} keeps changing (pi is writing it): nothing was changed")
