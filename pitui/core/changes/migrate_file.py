@@ -77,9 +77,12 @@ def _migrate_locked(
         raise PituiError(f"{shown(path.name)} shrank while being read: nothing was changed")
     checkpoint("snapshot")
     content = b"".join(encode_line(value) for value in migrated_values(session, data))
-    new_inode = _replace(path, info, content)
-    checkpoint("renamed")
-    _carry_over(original, info, path, new_inode, size, data[: data.find(b"\n") + 1])
+    target = _replace(path, info, content)
+    try:
+        checkpoint("renamed")
+        _carry_over(original, info, path, target, size, data[: data.find(b"\n") + 1])
+    finally:
+        os.close(target)
     sync_folder(path.parent)
 
 
@@ -137,11 +140,11 @@ def _refuse_if_written(path: Path, info: os.stat_result) -> None:
         time.sleep(POLL_SECONDS)
 
 
-def _replace(path: Path, before: os.stat_result, content: bytes) -> tuple[int, int]:
+def _replace(path: Path, before: os.stat_result, content: bytes) -> int:
     """Write `content` to a temporary file beside `path` and rename it over `path`; returns
-    the new file's (dev, ino)."""
+    the descriptor that wrote it (appending: after the rename, to the new file)."""
     temporary = path.with_name(temporary_name(path.name, secrets.token_hex(4)))
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC
     try:
         fd = os.open(temporary, flags, 0o600)
     except OSError as error:
@@ -149,13 +152,9 @@ def _replace(path: Path, before: os.stat_result, content: bytes) -> tuple[int, i
             os_message("cannot write a temporary file in", path.parent, error)
         ) from None
     try:
-        try:
-            _keep_owner_and_mode(fd, before)
-            write_all(fd, content, path)
-            os.fsync(fd)
-            made = os.fstat(fd)
-        finally:
-            os.close(fd)
+        _keep_owner_and_mode(fd, before)
+        write_all(fd, content, path)
+        os.fsync(fd)
         checkpoint("written")
         _refuse_if_written(path, before)  # again, as close to the rename as can be
         if not _is_current_file(path, before):
@@ -165,29 +164,23 @@ def _replace(path: Path, before: os.stat_result, content: bytes) -> tuple[int, i
             )
         checkpoint("renaming")
         os.rename(temporary, path)
-    except OSError as error:
+    except BaseException as error:
+        os.close(fd)
         _remove(temporary)
-        raise PituiError(os_message("cannot replace", path, error)) from None
-    except BaseException:
-        _remove(temporary)
+        if isinstance(error, OSError):
+            raise PituiError(os_message("cannot replace", path, error)) from None
         raise
-    return (made.st_dev, made.st_ino)
+    return fd
 
 
 def _carry_over(
-    original: int,
-    info: os.stat_result,
-    path: Path,
-    new_inode: tuple[int, int],
-    start: int,
-    header: bytes,
+    original: int, info: os.stat_result, path: Path, target: int, start: int, header: bytes
 ) -> None:
-    """Append to the new file what the replaced one gained past `start`, complete lines only,
-    until nobody holds the replaced file open for writing and it stops growing."""
+    """Append to the new file (`target`) what the replaced one gained past `start`, complete
+    lines only, until nobody holds the replaced file open for writing and it stops growing."""
     carried = start
     quiet = 0
     deadline = time.monotonic() + HOLDER_WAIT_SECONDS
-    target = _open_new(path, new_inode)
     try:
         while True:
             size = os.fstat(original).st_size
@@ -210,20 +203,17 @@ def _carry_over(
             if writer and time.monotonic() >= deadline:
                 raise PituiError(_still_held_message(path, writer))
             time.sleep(POLL_SECONDS)
-    finally:
-        os.close(target)
+    except PituiError as error:
+        if carried < os.fstat(original).st_size:
+            raise PituiError(_not_carried_message(path, error)) from None
+        raise
 
 
-def _open_new(path: Path, new_inode: tuple[int, int]) -> int:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK)
-    except OSError as error:
-        raise PituiError(os_message("cannot write", path, error)) from None
-    made = os.fstat(fd)
-    if (made.st_dev, made.st_ino) != new_inode:
-        os.close(fd)
-        raise PituiError(_rewritten_message(path))
-    return fd
+def _not_carried_message(path: Path, error: PituiError) -> str:
+    return (
+        f"{shown(path.name)} was migrated, but lines another program appended meanwhile "
+        f"could not all be copied into it ({error}); pitui's label or name was not added"
+    )
 
 
 def _rewritten_message(path: Path) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -238,3 +239,53 @@ class _holder:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
+
+
+def _write_to_replaced_file(
+    path: Path, monkeypatch: pytest.MonkeyPatch, then: Callable[[Any], None]
+) -> None:
+    """Open the original just before the rename; at the next step, `then(handle)`."""
+    held: list[Any] = []
+
+    def inject(name: str) -> None:
+        if name == "renaming":
+            held.append(path.open("r+b"))
+        elif name == "renamed":
+            then(held[0])
+            held[0].close()
+
+    monkeypatch.setattr(migrate_file, "checkpoint", inject)
+
+
+def test_replaced_file_rewritten_in_place_is_reported(
+    old_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An old Pi migrating the same file rewrites it in place (writeFileSync): the bytes past
+    the snapshot are then not appended lines, and pitui says so rather than copying them."""
+
+    def rewrite(handle: Any) -> None:
+        handle.truncate(0)
+        handle.write(b'{"type":"session","version":3}\n' + b"x" * 10000 + b"\n")
+        handle.flush()
+
+    _write_to_replaced_file(old_file, monkeypatch, rewrite)
+    with pytest.raises(PituiError, match="rewritten by another program"):
+        set_name(old_file, "n", force=True)
+
+
+def test_disk_full_while_carrying_over_is_reported(
+    old_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def append_then_fill_disk(handle: Any) -> None:
+        handle.seek(0, os.SEEK_END)
+        handle.write(_injected("late"))
+        handle.flush()
+
+        def full(fd: int, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(os, "write", full)
+
+    _write_to_replaced_file(old_file, monkeypatch, append_then_fill_disk)
+    with pytest.raises(PituiError, match=r"could not all be copied .*disk is full"):
+        set_name(old_file, "n", force=True)
