@@ -86,14 +86,23 @@ def _last_write_was_ours(path: Path, info: os.stat_result) -> bool:
 
 def _record_folder(create: bool = True) -> Path | None:
     try:
-        from pitui.core.catalog.index import default_cache_dir
-
-        folder = default_cache_dir() / RECORD_FOLDER
+        folder = _cache_dir() / RECORD_FOLDER
         if create:
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         return folder
     except Exception:  # an unusable cache folder: own writes are remembered in memory only
         return None
+
+
+def _cache_dir() -> Path:
+    """pitui's cache folder, as the catalog finds it (not imported from there: loading the
+    catalog costs a write command more than everything else it does)."""
+    env = os.environ.get("PITUI_CACHE_DIR")
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("pitui"))
 
 
 def _record_name(path: Path) -> str:
