@@ -135,7 +135,7 @@ def _refuse_if_written(path: Path, info: os.stat_result) -> None:
             raise PituiError(
                 f"{shown(path.name)} is open for writing by {writer}, and this old-format file "
                 "must be rewritten (migrated) first: pitui will not do that while another "
-                "process can write to it, even with --force; nothing was changed"
+                "process can write to it, even when forced; nothing was changed"
             )
         time.sleep(POLL_SECONDS)
 

@@ -190,7 +190,10 @@ def test_migration_refused_while_another_process_holds_the_file_for_writing(
 ) -> None:
     monkeypatch.setattr(migrate_file, "WRITER_GRACE_SECONDS", 0.1)
     before = old_file.read_bytes()
-    with _holder(old_file) as pid, pytest.raises(PituiError, match=rf"pid {pid} .*--force"):
+    with (
+        _holder(old_file) as pid,
+        pytest.raises(PituiError, match=rf"pid {pid} .*even when forced"),
+    ):
         set_name(old_file, "n", force=True)
     assert old_file.read_bytes() == before
 
