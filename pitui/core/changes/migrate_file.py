@@ -36,7 +36,7 @@ from pitui.core.session.session import Session
 POLL_SECONDS = 0.05
 LOCK_WAIT_SECONDS = 30.0  # how long to wait for another pitui migrating the same file
 WRITER_GRACE_SECONDS = 0.5  # how long to wait for a writer to close the file before refusing
-HOLDER_WAIT_SECONDS = 3.0  # how long a writer may keep the replaced file open after the rename
+HOLDER_WAIT_SECONDS = 3.0  # how long after the rename a writer may still use the old file
 QUIET_POLLS = 2  # checks in a row finding nobody holding the replaced file, before stopping
 
 
@@ -191,17 +191,14 @@ def _carry_over(
             if complete:
                 write_all(target, complete, path)
                 carried += len(complete)
-                quiet = 0
-                deadline = time.monotonic() + HOLDER_WAIT_SECONDS
-                continue
             writer = process_writing(info)
-            quiet = 0 if writer else quiet + 1
+            quiet = 0 if writer or complete else quiet + 1
             if quiet >= QUIET_POLLS:
-                if gained:  # a writer left an unfinished line and closed: keep it, ended
-                    write_all(target, gained + b"\n", path)
+                if len(gained) > len(complete):  # a writer left an unfinished line: end it
+                    write_all(target, gained[len(complete) :] + b"\n", path)
                 return
-            if writer and time.monotonic() >= deadline:
-                raise PituiError(_still_held_message(path, writer))
+            if quiet == 0 and time.monotonic() >= deadline:
+                raise PituiError(_still_held_message(path, writer or "another process"))
             time.sleep(POLL_SECONDS)
     except PituiError as error:
         if carried < os.fstat(original).st_size:

@@ -292,3 +292,30 @@ def test_disk_full_while_carrying_over_is_reported(
     _write_to_replaced_file(old_file, monkeypatch, append_then_fill_disk)
     with pytest.raises(PituiError, match=r"could not all be copied .*disk is full"):
         set_name(old_file, "n", force=True)
+
+
+def test_a_writer_appending_without_end_to_the_replaced_file_is_not_waited_for_ever(
+    old_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(migrate_file, "HOLDER_WAIT_SECONDS", 0.3)
+    held: list[Any] = []
+    written = [0]
+
+    def busy_holder(info: os.stat_result) -> str:
+        written[0] += 1
+        held[0].write(_injected(f"busy-{written[0]}"))
+        held[0].flush()
+        return "pid 43 (pi)"
+
+    def inject(name: str) -> None:
+        if name == "renaming":
+            held.append(old_file.open("ab"))
+        elif name == "renamed":
+            monkeypatch.setattr(migrate_file, "process_writing", busy_holder)
+
+    monkeypatch.setattr(migrate_file, "checkpoint", inject)
+    try:
+        with pytest.raises(PituiError, match=r"pid 43 \(pi\) still has the old file open"):
+            set_name(old_file, "n", force=True)
+    finally:
+        held[0].close()
