@@ -35,7 +35,7 @@ from pitui.demo.generate import (
     write_session,
 )
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pi-real-v1-large-session.jsonl"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "pi-real-v1-large-session.jsonl"
 HEX8 = re.compile(r"^[0-9a-f]{8}$")
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 OLD = 1_600_000_000  # an mtime far in the past: no "recently modified" warning
@@ -275,7 +275,6 @@ def test_v2_migration_matches_pi(v2: Path, pi_oracle: Any, tmp_path: Path) -> No
 
 
 @pytest.mark.oracle
-@pytest.mark.skipif(not FIXTURE.exists(), reason="real v1 fixture missing")
 def test_real_v1_session_migration_matches_pi(tmp_path: Path, pi_oracle: Any) -> None:
     path = tmp_path / FIXTURE.name
     shutil.copyfile(FIXTURE, path)
