@@ -29,3 +29,21 @@ def pi_oracle() -> Iterator[PiOracle]:
 
 
 # --- end of Pi oracle fixture ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _user_folders_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test reads or writes the real user's cache, data, config or trash folders."""
+    import os
+
+    base = tmp_path_factory.mktemp("user-folders")
+    names = {"XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data", "XDG_CONFIG_HOME": "config"}
+    saved = {name: os.environ.get(name) for name in names}
+    for name, folder in names.items():
+        os.environ[name] = str(base / folder)
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
