@@ -15,9 +15,10 @@ each in one file only.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 import orjson
@@ -72,7 +73,7 @@ class Counted:
     """One counted entry: where its usage goes and what it adds."""
 
     key: str
-    entry_ms: int | None
+    copy_ms: int | None  # the entry's time when it is a fork's copy, else None
     day: str
     provider: str
     model: str
@@ -87,6 +88,7 @@ class FileUsage:
     cwd: str
     parent: str | None
     created_ms: int | None
+    created_iso: str | None = None
     buckets: dict[tuple[str, str, str], list[float]] = field(default_factory=dict)
     copies: list[Counted] = field(default_factory=list)
 
@@ -101,30 +103,46 @@ def read_usage(path: str) -> FileUsage | None:
 
 
 def usage_of_bytes(data: bytes) -> FileUsage | None:
-    lines = data.split(b"\n")
-    lines.pop()  # the partial last line, or b"" after the final newline
+    end = data.rfind(b"\n") + 1  # complete lines only
     result: FileUsage | None = None
+    start = 0
+    while result is None:
+        if start >= end:
+            return None
+        stop = data.index(b"\n", start)
+        header = _header(data[start:stop])
+        if header is False:
+            return None  # the first parsed line must be a session header
+        result = header
+        start = stop + 1
+    born = _Birth(result.created_ms, result.created_iso)
     counted: dict[str, Counted] = {}
     day_of = _DayCache()
-    for number, line in enumerate(lines):
-        if result is None:
-            result = _header(line)
-            if result is None and line.strip():
-                return None  # the first parsed line must be a session header
-            continue
-        if b'"usage"' not in line and b'"assistant"' not in line:
-            continue
-        item = _count(line, number, day_of)
+    for first in _candidates(data, start, end):
+        item = _count(data[first : data.index(b"\n", first)], first, day_of, born)
         if item is not None:
             counted[item.key] = item
-    if result is None:
-        return None
     for item in counted.values():
         _add(result, item)
     return result
 
 
-def _header(line: bytes) -> FileUsage | None:
+def _candidates(data: bytes, start: int, end: int) -> list[int]:
+    """Where the lines that may count begin (they hold "usage" or "assistant"), in order:
+    found by searching the whole buffer, so other lines cost nothing."""
+    found: set[int] = set()
+    for needle in (b'"usage"', b'"assistant"'):
+        at = data.find(needle, start, end)
+        while at >= 0:
+            found.add(data.rfind(b"\n", start, at) + 1 if at > start else start)
+            after = data.find(b"\n", at, end)
+            at = data.find(needle, after, end) if after >= 0 else -1
+    return sorted(p if p > start else start for p in found)
+
+
+def _header(line: bytes) -> FileUsage | Literal[False] | None:
+    """The header's facts; None for a line that is blank or not JSON (skipped, as Pi skips
+    it), False for a parsed line that is not a header."""
     if not line.strip():
         return None
     try:
@@ -135,26 +153,51 @@ def _header(line: bytes) -> FileUsage | None:
         except orjson.JSONDecodeError:
             return None
         if not isinstance(raw, dict):
-            return None
+            return False
         header = _Header(**{k: raw.get(k) for k in _Header.__struct_fields__})
     if header.type != "session" or not isinstance(header.id, str):
-        return None
+        return False
     cwd = header.cwd if isinstance(header.cwd, str) else ""
     parent = header.parentSession if isinstance(header.parentSession, str) else None
-    return FileUsage(header.id, cwd, parent or None, _ms(header.timestamp))
+    iso = header.timestamp if isinstance(header.timestamp, str) else None
+    return FileUsage(header.id, cwd, parent or None, _ms(header.timestamp), iso)
+
+
+class _Birth:
+    """When the file's header says it was made, to tell copied entries (dated before)."""
+
+    def __init__(self, ms: int | None, iso: str | None) -> None:
+        self.ms = ms
+        self.iso = iso if iso and _is_plain_iso(iso) else None
+
+    def copy_ms(self, timestamp: Any) -> int | None:
+        """The entry's time if it is before the header's, else None."""
+        if self.ms is None:
+            return None
+        plain = self.iso is not None and isinstance(timestamp, str) and _is_plain_iso(timestamp)
+        if plain and timestamp >= self.iso:  # same fixed format: text order is time order
+            return None
+        ms = _ms(timestamp)
+        return ms if ms is not None and ms < self.ms else None
+
+
+def _is_plain_iso(text: str) -> bool:
+    """`toISOString()`'s own format (YYYY-MM-DDTHH:MM:SS.sssZ)."""
+    return len(text) == 24 and text[23] == "Z" and text[10] == "T" and text[4] == "-"
 
 
 def _add(result: FileUsage, item: Counted) -> None:
-    created, when = result.created_ms, item.entry_ms
-    if created is not None and when is not None and when < created:
+    if item.copy_ms is not None:
         result.copies.append(item)
         return
-    bucket = result.buckets.setdefault((item.day, item.provider, item.model), [0.0] * NUMBERS)
+    bucket = result.buckets.get((item.day, item.provider, item.model))
+    if bucket is None:
+        bucket = result.buckets[(item.day, item.provider, item.model)] = [0] * NUMBERS
     for i, value in enumerate(item.values):
         bucket[i] += value
 
 
-def _count(line: bytes, number: int, day_of: _DayCache) -> Counted | None:
+def _count(line: bytes, number: int, day_of: _DayCache, born: _Birth) -> Counted | None:
     try:
         entry = _decode_line(line)
     except msgspec.DecodeError:
@@ -165,12 +208,14 @@ def _count(line: bytes, number: int, day_of: _DayCache) -> Counted | None:
     if found is None:
         return None
     provider, model, usage, is_reply, when = found
-    entry_ms = _ms(entry.timestamp)
-    when_ms = _ms(when) if when is not None else None
-    when_ms = entry_ms if when_ms is None else when_ms
+    if type(when) is not int:
+        when = _ms(when) if when is not None else None
+        if when is None:
+            when = _ms(entry.timestamp)
     values = (1 if is_reply else 0, *_numbers(usage))
-    key = entry.id if isinstance(entry.id, str) else f"#{number}"
-    return Counted(key, entry_ms, day_of(when_ms), provider, model, values)
+    key = entry.id if isinstance(entry.id, str) else f"@{number}"
+    copy_ms = born.copy_ms(entry.timestamp)
+    return Counted(key, copy_ms, day_of(when), provider, model, values)
 
 
 def _attribution(entry: _Line) -> tuple[str, str, _Usage | None, bool, Any] | None:
@@ -240,9 +285,12 @@ def _numbers(usage: _Usage | None) -> tuple[float, float, float, float, float]:
 
 def _num(value: Any) -> float:
     """A finite number, else 0 (Pi would add NaN and lose the whole total)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return 0
-    return value if value == value and abs(value) != float("inf") else 0
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[no-any-return]
+    if kind is float and math.isfinite(value):
+        return value  # type: ignore[no-any-return]
+    return 0
 
 
 def _text(value: Any) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import date
 
 from pitui.core.usage.cache import Row, SessionInfo
 
@@ -32,15 +31,6 @@ class Group:
     cache_read: float = 0
     cache_write: float = 0
     cost: float = 0.0
-
-    def add(self, row: Row) -> None:
-        self.sessions.add(row[0])
-        self.messages += int(row[5])
-        self.input += row[6]
-        self.output += row[7]
-        self.cache_read += row[8]
-        self.cache_write += row[9]
-        self.cost += row[10]
 
     @property
     def tokens(self) -> float:
@@ -97,24 +87,44 @@ def summarize(
 ) -> Stats:
     """Group the counted rows by `by`; `since`/`until` are inclusive YYYY-MM-DD local days."""
     key_of = _key_function(by, infos)
-    groups: dict[str, Group] = {}
-    total = Group("total")
+    sums: dict[str, list[float]] = {}
+    sessions: dict[str, set[str]] = {}
+    dated = since is not None or until is not None
     for row in counted_rows(infos, rows):
-        day = row[1]
-        if (since or until) and (not day or (since and day < since) or (until and day > until)):
-            continue
+        if dated:
+            day = row[1]
+            if not day or (since and day < since) or (until and day > until):
+                continue
         key = key_of(row)
-        group = groups.get(key)
-        if group is None:
-            group = groups[key] = Group(key)
-        group.add(row)
-        total.add(row)
-    ordered = list(groups.values())
+        acc = sums.get(key)
+        if acc is None:
+            acc = sums[key] = [0, 0, 0, 0, 0, 0.0]
+            sessions[key] = set()
+        sessions[key].add(row[0])
+        acc[0] += row[5]
+        acc[1] += row[6]
+        acc[2] += row[7]
+        acc[3] += row[8]
+        acc[4] += row[9]
+        acc[5] += row[10]
+    groups = [Group(key, sessions[key], *_ints(acc)) for key, acc in sums.items()]
+    total = Group("total", set().union(*sessions.values()) if sessions else set())
+    for g in groups:
+        total.messages += g.messages
+        total.input += g.input
+        total.output += g.output
+        total.cache_read += g.cache_read
+        total.cache_write += g.cache_write
+        total.cost += g.cost
     if by in BY_TIME:
-        ordered.sort(key=lambda g: (g.key == NO_DATE, g.key))
+        groups.sort(key=lambda g: (g.key == NO_DATE, g.key))
     else:
-        ordered.sort(key=lambda g: (-g.cost, -g.tokens, g.key))
-    return Stats(by, ordered, total)
+        groups.sort(key=lambda g: (-g.cost, -g.tokens, g.key))
+    return Stats(by, groups, total)
+
+
+def _ints(acc: list[float]) -> list[float]:
+    return [int(acc[0]), *acc[1:]]
 
 
 def _key_function(by: str, infos: dict[str, SessionInfo]) -> Callable[[Row], str]:
@@ -138,6 +148,8 @@ def _key_function(by: str, infos: dict[str, SessionInfo]) -> Callable[[Row], str
 
 def _week(day: str) -> str:
     """ISO week of a YYYY-MM-DD day, as 2026-W05."""
+    from datetime import date
+
     try:
         year, week, _ = date.fromisoformat(day).isocalendar()
     except ValueError:

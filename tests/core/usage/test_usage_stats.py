@@ -3,6 +3,7 @@ forks, usage entries and repeated ids; each reply counted once; served from the 
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -154,10 +155,11 @@ def test_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
     files = _paths(tmp_path / "sessions")
     folder = tmp_path / "cache"
     folder.mkdir()
-    (folder / cache_module.DB_NAME).write_bytes(b"not a database" * 100)
+    (folder / cache_module.FILE_NAME).write_bytes(b"not json" * 100)
     infos, rows, _ = load_usage(files, folder=folder)
     assert infos and rows
     cache = UsageCache(folder)
     assert cache.refresh(files)[0] == infos
     cache.close()
-    assert os.path.getsize(folder / cache_module.DB_NAME) > 0
+    kept = json.loads((folder / cache_module.FILE_NAME).read_bytes())
+    assert set(kept["files"]) == set(files)
