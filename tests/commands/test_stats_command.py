@@ -82,3 +82,28 @@ def test_empty_scope(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) ->
     assert main(["stats", "--all"]) == 0
     out = capsys.readouterr().out
     assert "(no usage)" in out and out.splitlines()[-1].startswith("TOTAL")
+
+
+def test_hostile_model_names_stay_inert(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "agent" / "sessions" / "--x--"
+    folder.mkdir(parents=True)
+    reply = {
+        "type": "message", "id": "a1", "parentId": None, "timestamp": "2026-01-01T00:00:01.000Z",
+        "message": {"role": "assistant", "content": [], "provider": "evil\x1b[2J",
+                    "model": "[bold]m\x07", "usage": {"input": 1, "output": 2, "cacheRead": 0,
+                    "cacheWrite": 0, "cost": {"total": 0.5}}},
+    }  # fmt: skip
+    header = {"type": "session", "id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/x"}
+    (folder / "s.jsonl").write_text(
+        json.dumps(header) + "\n" + json.dumps(reply) + "\n", encoding="utf-8"
+    )
+    assert main(["stats", "--all", "--by", "model"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "$0.50" in out
+    assert main(["stats", "--all", "--by", "model", "--json"]) == 0
+    text = capsys.readouterr().out
+    assert json.loads(text)["groups"][0]["key"] == "evil\x1b[2J/[bold]m\x07"

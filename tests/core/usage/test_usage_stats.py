@@ -4,7 +4,6 @@ forks, usage entries and repeated ids; each reply counted once; served from the 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest

@@ -31,7 +31,7 @@ def fork_of(parent: Path, root: Path, cwd: str, ms: int, rng: random.Random) -> 
     last = copied[-1]["id"] if copied else None
     own = {
         "type": "message",
-        "id": "f0f0f0f0",
+        "id": f"f{ms // 1000 % 16**7:07x}",
         "parentId": last,
         "timestamp": iso_ms(ms + 1000),
         "message": {
