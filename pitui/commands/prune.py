@@ -73,7 +73,7 @@ def _selection(args: argparse.Namespace, criteria: Criteria) -> list[SessionSumm
     cwd = os.getcwd()
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     with Catalog(discovery.sessions_root(), custom_dir=custom) as catalog:
-        catalog.scan()
+        catalog.scan(tools="now" if args.query else "later")  # tool output: for a query only
         result = catalog.search(args.query or "", cwd=None if args.all else cwd, sort="recent")
     if result.error:
         raise PituiError(one_line(result.error))
