@@ -54,11 +54,40 @@ def store(root: Path, sessions: int, entries: int) -> Path:
     return target
 
 
+async def screen_first_paint(agent: Path, cache: Path) -> tuple[float, float]:
+    """Seconds from Alt+S in the picker (every session listed) to the stats screen painted
+    with its numbers: with no usage cache, then again with it."""
+    import asyncio
+
+    from pitui.ui.app import make_app
+    from pitui.ui.screens.stats import StatsScreen
+
+    times = []
+    for _ in range(2):
+        app = make_app(sessions_root=agent / "sessions", all_scope=True, watch=False,
+                       cache_dir=cache)  # fmt: skip
+        async with app.run_test(size=(160, 48)) as pilot:
+            picker = app.screen
+            while not getattr(picker, "scanned", False) or not picker.rows:
+                await asyncio.sleep(0.05)
+            while app.catalog is not None and app.catalog.tools_pending:
+                await asyncio.sleep(0.05)  # the tool-output index, built after the listing
+            await pilot.pause(0.5)
+            start = time.perf_counter()
+            app.call_later(picker.action_stats)  # Alt+S (pilot.press waits for idle, ~1 s)
+            while not (isinstance(app.screen, StatsScreen) and app.screen.stats is not None):
+                await asyncio.sleep(0.005)
+            await asyncio.sleep(0)  # the frame with the table and plots is queued
+            times.append(time.perf_counter() - start)
+    return times[0], times[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--entries", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--screen", action="store_true", help="also the stats screen's paint")
     parser.add_argument("--keep", default=os.path.join(tempfile.gettempdir(), "pitui-bench-stats"))
     args = parser.parse_args()
     agent = store(Path(args.keep), args.sessions, args.entries)
@@ -92,6 +121,12 @@ def main() -> None:
             fh.write('{"type":"label","id":"bench001","parentId":null,"timestamp":"x"}\n')
         grown = run(["stats", "--all"], env)
         print(f"pitui stats --all after one file grew: {grown:.3f} s (cpu {CPU[-1]:.3f} s)")
+        if args.screen:
+            import asyncio
+
+            shutil.rmtree(cache, ignore_errors=True)
+            cold, warm = asyncio.run(screen_first_paint(agent, cache))
+            print(f"stats screen, Alt+S to painted: cold {cold:.3f} s, warm {warm:.3f} s")
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     print(f"load {os.getloadavg()[0]:.2f}")
