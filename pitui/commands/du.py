@@ -16,9 +16,8 @@ from pitui.core.usage.sizes import SessionSize, StoreSizes, session_size, store_
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", help="one session: its bytes by kind")
-    scope = parser.add_mutually_exclusive_group()
-    scope.add_argument("--all", action="store_true", help="every session, not just this folder's")
-    scope.add_argument("--session-dir", help="session directory (as pi --session-dir)")
+    parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
+    parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
     parser.add_argument("--top", type=int, default=10, help="how many largest (default 10)")
     parser.add_argument("--json", action="store_true", help="print JSON (schema in the README)")
 

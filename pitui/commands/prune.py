@@ -26,9 +26,8 @@ from pitui.core.rows.safe_text import escape_json_c1, one_line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    scope = parser.add_mutually_exclusive_group()
-    scope.add_argument("--all", action="store_true", help="every session, not just this folder's")
-    scope.add_argument("--session-dir", help="session directory (as pi --session-dir)")
+    parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
+    parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
     parser.add_argument("--empty", action="store_true", help="a header and no message")
     parser.add_argument("--older-than", metavar="DURATION", help="last message older (30d, 12h)")
     parser.add_argument("--larger-than", metavar="SIZE", help="file larger than (500K, 1G)")

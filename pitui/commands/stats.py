@@ -18,9 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--by", choices=GROUPINGS, default="day", help="grouping (default day)")
     parser.add_argument("--since", metavar="DATE", help="from this local day (YYYY-MM-DD)")
     parser.add_argument("--until", metavar="DATE", help="up to this local day, included")
-    scope = parser.add_mutually_exclusive_group()
-    scope.add_argument("--all", action="store_true", help="every session, not just this folder's")
-    scope.add_argument("--session-dir", help="session directory (as pi --session-dir)")
+    parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
+    parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
     parser.add_argument("--no-cache", action="store_true", help="do not keep the usage cache")
     parser.add_argument("--json", action="store_true", help="print JSON (schema in the README)")
 

@@ -107,3 +107,20 @@ def test_hostile_model_names_stay_inert(
     assert main(["stats", "--all", "--by", "model", "--json"]) == 0
     text = capsys.readouterr().out
     assert json.loads(text)["groups"][0]["key"] == "evil\x1b[2J/[bold]m\x07"
+
+
+def test_session_dir_scope_as_pitui_list(
+    store: list[Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = store[0].parent.parent / "custom"  # a custom dir with sessions of both cwds
+    folder.mkdir()
+    for path in store[:4]:
+        (folder / path.name).write_bytes(path.read_bytes())
+    in_folder = {str(folder / p.name) for p in store[:4]}
+    data = _json(capsys, "--session-dir", str(folder), "--all", "--by", "session")
+    assert {g["key"] for g in data["groups"]} == in_folder
+    monkeypatch.setattr("os.getcwd", lambda: CWDS[1])
+    data = _json(capsys, "--session-dir", str(folder), "--by", "project")
+    assert [g["key"] for g in data["groups"]] == [CWDS[1]]  # this cwd's sessions in DIR
+    data = _json(capsys, "--session-dir", str(folder), "--all", "--by", "project")
+    assert {g["key"] for g in data["groups"]} == set(CWDS)
