@@ -105,6 +105,8 @@ def _read_item(trash: Path, top: Path, info_name: str) -> Trashed | None:
     original = Path(unquote(fields["Path"]))
     if not original.is_absolute():
         original = top / original
+    if original.suffix != ".jsonl":
+        return None  # pitui restores sessions only
     session_id = _session_id(trashed)
     if session_id is None:
         return None

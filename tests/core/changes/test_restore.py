@@ -29,6 +29,7 @@ def test_lists_sessions_only_and_decodes_paths(tmp_path: Path, monkeypatch) -> N
     _put(trash, "rel.jsonl", "sessions/rel.jsonl", HEADER.replace(b"abc-123", b"def-456"))
     _put(trash, "notes.jsonl", "/x/notes.jsonl", b'{"type":"message"}\n')
     _put(trash, "photo.png", "/x/photo.png", HEADER)
+    _put(trash, "odd.jsonl", "/etc/odd-name", HEADER)  # restores only to a .jsonl path
     items = {t.session_id: t for t in restore.list_trashed()}
     assert set(items) == {"abc-123", "def-456"}
     assert items["abc-123"].original == Path("/x/a b.jsonl")
