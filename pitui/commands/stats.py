@@ -27,7 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     since, until = _date(args.since, "--since"), _date(args.until, "--until")
     scope = scope_of(args.all, args.session_dir)
-    infos, rows, notice = load_usage(scope.files, scope.accepts, no_cache=args.no_cache)
+    infos, rows, notice = load_usage(
+        scope.files, scope.accepts, no_cache=args.no_cache, whole_folders=True
+    )
     from pitui.core.rows.safe_text import one_line
 
     if notice:

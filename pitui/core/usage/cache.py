@@ -99,8 +99,16 @@ class UsageCache:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
 
-    def refresh(self, paths: Iterable[str]) -> tuple[dict[str, SessionInfo], list[Row]]:
-        """The sessions among `paths` and their rows, reading only files that changed."""
+    def refresh(
+        self, paths: Iterable[str], whole_folders: bool = False
+    ) -> tuple[dict[str, SessionInfo], list[Row]]:
+        """The sessions among `paths` and their rows, reading only files that changed.
+
+        `whole_folders`: `paths` lists every file of their folders, so a cached file of one of
+        those folders that is not among them is gone, and leaves the cache."""
+        paths = list(paths)
+        if whole_folders:
+            self._forget_unlisted(paths)
         files = self._files
         infos: dict[str, SessionInfo] = {}
         rows: list[Row] = []
@@ -125,6 +133,14 @@ class UsageCache:
             infos[path] = SessionInfo(path, *facts)
             rows.extend((path, *row) for row in record[4])
         return infos, rows
+
+    def _forget_unlisted(self, paths: list[str]) -> None:
+        listed = set(paths)
+        folders = {p.rpartition(os.sep)[0] for p in paths}
+        gone = [p for p in self._files if p not in listed and p.rpartition(os.sep)[0] in folders]
+        for path in gone:
+            del self._files[path]
+        self._dirty |= bool(gone)
 
     def _read(self, path: str, st: os.stat_result) -> Record | None:
         from pitui.core.usage.extract import read_usage  # only when a file changed

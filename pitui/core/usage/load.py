@@ -13,12 +13,14 @@ def load_usage(
     accepts: Callable[[str], bool] | None = None,
     folder: Path | None = None,
     no_cache: bool = False,
+    whole_folders: bool = False,
 ) -> tuple[dict[str, SessionInfo], list[Row], str | None]:
     """(sessions, their rows, a notice about the cache) for `files` whose header cwd
-    `accepts` takes; `folder` defaults to the catalog's cache folder."""
+    `accepts` takes; `folder` defaults to the catalog's cache folder. `whole_folders`: the
+    files are a folder listing (see `UsageCache.refresh`), not a search's answer."""
     cache = UsageCache(None if no_cache else (folder or cache_dir()))
     try:
-        infos, rows = cache.refresh(files)
+        infos, rows = cache.refresh(files, whole_folders)
     finally:
         cache.close()
     if accepts is not None:

@@ -53,8 +53,12 @@ def test_removing_a_parent_moves_its_copied_replies_to_the_fork(tmp_path: Path) 
     paths = build_store(tmp_path / "sessions")
     expected = independent_totals(paths)
     parent = paths[1]
+    load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
     parent.unlink()
-    infos, rows, _ = load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
+    rest = _paths(tmp_path / "sessions")
+    infos, rows, _ = load_usage(rest, folder=tmp_path / "cache", whole_folders=True)
+    kept = json.loads((tmp_path / "cache" / cache_module.FILE_NAME).read_bytes())
+    assert str(parent) not in kept["files"]  # a gone file leaves the cache
     stats = summarize(infos, rows, "session")
     _assert_totals(stats.total, expected)  # nothing lost, nothing twice
     by_session = {g.key: g for g in stats.groups}
