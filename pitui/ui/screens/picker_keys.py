@@ -59,6 +59,7 @@ PICKER_BINDINGS: list[BindingType] = [
         "Usage",
         id="picker.stats",
         priority=True,
+        show=False,  # in the help, the palette and the README; the footer is full at 80 columns
         tooltip="Usage and cost of the listed sessions",
     ),
     Binding(
