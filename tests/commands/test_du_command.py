@@ -50,3 +50,7 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "not a regular file" in capsys.readouterr().err
     assert main(["du", str(tmp_path / "missing.jsonl")]) == 1
     assert capsys.readouterr().err.startswith("pitui: cannot read")
+    other = tmp_path / "notes.txt"
+    other.write_text("hello\n")
+    assert main(["du", str(other)]) == 1
+    assert "is not a Pi session" in capsys.readouterr().err

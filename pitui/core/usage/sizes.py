@@ -18,6 +18,8 @@ from typing import Any
 
 import orjson
 
+from pitui.core.errors import PituiError
+
 IMAGES = "images"
 THINKING = "thinking"
 ASSISTANT_TEXT = "assistant text"
@@ -63,6 +65,8 @@ def session_size(path: str, top: int = 10) -> SessionSize:
     """The breakdown of one session file (every byte, the partial last line included)."""
     with open(path, "rb") as fh:
         data = fh.read()
+    if not _starts_with_header(data):
+        raise PituiError(f"{path} is not a Pi session (its first line is not a session header)")
     result = SessionSize(path, len(data))
     lines: list[EntrySize] = []
     start = 0
@@ -77,6 +81,17 @@ def session_size(path: str, top: int = 10) -> SessionSize:
         start = end
     result.largest = heapq.nlargest(top, lines, key=lambda e: e.bytes)
     return result
+
+
+def _starts_with_header(data: bytes) -> bool:
+    """Pi's rule: the first line that parses must be `{"type": "session", ...}`."""
+    for line in data.split(b"\n", 64)[:64]:
+        try:
+            first = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        return isinstance(first, dict) and first.get("type") == "session"
+    return False
 
 
 def _line(line: bytes, number: int, kinds: Counter[str]) -> EntrySize | None:
