@@ -112,7 +112,7 @@ class UsageCache:
         files = self._files
         infos: dict[str, SessionInfo] = {}
         rows: list[Row] = []
-        stat_of, is_regular = os.stat, stat.S_ISREG
+        stat_of, is_regular, make_info = os.stat, stat.S_ISREG, SessionInfo._make
         for path in paths:
             try:
                 st = stat_of(path)
@@ -123,15 +123,20 @@ class UsageCache:
             if not is_regular(st.st_mode):
                 continue
             record = files.get(path)
-            if record is None or record[:3] != [st.st_size, st.st_mtime_ns, st.st_ino]:
+            if (
+                record is None
+                or record[1] != st.st_mtime_ns
+                or record[0] != st.st_size
+                or record[2] != st.st_ino
+            ):
                 record = self._read(path, st)
                 if record is None:
                     continue
             facts = record[3]
             if facts is None:
                 continue
-            infos[path] = SessionInfo(path, *facts)
-            rows.extend((path, *row) for row in record[4])
+            infos[path] = make_info((path, *facts))
+            rows += [(path, *row) for row in record[4]]
         return infos, rows
 
     def _forget_unlisted(self, paths: list[str]) -> None:
