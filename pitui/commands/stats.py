@@ -27,16 +27,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     since, until = _date(args.since, "--since"), _date(args.until, "--until")
     scope = scope_of(args.all, args.session_dir)
-    infos, rows, notice = load_usage(
-        scope.files, scope.accepts, no_cache=args.no_cache, whole_folders=True
-    )
+    usage = load_usage(scope.files, scope.accepts, no_cache=args.no_cache, whole_folders=True)
+    infos, rows, notice = usage.infos, usage.rows, usage.notice
     from pitui.core.rows.safe_text import one_line
 
     if notice:
         print(f"pitui: {one_line(notice)}", file=sys.stderr)
     for problem in scope.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
-    stats = summarize(infos, rows, args.by, since, until)
+    stats = summarize(infos, rows, args.by, since, until, usage.lineage)
     if args.json:
         import json
 

@@ -61,10 +61,15 @@ class UsageCache:
     def __init__(self, folder: Path | None) -> None:
         self.notice: str | None = None
         self.path = None if folder is None else folder / FILE_NAME
-        self._files: dict[str, Record] = self._load()
+        data = self._load()
+        files, lineage = data.get("files"), data.get("lineage")
+        self._files: dict[str, Record] = files if isinstance(files, dict) else {}
+        # every session file ever read: [parent, created_ms], kept after the file is gone so
+        # that a fork's copies can be traced past a missing parent (see `groups`)
+        self.lineage: dict[str, list[Any]] = lineage if isinstance(lineage, dict) else {}
         self._dirty = False
 
-    def _load(self) -> dict[str, Record]:
+    def _load(self) -> dict[str, Any]:
         if self.path is None:
             return {}
         try:
@@ -73,8 +78,7 @@ class UsageCache:
             return {}  # absent or damaged: rebuilt
         if not isinstance(data, dict) or data.get("meta") != _meta():
             return {}
-        files = data.get("files")
-        return files if isinstance(files, dict) else {}
+        return data
 
     def close(self) -> None:
         """Write the cache if it changed (never fails: a cache that cannot be kept is not)."""
@@ -83,7 +87,7 @@ class UsageCache:
         self._dirty = False
         import tempfile
 
-        body = orjson.dumps({"meta": _meta(), "files": self._files})
+        body = orjson.dumps({"meta": _meta(), "files": self._files, "lineage": self.lineage})
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(prefix=".usage-", dir=self.path.parent)
@@ -160,6 +164,7 @@ class UsageCache:
             self._files[path] = record = [*head, None, []]
             return record
         facts = [usage.session_id, usage.cwd, usage.parent, usage.created_ms]
+        self.lineage[path] = [usage.parent, usage.created_ms]
         rows = [[*key, None, *values] for key, values in usage.buckets.items()]
         rows += [[c.day, c.provider, c.model, c.copy_ms, *c.values] for c in usage.copies]
         self._files[path] = record = [*head, facts, rows]

@@ -1,9 +1,9 @@
 """Usage summed per group (day, week, month, model, provider, project, session).
 
 A copied reply (an entry a fork dated before its own header: see `extract`) counts in the
-fork only when the fork's parent file is gone; while the parent exists it counts there (or,
-if the parent is itself a fork that copied it, in the first ancestor that made it or whose
-parent is gone). So each reply counts in one file, whatever the scope asked about.
+first file of its lineage still present, oldest first: in the session that made it while that
+file exists, else in the oldest fork that copied it (`counted_rows`). So each reply counts in
+one file, whatever the scope asked about.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pitui.core.usage.cache import Row, SessionInfo
 
@@ -61,21 +62,60 @@ def counted_rows(
     infos: dict[str, SessionInfo],
     rows: Iterable[Row],
     exists: Callable[[str], bool] = os.path.isfile,
+    lineage: dict[str, list[Any]] | None = None,
 ) -> list[Row]:
-    """The rows that count: native ones, and copies whose fork's parent is gone."""
-    orphan: dict[str, bool] = {}
+    """The rows that count: native ones, and copies that no ancestor still present holds.
+
+    A copy made at time t in fork F came from F's parent P, or from P's ancestors if P copied
+    it too (t before P's own header). Walking up from F: an ancestor still present holds it
+    (it counts there); a gone ancestor created before t made it (it counts in F); a gone one
+    created after t passes it on from its own parent (`lineage` remembers gone files)."""
+    lineage = lineage or {}
+    chains: dict[str, list[tuple[bool, int | None]]] = {}
     out: list[Row] = []
     for row in rows:
-        if row[4] is not None:
-            path = row[0]
-            keep = orphan.get(path)
-            if keep is None:
-                parent = infos[path].parent
-                keep = orphan[path] = parent is None or not exists(parent)
-            if not keep:
+        when = row[4]
+        if when is not None:
+            chain = chains.get(row[0])
+            if chain is None:
+                chain = chains[row[0]] = _chain(row[0], infos, exists, lineage)
+            if not _counts_here(chain, when):
                 continue
         out.append(row)
     return out
+
+
+def _chain(
+    path: str,
+    infos: dict[str, SessionInfo],
+    exists: Callable[[str], bool],
+    lineage: dict[str, list[Any]],
+) -> list[tuple[bool, int | None]]:
+    """(present, created_ms) of each ancestor, up to the first present or unknown one."""
+    chain: list[tuple[bool, int | None]] = []
+    seen = {path}
+    ancestor = infos[path].parent
+    while ancestor and ancestor not in seen:
+        seen.add(ancestor)
+        if exists(ancestor):
+            chain.append((True, None))
+            break
+        facts = lineage.get(ancestor)
+        if not isinstance(facts, list) or len(facts) != 2:
+            chain.append((False, None))
+            break
+        chain.append((False, facts[1] if isinstance(facts[1], int) else None))
+        ancestor = facts[0] if isinstance(facts[0], str) else None
+    return chain
+
+
+def _counts_here(chain: list[tuple[bool, int | None]], when: int) -> bool:
+    for present, created in chain:
+        if present:
+            return False
+        if created is None or when >= created:
+            return True
+    return True
 
 
 def summarize(
@@ -84,13 +124,14 @@ def summarize(
     by: str = "day",
     since: str | None = None,
     until: str | None = None,
+    lineage: dict[str, list[Any]] | None = None,
 ) -> Stats:
     """Group the counted rows by `by`; `since`/`until` are inclusive YYYY-MM-DD local days."""
     key_of = _key_function(by, infos)
     sums: dict[str, list[float]] = {}
     sessions: dict[str, set[str]] = {}
     dated = since is not None or until is not None
-    for row in counted_rows(infos, rows):
+    for row in counted_rows(infos, rows, lineage=lineage):
         if dated:
             day = row[1]
             if not day or (since and day < since) or (until and day > until):

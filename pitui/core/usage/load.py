@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from pitui.core.usage.cache import Row, SessionInfo, UsageCache, cache_dir
+
+
+class Usage(NamedTuple):
+    """Sessions in scope, their rows, a notice about the cache, and the lineage of every
+    session file the cache has read (`groups.counted_rows`)."""
+
+    infos: dict[str, SessionInfo]
+    rows: list[Row]
+    notice: str | None
+    lineage: dict[str, list[Any]]
 
 
 def load_usage(
@@ -14,7 +25,7 @@ def load_usage(
     folder: Path | None = None,
     no_cache: bool = False,
     whole_folders: bool = False,
-) -> tuple[dict[str, SessionInfo], list[Row], str | None]:
+) -> Usage:
     """(sessions, their rows, a notice about the cache) for `files` whose header cwd
     `accepts` takes; `folder` defaults to the catalog's cache folder. `whole_folders`: the
     files are a folder listing (see `UsageCache.refresh`), not a search's answer."""
@@ -26,4 +37,4 @@ def load_usage(
     if accepts is not None:
         infos = {p: i for p, i in infos.items() if accepts(i.cwd)}
         rows = [r for r in rows if r[0] in infos]
-    return infos, rows, cache.notice
+    return Usage(infos, rows, cache.notice, cache.lineage)

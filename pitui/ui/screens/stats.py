@@ -90,14 +90,13 @@ class StatsScreen(ReportsFailures, Screen[None]):
 
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False, description="usage")
     def compute(self) -> None:
-        infos, rows, notice = load_usage(
-            self.paths, folder=self.cache_folder, no_cache=self.cache_folder is None
-        )
+        usage = load_usage(self.paths, folder=self.cache_folder, no_cache=self.cache_folder is None)
+        infos, rows, lineage = usage.infos, usage.rows, usage.lineage
         ready = StatsReady(
-            summarize(infos, rows, self.by),
-            summarize(infos, rows, "day"),
-            summarize(infos, rows, "model"),
-            notice,
+            summarize(infos, rows, self.by, lineage=lineage),
+            summarize(infos, rows, "day", lineage=lineage),
+            summarize(infos, rows, "model", lineage=lineage),
+            usage.notice,
         )
         if not get_current_worker().is_cancelled:
             self.post_message(ready)

@@ -29,7 +29,7 @@ def _assert_totals(total: Group, expected: dict[str, float]) -> None:
 
 def test_totals_equal_independent_sums(tmp_path: Path) -> None:
     paths = build_store(tmp_path / "sessions")
-    infos, rows, _ = load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
+    infos, rows, *_ = load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
     stats = summarize(infos, rows, "day")
     expected = independent_totals(paths)
     assert expected["messages"] > 20
@@ -43,7 +43,7 @@ def test_totals_equal_independent_sums(tmp_path: Path) -> None:
 def test_a_fork_counts_only_its_own_replies_while_its_parent_exists(tmp_path: Path) -> None:
     paths = build_store(tmp_path / "sessions")
     child, grandchild = paths[-2], paths[-1]
-    infos, rows, _ = load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
+    infos, rows, *_ = load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
     by_session = {g.key: g for g in summarize(infos, rows, "session").groups}
     assert by_session[str(child)].messages == 1
     assert by_session[str(grandchild)].messages == 1
@@ -56,13 +56,29 @@ def test_removing_a_parent_moves_its_copied_replies_to_the_fork(tmp_path: Path) 
     load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
     parent.unlink()
     rest = _paths(tmp_path / "sessions")
-    infos, rows, _ = load_usage(rest, folder=tmp_path / "cache", whole_folders=True)
+    infos, rows, *_ = load_usage(rest, folder=tmp_path / "cache", whole_folders=True)
     kept = json.loads((tmp_path / "cache" / cache_module.FILE_NAME).read_bytes())
     assert str(parent) not in kept["files"]  # a gone file leaves the cache
     stats = summarize(infos, rows, "session")
     _assert_totals(stats.total, expected)  # nothing lost, nothing twice
     by_session = {g.key: g for g in stats.groups}
     assert by_session[str(paths[-2])].messages > 1
+
+
+def test_a_gone_middle_session_is_traced_through_the_cache(tmp_path: Path) -> None:
+    paths = build_store(tmp_path / "sessions")
+    expected = independent_totals(paths)
+    files = _paths(tmp_path / "sessions")
+    load_usage(files, folder=tmp_path / "cache", whole_folders=True)  # the cache knows them
+    child = paths[-2]  # the grandchild's parent; its own parent paths[1] stays
+    child.unlink()
+    rest = [f for f in files if f != str(child)]
+    usage = load_usage(rest, folder=tmp_path / "cache", whole_folders=True)
+    stats = summarize(usage.infos, usage.rows, "session", lineage=usage.lineage)
+    assert stats.total.messages == expected["messages"]
+    assert stats.total.cost == pytest.approx(expected["cost"])
+    by_session = {g.key: g for g in stats.groups}
+    assert by_session[str(paths[-1])].messages == 2  # its own and the one its parent made
 
 
 def test_usage_entries_tool_results_and_summaries_count_as_pi_counts(tmp_path: Path) -> None:
@@ -133,7 +149,7 @@ def test_odd_values_and_not_sessions_do_not_break_it(tmp_path: Path) -> None:
 
 def test_since_until_and_grouping_keys(tmp_path: Path) -> None:
     build_store(tmp_path / "sessions")
-    infos, rows, _ = load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
+    infos, rows, *_ = load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
     days = summarize(infos, rows, "day")
     keys = [g.key for g in days.groups]
     assert keys == sorted(keys) and len(keys) > 3
@@ -159,7 +175,7 @@ def test_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
     folder = tmp_path / "cache"
     folder.mkdir()
     (folder / cache_module.FILE_NAME).write_bytes(b"not json" * 100)
-    infos, rows, _ = load_usage(files, folder=folder)
+    infos, rows, *_ = load_usage(files, folder=folder)
     assert infos and rows
     cache = UsageCache(folder)
     assert cache.refresh(files)[0] == infos
