@@ -64,8 +64,8 @@ class UsageCache:
         data = self._load()
         files, lineage = data.get("files"), data.get("lineage")
         self._files: dict[str, Record] = files if isinstance(files, dict) else {}
-        # every session file ever read: [parent, created_ms], kept after the file is gone so
-        # that a fork's copies can be traced past a missing parent (see `groups`)
+        # every fork ever read: [parent, created_ms], kept after the file is gone so that a
+        # fork's copies can be traced past a missing parent (see `groups`)
         self.lineage: dict[str, list[Any]] = lineage if isinstance(lineage, dict) else {}
         self._dirty = False
 
@@ -164,7 +164,8 @@ class UsageCache:
             self._files[path] = record = [*head, None, []]
             return record
         facts = [usage.session_id, usage.cwd, usage.parent, usage.created_ms]
-        self.lineage[path] = [usage.parent, usage.created_ms]
+        if usage.parent:  # a gone session without a parent ends a chain anyway
+            self.lineage[path] = [usage.parent, usage.created_ms]
         rows = [[*key, None, *values] for key, values in usage.buckets.items()]
         rows += [[c.day, c.provider, c.model, c.copy_ms, *c.values] for c in usage.copies]
         self._files[path] = record = [*head, facts, rows]
