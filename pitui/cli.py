@@ -16,6 +16,10 @@ SUBCOMMANDS = {
     "label": "set or clear the label of an entry",
     "name": "name a session",
     "trash": "move a session to the trash",
+    "stats": "usage and cost across sessions",
+    "du": "what makes sessions large",
+    "prune": "move selected sessions to the trash",
+    "restore": "bring back sessions pitui moved to the trash",
 }
 
 

@@ -97,6 +97,28 @@ class PickerActions(Screen[None]):
             path = Path(summary.path)
             ask_trash(self.app, path, summary.name or summary.first_message or path.name)
 
+    def action_stats(self) -> None:
+        """Usage of the sessions listed now (the current search, scope and named filter)."""
+        from pitui.ui.screens.stats import StatsScreen
+
+        catalog = self.app.catalog
+        if catalog is None:
+            return
+        index_path = catalog.index.path
+        folder = index_path.parent if index_path is not None else None
+        paths = [row.summary.path for row in self.rows]
+        scope = "all sessions" if self.all_scope else "this folder"
+        query = self.query_one("#search", Input).value
+        if query:
+            scope += f" · search: {query}"
+        self.app.push_screen(StatsScreen(paths, scope, folder))
+
+    def action_trash_view(self) -> None:
+        from pitui.ui.screens.trash_view import TrashViewScreen
+
+        catalog = self.app.catalog
+        self.app.push_screen(TrashViewScreen(catalog.root if catalog is not None else None))
+
     def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
         """Re-read these sessions into the catalog (after our own writes) and search again."""
         if note:

@@ -53,6 +53,24 @@ PICKER_BINDINGS: list[BindingType] = [
         priority=True,
         tooltip="Move the highlighted session to the trash",
     ),
+    Binding(
+        "alt+s",
+        "stats",
+        "Usage",
+        id="picker.stats",
+        priority=True,
+        show=False,  # in the help, the palette and the README; the footer is full at 80 columns
+        tooltip="Usage and cost of the listed sessions",
+    ),
+    Binding(
+        "alt+z",
+        "trash_view",
+        "Trash view",
+        id="picker.trash_view",
+        priority=True,
+        show=False,
+        tooltip="Sessions in the trash, with restore",
+    ),
     Binding("enter", "open", "Open", id="picker.open", tooltip="Open in the session screen"),
     Binding(
         "down,up,pagedown,pageup",

@@ -1,0 +1,186 @@
+"""Bringing back sessions from the freedesktop trash (where `trash_session` puts them).
+
+The trash keeps each file under `Trash/files/NAME` and where it was in
+`Trash/info/NAME.trashinfo` (`Path=`, percent-encoded, absolute or relative to the trash's
+top folder). A trashed Pi session (a `.jsonl` whose first line is a session header) is
+restored by renaming it back to that path: never over an existing file, never a copy, so the
+bytes are the ones that were trashed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+import orjson
+
+from pitui.core.errors import PituiError
+
+UNSUPPORTED = (
+    "restore reads the freedesktop trash (Linux and BSD); on {platform}, restore "
+    "sessions from the system's own Trash"
+)
+
+
+@dataclass(frozen=True)
+class Trashed:
+    """A session in the trash: where it is, where it was, when, its session id."""
+
+    trashed: Path
+    info: Path
+    original: Path
+    deleted: str
+    session_id: str
+    size: int
+
+
+def supported() -> bool:
+    return sys.platform not in ("darwin", "win32", "cygwin")
+
+
+def home_trash() -> Path:
+    data = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
+    return Path(data) / "Trash"
+
+
+def trash_folders(near: Path | None = None) -> list[tuple[Path, Path]]:
+    """(trash folder, its top folder) pairs: the home trash, and the trashes of the volume
+    holding `near` (where the trash puts files from another device than home)."""
+    home = home_trash()
+    folders = [(home, home.parent)]
+    if near is not None:
+        top = _mount_point(near)
+        uid = os.getuid() if hasattr(os, "getuid") else 0
+        for trash in (top / ".Trash" / str(uid), top / f".Trash-{uid}"):
+            if trash != home and trash.is_dir():
+                folders.append((trash, top))
+    return folders
+
+
+def _mount_point(path: Path) -> Path:
+    path = path.absolute()
+    while not os.path.ismount(path) and path.parent != path:
+        path = path.parent
+    return path
+
+
+def list_trashed(near: Path | None = None) -> list[Trashed]:
+    """The Pi sessions in the trash, newest deletion first."""
+    if not supported():
+        raise PituiError(UNSUPPORTED.format(platform=sys.platform))
+    found: list[Trashed] = []
+    for trash, top in trash_folders(near):
+        try:
+            names = sorted(os.listdir(trash / "info"))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".jsonl.trashinfo"):
+                item = _read_item(trash, top, name)
+                if item is not None:
+                    found.append(item)
+    found.sort(key=lambda t: (t.deleted, str(t.original)), reverse=True)
+    return found
+
+
+def _read_item(trash: Path, top: Path, info_name: str) -> Trashed | None:
+    info = trash / "info" / info_name
+    trashed = trash / "files" / info_name[: -len(".trashinfo")]
+    try:
+        text = info.read_text(encoding="utf-8", errors="replace")
+        st = os.lstat(trashed)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    fields = _info_fields(text)
+    if "Path" not in fields:
+        return None
+    original = Path(unquote(fields["Path"]))
+    if not original.is_absolute():
+        original = top / original
+    if original.suffix != ".jsonl":
+        return None  # pitui restores sessions only
+    session_id = _session_id(trashed)
+    if session_id is None:
+        return None
+    return Trashed(trashed, info, original, fields.get("DeletionDate", ""), session_id, st.st_size)
+
+
+def _info_fields(text: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    in_section = False
+    for line in text.splitlines():
+        if line.startswith("["):
+            in_section = line.strip() == "[Trash Info]"
+        elif in_section and "=" in line:
+            key, _, value = line.partition("=")
+            fields.setdefault(key.strip(), value.strip())
+    return fields
+
+
+def _session_id(path: Path) -> str | None:
+    """The id of the session header on the file's first line, else None."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(1 << 20)
+        header = orjson.loads(first)
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    if isinstance(header, dict) and header.get("type") == "session":
+        value = header.get("id")
+        return value if isinstance(value, str) else None
+    return None
+
+
+def find(items: list[Trashed], wanted: str) -> Trashed:
+    """The one trashed session `wanted` names: its original path, its name in the trash, or
+    its session id (or a unique prefix of it)."""
+    absolute = os.path.abspath(wanted)
+    exact = [t for t in items if str(t.original) == absolute or str(t.trashed) == absolute]
+    exact = exact or [t for t in items if t.trashed.name == wanted or t.session_id == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    prefix = exact or [t for t in items if t.session_id.startswith(wanted)]
+    if len(prefix) == 1:
+        return prefix[0]
+    if not prefix:
+        raise PituiError(f"no session in the trash matches {wanted!r}")
+    raise PituiError(f"{len(prefix)} sessions in the trash match {wanted!r}; give more of it")
+
+
+def restore(item: Trashed) -> Path:
+    """Move `item` back to its original path; refuse if something is there now."""
+    target = item.original
+    if os.path.lexists(target):
+        raise PituiError(f"cannot restore {target}: a file is there now; it was left alone")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(item.trashed, target)  # fails if the target appeared meanwhile
+    except FileExistsError:
+        raise PituiError(f"cannot restore {target}: a file is there now") from None
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
+            raise PituiError(f"cannot restore {target}: {error.strerror or error}") from None
+        _rename_no_link(item, target)
+    else:
+        os.unlink(item.trashed)
+    with contextlib.suppress(OSError):
+        os.unlink(item.info)
+    return target
+
+
+def _rename_no_link(item: Trashed, target: Path) -> None:
+    """Where hard links are not supported: a plain rename, after checking again."""
+    if os.path.lexists(target):
+        raise PituiError(f"cannot restore {target}: a file is there now")
+    try:
+        os.rename(item.trashed, target)
+    except OSError as error:
+        raise PituiError(f"cannot restore {target}: {error.strerror or error}") from None

@@ -1,0 +1,1 @@
+"""Knowing the store: usage and cost across sessions, what makes sessions large."""

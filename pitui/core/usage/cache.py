@@ -1,0 +1,177 @@
+"""The usage cache: per session file, its header facts and usage rows, in one JSON file.
+
+Its own file (`usage-cache.json`) next to the catalog's index, so neither depends on the
+other's schema. One file read whole, not SQLite: a warm `pitui stats` over 10,000 sessions
+reads it in one go (orjson), where SQLite's row-by-row reads cost several times as much.
+A file's rows are kept while its path, size, mtime and inode are unchanged, and read again
+otherwise; days are local calendar days, so a change of time zone empties it. Updates are
+written to a temporary file renamed into place (two pitui writing at once: the last one wins,
+the other's reads are done again next time). It is only a cache: a damaged or outdated one
+is rebuilt from the session files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import orjson
+
+SCHEMA_VERSION = "pitui-usage-1"
+FILE_NAME = "usage-cache.json"
+
+
+def cache_dir() -> Path:
+    """The catalog's cache folder (`catalog.index.default_cache_dir`, which a test compares
+    with this): repeated here because importing the index costs a warm `pitui stats` half its
+    time budget."""
+    env = os.environ.get("PITUI_CACHE_DIR")
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("pitui"))
+
+
+class SessionInfo(NamedTuple):
+    """A session file's header facts (what grouping and lineage need; a tuple: a warm
+    `pitui stats` makes 10,000 of them)."""
+
+    path: str
+    session_id: str
+    cwd: str
+    parent: str | None
+    created_ms: int | None
+
+
+# (path, day, provider, model, copy_ms, messages, input, output, cache_read, cache_write, cost)
+Row = tuple[str, str, str, str, int | None, int, float, float, float, float, float]
+# per file: [size, mtime_ns, inode, session facts [id, cwd, parent, created_ms] or None, rows]
+Record = list[Any]
+
+
+class UsageCache:
+    """Usage rows of session files, refreshed only for files that changed."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.notice: str | None = None
+        self.path = None if folder is None else folder / FILE_NAME
+        data = self._load()
+        files, lineage = data.get("files"), data.get("lineage")
+        self._files: dict[str, Record] = files if isinstance(files, dict) else {}
+        # every fork ever read: [parent, created_ms], kept after the file is gone so that a
+        # fork's copies can be traced past a missing parent (see `groups`)
+        self.lineage: dict[str, list[Any]] = lineage if isinstance(lineage, dict) else {}
+        self._dirty = False
+
+    def _load(self) -> dict[str, Any]:
+        if self.path is None:
+            return {}
+        try:
+            data = orjson.loads(self.path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            return {}  # absent or damaged: rebuilt
+        if not isinstance(data, dict) or data.get("meta") != _meta():
+            return {}
+        return data
+
+    def close(self) -> None:
+        """Write the cache if it changed (never fails: a cache that cannot be kept is not)."""
+        if not self._dirty or self.path is None:
+            return
+        self._dirty = False
+        import tempfile
+
+        body = orjson.dumps({"meta": _meta(), "files": self._files, "lineage": self.lineage})
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=".usage-", dir=self.path.parent)
+        except OSError as error:
+            self.notice = f"usage cache not kept ({error.strerror or error})"
+            return
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body)
+            os.replace(temp, self.path)
+        except OSError as error:
+            self.notice = f"usage cache not kept ({error.strerror or error})"
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+
+    def refresh(
+        self, paths: Iterable[str], whole_folders: bool = False
+    ) -> tuple[dict[str, SessionInfo], list[Row]]:
+        """The sessions among `paths` and their rows, reading only files that changed.
+
+        `whole_folders`: `paths` lists every file of their folders, so a cached file of one of
+        those folders that is not among them is gone, and leaves the cache."""
+        paths = list(paths)
+        if whole_folders:
+            self._forget_unlisted(paths)
+        files = self._files
+        infos: dict[str, SessionInfo] = {}
+        rows: list[Row] = []
+        stat_of, is_regular, make_info = os.stat, stat.S_ISREG, SessionInfo._make
+        for path in paths:
+            try:
+                st = stat_of(path)
+            except OSError:
+                if files.pop(path, None) is not None:
+                    self._dirty = True
+                continue
+            if not is_regular(st.st_mode):
+                continue
+            record = files.get(path)
+            if (
+                record is None
+                or record[1] != st.st_mtime_ns
+                or record[0] != st.st_size
+                or record[2] != st.st_ino
+            ):
+                record = self._read(path, st)
+                if record is None:
+                    continue
+            facts = record[3]
+            if facts is None:
+                continue
+            infos[path] = make_info((path, *facts))
+            rows += [(path, *row) for row in record[4]]
+        return infos, rows
+
+    def _forget_unlisted(self, paths: list[str]) -> None:
+        listed = set(paths)
+        folders = {p.rpartition(os.sep)[0] for p in paths}
+        gone = [p for p in self._files if p not in listed and p.rpartition(os.sep)[0] in folders]
+        for path in gone:
+            del self._files[path]
+        self._dirty |= bool(gone)
+
+    def _read(self, path: str, st: os.stat_result) -> Record | None:
+        from pitui.core.usage.extract import read_usage  # only when a file changed
+
+        try:
+            usage = read_usage(path)
+        except OSError:
+            return None
+        self._dirty = True
+        head: Record = [st.st_size, st.st_mtime_ns, st.st_ino]
+        if usage is None:
+            self._files[path] = record = [*head, None, []]
+            return record
+        facts = [usage.session_id, usage.cwd, usage.parent, usage.created_ms]
+        if usage.parent:  # a gone session without a parent ends a chain anyway
+            self.lineage[path] = [usage.parent, usage.created_ms]
+        rows = [[*key, None, *values] for key, values in usage.buckets.items()]
+        rows += [[c.day, c.provider, c.model, c.copy_ms, *c.values] for c in usage.copies]
+        self._files[path] = record = [*head, facts, rows]
+        return record
+
+
+def _meta() -> list[str]:
+    zone = f"{time.tzname}|{time.timezone}|{time.altzone}|{os.environ.get('TZ', '')}"
+    return [SCHEMA_VERSION, zone]

@@ -1,0 +1,205 @@
+"""What makes a session large: its bytes by kind of content, its largest entries; and the
+store's sessions by size, with per project folder totals.
+
+A line's bytes go to the kind of its content: the JSON of each image, thinking, text and
+tool-call block is counted under that kind, and the rest of the line (ids, usage, metadata)
+under the line's own kind (a tool result's under its tool, a user message's under user text)
+or under "other". So the kinds of a session add up to its size exactly.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import stat
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from pitui.core.errors import PituiError
+
+IMAGES = "images"
+THINKING = "thinking"
+ASSISTANT_TEXT = "assistant text"
+TOOL_CALLS = "tool calls"
+USER_TEXT = "user text"
+SUMMARIES = "compaction and branch summaries"
+CUSTOM = "custom entries"
+OTHER = "other"
+TOOL_RESULT = "tool result: "  # + the tool's name
+USER_BASH = "user bash (!)"
+_BLOCK_KINDS = {"image": IMAGES, "thinking": THINKING, "toolCall": TOOL_CALLS}
+
+
+@dataclass(frozen=True)
+class EntrySize:
+    """One line: its size, entry id (None if it has none), what it is, its 1-based line."""
+
+    bytes: int
+    id: str | None
+    kind: str
+    line: int
+
+
+@dataclass
+class SessionSize:
+    path: str
+    size: int
+    kinds: Counter[str] = field(default_factory=Counter)
+    largest: list[EntrySize] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "bytes": self.size,
+            "kinds": dict(self.kinds.most_common()),
+            "largest": [
+                {"id": e.id, "kind": e.kind, "line": e.line, "bytes": e.bytes} for e in self.largest
+            ],
+        }
+
+
+def session_size(path: str, top: int = 10) -> SessionSize:
+    """The breakdown of one session file (every byte, the partial last line included)."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if not _starts_with_header(data):
+        raise PituiError(f"{path} is not a Pi session (its first line is not a session header)")
+    result = SessionSize(path, len(data))
+    lines: list[EntrySize] = []
+    start = 0
+    number = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end + 1
+        number += 1
+        entry = _line(data[start:end], number, result.kinds)
+        if entry is not None:
+            lines.append(entry)
+        start = end
+    result.largest = heapq.nlargest(top, lines, key=lambda e: e.bytes)
+    return result
+
+
+def _starts_with_header(data: bytes) -> bool:
+    """Pi's rule: the first line that parses must be `{"type": "session", ...}`."""
+    for line in data.split(b"\n", 64)[:64]:
+        try:
+            first = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        return isinstance(first, dict) and first.get("type") == "session"
+    return False
+
+
+def _line(line: bytes, number: int, kinds: Counter[str]) -> EntrySize | None:
+    size = len(line)
+    try:
+        raw = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        kinds[OTHER] += size
+        return None
+    if not isinstance(raw, dict):
+        kinds[OTHER] += size
+        return None
+    kind, blocks = _kind_and_blocks(raw)
+    rest = size
+    for block_kind, block in blocks:
+        part = min(len(orjson.dumps(block)), rest)
+        kinds[block_kind] += part
+        rest -= part
+    kinds[kind] += rest
+    entry_id = raw.get("id")
+    return EntrySize(size, entry_id if isinstance(entry_id, str) else None, _describe(raw), number)
+
+
+def _describe(raw: dict[str, Any]) -> str:
+    """What a largest entry is: its type, or its message's role (and tool)."""
+    kind = raw.get("type")
+    message = raw.get("message")
+    if kind == "message" and isinstance(message, dict):
+        role = message.get("role")
+        if role == "toolResult":
+            return f"toolResult {message.get('toolName')}"
+        return str(role)
+    return str(kind)
+
+
+def _kind_and_blocks(raw: dict[str, Any]) -> tuple[str, list[tuple[str, Any]]]:
+    """The line's own kind, and its content blocks counted under theirs."""
+    kind = raw.get("type")
+    if kind in ("compaction", "branch_summary"):
+        return SUMMARIES, []
+    if kind in ("custom", "custom_message"):
+        return CUSTOM, []
+    message = raw.get("message")
+    if kind != "message" or not isinstance(message, dict):
+        return OTHER, []
+    role = message.get("role")
+    content = message.get("content")
+    blocks = content if isinstance(content, list) else []
+    if role == "toolResult":
+        name = message.get("toolName")
+        own = TOOL_RESULT + (name if isinstance(name, str) else "?")
+        return own, _blocks(blocks, own)
+    if role == "user":
+        return USER_TEXT, _blocks(blocks, USER_TEXT)
+    if role == "assistant":
+        return OTHER, _blocks(blocks, ASSISTANT_TEXT)
+    if role == "bashExecution":
+        return USER_BASH, []
+    if role == "custom":
+        return CUSTOM, []
+    return OTHER, []
+
+
+def _blocks(blocks: list[Any], text_kind: str) -> list[tuple[str, Any]]:
+    out = []
+    for block in blocks:
+        if not isinstance(block, dict):
+            continue
+        kind = _BLOCK_KINDS.get(block.get("type"))  # type: ignore[arg-type]
+        out.append((kind or text_kind, block))
+    return out
+
+
+@dataclass
+class StoreSizes:
+    """Every session file in scope by size, and totals per project folder."""
+
+    sessions: list[tuple[str, int]]
+    folders: list[tuple[str, int, int]]  # folder, sessions, bytes
+
+    @property
+    def total(self) -> int:
+        return sum(size for _, size in self.sessions)
+
+    def to_json(self, top: int) -> dict[str, Any]:
+        return {
+            "sessions": len(self.sessions),
+            "bytes": self.total,
+            "largest": [{"path": p, "bytes": s} for p, s in self.sessions[:top]],
+            "folders": [{"folder": f, "sessions": n, "bytes": b} for f, n, b in self.folders],
+        }
+
+
+def store_sizes(files: list[str]) -> StoreSizes:
+    """Sizes from the file system alone (no file is read)."""
+    sessions: list[tuple[str, int]] = []
+    folders: dict[str, list[int]] = {}
+    for path in files:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        sessions.append((path, st.st_size))
+        folder = folders.setdefault(os.path.dirname(path), [0, 0])
+        folder[0] += 1
+        folder[1] += st.st_size
+    sessions.sort(key=lambda item: (-item[1], item[0]))
+    ordered = sorted(((f, n, b) for f, (n, b) in folders.items()), key=lambda x: (-x[2], x[0]))
+    return StoreSizes(sessions, ordered)

@@ -1,0 +1,56 @@
+"""`pitui du` on the command line: one session, the store, JSON, bad input."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core" / "usage"))
+from usage_store import build_store
+
+from pitui.cli import main
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    return build_store(tmp_path / "agent" / "sessions")
+
+
+def test_one_session_json(store: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["du", str(store[0]), "--json", "--top", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bytes"] == store[0].stat().st_size == sum(data["kinds"].values())
+    assert len(data["largest"]) == 2 and set(data["largest"][0]) == {"id", "kind", "line", "bytes"}
+
+
+def test_one_session_text(store: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["du", str(store[0])]) == 0
+    out = capsys.readouterr().out
+    assert "KIND" in out and "LARGEST ENTRIES" in out
+
+
+def test_store_json_and_text(store: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["du", "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sessions"] == len(store)
+    assert data["bytes"] == sum(p.stat().st_size for p in store)
+    assert sum(f["bytes"] for f in data["folders"]) == data["bytes"]
+    assert main(["du", "--all", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{len(store)} sessions") and "PROJECT FOLDER" in out
+
+
+def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["du", str(tmp_path)]) == 1
+    assert "not a regular file" in capsys.readouterr().err
+    assert main(["du", str(tmp_path / "missing.jsonl")]) == 1
+    assert capsys.readouterr().err.startswith("pitui: cannot read")
+    other = tmp_path / "notes.txt"
+    other.write_text("hello\n")
+    assert main(["du", str(other)]) == 1
+    assert "is not a Pi session" in capsys.readouterr().err

@@ -1,0 +1,196 @@
+"""`pitui prune` and `pitui restore`: a dry run changes nothing, a real run moves exactly the
+selected files to the (fake freedesktop) trash, restore brings each back byte-identical, a
+file being written is skipped."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import send2trash.plat_other as plat_other
+
+from pitui.cli import main
+from pitui.core.changes import trash
+from pitui.core.changes.prune import parse_duration, parse_size
+from pitui.core.errors import PituiError
+from pitui.demo.generate import generate_varied_session, make_header, session_path, write_session
+
+OLD = 1_600_000_000
+
+
+@pytest.fixture
+def home_trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    data_home = tmp_path / "xdg-data"
+    data_home.mkdir()
+    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", str(data_home / "Trash"))
+    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)
+    monkeypatch.setattr(trash, "send2trash", plat_other.send2trash)
+    return data_home / "Trash"
+
+
+@pytest.fixture
+def store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, home_trash: Path
+) -> dict[str, list[Path]]:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    root = tmp_path / "agent" / "sessions"
+    project = tmp_path / "project"
+    project.mkdir()
+    rng = random.Random(5)
+    groups: dict[str, list[Path]] = {"empty": [], "full": [], "gone": []}
+    ms = 1_750_000_000_000
+    for i in range(3):
+        header = make_header(rng, str(project), ms + i * 1000)
+        groups["empty"].append(write_session(session_path(root, header), header, []))
+    for i in range(4):
+        header, entries = generate_varied_session(rng, str(project), start_ms=ms + i * 9_000_000)
+        groups["full"].append(write_session(session_path(root, header), header, entries))
+    for i in range(2):
+        cwd = str(tmp_path / f"deleted-{i}")
+        header, entries = generate_varied_session(rng, cwd, start_ms=ms + i * 7_000_000)
+        groups["gone"].append(write_session(session_path(root, header), header, entries))
+    for paths in groups.values():
+        for path in paths:
+            os.utime(path, (OLD, OLD))
+    monkeypatch.chdir(project)
+    return groups
+
+
+def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p): (p.read_bytes(), p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+
+
+def test_dry_run_changes_no_byte_and_no_file(
+    store: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _snapshot(tmp_path / "agent")
+    assert main(["prune", "--all", "--empty", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "would move 3 sessions" in out
+    assert main(["prune", "--all", "--cwd-missing", "--dry-run", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {s["path"] for s in data["selected"]} == {str(p) for p in store["gone"]}
+    assert data["totalBytes"] == sum(p.stat().st_size for p in store["gone"])
+    assert data["dryRun"] and data["moved"] == []
+    assert _snapshot(tmp_path / "agent") == before
+    assert not (tmp_path / "xdg-data" / "Trash").exists()
+
+
+def test_real_run_moves_exactly_the_selection_and_restore_brings_it_back(
+    store: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _snapshot(tmp_path / "agent")
+    selected = store["empty"]
+    assert main(["prune", "--all", "--empty", "--yes", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sorted(data["moved"]) == sorted(str(p) for p in selected)
+    now = _snapshot(tmp_path / "agent")
+    assert set(before) - set(now) == {str(p) for p in selected}
+    assert all(now[p] == before[p] for p in now)
+    trashed = sorted((tmp_path / "xdg-data" / "Trash" / "files").iterdir())
+    assert len(trashed) == 3
+    assert main(["restore", "--list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert sorted(t["original"] for t in listed) == sorted(str(p) for p in selected)
+    assert main(["restore", listed[0]["id"], listed[1]["original"]]) == 0
+    assert main(["restore", listed[2]["id"][:30]]) == 0
+    assert _snapshot(tmp_path / "agent") == {
+        p: (b, m) for p, (b, m) in before.items()
+    }  # byte-identical, same mtimes: renamed back
+    assert list((tmp_path / "xdg-data" / "Trash" / "info").iterdir()) == []
+
+
+def test_restore_refuses_to_overwrite(
+    store: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = store["gone"][0]
+    content = path.read_bytes()
+    assert main(["prune", "--all", "--cwd-missing", "--query", "", "--yes"]) == 0
+    path.write_bytes(b"new\n")
+    capsys.readouterr()
+    assert main(["restore", str(path)]) == 1
+    assert "a file is there now" in capsys.readouterr().err
+    assert path.read_bytes() == b"new\n"
+    path.unlink()
+    assert main(["restore", str(path)]) == 0
+    assert path.read_bytes() == content
+
+
+def test_a_file_being_written_is_skipped(
+    store: dict[str, list[Path]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    busy, recent = store["gone"]
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys,time; f=open(sys.argv[1],'ab'); print(1, flush=True); time.sleep(30)",
+            str(busy),
+        ],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == b"1"
+        os.utime(busy, (OLD, OLD))
+        recent.touch()
+        assert main(["prune", "--all", "--cwd-missing", "--yes", "--json"]) == 0
+    finally:
+        holder.kill()
+        holder.wait()
+    data = json.loads(capsys.readouterr().out)
+    assert data["moved"] == []
+    assert {s["path"] for s in data["skipped"]} == {str(busy), str(recent)}
+    assert busy.exists() and recent.exists()
+
+
+def test_scope_and_criteria(
+    store: dict[str, list[Path]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["prune", "--empty", "--dry-run", "--json"]) == 0  # current folder
+    assert len(json.loads(capsys.readouterr().out)["selected"]) == 3
+    smallest_full = min(p.stat().st_size for p in store["full"] + store["gone"])
+    assert (
+        main(["prune", "--all", "--larger-than", str(smallest_full - 1), "--dry-run", "--json"])
+        == 0
+    )
+    assert len(json.loads(capsys.readouterr().out)["selected"]) == 6
+    assert main(["prune", "--all", "--older-than", "100000d", "--dry-run", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["selected"] == []
+    assert main(["prune", "--all", "--older-than", "1d", "--empty", "--dry-run", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["selected"]) == 3
+
+
+def test_refusals(
+    store: dict[str, list[Path]], capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    assert main(["prune", "--all"]) == 1
+    assert "say what to prune" in capsys.readouterr().err
+    with open(os.devnull) as no_tty:
+        monkeypatch.setattr(sys, "stdin", no_tty)
+        assert main(["prune", "--all", "--empty"]) == 1
+    assert "run with --yes" in capsys.readouterr().err
+    assert all(p.exists() for p in store["empty"])
+    assert main(["prune", "--all", "--older-than", "soon"]) == 1
+    assert main(["restore"]) == 1
+    assert main(["restore", "nothing-like-it"]) == 1
+    assert "no session in the trash" in capsys.readouterr().err
+
+
+def test_parsers() -> None:
+    assert parse_duration("30d") == 30 * 86_400 and parse_duration("12h") == 43_200
+    assert parse_duration("2w") == 14 * 86_400 and parse_duration("7") == 7 * 86_400
+    assert parse_size("500K") == 512_000 and parse_size("1.5G") == 1_610_612_736
+    assert parse_size("10MB") == 10 << 20 and parse_size("2048") == 2048
+    for bad in ("", "x", "-1d"):
+        with pytest.raises(PituiError):
+            parse_duration(bad)

@@ -1,0 +1,126 @@
+"""`pitui stats` on the command line: scope, grouping, JSON, totals line, bad input."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core" / "usage"))
+from usage_store import CWDS, build_store, independent_totals
+
+from pitui.cli import main
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    return build_store(tmp_path / "agent" / "sessions")
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    assert main(["stats", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_all_json_totals(store: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    data = _json(capsys, "--all", "--by", "model")
+    expected = independent_totals(store)
+    total = data["total"]
+    assert total["assistantMessages"] == expected["messages"]
+    assert total["cacheRead"] == expected["cache_read"]
+    assert total["cost"] == pytest.approx(expected["cost"])
+    assert total["sessions"] == len(store)
+    assert set(data) == {"by", "since", "until", "groups", "total"}
+    assert set(total) == {
+        "key",
+        "sessions",
+        "assistantMessages",
+        "input",
+        "output",
+        "cacheRead",
+        "cacheWrite",
+        "totalTokens",
+        "cost",
+    }
+
+
+def test_current_folder_scope(
+    store: list[Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir("/")
+    monkeypatch.setattr("os.getcwd", lambda: CWDS[0])
+    alpha = _json(capsys, "--by", "project")
+    assert [g["key"] for g in alpha["groups"]] == [CWDS[0]]
+    every = _json(capsys, "--all", "--by", "project")
+    assert {g["key"] for g in every["groups"]} == set(CWDS)
+    assert alpha["total"]["cost"] < every["total"]["cost"]
+
+
+def test_text_table_has_totals_last(store: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--all", "--by", "month"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[0] == "MONTH"
+    assert lines[-1].startswith("TOTAL")
+    data = _json(capsys, "--all", "--by", "month")
+    assert len(lines) == len(data["groups"]) + 2
+    assert lines[-1].split()[-1] == f"${data['total']['cost']:,.2f}"
+
+
+def test_bad_date_is_one_line(store: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--since", "yesterday"]) == 1
+    assert capsys.readouterr().err.startswith("pitui: --since wants a day")
+
+
+def test_empty_scope(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["stats", "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "(no usage)" in out and out.splitlines()[-1].startswith("TOTAL")
+
+
+def test_hostile_model_names_stay_inert(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "agent" / "sessions" / "--x--"
+    folder.mkdir(parents=True)
+    reply = {
+        "type": "message", "id": "a1", "parentId": None, "timestamp": "2026-01-01T00:00:01.000Z",
+        "message": {"role": "assistant", "content": [], "provider": "evil\x1b[2J",
+                    "model": "[bold]m\x07", "usage": {"input": 1, "output": 2, "cacheRead": 0,
+                    "cacheWrite": 0, "cost": {"total": 0.5}}},
+    }  # fmt: skip
+    header = {"type": "session", "id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/x"}
+    (folder / "s.jsonl").write_text(
+        json.dumps(header) + "\n" + json.dumps(reply) + "\n", encoding="utf-8"
+    )
+    assert main(["stats", "--all", "--by", "model"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "$0.50" in out
+    assert main(["stats", "--all", "--by", "model", "--json"]) == 0
+    text = capsys.readouterr().out
+    assert json.loads(text)["groups"][0]["key"] == "evil\x1b[2J/[bold]m\x07"
+
+
+def test_session_dir_scope_as_pitui_list(
+    store: list[Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = store[0].parent.parent / "custom"  # a custom dir with sessions of both cwds
+    folder.mkdir()
+    for path in store[:4]:
+        (folder / path.name).write_bytes(path.read_bytes())
+    in_folder = {str(folder / p.name) for p in store[:4]}
+    data = _json(capsys, "--session-dir", str(folder), "--all", "--by", "session")
+    assert {g["key"] for g in data["groups"]} == in_folder
+    monkeypatch.setattr("os.getcwd", lambda: CWDS[1])
+    data = _json(capsys, "--session-dir", str(folder), "--by", "project")
+    assert [g["key"] for g in data["groups"]] == [CWDS[1]]  # this cwd's sessions in DIR
+    data = _json(capsys, "--session-dir", str(folder), "--all", "--by", "project")
+    assert {g["key"] for g in data["groups"]} == set(CWDS)

@@ -1,0 +1,86 @@
+"""Pilot tests of the stats screen (alt+s: the picker's list, its search and scope) and the
+trash view (alt+z: restore)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+import send2trash.plat_other as plat_other
+from test_picker import search, started
+from textual_plotext import PlotextPlot
+from ui_helpers import settle, wait_for
+
+from pitui.core.changes import trash
+from pitui.core.usage.groups import summarize
+from pitui.core.usage.load import load_usage
+from pitui.ui.screens.stats import StatsScreen
+from pitui.ui.screens.trash_view import TrashViewScreen
+
+SIZE = (160, 48)
+
+
+async def _stats(pilot: Any) -> StatsScreen:
+    await pilot.press("alt+s")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, StatsScreen))
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: screen.stats is not None)
+    await settle(pilot)
+    return screen
+
+
+async def test_stats_follow_the_pickers_list(app_factory: Any, demo_root: Path) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        every = [r.summary.path for r in picker.rows]
+        screen = await _stats(pilot)
+        expected = summarize(*load_usage(every, no_cache=True)[:2], "day")
+        assert screen.stats.total.cost == pytest.approx(expected.total.cost)
+        assert screen.stats.total.messages == expected.total.messages > 0
+        assert screen.query_one("#plot-cost-day", PlotextPlot).region.height > 0
+        await pilot.press("b")
+        await wait_for(pilot, lambda: screen.stats.by == "week")
+        await pilot.press("b", "b")
+        await wait_for(pilot, lambda: screen.stats.by == "model")
+        assert screen.stats.total.cost == pytest.approx(expected.total.cost)
+        assert all("/" in g.key for g in screen.stats.groups)
+        titles = {c.title for c in pilot.app.get_system_commands(picker)}
+        assert {"Usage", "Trash view"} <= titles  # the palette offers both
+        await pilot.press("escape")
+        await search(pilot, picker, "checkout")
+        some = [r.summary.path for r in picker.rows]
+        assert 0 < len(some) < len(every)
+        screen = await _stats(pilot)
+        assert "search: checkout" in str(screen.query_one("#stats-title").render())
+        part = summarize(*load_usage(some, no_cache=True)[:2], "day")
+        assert screen.stats.total.cost == pytest.approx(part.total.cost)
+        assert part.total.cost < expected.total.cost
+
+
+async def test_trash_view_restores(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data_home = tmp_path / "data"
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
+    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)
+    monkeypatch.setattr(trash, "send2trash", plat_other.send2trash)
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        victim = Path(picker.rows[0].summary.path)
+        content = victim.read_bytes()
+        trash.trash_session(victim)
+        await pilot.press("alt+z")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, TrashViewScreen))
+        view = pilot.app.screen
+        await wait_for(pilot, lambda: len(view.items) == 1)
+        assert view.items[0].original == victim
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: victim.exists())
+        await settle(pilot)
+        assert victim.read_bytes() == content
+        await wait_for(pilot, lambda: view.items == [])
+        await pilot.press("escape")
+        assert pilot.app.screen is picker
