@@ -19,6 +19,7 @@ class RowOwner(Protocol):
     tree: SessionTree
     label_times: bool
     multiple_roots: bool
+    guide_memo: GuideMemo
 
     @property
     def tool_calls(self) -> dict[Any, str]: ...
@@ -91,7 +92,7 @@ class Row:
     @property
     def guide(self) -> str:
         if self._guide is None:
-            self._guide = _guide(self)
+            self._guide = self._owner.guide_memo.guide(self)
         return self._guide
 
     @property
@@ -170,21 +171,41 @@ def _child_gutters(parent: Row, multiple_roots: bool) -> Gutters:
     return (max(0, parent.depth - 1), not parent.is_last, parent.gutters)
 
 
-def _guide(row: Row) -> str:
-    width = row.depth
+class GuideMemo:
+    """Guides already drawn, by what decides them: rows of one chain share their gutters
+    and depth, so a long chain draws its guide once instead of once a row."""
+
+    def __init__(self) -> None:
+        self._guides: dict[tuple[int, int, str], str] = {}
+        self._held: list[Gutters] = []  # keeps each keyed gutters alive, so its id stays its own
+
+    def guide(self, row: Row) -> str:
+        shows_connector = row.connector and not (row.parent is None and row._owner.multiple_roots)
+        connector = ""
+        if shows_connector and row.depth > 0:
+            connector = ("└" if row.is_last else "├") + (
+                "⊞" if row.folded else "⊟" if row.foldable else "─"
+            )
+        key = (id(row.gutters), row.depth, connector)
+        guide = self._guides.get(key)
+        if guide is None:
+            guide = self._guides[key] = _guide(row.depth, connector, row.gutters)
+            self._held.append(row.gutters)
+        return guide
+
+
+def _guide(width: int, connector: str, gutters: Gutters) -> str:
     chars = [" "] * (width * 3)
-    shows_connector = row.connector and not (row.parent is None and row._owner.multiple_roots)
-    if shows_connector and width > 0:
+    if connector:
         at = (width - 1) * 3
-        chars[at] = "└" if row.is_last else "├"
-        chars[at + 1] = "⊞" if row.folded else "⊟" if row.foldable else "─"
-    gutters: list[tuple[int, bool]] = []
-    node = row.gutters
+        chars[at], chars[at + 1] = connector
+    levels: list[tuple[int, bool]] = []
+    node = gutters
     while node is not None:
-        gutters.append((node[0], node[1]))
+        levels.append((node[0], node[1]))
         node = node[2]
     seen: set[int] = set()
-    for position, show in reversed(gutters):  # the oldest gutter at a level wins, as in Pi
+    for position, show in reversed(levels):  # the oldest gutter at a level wins, as in Pi
         if position in seen or position >= width:
             continue
         seen.add(position)

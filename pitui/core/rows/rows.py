@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pitui.core.format.jsvalues import JS_SPACE_RUN
-from pitui.core.rows.row import Row, place
+from pitui.core.rows.row import GuideMemo, Row, place
 from pitui.core.rows.row_text import (
     entry_tool_calls,
     is_silent,
@@ -95,6 +95,7 @@ class TreeRows:
             self._rebuild()
 
     def _rebuild(self) -> None:
+        self.guide_memo = GuideMemo()
         tree = self.tree
         leaf = tree.leaf
         self._leaf_id = leaf.id if leaf else None
