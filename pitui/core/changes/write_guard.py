@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pitui.core.changes.messages import os_message, shown
 from pitui.core.errors import PituiError
+from pitui.core.user_dirs import cache_dir as _cache_dir
 
 RECENT_SECONDS = 3.0  # a file modified this recently may be being written
 RECORD_SECONDS = 60.0  # own-write records older than this are useless (and removed)
@@ -92,17 +93,6 @@ def _record_folder(create: bool = True) -> Path | None:
         return folder
     except Exception:  # an unusable cache folder: own writes are remembered in memory only
         return None
-
-
-def _cache_dir() -> Path:
-    """pitui's cache folder, as the catalog finds it (not imported from there: loading the
-    catalog costs a write command more than everything else it does)."""
-    env = os.environ.get("PITUI_CACHE_DIR")
-    if env:
-        return Path(env)
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("pitui"))
 
 
 def _record_name(path: Path) -> str:

@@ -26,18 +26,6 @@ SCHEMA_VERSION = "pitui-usage-1"
 FILE_NAME = "usage-cache.json"
 
 
-def cache_dir() -> Path:
-    """The catalog's cache folder (`catalog.index.default_cache_dir`, which a test compares
-    with this): repeated here because importing the index costs a warm `pitui stats` half its
-    time budget."""
-    env = os.environ.get("PITUI_CACHE_DIR")
-    if env:
-        return Path(env)
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("pitui"))
-
-
 class SessionInfo(NamedTuple):
     """A session file's header facts (what grouping and lineage need; a tuple: a warm
     `pitui stats` makes 10,000 of them)."""

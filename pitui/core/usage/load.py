@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pitui.core.usage.cache import Row, SessionInfo, UsageCache, cache_dir
+from pitui.core.usage.cache import Row, SessionInfo, UsageCache
+from pitui.core.user_dirs import cache_dir
 
 
 class Usage(NamedTuple):

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from usage_store import build_store, independent_totals
 
-from pitui.core.catalog.index import default_cache_dir
 from pitui.core.usage import cache as cache_module
 from pitui.core.usage.cache import UsageCache
 from pitui.core.usage.extract import TOOLS_MODEL, read_usage
@@ -161,12 +160,6 @@ def test_since_until_and_grouping_keys(tmp_path: Path) -> None:
     assert all(len(g.key) == 7 for g in months.groups)
     weeks = summarize(infos, rows, "week")
     assert all("-W" in g.key for g in weeks.groups)
-
-
-def test_cache_dir_is_the_catalogs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert cache_module.cache_dir() == default_cache_dir()
-    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path))
-    assert cache_module.cache_dir() == default_cache_dir() == tmp_path
 
 
 def test_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
