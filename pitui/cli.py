@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "label": "set or clear the label of an entry",
     "name": "name a session",
     "trash": "move a session to the trash",
+    "fork": "write a new session from the path to one entry",
 }
 
 
@@ -38,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_subcommand(name: str, args: list[str]) -> int:
-    module = importlib.import_module(f"pitui.commands.{name}")
+    module = importlib.import_module(f"pitui.commands.{name.replace('-', '_')}")
     parser = argparse.ArgumentParser(prog=f"pitui {name}", description=SUBCOMMANDS[name])
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args)) or 0)
