@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "name": "name a session",
     "trash": "move a session to the trash",
     "fork": "write a new session from the path to one entry",
+    "context-edit": "omit or replace a message in the model's future context",
 }
 
 

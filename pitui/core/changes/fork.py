@@ -27,7 +27,6 @@ from pitui.core.format.migration import CURRENT_VERSION
 from pitui.core.format.timestamps import now_iso
 from pitui.core.session.entry import Entry
 from pitui.core.session.prefetch import prefetch_raw
-from pitui.core.session.reader import NotASession
 from pitui.core.session.session import Session
 
 _MISSING = object()
@@ -45,10 +44,7 @@ def fork_session(
 ) -> ForkResult:
     """Write the path to `leaf_id` of `source` as a new session; returns where and its id."""
     source_text = os.fspath(source)
-    try:
-        session = Session(source_text)
-    except NotASession as error:
-        raise PituiError(str(error)) from None
+    session = Session(source_text)  # NotASession is a PituiError
     if session.tree.get(leaf_id) is None:
         raise PituiError(f"no entry with id {leaf_id!r} in {source_text}")
     path = session.tree.path_to(leaf_id)
