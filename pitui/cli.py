@@ -18,6 +18,10 @@ SUBCOMMANDS = {
     "trash": "move a session to the trash",
     "fork": "write a new session from the path to one entry",
     "context-edit": "omit or replace a message in the model's future context",
+    "pin": "pin sessions to the top of the list",
+    "unpin": "unpin sessions",
+    "tag": "add tags to a session",
+    "untag": "remove tags from a session",
 }
 
 
