@@ -53,6 +53,22 @@ PICKER_BINDINGS: list[BindingType] = [
         priority=True,
         tooltip="Move the highlighted session to the trash",
     ),
+    Binding(
+        "alt+p",
+        "pin",
+        "Pin",
+        id="picker.pin",
+        priority=True,
+        tooltip="Pin or unpin the highlighted session (pinned stay on top)",
+    ),
+    Binding(
+        "alt+t",
+        "tags",
+        "Tags",
+        id="picker.tags",
+        priority=True,
+        tooltip="Edit the tags of the highlighted session",
+    ),
     Binding("enter", "open", "Open", id="picker.open", tooltip="Open in the session screen"),
     Binding(
         "down,up,pagedown,pageup",
