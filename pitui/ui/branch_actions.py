@@ -35,7 +35,8 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
             elif choice == "pi":
                 app.request_handoff(result.path, cwd)
 
-        body = f"{tilde(str(result.path), app.config.home)}\n{result.entries:,} entries"
+        folder = tilde(str(result.path.parent), app.config.home)
+        body = f"{result.path.name}\nin {folder}\n{result.entries:,} entries"
         choices = [("open", "Open in pitui"), ("pi", "Resume in pi"), ("stay", "Stay here")]
         app.push_screen(ChoiceModal("Fork written", body, choices), callback=chosen)
 
@@ -73,7 +74,7 @@ def ask_context_edit(app: Any, path: Path, target: Entry, edited: bool, done: Do
     choices.append(("cancel", "Cancel"))
     body = (
         f"{context_edit.describe(target)} {target.id}\n"
-        "Changes what the model is sent from now on; the transcript stays as it is."
+        "Changes what the model is sent from now on.\nThe transcript stays as it is."
     )
     app.push_screen(ChoiceModal("Edit the model's context", body, choices), callback=chosen)
 

@@ -55,8 +55,8 @@ SESSION_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Hand off to pi --session",
     ),
-    Binding(
-        "alt+f",
+    Binding(  # F too: most terminals send alt+f as ESC f, which Textual reads as ctrl+right
+        "alt+f,F",
         "fork_entry",
         "Fork",
         id="session.fork_entry",
