@@ -60,6 +60,7 @@ SESSION_BINDINGS: list[BindingType] = [
         "fork_entry",
         "Fork",
         id="session.fork_entry",
+        show=False,
         tooltip="Write a new session ending at the highlighted entry (as Pi's fork)",
     ),
     Binding(
@@ -67,6 +68,7 @@ SESSION_BINDINGS: list[BindingType] = [
         "context_edit",
         "Edit context",
         id="session.context_edit",
+        show=False,
         tooltip="Omit, replace or restore the message in the model's future context",
     ),
     Binding("escape", "back", "Back", id="session.back", tooltip="Back to the picker"),
