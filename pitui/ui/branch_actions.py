@@ -44,8 +44,9 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
     app.run_write(WriteJob("fork", path, write, done=written))
 
 
-def ask_context_edit(app: Any, path: Path, target: Entry, edited: bool, done: Done) -> None:
-    """Menu for one message: omit it, replace it with a note, or undo its edits."""
+def ask_context_edit(app: Any, path: Path, target: Entry, done: Done) -> None:
+    """Menu for one message: omit it, replace it with a note, or undo its edits (whether
+    there are edits, and whether Pi's model can undo them, is found out in the worker)."""
     if not context_edit.editable(target):
         app.notify(
             f"{context_edit.describe(target).capitalize()}: Pi edits only user, assistant, "
@@ -55,7 +56,6 @@ def ask_context_edit(app: Any, path: Path, target: Entry, edited: bool, done: Do
             markup=False,
         )
         return
-    restoring = context_edit.restoring_replacement(target)
 
     def chosen(choice: str | None) -> None:
         if choice == "omit":
@@ -63,14 +63,9 @@ def ask_context_edit(app: Any, path: Path, target: Entry, edited: bool, done: Do
         elif choice == "replace":
             ask_note(app, path, target, done)
         elif choice == "undo":
-            if isinstance(restoring, str):
-                app.notify(f"Cannot undo: {restoring}", severity="warning", markup=False)
-            else:
-                _run(app, path, "Edits undone", done, context_edit.restore, target.id)
+            _run(app, path, "Edits undone", done, context_edit.restore, target.id)
 
-    choices = [("omit", "Omit"), ("replace", "Replace with a note")]
-    if edited:
-        choices.append(("undo", "Undo edits"))
+    choices = [("omit", "Omit"), ("replace", "Replace with a note"), ("undo", "Undo edits")]
     choices.append(("cancel", "Cancel"))
     body = (
         f"{context_edit.describe(target)} {target.id}\n"

@@ -87,8 +87,13 @@ def test_refusals_and_undo_limits(session: Path, capsys: pytest.CaptureFixture) 
     assert main(["context-edit", str(session), "c1", "--omit"]) == 1
     assert "a compaction" in capsys.readouterr().err
     assert main(["context-edit", str(session), "s1", "--restore"]) == 1
-    assert "plain text" in capsys.readouterr().err
+    assert "s1 has no context edit to undo" in capsys.readouterr().err
     assert session.read_bytes() == before
+    assert main(["context-edit", str(session), "s1", "--omit", "--force"]) == 0
+    edited = session.read_bytes()
+    assert main(["context-edit", str(session), "s1", "--restore"]) == 1
+    assert "plain text, which Pi stores back as a text block" in capsys.readouterr().err
+    assert session.read_bytes() == edited
     tree = Session(session).tree
     assert restoring_replacement(tree.get("u1")) == {"content": "first"}
     assert isinstance(restoring_replacement(tree.get("x1")), str)

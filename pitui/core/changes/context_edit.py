@@ -47,6 +47,11 @@ def restore(path: str | os.PathLike[str], target_id: str, *, force: bool = False
     target = session.tree.get(target_id)
     if target is None:
         raise PituiError(f"Entry {target_id} not found")
+    if not any(
+        e.type == "context_edit" and e.raw.get("targetId") == target_id
+        for e in session.tree.entries
+    ):
+        raise PituiError(f"{target_id} has no context edit to undo")
     replacement = restoring_replacement(target)
     if isinstance(replacement, str):
         raise PituiError(f"cannot undo the edits of {target_id}: {replacement}")
@@ -106,11 +111,10 @@ def editable(entry: Entry) -> bool:
 
 
 def role_of(entry: Entry) -> str:
+    """The message's role ("custom" for a custom_message), known without reading the line."""
     if entry.type != "message":
         return "custom"
-    message = entry.raw.get("message")
-    role = message.get("role") if isinstance(message, dict) else None
-    return role if isinstance(role, str) else ""
+    return entry.role or ""
 
 
 def describe(entry: Entry) -> str:

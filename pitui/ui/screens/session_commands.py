@@ -102,12 +102,9 @@ class SessionCommands(Screen[None]):
         if live is None or target_id is None:
             return
         with live.lock:
-            tree = live.session.tree
-            target = tree.get(target_id)
-            edits = [e for e in tree.entries if e.type == "context_edit"]
-            edited = any(e.raw.get("targetId") == target_id for e in edits)
+            target = live.session.tree.get(target_id)
         if target is not None:
-            ask_context_edit(self.app, self.path, target, edited, self._context_edited)
+            ask_context_edit(self.app, self.path, target, self._context_edited)
 
     def _edit_target_id(self) -> str | None:
         """The message under the context pane's cursor when it has the focus, else the
