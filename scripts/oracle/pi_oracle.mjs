@@ -211,7 +211,7 @@ function opBranch({ file, leafId }) {
 		if (!created || !existsSync(created)) return null;
 		const lines = readFileSync(created, "utf8").split("\n");
 		if (lines[lines.length - 1] === "") lines.pop();
-		return { name: basename(created), source: copy, lines: lines.map((l) => JSON.parse(l)) };
+		return { name: basename(created), source: copy, text: lines, lines: lines.map((l) => JSON.parse(l)) };
 	});
 }
 

@@ -6,30 +6,36 @@ entry that replaced it; the labels still set on kept entries are written again a
 (with their original timestamps); a fresh v3 header names the source as `parentSession`.
 The new file is written to a temporary file and linked into place, never over an existing
 file; the source is only read.
+
+Pi writes each entry as `JSON.stringify({...entry, parentId})`. Where neither the parent nor
+anything else changes, that is the line as Pi wrote it, so the source's line is copied when it
+provably round-trips (`line_reuse`), and encoded again otherwise.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import os
-import posixpath
 import secrets
-import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pitui.core.changes.line_reuse import same_as_stringify
+from pitui.core.changes.new_file import js_resolve, uuid7, write_new_file
 from pitui.core.changes.writer import encode_line
 from pitui.core.errors import PituiError
+from pitui.core.format.jsvalues import js_truthy
 from pitui.core.format.migration import CURRENT_VERSION
 from pitui.core.format.timestamps import now_iso
 from pitui.core.session.entry import Entry
-from pitui.core.session.prefetch import prefetch_raw
+from pitui.core.session.prefetch import prefetch_raw, read_lines
 from pitui.core.session.session import Session
 
 _MISSING = object()
+
+__all__ = ["ForkResult", "Kept", "branch_entries", "fork_session", "js_resolve"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +43,16 @@ class ForkResult:
     path: Path
     session_id: str
     entries: int  # entries written after the header (path + labels)
+
+
+@dataclass(slots=True)
+class Kept:
+    """An entry of the path as the fork holds it: `value` None means exactly as in the source
+    (its parentId is already the right one)."""
+
+    entry: Entry
+    own_id: Any  # its raw id (_MISSING when absent)
+    value: dict[str, Any] | None = None
 
 
 def fork_session(
@@ -47,15 +63,13 @@ def fork_session(
     session = Session(source_text)  # NotASession is a PituiError
     if session.tree.get(leaf_id) is None:
         raise PituiError(f"no entry with id {leaf_id!r} in {source_text}")
-    path = session.tree.path_to(leaf_id)
-    prefetch_raw(path)
-    entries = branch_entries(path)
-    if not has_conversation(entries):
+    kept = branch_entries(session.tree.path_to(leaf_id))
+    if not has_conversation(kept):
         raise PituiError(
             f"the path to {leaf_id} holds no user or assistant message: "
             "Pi writes no session file for such a branch"
         )
-    labels = label_entries(session, entries)
+    labels = label_entries(session, kept)
     folder = Path(js_resolve(os.fspath(session_dir))) if session_dir else session.path.parent
     session_id = uuid7()
     timestamp = now_iso()
@@ -68,9 +82,9 @@ def fork_session(
         "parentSession": js_resolve(source_text),
     }
     name = f"{timestamp.replace(':', '-').replace('.', '-')}_{session_id}.jsonl"
-    content = b"".join(encode_line(value) for value in [header, *entries, *labels])
-    target = write_new_file(folder, name, content)
-    return ForkResult(target, session_id, len(entries) + len(labels))
+    lines = _lines(session, kept, [header], labels)
+    target = write_new_file(folder, name, lines)
+    return ForkResult(target, session_id, len(kept) + len(labels))
 
 
 def _header_cwd(session: Session) -> str:
@@ -82,37 +96,51 @@ def _header_cwd(session: Session) -> str:
 # --------------------------------------------------------------------------- entries
 
 
-def branch_entries(path: list[Entry]) -> list[dict[str, Any]]:
+def branch_entries(path: list[Entry]) -> list[Kept]:
     """The path's entries without labels, each re-linked to the one kept before it."""
-    kept: list[dict[str, Any]] = []
+    kept: list[Kept] = []
     pending_labels: list[Any] = []
     replacement_of_label: dict[Any, Any] = {}
     parent: Any = None
     for entry in path:
-        raw = entry.raw
-        if raw.get("type") == "label":
-            pending_labels.append(raw.get("id", _MISSING))
+        own_id = entry.raw_id if entry.raw_id is not None else entry.raw.get("id", _MISSING)
+        if entry.type == "label":
+            pending_labels.append(own_id)
             continue
-        own_id = raw.get("id", _MISSING)
         for label_id in pending_labels:
             if _hashable(label_id):
                 replacement_of_label[label_id] = own_id
         pending_labels.clear()
-        copy = dict(raw)
-        _set_or_drop(copy, "parentId", parent)
-        if raw.get("type") == "compaction":
-            _remap_first_kept(copy, raw, replacement_of_label)
-        kept.append(copy)
+        item = Kept(entry, own_id)
+        if not _same_parent(entry, parent):
+            item.value = dict(entry.raw)
+            _set_or_drop(item.value, "parentId", parent)
+        if entry.type == "compaction":
+            _remap_first_kept(item, replacement_of_label, parent)
+        kept.append(item)
         parent = own_id
     return kept
 
 
-def _remap_first_kept(copy: dict[str, Any], raw: dict[str, Any], remap: dict[Any, Any]) -> None:
+def _same_parent(entry: Entry, parent: Any) -> bool:
+    """Whether the entry's own parentId is already `parent` (decided without the full parse
+    where the decoded string says it)."""
+    if isinstance(parent, str) and entry.parent_id is not None:
+        return entry.parent_id == parent
+    raw = entry.raw
+    return "parentId" in raw and raw["parentId"] is parent if parent is None else False
+
+
+def _remap_first_kept(item: Kept, remap: dict[Any, Any], parent: Any) -> None:
+    raw = item.entry.raw
     first_kept = raw.get("firstKeptEntryId", _MISSING)
     if first_kept is not _MISSING and first_kept == raw.get("id", _MISSING):
         return
     if _hashable(first_kept) and first_kept in remap:
-        _set_or_drop(copy, "firstKeptEntryId", remap[first_kept])
+        if item.value is None:
+            item.value = dict(raw)
+            _set_or_drop(item.value, "parentId", parent)
+        _set_or_drop(item.value, "firstKeptEntryId", remap[first_kept])
 
 
 def _set_or_drop(value: dict[str, Any], key: str, item: Any) -> None:
@@ -127,17 +155,12 @@ def _hashable(value: Any) -> bool:
     return value is not _MISSING and isinstance(value, (str, int, float, bool, type(None)))
 
 
-def has_conversation(entries: list[dict[str, Any]]) -> bool:
+def has_conversation(kept: list[Kept]) -> bool:
     """Pi's _hasConversation: a user or assistant message (else Pi defers writing the file)."""
-    return any(
-        raw.get("type") == "message"
-        and isinstance(raw.get("message"), dict)
-        and raw["message"].get("role") in ("user", "assistant")
-        for raw in entries
-    )
+    return any(k.entry.type == "message" and k.entry.role in ("user", "assistant") for k in kept)
 
 
-def label_entries(session: Session, kept: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def label_entries(session: Session, kept: list[Kept]) -> list[dict[str, Any]]:
     """Label entries for the labels (resolved over the whole file) of the kept entries."""
     resolved: dict[Any, tuple[Any, Any]] = {}  # targetId -> (label, timestamp), Map order
     label_lines = [e for e in session.tree.entries if e.type == "label"]
@@ -148,13 +171,14 @@ def label_entries(session: Session, kept: list[dict[str, Any]]) -> list[dict[str
         if not _hashable(target):
             continue
         label = raw.get("label", _MISSING)
-        if label is not _MISSING and _js_truthy(label):
+        if label is not _MISSING and js_truthy(label):
             resolved[target] = (label, raw.get("timestamp", _MISSING))
         else:
             resolved.pop(target, None)
-    kept_ids = {raw["id"] for raw in kept if isinstance(raw.get("id"), str)}
+    kept_ids = {k.own_id for k in kept if isinstance(k.own_id, str)}
     used = set(kept_ids)
-    parent: Any = kept[-1].get("id", None) if kept else None
+    parent: Any = kept[-1].own_id if kept else None
+    parent = None if parent is _MISSING else parent
     written: list[dict[str, Any]] = []
     for target, (label, timestamp) in resolved.items():
         if not isinstance(target, str) or target not in kept_ids:
@@ -170,16 +194,6 @@ def label_entries(session: Session, kept: list[dict[str, Any]]) -> list[dict[str
     return written
 
 
-def _js_truthy(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return value != 0 and value == value
-    if isinstance(value, str):
-        return value != ""
-    return value is not None
-
-
 def _new_id(used: set[str]) -> str:
     for _ in range(100):
         candidate = secrets.token_hex(4)
@@ -188,74 +202,26 @@ def _new_id(used: set[str]) -> str:
     return str(uuid.uuid4())
 
 
-# --------------------------------------------------------------------------- names and paths
+# --------------------------------------------------------------------------- lines
 
 
-def uuid7() -> str:
-    """A UUID version 7 (milliseconds since the epoch, then random bits), as Pi's uuidv7."""
-    ms = time.time_ns() // 1_000_000
-    value = (ms & ((1 << 48) - 1)) << 80 | secrets.randbits(80)
-    value = (value & ~(0xF << 76)) | (0x7 << 76)
-    value = (value & ~(0x3 << 62)) | (0x2 << 62)
-    return str(uuid.UUID(int=value))
-
-
-def js_resolve(path: str) -> str:
-    """Pi's resolvePath: `~` expanded, `file://` URLs read, made absolute and normalised."""
-    home = os.path.expanduser("~")
-    if path == "~":
-        path = home
-    elif path.startswith("~/"):
-        path = posixpath.join(home, path[2:])
-    elif path.startswith("file://"):
-        from urllib.parse import unquote, urlparse
-
-        path = unquote(urlparse(path).path)
-    resolved = posixpath.normpath(posixpath.join(os.getcwd(), path))
-    return "/" + resolved.lstrip("/") if resolved.startswith("//") else resolved
-
-
-def write_new_file(folder: Path, name: str, content: bytes) -> Path:
-    """Write `content` as `folder/name`, complete or not at all, never over an existing file."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise PituiError(f"cannot create {folder}: {error.strerror or error}") from None
-    target = folder / name
-    temporary = folder / f".{name}.pitui-{secrets.token_hex(4)}.tmp"
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
-    except OSError as error:
-        raise PituiError(f"cannot write in {folder}: {error.strerror or error}") from None
-    try:
-        try:
-            _write(fd, content)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        _move_into_place(temporary, target)
-    except OSError as error:
-        raise PituiError(f"cannot write {target}: {error.strerror or error}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-    return target
-
-
-def _write(fd: int, content: bytes) -> None:
-    written = 0
-    while written < len(content):
-        written += os.write(fd, content[written:])
-
-
-def _move_into_place(temporary: Path, target: Path) -> None:
-    """Link `temporary` as `target`, failing if `target` exists (a rename where the file
-    system has no hard links, after checking the name is free)."""
-    try:
-        os.link(temporary, target)
-    except OSError as error:
-        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
-            raise
-        if os.path.lexists(target):
-            raise FileExistsError(errno.EEXIST, "file exists") from None
-        os.rename(temporary, target)
+def _lines(
+    session: Session, kept: list[Kept], before: list[Any], after: list[Any]
+) -> Iterator[bytes]:
+    """Every line of the new file: unchanged entries of a current-format file as their own
+    line where that is provably what Pi writes, the rest encoded as JSON.stringify."""
+    yield from (encode_line(value) for value in before)
+    source_lines: dict[int, bytes] = {}
+    if session.version == CURRENT_VERSION:  # else entries are migrated: their lines differ
+        unchanged = [k.entry for k in kept if k.value is None]
+        source_lines = {id(entry): line for entry, line in read_lines(unchanged)}
+    for item in kept:
+        if item.value is not None:
+            yield encode_line(item.value)
+            continue
+        line = source_lines.pop(id(item.entry), None)
+        if line is not None and same_as_stringify(line):
+            yield line + b"\n"
+        else:
+            yield encode_line(item.entry.raw)
+    yield from (encode_line(value) for value in after)

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from entry_builders import header, msg, ts
 
-from pitui.core.changes.fork import fork_session, write_new_file
+from pitui.core.changes.fork import fork_session
+from pitui.core.changes.new_file import write_new_file
 from pitui.core.errors import PituiError
 from pitui.core.session.session import Session
 
@@ -144,7 +145,7 @@ def test_v1_source_forks_as_v3_with_the_ids_pitui_shows(tmp_path: Path) -> None:
 def test_write_new_file_never_overwrites(tmp_path: Path) -> None:
     (tmp_path / "taken.jsonl").write_text("mine\n")
     with pytest.raises(PituiError, match="cannot write"):
-        write_new_file(tmp_path, "taken.jsonl", b"theirs\n")
+        write_new_file(tmp_path, "taken.jsonl", [b"theirs\n"])
     assert (tmp_path / "taken.jsonl").read_text() == "mine\n"
     assert sorted(os.listdir(tmp_path)) == ["taken.jsonl"]  # no temporary file left
 
@@ -160,3 +161,32 @@ def test_fork_matches_pi_on_the_labelled_session(pi_oracle: Any, tmp_path: Path)
         ]
         assert strip(ours[1:]) == strip(pi["lines"][1:]), leaf
         assert [list(e) for e in ours] == [list(e) for e in pi["lines"]]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"type":"message","id":"m","parentId":"u1","v":1.0}',
+        '{"type":"message","id":"m","parentId":"u1","v":1e+16}',
+        '{"type":"message","id":"m","parentId":"u1","v":0.000001}',
+        '{"type":"message","id":"m","parentId":"u1","v":12345678901234567890}',
+        '{"type":"message","id":"m","parentId":"u1","v":-0.0}',
+        '{"type":"message","id":"m","parentId":"u1","b":1,"2":3}',
+        '{"type":"message", "id":"m","parentId":"u1"}',
+        '{"type":"message","id":"m","parentId":"u1","s":"\\u00e9\\u001F\\ud800"}',
+        '{"type":"message","id":"m","parentId":"u1","v":1,"v":2}',
+        '{"type":"message","id":"m","parentId":"u1","s":"é\\n\\u001f","f":0.25}',
+        '{"type":"message","id":"m","parentId":"u1","a":[1.0,2e3,-3.0],"e":"ed1e054f"}',
+        '{"type":"message","id":"m","parentId":"u1","o":{"1":true},"n":9007199254740993}',
+    ],
+)
+def test_copied_lines_are_what_pi_writes(tmp_path: Path, line: str) -> None:
+    """A source line is copied only when it is JSON.stringify's own output; else re-encoded."""
+    from pitui.core.changes.writer import encode_line
+    from pitui.core.format.jsonline import parse_line
+
+    head = [json.dumps(header()), json.dumps(msg("u1", None, n=1))]
+    source = tmp_path / "s.jsonl"
+    source.write_text("\n".join([*head, line]) + "\n", encoding="utf-8")
+    written = fork_session(source, "m").path.read_bytes().split(b"\n")[2]
+    assert written + b"\n" == encode_line(parse_line(line.encode()))
