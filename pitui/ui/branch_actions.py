@@ -41,6 +41,7 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
         app.push_screen(ChoiceModal("Fork written", body, choices), callback=chosen)
 
     write = lambda force: fork_session(path, entry_id)  # noqa: E731 (a new file: no conflict)
+    app.notify("Writing the fork...", timeout=3)  # a long path takes seconds
     app.run_write(WriteJob("fork", path, write, done=written))
 
 

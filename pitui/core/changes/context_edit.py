@@ -67,14 +67,16 @@ def append_context_edit(
 ) -> EditResult:
     """Append Pi's context_edit line for `target_id` (parentId: the file's leaf)."""
     check_replacement(replacement)
+    read: list[Session] = []
 
     def fill(session: Session, entry: dict[str, Any]) -> None:
         target = target_on_branch(session.tree, target_id)
         entry["targetId"] = target_id
         entry["replacement"] = normalised(replacement, role_of(target))
+        read[:] = [session]
 
     entry_id = append_entry(path, "context_edit", fill, force=force)
-    return EditResult(entry_id, _in_context(path, target_id, entry_id))
+    return EditResult(entry_id, _in_context(read[0], target_id, entry_id))
 
 
 def check_replacement(replacement: Any) -> None:
@@ -151,8 +153,10 @@ def restoring_replacement(target: Entry) -> dict[str, Any] | str:
     return {"content": content}
 
 
-def _in_context(path: str | os.PathLike[str], target_id: str, edit_id: str) -> bool:
-    session = Session(path)
+def _in_context(session: Session, target_id: str, edit_id: str) -> bool:
+    """Whether the target is in the context from the new edit (the session as read for the
+    write, brought up to date: only the appended bytes are read)."""
+    session.refresh()
     if session.tree.get(edit_id) is None:
         return True  # replaced meanwhile: nothing to say
     context = session.context(edit_id)
