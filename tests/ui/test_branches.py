@@ -66,6 +66,14 @@ async def test_alt_f_forks_then_opens_the_fork(app_factory: Any) -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert pilot.app.screen is screen
+        await pilot.press("escape")  # the picker lists the fork under its parent (threaded)
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        picker.query_one("#search").value = ""
+        await wait_for(pilot, lambda: any(r.summary.path == str(fork) for r in picker.rows))
+        index = next(i for i, r in enumerate(picker.rows) if r.summary.path == str(fork))
+        parent = max(i for i in range(index) if picker.rows[i].depth < picker.rows[index].depth)
+        assert picker.rows[parent].summary.path == str(screen.path)
 
 
 async def test_alt_f_then_resume_in_pi_or_stay(
