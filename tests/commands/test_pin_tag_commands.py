@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -89,3 +90,27 @@ def test_errors_are_one_line(agent: Path, tmp_path: Path, capsys) -> None:  # ty
     assert main(["list", "--all", "--json"]) == 0  # listing still works, with a notice
     captured = capsys.readouterr()
     assert json.loads(captured.out) and "pins and tags file" in captured.err
+
+
+def test_pins_survive_trash_and_restore(
+    agent: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    import send2trash.plat_other as plat_other
+
+    from pitui.core.changes import trash
+
+    data_home = tmp_path / "xdg-data"
+    data_home.mkdir()
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", str(data_home / "Trash"))
+    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)
+    monkeypatch.setattr(trash, "send2trash", plat_other.send2trash)
+    target = oldest(capsys)
+    path = Path(target["path"])
+    assert main(["pin", str(path)]) == 0 and main(["tag", str(path), "keep"]) == 0
+    assert main(["trash", str(path)]) == 0
+    assert not path.exists() and listed(capsys, "pin:") == []
+    os.rename(data_home / "Trash" / "files" / path.name, path)  # restored by hand
+    [row] = listed(capsys, "pin:")
+    assert row["id"] == target["id"] and row["tags"] == ["keep"]
