@@ -9,6 +9,7 @@ import stat
 
 from pitui.core.changes import context_edit
 from pitui.core.errors import PituiError
+from pitui.core.rows.safe_text import one_line
 
 MAX_REPLACEMENT_BYTES = 16 * 1024 * 1024
 
@@ -39,10 +40,11 @@ def run(args: argparse.Namespace) -> int:
         text = args.replace if args.replace is not None else read_text(args.replace_file)
         result = context_edit.replace(args.file, args.entry_id, text, force=args.force)
         done = "replaced"
-    print(f"{done} {args.entry_id} in the model's context (entry {result.entry_id})")
+    target = one_line(args.entry_id)
+    print(f"{done} {target} in the model's context (entry {result.entry_id})")
     if not result.in_context:
         print(
-            f"note: {args.entry_id} is summarized by a compaction: "
+            f"note: {target} is summarized by a compaction: "
             "the model does not see it, so the edit changes nothing it is sent"
         )
     return 0

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from pitui.core.changes.fork import fork_session
+from pitui.core.rows.safe_text import one_line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,5 +23,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"path": str(result.path), "id": result.session_id}))
     else:
-        print(result.path)
+        print(one_line(str(result.path)))  # the folder name is the session's cwd: untrusted
     return 0

@@ -45,3 +45,12 @@ def test_fork_errors_are_one_line(session: Path, capsys: pytest.CaptureFixture) 
     assert err.startswith("pitui: no entry with id 'zzz'") and err.count("\n") == 1
     assert main(["fork", str(session.parent / "missing.jsonl"), "--leaf", "a"]) == 1
     assert capsys.readouterr().err.startswith("pitui: ")
+
+
+def test_printed_path_is_inert(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    header, entries = generate_varied_session(random.Random(6))
+    source = write_session(tmp_path / "evil\x1b[31m\x07" / "s.jsonl", header, entries)
+    leaf = Session(source).tree.entries[5].id
+    assert main(["fork", str(source), "--leaf", leaf]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and out.strip().endswith(".jsonl")

@@ -113,7 +113,7 @@ class PickerActions(Screen[None]):
         return table.rows[table.cursor] if 0 <= table.cursor < len(table.rows) else None
 
     def _marks_changed(self, note: str) -> None:
-        self.notify(note)
+        self.notify(note, markup=False)  # holds the tags as typed
         self.run_search()
 
     def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:

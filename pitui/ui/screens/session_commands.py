@@ -115,7 +115,7 @@ class SessionCommands(Screen[None]):
         return self.entry.id if self.entry is not None else None
 
     def _context_edited(self, note: str, edit_id: str | None) -> None:
-        self.notify(note)
+        self.notify(note, markup=False)
         self.app.session_written(self.path)
         self._show_after_edit(edit_id)
 
