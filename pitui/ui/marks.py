@@ -3,7 +3,7 @@ threads first, and rows that show the marks before the title."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pitui.core.catalog.search import SearchResult
@@ -48,6 +48,5 @@ def _marked(row: CatalogRow, marks: Marks) -> CatalogRow:
     pinned, tags = marks.is_pinned(session_id), marks.tags_of(session_id)
     if not pinned and not tags:
         return row
-    return MarkedRow(
-        row.summary, row.depth, row.is_last_child, row.ancestors_last, pinned=pinned, tags=tags
-    )
+    own = {field.name: getattr(row, field.name) for field in fields(row)}  # whatever it holds
+    return MarkedRow(**own, pinned=pinned, tags=tags)
