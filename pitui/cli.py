@@ -20,6 +20,12 @@ SUBCOMMANDS = {
     "du": "what makes sessions large",
     "prune": "move selected sessions to the trash",
     "restore": "bring back sessions pitui moved to the trash",
+    "fork": "write a new session from the path to one entry",
+    "context-edit": "omit or replace a message in the model's future context",
+    "pin": "pin sessions to the top of the list",
+    "unpin": "unpin sessions",
+    "tag": "add tags to a session",
+    "untag": "remove tags from a session",
 }
 
 
@@ -42,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_subcommand(name: str, args: list[str]) -> int:
-    module = importlib.import_module(f"pitui.commands.{name}")
+    module = importlib.import_module(f"pitui.commands.{name.replace('-', '_')}")
     parser = argparse.ArgumentParser(prog=f"pitui {name}", description=SUBCOMMANDS[name])
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args)) or 0)

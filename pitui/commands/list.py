@@ -12,6 +12,8 @@ from pitui.core.catalog import discovery
 from pitui.core.catalog.catalog import Catalog, CatalogRow, SearchResult
 from pitui.core.catalog.search import SORTS
 from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.userdata.arrange import apply_marks, split_query
+from pitui.core.userdata.store import Marks
 
 TITLE_WIDTH = 60
 
@@ -30,14 +32,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cwd = os.getcwd()
+    mark_query = split_query(args.query)  # pin: and tag:NAME are pitui's, not the catalog's
+    marks = load_marks()
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=args.no_cache) as catalog:
         report = catalog.scan()
         notice = catalog.index.notice
         sort = args.sort or ("recent" if args.json else "threaded")
         result = catalog.search(
-            args.query, cwd=None if args.all else cwd, sort=sort, named_only=args.named
+            mark_query.text, cwd=None if args.all else cwd, sort=sort, named_only=args.named
         )
+    result.rows = apply_marks(result.rows, marks, mark_query)
     if notice:
         print(f"pitui: {one_line(notice)}", file=sys.stderr)
     for problem in report.unreadable:
@@ -49,27 +54,27 @@ def run(args: argparse.Namespace) -> int:
     if result.error:
         print(f"pitui: {one_line(result.error)}", file=sys.stderr)
     if args.json:
-        data = [row.summary.to_json() for row in result.rows]
+        data = [_with_marks(row.summary.to_json(), row, marks) for row in result.rows]
         sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
     else:
-        sys.stdout.write(render(result, show_cwd=args.all))
+        sys.stdout.write(render(result, show_cwd=args.all, marks=marks))
     return 0
 
 
-def render(result: SearchResult, show_cwd: bool) -> str:
+def render(result: SearchResult, show_cwd: bool, marks: Marks | None = None) -> str:
     """A table: modified time, messages, guide + name or first message, (cwd)."""
     header = f"{'MODIFIED':<16}  {'MSGS':>5}  {'SESSION':<{TITLE_WIDTH}}"
     lines = [header + ("  CWD" if show_cwd else "")]
-    lines += [_row(row, show_cwd) for row in result.rows]
+    lines += [_row(row, show_cwd, marks or Marks()) for row in result.rows]
     if not result.rows:
         lines.append("(no sessions)")
     return "\n".join(lines) + "\n"
 
 
-def _row(row: CatalogRow, show_cwd: bool) -> str:
+def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
     s = row.summary
     when = _local(s.modified_ms)
-    title = one_line(s.name or s.first_message)
+    title = _marked(one_line(s.name or s.first_message), s.id, marks)
     title = _clip(row.guide() + title, TITLE_WIDTH)
     line = f"{when:<16}  {s.message_count:>5}  {title:<{TITLE_WIDTH}}"
     return (line + "  " + one_line(s.cwd)) if show_cwd else line.rstrip()
@@ -83,3 +88,28 @@ def _local(ms: int | None) -> str:
 
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def load_marks() -> Marks:
+    """Pins and tags; a broken pins-and-tags file is reported, never fatal for listing."""
+    from pitui.core.errors import PituiError
+    from pitui.core.userdata.store import UserData
+
+    try:
+        return UserData().marks()
+    except PituiError as error:
+        print(f"pitui: {one_line(str(error))}", file=sys.stderr)
+        return Marks()
+
+
+def _marked(title: str, session_id: object, marks: Marks) -> str:
+    """`* ` before a pinned session's title, then its tags in brackets (kept when clipped)."""
+    tags = marks.tags_of(session_id)
+    title = f"[{one_line(' '.join(tags))}] {title}" if tags else title
+    return f"* {title}" if marks.is_pinned(session_id) else title
+
+
+def _with_marks(data: dict[str, object], row: CatalogRow, marks: Marks) -> dict[str, object]:
+    data["pinned"] = marks.is_pinned(row.summary.id)
+    data["tags"] = list(marks.tags_of(row.summary.id))
+    return data

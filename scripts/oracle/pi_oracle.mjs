@@ -3,7 +3,8 @@
 //
 // Protocol: one JSON request per line on stdin, one JSON response per line on stdout:
 //   {"ok":true,"result":...} or {"ok":false,"error":"..."}.
-// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes, treeText, treeRows
+// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes, treeText, treeRows,
+// branch, contextEdit
 // (see tests/oracle.py).
 // Package location: $PITUI_ORACLE_DIR (default <repo>/.oracle).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -199,6 +200,36 @@ async function opTreeRows({ file, home }) {
 	});
 }
 
+import { existsSync } from "node:fs";
+
+/** Pi's createBranchedSession(leafId) on a copy: the new file's name and parsed lines (the
+ * header's parentSession names the copy). Null when Pi wrote no file. */
+function opBranch({ file, leafId }) {
+	return withCopy(file, (copy) => {
+		const mgr = SessionManager.open(copy);
+		const created = mgr.createBranchedSession(leafId);
+		if (!created || !existsSync(created)) return null;
+		const lines = readFileSync(created, "utf8").split("\n");
+		if (lines[lines.length - 1] === "") lines.pop();
+		return { name: basename(created), source: copy, text: lines, lines: lines.map((l) => JSON.parse(l)) };
+	});
+}
+
+/** Pi's appendContextEdit(targetId, replacement) on a copy: the appended line, or {error}. */
+function opContextEdit({ file, targetId, replacement }) {
+	return withCopy(file, (copy) => {
+		const mgr = SessionManager.open(copy);
+		try {
+			mgr.appendContextEdit(targetId, replacement);
+		} catch (err) {
+			return { error: String(err?.message ?? err) };
+		}
+		const lines = readFileSync(copy, "utf8").split("\n");
+		if (lines[lines.length - 1] === "") lines.pop();
+		return { line: JSON.parse(lines[lines.length - 1]) };
+	});
+}
+
 async function handle(req) {
 	switch (req.op) {
 		case "ping":
@@ -222,6 +253,10 @@ async function handle(req) {
 			return opTreeText(req);
 		case "treeRows":
 			return opTreeRows(req);
+		case "branch":
+			return opBranch(req);
+		case "contextEdit":
+			return opContextEdit(req);
 		default:
 			throw new Error(`unknown op: ${req.op}`);
 	}

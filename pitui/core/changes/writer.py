@@ -94,6 +94,25 @@ def label_text(text: str | None) -> str | None:
     return js_trim(text) or None
 
 
+def append_entry(
+    path: str | os.PathLike[str],
+    entry_type: str,
+    fill: Callable[[Session, dict[str, Any]], None],
+    *,
+    force: bool = False,
+) -> str:
+    """Append one `entry_type` entry as the label and name entries are appended: `{type, id,
+    parentId, timestamp}` then what `fill(session, entry)` adds (it may raise PituiError to
+    refuse); returns the new entry's id."""
+
+    def build(session: Session) -> dict[str, Any]:
+        entry = _base_entry(entry_type, session)
+        fill(session, entry)
+        return entry
+
+    return _write_entry(path, build, force)
+
+
 def sanitize_name(name: str) -> str:
     """`name.replace(/[\\r\\n]+/g, " ").trim()`, as Pi's appendSessionInfo."""
     return js_trim(_CR_LF_RUNS.sub(" ", name))

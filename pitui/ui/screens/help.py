@@ -19,6 +19,7 @@ SEARCH_HELP = [
     ("re:<regex>", "a regular expression"),
     ("name: cwd: label: model:", "field filters (value may be quoted)"),
     ("after: before:", "modified after / before a date (YYYY-MM-DD)"),
+    ("pin: tag:NAME", "pinned sessions / sessions with that tag (pitui's own marks)"),
 ]
 
 

@@ -18,6 +18,7 @@ from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.marks import search_with_marks
 from pitui.ui.messages import (
     CatalogChanged,
     CatalogProgress,
@@ -172,8 +173,8 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
     def _search(self, request: SearchRequest) -> None:
         cwd = None if request.all_scope else self.app.config.cwd
         catalog = self.app.catalog  # answers from what is indexed so far, from any thread
-        result = catalog.search(
-            request.query, cwd=cwd, sort=request.sort, named_only=request.named_only
+        result = search_with_marks(  # pin: / tag:NAME, pinned first
+            catalog, request.query, cwd=cwd, sort=request.sort, named_only=request.named_only
         )
         known = len(catalog.sessions(cwd=None)) if not result.rows else -1
         if not get_current_worker().is_cancelled:

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from pitui.core.catalog.search import SORTS
+from pitui.ui.branch_actions import ask_tags, toggle_pin
 from pitui.ui.session_actions import ask_name, ask_trash
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -118,6 +119,24 @@ class PickerActions(Screen[None]):
 
         catalog = self.app.catalog
         self.app.push_screen(TrashViewScreen(catalog.root if catalog is not None else None))
+
+    def action_pin(self) -> None:
+        row = self._highlighted_row()
+        if row is not None:
+            toggle_pin(self.app, row, self._marks_changed)
+
+    def action_tags(self) -> None:
+        row = self._highlighted_row()
+        if row is not None:
+            ask_tags(self.app, row, self._marks_changed)
+
+    def _highlighted_row(self) -> Any:
+        table = self.query_one(SessionTable)
+        return table.rows[table.cursor] if 0 <= table.cursor < len(table.rows) else None
+
+    def _marks_changed(self, note: str) -> None:
+        self.notify(note, markup=False)  # holds the tags as typed
+        self.run_search()
 
     def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
         """Re-read these sessions into the catalog (after our own writes) and search again."""

@@ -1,4 +1,4 @@
-"""What the session screen does: back, resume, copy, label, name, trash."""
+"""What the session screen does: back, resume, copy, label, name, trash, fork, context edits."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from textual.widgets import Input
 
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
+from pitui.ui.branch_actions import ask_context_edit, ask_fork
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.messages import ContextBuilt
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
+from pitui.ui.widgets.context_pane import ContextList, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
 
 
@@ -82,3 +85,55 @@ class SessionCommands(ReportsFailures, Screen[None]):
     def action_trash(self) -> None:
         name = self.live.session.tree.name if self.live else None
         ask_trash(self.app, self.path, name or self.path.name)
+
+    # -- branches: fork at an entry, context edits ----------------------------------------
+
+    def action_fork_entry(self) -> None:
+        entry, live = self.entry, self.live
+        if entry is None or live is None or getattr(entry, "type", None) == "session":
+            return
+        ask_fork(self.app, self.path, entry.id, live.session.cwd, self._open_fork)
+
+    def _open_fork(self, path: Path) -> None:
+        self.app.push_screen(type(self)(path))  # type: ignore[call-arg] (a SessionScreen)
+
+    def action_context_edit(self) -> None:
+        live = self.live
+        target_id = self._edit_target_id()
+        if live is None or target_id is None:
+            return
+        with live.lock:
+            target = live.session.tree.get(target_id)
+        if target is not None:
+            ask_context_edit(self.app, self.path, target, self._context_edited)
+
+    def _edit_target_id(self) -> str | None:
+        """The message under the context pane's cursor when it has the focus, else the
+        highlighted entry."""
+        focused = self.focused
+        if isinstance(focused, ContextList) and 0 <= focused.cursor < len(focused.rows):
+            return focused.rows[focused.cursor].entry_id
+        return self.entry.id if self.entry is not None else None
+
+    def _context_edited(self, note: str, edit_id: str | None) -> None:
+        self.notify(note, markup=False)
+        self.app.session_written(self.path)
+        self._show_after_edit(edit_id)
+
+    @work(thread=True, group="catch-up", exit_on_error=False, description="re-reading")
+    def _show_after_edit(self, edit_id: str | None) -> None:
+        """Read our own edit at once, then show the context from it (the file's new leaf),
+        in place of the highlighted entry's, until the highlight moves."""
+        live = self.live
+        if live is None:
+            return
+        live.apply_change()
+        highlighted = self.entry
+        if edit_id is None or highlighted is None:
+            return
+        with live.lock:
+            if live.session.tree.get(edit_id) is None:
+                return
+            view = prepare_context(live.session.context(leaf_id=edit_id))
+        view.note = f"shown from the new leaf {edit_id} (the edit); move to go back"
+        self.post_message(ContextBuilt(highlighted.id, view))

@@ -55,5 +55,21 @@ SESSION_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Hand off to pi --session",
     ),
+    Binding(  # F too: most terminals send alt+f as ESC f, which Textual reads as ctrl+right
+        "alt+f,F",
+        "fork_entry",
+        "Fork",
+        id="session.fork_entry",
+        show=False,
+        tooltip="Write a new session ending at the highlighted entry (as Pi's fork)",
+    ),
+    Binding(
+        "alt+c",
+        "context_edit",
+        "Edit context",
+        id="session.context_edit",
+        show=False,
+        tooltip="Omit, replace or restore the message in the model's future context",
+    ),
     Binding("escape", "back", "Back", id="session.back", tooltip="Back to the picker"),
 ]

@@ -23,10 +23,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
-from pitui.core.format.tokens import estimate_tokens
+from pitui.core.format.tokens import estimate_context_tokens, estimate_tokens
 from pitui.core.rows.render_text import entry_text, message_text
 from pitui.core.rows.safe_text import one_line
-from pitui.core.session.context import Context, ProjectedEntry
+from pitui.core.session.context import Context, ProjectedEntry, entry_messages
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 PREVIEW_CHARS = 300
@@ -63,6 +63,10 @@ class ContextView:
     thinking_level: str = "off"
     tokens: int = 0
     message_count: int = 0
+    edits: int = 0  # entries a context edit omits or replaces
+    tokens_unedited: int = 0  # the estimate as if no edit applied
+    tokens_cut: int = 0  # chars/4 of what the edits take out, less what they put in
+    note: str = ""  # e.g. which leaf is shown after an edit
 
 
 def _short(text: str) -> str:
@@ -114,7 +118,27 @@ def prepare_context(context: Context) -> ContextView:
             view.rows.append(_compaction_marker(context))
         view.rows.extend(_item_rows(item))
     view.message_count = sum(1 for row in view.rows if row.role and not row.omitted)
+    _edit_figures(view, context)
     return view
+
+
+def _edit_figures(view: ContextView, context: Context) -> None:
+    """Token estimates with and without the context edits that apply here."""
+    edited = [item for item in context.items if item.edit is not None]
+    view.edits = len(edited)
+    if not edited:
+        view.tokens_unedited = view.tokens
+        return
+    unedited: list[dict[str, Any]] = []
+    for index, item in enumerate(context.items):
+        keep_out = item.entry.type == "compaction" and index > 0  # as the projection does
+        unedited.extend(
+            item.messages if item.edit is None or keep_out else entry_messages(item.entry)
+        )
+    view.tokens_unedited = estimate_context_tokens(unedited)
+    before = sum(estimate_tokens(m) for item in edited for m in entry_messages(item.entry))
+    after = sum(estimate_tokens(m) for item in edited for m in item.messages)
+    view.tokens_cut = before - after
 
 
 def row_text(row: ContextRow) -> Text:
@@ -271,6 +295,11 @@ class ContextPane(Vertical):
         text.append(f"thinking {view.thinking_level}  ")
         text.append(f"~{view.tokens:,} tokens  ", "bold")
         text.append(f"{view.message_count:,} messages", "dim")
+        if view.edits:
+            text.append(f"\n{view.edits:,} edited: ~{view.tokens_unedited:,} unedited, ", "yellow")
+            text.append(f"edits cut ~{view.tokens_cut:,}", "yellow")
+        if view.note:
+            text.append(f"\n{view.note}", "italic")
         return text
 
     def on_context_list_selected(self, event: ContextList.Selected) -> None:

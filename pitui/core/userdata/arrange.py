@@ -1,0 +1,86 @@
+"""Pins and tags in a session list: `pin:` and `tag:NAME` search tokens, pinned threads first.
+
+The catalog knows nothing of them: the tokens are taken out of the query before it is parsed,
+and its rows are then filtered and reordered here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.catalog.threads import CatalogRow, flat_rows, threaded_rows
+from pitui.core.userdata.store import Marks
+
+_MARK_TOKEN = re.compile(r"(?<!\S)(pin:|tag:[^\s\"]+)(?!\S)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class MarkQuery:
+    """A query with its `pin:` / `tag:NAME` tokens taken out."""
+
+    text: str  # the rest, for the catalog's parser
+    pinned: bool = False
+    tags: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        return self.pinned or bool(self.tags)
+
+
+def split_query(text: str) -> MarkQuery:
+    """Take `pin:` and `tag:NAME` tokens (outside quotes, not in a `re:` query) out of `text`."""
+    if text.lstrip().startswith("re:"):
+        return MarkQuery(text)
+    parts = text.split('"')
+    if len(parts) % 2 == 0:  # unbalanced quotes: Pi reads every token as plain
+        parts = [text]
+    found: list[str] = []
+    for index in range(0, len(parts), 2):  # even parts are outside quotes
+        found += _MARK_TOKEN.findall(parts[index])
+        parts[index] = _MARK_TOKEN.sub(" ", parts[index])
+    if not found:
+        return MarkQuery(text)
+    pinned = any(token.lower() == "pin:" for token in found)
+    tags = tuple(token[4:].lower() for token in found if token.lower().startswith("tag:"))
+    return MarkQuery('"'.join(parts).strip(), pinned, tags)
+
+
+def apply_marks(rows: list[CatalogRow], marks: Marks, query: MarkQuery) -> list[CatalogRow]:
+    """Rows matching the query's marks, with every thread holding a pinned session first."""
+    if query.active:
+        rows = _filtered(rows, marks, query)
+    return pinned_first(rows, marks)
+
+
+def matches(summary: SessionSummary, marks: Marks, query: MarkQuery) -> bool:
+    if query.pinned and not marks.is_pinned(summary.id):
+        return False
+    have = {tag.lower() for tag in marks.tags_of(summary.id)}
+    return all(tag in have for tag in query.tags)
+
+
+def _filtered(rows: list[CatalogRow], marks: Marks, query: MarkQuery) -> list[CatalogRow]:
+    kept = [row.summary for row in rows if matches(row.summary, marks, query)]
+    if all(row.depth == 0 for row in rows):
+        return flat_rows(kept)
+    newest_first = sorted(kept, key=lambda s: -(s.modified_ms or 0))
+    return threaded_rows(newest_first)  # guides drawn again over what is left
+
+
+def pinned_first(rows: list[CatalogRow], marks: Marks) -> list[CatalogRow]:
+    """Stable: threads (a top-level row and the rows under it) holding a pinned session go
+    first, in the order they had; so in a flat list, pinned rows first."""
+    if not marks.pinned:
+        return rows
+    threads: list[list[CatalogRow]] = []
+    for row in rows:
+        if row.depth == 0 or not threads:
+            threads.append([])
+        threads[-1].append(row)
+    pinned = [t for t in threads if any(marks.is_pinned(r.summary.id) for r in t)]
+    if not pinned:
+        return rows
+    rest = [t for t in threads if not any(marks.is_pinned(r.summary.id) for r in t)]
+    return [row for thread in (*pinned, *rest) for row in thread]

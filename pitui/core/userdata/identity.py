@@ -1,0 +1,48 @@
+"""Which session a file is: the id in its header, read without loading the file."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from pitui.core.errors import PituiError
+from pitui.core.format.jsonline import LineError, parse_line
+
+HEADER_SCAN_BYTES = 1024 * 1024  # as Pi's bounded header scan
+
+
+def session_id_of(path: str | os.PathLike[str]) -> tuple[str, str]:
+    """(session id, absolute path) of a session file; PituiError if it is not one.
+
+    As Pi, the first line that parses must be a `session` header with a string id."""
+    absolute = os.path.abspath(path)
+    for line in _first_lines(Path(absolute)):
+        if not line.strip():
+            continue
+        try:
+            value = parse_line(line)
+        except LineError:
+            continue
+        if isinstance(value, dict) and value.get("type") == "session":
+            session_id = value.get("id")
+            if isinstance(session_id, str) and session_id:
+                return session_id, absolute
+        break
+    raise PituiError(f"{absolute} is not a Pi session (no session header with an id)")
+
+
+def _first_lines(path: Path) -> list[bytes]:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise PituiError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise PituiError(f"{path} is not a regular file")
+        data = os.pread(fd, HEADER_SCAN_BYTES, 0)
+    except OSError as error:
+        raise PituiError(f"cannot read {path}: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+    return data.split(b"\n")

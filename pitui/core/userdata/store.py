@@ -1,0 +1,210 @@
+"""Pins and tags, in a small SQLite file in the user data folder.
+
+They are the user's data, not a cache: nothing here is ever dropped to rebuild it. Keyed by
+session id (so a moved, renamed, trashed and restored file keeps them), with the last path
+they were set through. The schema has its own version (`PRAGMA user_version`); a file made
+by a newer pitui is read-only for us.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pitui.core.errors import PituiError
+
+SCHEMA_VERSION = 1
+ENV_VAR = "PITUI_DATA_DIR"
+FILE_NAME = "userdata.sqlite3"
+MAX_TAG_LENGTH = 64
+_TAG = re.compile(r"^[^\s\x00-\x1f\x7f-\x9f\"]+$")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    session_id TEXT PRIMARY KEY,
+    path TEXT NOT NULL,
+    pinned_at REAL
+);
+CREATE TABLE IF NOT EXISTS tags (
+    session_id TEXT NOT NULL REFERENCES sessions(session_id),
+    tag TEXT NOT NULL,
+    PRIMARY KEY (session_id, tag)
+);
+"""
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What the user marked: pinned session ids, and tags by session id (sorted)."""
+
+    pinned: frozenset[str] = frozenset()
+    tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def is_pinned(self, session_id: object) -> bool:
+        return isinstance(session_id, str) and session_id in self.pinned
+
+    def tags_of(self, session_id: object) -> tuple[str, ...]:
+        return self.tags.get(session_id, ()) if isinstance(session_id, str) else ()
+
+
+def data_dir() -> Path:
+    """`$PITUI_DATA_DIR`, else the platform's user data folder for pitui."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("pitui"))
+
+
+def check_tag(tag: str) -> str:
+    """A tag as stored: no spaces, quotes or control characters (it is a search token)."""
+    if not tag or len(tag) > MAX_TAG_LENGTH or not _TAG.match(tag):
+        raise PituiError(
+            f"invalid tag {tag!r}: use 1-{MAX_TAG_LENGTH} characters without spaces, quotes "
+            "or control characters"
+        )
+    return tag
+
+
+class UserData:
+    """The pins-and-tags file; every method opens, works and closes (no lasting lock)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.path = (folder or data_dir()) / FILE_NAME
+
+    # -- reading --------------------------------------------------------------------
+    def marks(self) -> Marks:
+        """Everything marked (empty when the file does not exist yet)."""
+        if not self.path.is_file():
+            return Marks()
+        with self._connect(write=False) as db:
+            if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+                return Marks()  # created but never written
+            pinned = frozenset(
+                row[0] for row in db.execute("SELECT session_id FROM sessions WHERE pinned_at")
+            )
+            tags: dict[str, list[str]] = {}
+            for session_id, tag in db.execute("SELECT session_id, tag FROM tags ORDER BY tag"):
+                tags.setdefault(session_id, []).append(tag)
+        return Marks(pinned, {key: tuple(value) for key, value in tags.items()})
+
+    # -- writing --------------------------------------------------------------------
+    def set_pinned(self, session_id: str, path: str, pinned: bool) -> bool:
+        """Pin or unpin; returns whether anything changed."""
+        with self._connect(write=True) as db:
+            self._remember(db, session_id, path)
+            when = time.time() if pinned else None
+            test = "pinned_at IS NULL" if pinned else "pinned_at IS NOT NULL"
+            cursor = db.execute(
+                f"UPDATE sessions SET pinned_at = ? WHERE session_id = ? AND {test}",
+                (when, session_id),
+            )
+            return cursor.rowcount > 0
+
+    def add_tags(self, session_id: str, path: str, tags: Iterable[str]) -> list[str]:
+        """Add tags; returns the ones that were new."""
+        checked = [check_tag(tag) for tag in tags]
+        with self._connect(write=True) as db:
+            self._remember(db, session_id, path)
+            added = []
+            for tag in dict.fromkeys(checked):
+                cursor = db.execute(
+                    "INSERT OR IGNORE INTO tags (session_id, tag) VALUES (?, ?)",
+                    (session_id, tag),
+                )
+                if cursor.rowcount:
+                    added.append(tag)
+            return added
+
+    def remove_tags(self, session_id: str, path: str, tags: Iterable[str]) -> list[str]:
+        """Remove tags; returns the ones that were there."""
+        with self._connect(write=True) as db:
+            self._remember(db, session_id, path)
+            removed = []
+            for tag in dict.fromkeys(tags):
+                cursor = db.execute(
+                    "DELETE FROM tags WHERE session_id = ? AND tag = ?", (session_id, tag)
+                )
+                if cursor.rowcount:
+                    removed.append(tag)
+            return removed
+
+    def set_tags(self, session_id: str, path: str, tags: Iterable[str]) -> None:
+        """Make the session's tags exactly `tags`."""
+        checked = list(dict.fromkeys(check_tag(tag) for tag in tags))
+        with self._connect(write=True) as db:
+            self._remember(db, session_id, path)
+            db.execute("DELETE FROM tags WHERE session_id = ?", (session_id,))
+            db.executemany(
+                "INSERT INTO tags (session_id, tag) VALUES (?, ?)",
+                [(session_id, tag) for tag in checked],
+            )
+
+    # -- plumbing -------------------------------------------------------------------
+    @staticmethod
+    def _remember(db: sqlite3.Connection, session_id: str, path: str) -> None:
+        db.execute(
+            "INSERT INTO sessions (session_id, path) VALUES (?, ?) "
+            "ON CONFLICT(session_id) DO UPDATE SET path = excluded.path",
+            (session_id, path),
+        )
+
+    def _connect(self, *, write: bool) -> _Connection:
+        return _Connection(self.path, write)
+
+
+class _Connection:
+    """A connection used as `with`: commits on success, rolls back on error, always closes;
+    SQLite errors become one-line PituiErrors."""
+
+    def __init__(self, path: Path, write: bool) -> None:
+        self.path = path
+        self.write = write
+        self.db: sqlite3.Connection | None = None
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            if self.write:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            uri = f"{self.path.resolve().as_uri()}?mode={'rwc' if self.write else 'ro'}"
+            self.db = sqlite3.connect(uri, uri=True, timeout=5.0)
+            self._check_schema(self.db)
+        except (sqlite3.Error, OSError) as error:
+            self._close()
+            raise PituiError(f"cannot use the pins and tags file {self.path}: {error}") from None
+        return self.db
+
+    def _check_schema(self, db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise PituiError(
+                f"the pins and tags file {self.path} was made by a newer pitui "
+                f"(schema {version}); it is left as it is"
+            )
+        if version < SCHEMA_VERSION and self.write:
+            db.executescript(_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        assert self.db is not None
+        try:
+            if kind is None:
+                self.db.commit()
+            else:
+                self.db.rollback()
+        except sqlite3.Error as failure:
+            raise PituiError(f"cannot save the pins and tags file {self.path}: {failure}") from None
+        finally:
+            self._close()
+        if isinstance(error, sqlite3.Error):
+            raise PituiError(f"cannot use the pins and tags file {self.path}: {error}") from None
+
+    def _close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None

@@ -1,0 +1,52 @@
+"""Pins and tags in the picker: a search that honours `pin:` / `tag:NAME` and puts pinned
+threads first, and rows that show the marks before the title."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from pitui.core.catalog.search import SearchResult
+from pitui.core.catalog.threads import CatalogRow
+from pitui.core.errors import PituiError
+from pitui.core.userdata.arrange import apply_marks, split_query
+from pitui.core.userdata.store import Marks, UserData
+
+
+@dataclass(frozen=True)
+class MarkedRow(CatalogRow):
+    """A catalog row that knows its session's pin and tags (shown after the thread guide)."""
+
+    pinned: bool = False
+    tags: tuple[str, ...] = ()
+
+    def guide(self) -> str:
+        marks = ("● " if self.pinned else "") + (f"[{' '.join(self.tags)}] " if self.tags else "")
+        return super().guide() + marks
+
+
+def load_marks() -> Marks:
+    """The user's pins and tags; none when the file is unreadable (pinning then says why)."""
+    try:
+        return UserData().marks()
+    except PituiError:
+        return Marks()
+
+
+def search_with_marks(catalog: Any, query: str, **options: Any) -> SearchResult:
+    """`catalog.search` with pins and tags: tokens taken out, rows filtered, pinned first."""
+    mark_query = split_query(query)
+    result = catalog.search(mark_query.text, **options)
+    marks = load_marks()
+    rows = apply_marks(result.rows, marks, mark_query)
+    result.rows = [_marked(row, marks) for row in rows]
+    return result
+
+
+def _marked(row: CatalogRow, marks: Marks) -> CatalogRow:
+    session_id = row.summary.id
+    pinned, tags = marks.is_pinned(session_id), marks.tags_of(session_id)
+    if not pinned and not tags:
+        return row
+    own = {field.name: getattr(row, field.name) for field in fields(row)}  # whatever it holds
+    return MarkedRow(**own, pinned=pinned, tags=tags)
