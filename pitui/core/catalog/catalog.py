@@ -85,7 +85,8 @@ class Catalog:
     ) -> None:
         self.root = Path(sessions_root).absolute()
         self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
-        self._scope_prefix = os.path.join(self.custom_dir or self.root, "")
+        self._scope_dir = str(self.custom_dir or self.root)
+        self._scope_prefix = os.path.join(self._scope_dir, "")
         self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
         self._lock = threading.RLock()  # the attributes below (held briefly)
         self._passes = threading.RLock()  # one scan / update / forget at a time
@@ -146,10 +147,10 @@ class Catalog:
 
     def _scan(self, progress: Progress | None, on_batch: OnBatch | None) -> ScanReport:
         listing = self._listing()
-        rows = self.index.rows()
+        rows = self._rows()
         paths = listing.files
         wanted = set(paths)
-        vanished = [p for p in rows if self._in_scope(p) and p not in wanted]
+        vanished = [p for p in rows if p not in wanted]
         stale = []
         for path in paths:
             st = stat_of(path)
@@ -173,14 +174,24 @@ class Catalog:
         with self._lock:
             if self._loaded:
                 return
-            rows = self.index.rows() if rows is None else rows
-            self._summaries = self.index.summaries()
+            rows = self._rows() if rows is None else rows
+            known = self.index.summaries(prefix=self._scope_prefix)
+            self._summaries = {p: s for p, s in known.items() if self._in_scope(p)}
             self._version += 1
             self._skipped = {p for p, r in rows.items() if not r.is_session}
             self._loaded = True
 
     def _in_scope(self, path: str) -> bool:
-        return path.startswith(self._scope_prefix)
+        """Whether a listing of this catalog's roots can hold `path` (the index is shared by
+        every store: another's rows, or rows under a folder of this root, are not ours)."""
+        folder = os.path.dirname(path)
+        if self.custom_dir is None:
+            folder = os.path.dirname(folder)
+        return folder == self._scope_dir
+
+    def _rows(self) -> dict[str, FileRow]:
+        rows = self.index.rows(self._scope_prefix)
+        return {p: r for p, r in rows.items() if self._in_scope(p)}
 
     def _refresh(
         self,
@@ -335,9 +346,11 @@ class Catalog:
         with self._passes:
             if not self._loaded:
                 self.scan(tools="background")
-            rows = self.index.rows()
+            rows = self._rows()
             stale: list[str] = []
             for path in {str(Path(p).absolute()) for p in paths}:
+                if not self._in_scope(path) or not path.endswith(".jsonl"):
+                    continue
                 st = stat_of(path)
                 if st is None or not unchanged(rows.get(path), st):
                     stale.append(path)

@@ -255,19 +255,25 @@ class Index:
 
     # -- reading -----------------------------------------------------------------------------
 
-    def rows(self) -> dict[str, FileRow]:
+    def rows(self, prefix: str = "") -> dict[str, FileRow]:
+        """The rows of paths starting with `prefix` (a folder path ending with a separator)."""
         with self.lock:
             cur = self.db.execute(
                 "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session "
-                "FROM files"
+                "FROM files WHERE path >= ? AND path < ?",
+                _prefix_range(prefix),
             )
             return {r[0]: FileRow(*r[:7], bool(r[7])) for r in cur}
 
-    def summaries(self, paths: Iterable[str] | None = None) -> dict[str, SessionSummary]:
+    def summaries(
+        self, paths: Iterable[str] | None = None, prefix: str = ""
+    ) -> dict[str, SessionSummary]:
         sql = "SELECT path, summary, text FROM files WHERE is_session=1"
         with self.lock:
             if paths is None:
-                found = self.db.execute(sql).fetchall()
+                found = self.db.execute(
+                    sql + " AND path >= ? AND path < ?", _prefix_range(prefix)
+                ).fetchall()
             else:
                 wanted = orjson.dumps(list(paths))
                 found = self.db.execute(
@@ -488,6 +494,13 @@ class _Claim:
         if self.fd is not None:
             os.close(self.fd)  # drops the flock
             self.fd = None
+
+
+def _prefix_range(prefix: str) -> tuple[str, str]:
+    """Bounds of the paths starting with `prefix` (an index range scan, not a LIKE)."""
+    if not prefix:
+        return "", "\U0010ffff"
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
 def _busy(error: sqlite3.Error) -> bool:
