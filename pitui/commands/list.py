@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"pitui: {one_line(notice)}", file=sys.stderr)
     for problem in report.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
+    for problem in report.skipped:
+        print(f"pitui: skipped {one_line(problem)}", file=sys.stderr)
     skipped = report.skipped_not_sessions
     if skipped:
         what = "file that is not a session" if skipped == 1 else "files that are not sessions"

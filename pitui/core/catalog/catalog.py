@@ -30,7 +30,7 @@ from typing import Literal
 from pitui.core.catalog import discovery
 from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.index import FileRow, Index, ToolTask, Update, default_cache_dir
-from pitui.core.catalog.scanner import read_tools, read_update, stat_of, unchanged
+from pitui.core.catalog.scanner import Unreadable, read_tools, read_update, stat_of, unchanged
 from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
 
@@ -44,12 +44,19 @@ OnBatch = Callable[[list[SessionSummary]], None]
 ToolsMode = Literal["auto", "now", "background", "later"]
 
 
+Result = Update | Unreadable | None  # None: the file is gone
+
+
 @dataclass
 class ScanReport:
+    """`unreadable`: folders and files that could not be read, `skipped`: `.jsonl` names that
+    are not regular files (FIFOs, devices, directories: never opened), each "path: why"."""
+
     sessions: int
     skipped_not_sessions: int
     unreadable: list[str] = field(default_factory=list)
     notice: str | None = None  # e.g. the index is in use by another pitui: a temporary one
+    skipped: list[str] = field(default_factory=list)
 
 
 def newest_first(summaries: Iterable[SessionSummary]) -> list[SessionSummary]:
@@ -58,7 +65,7 @@ def newest_first(summaries: Iterable[SessionSummary]) -> list[SessionSummary]:
     return sorted(by_name, key=lambda s: -(s.modified_ms if s.modified_ms is not None else -9e15))
 
 
-def _read_fresh(paths: list[str]) -> list[Update | None]:
+def _read_fresh(paths: list[str]) -> list[Result]:
     return [read_update(path, None, _no_builder) for path in paths]
 
 
@@ -94,6 +101,7 @@ class Catalog:
         self._version = 0  # bumped on every change to _summaries
         self._ordered: tuple[int, list[SessionSummary]] | None = None
         self._skipped: set[str] = set()
+        self._problems: dict[str, Unreadable] = {}  # files in scope not read, and why
         self._loaded = False
         self._pool: ProcessPoolExecutor | None = None
         self._pool_failed = False
@@ -148,25 +156,34 @@ class Catalog:
     def _scan(self, progress: Progress | None, on_batch: OnBatch | None) -> ScanReport:
         listing = self._listing()
         rows = self._rows()
-        paths = listing.files
-        wanted = set(paths)
-        vanished = [p for p in rows if p not in wanted]
-        stale = []
-        for path in paths:
+        paths: list[str] = []
+        stale: list[str] = []
+        problems: dict[str, Unreadable] = {}
+        for path in listing.files:
             st = stat_of(path)
+            if isinstance(st, Unreadable):
+                problems[path] = st
+                continue
+            paths.append(path)
             if st is None or not unchanged(rows.get(path), st):
                 stale.append(path)
+        wanted = set(paths)
+        vanished = [p for p in rows if p not in wanted]
         self._load_known(rows)
         self.index.write([], vanished)
         self._forget_memory(vanished)
+        with self._lock:
+            self._problems = problems
         with self.index.bulk(enabled=not rows):
             self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), on_batch)
         with self._lock:
+            found = [p for p in self._problems.values() if p.path not in self._summaries]
             return ScanReport(
                 sessions=sum(1 for p in self._summaries if p in wanted),
                 skipped_not_sessions=sum(1 for p in self._skipped if p in wanted),
-                unreadable=listing.unreadable,
+                unreadable=listing.unreadable + [str(p) for p in found if not p.skipped],
                 notice=self.index.notice,
+                skipped=[str(p) for p in found if p.skipped],
             )
 
     def _load_known(self, rows: dict[str, FileRow] | None = None) -> None:
@@ -208,10 +225,16 @@ class Catalog:
         fresh = [p for p in stale if p not in rows]
         known = [p for p in stale if p in rows]
         for batch, results in self._read_batches(fresh, known, rows):
-            updates = [u for u in results if u is not None]
-            gone = [p for p, u in zip(batch, results, strict=True) if u is None]
+            updates = [u for u in results if isinstance(u, Update)]
+            gone = [p for p, u in zip(batch, results, strict=True) if not isinstance(u, Update)]
             self.index.write(updates, gone)
             changed += self._apply(updates, gone)
+            with self._lock:
+                for path, result in zip(batch, results, strict=True):
+                    if isinstance(result, Unreadable):
+                        self._problems[path] = result
+                    else:
+                        self._problems.pop(path, None)
             done += len(batch)
             if progress:
                 progress(done, total)
@@ -221,7 +244,7 @@ class Catalog:
 
     def _read_batches(
         self, fresh: list[str], known: list[str], rows: dict[str, FileRow]
-    ) -> Iterator[tuple[list[str], list[Update | None]]]:
+    ) -> Iterator[tuple[list[str], list[Result]]]:
         """Read files in batches: many new ones on all cores (cold scans), the rest here."""
         pool = self._workers() if len(fresh) >= PARALLEL_MIN else None
         if pool is not None:
@@ -234,16 +257,16 @@ class Catalog:
 
     def _read_parallel(
         self, fresh: list[str], pool: ProcessPoolExecutor
-    ) -> Iterator[tuple[list[str], list[Update | None]]]:
+    ) -> Iterator[tuple[list[str], list[Result]]]:
         """Workers take chunks of files from the front, this process from the back."""
         chunks = [fresh[i : i + CHUNK_FILES] for i in range(0, len(fresh), CHUNK_FILES)]
         lo, hi = 0, len(chunks)
-        inflight: list[tuple[Future[list[Update | None]], list[str]]] = []
+        inflight: list[tuple[Future[list[Result]], list[str]]] = []
         limit = 2 * self._pool_workers
         paths: list[str] = []
-        results: list[Update | None] = []
+        results: list[Result] = []
 
-        def take(chunk: list[str], found: list[Update | None]) -> None:
+        def take(chunk: list[str], found: list[Result]) -> None:
             paths.extend(chunk)
             results.extend(found)
 
@@ -265,16 +288,16 @@ class Catalog:
                 yield paths, results
                 paths, results = [], []
 
-    def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Update | None]]:
+    def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Result]]:
         try:
             return pool.submit(_read_fresh, chunk)
         except Exception as error:  # a broken or shut down pool: read here
             self._pool_failed |= isinstance(error, BrokenProcessPool)
-            failed: Future[list[Update | None]] = Future()
+            failed: Future[list[Result]] = Future()
             failed.set_exception(error)
             return failed
 
-    def _result(self, future: Future[list[Update | None]], chunk: list[str]) -> list[Update | None]:
+    def _result(self, future: Future[list[Result]], chunk: list[str]) -> list[Result]:
         try:
             return future.result()
         except Exception as error:  # a worker died or could not start: read here
@@ -352,6 +375,10 @@ class Catalog:
                 if not self._in_scope(path) or not path.endswith(".jsonl"):
                     continue
                 st = stat_of(path)
+                if isinstance(st, Unreadable):
+                    with self._lock:
+                        self._problems[path] = st
+                    st = None  # dropped from the listing, as a scan does
                 if st is None or not unchanged(rows.get(path), st):
                     stale.append(path)
             changed = [Path(p) for p in self._refresh(stale, rows, None, len(stale), 0)]

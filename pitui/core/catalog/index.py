@@ -45,7 +45,7 @@ from pitui.core.catalog.text_index import (
 TOOL_FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-6"
+SCHEMA_VERSION = "pitui-catalog-7"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
     head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL DEFAULT 0,
     tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, base_text TEXT,
     text_rowid INTEGER);
 CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
@@ -94,6 +95,7 @@ class FileRow(msgspec.Struct):
     head_hash: bytes
     offset: int
     is_session: bool
+    ctime_ns: int = 0
 
 
 @dataclass
@@ -259,11 +261,11 @@ class Index:
         """The rows of paths starting with `prefix` (a folder path ending with a separator)."""
         with self.lock:
             cur = self.db.execute(
-                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session "
-                "FROM files WHERE path >= ? AND path < ?",
+                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
+                "ctime_ns FROM files WHERE path >= ? AND path < ?",
                 _prefix_range(prefix),
             )
-            return {r[0]: FileRow(*r[:7], bool(r[7])) for r in cur}
+            return {r[0]: FileRow(*r[:7], bool(r[7]), r[8]) for r in cur}
 
     def summaries(
         self, paths: Iterable[str] | None = None, prefix: str = ""
@@ -286,13 +288,13 @@ class Index:
         with self.lock:
             found = self.db.execute(
                 "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "state, text, base_text FROM files WHERE path=?",
+                "ctime_ns, state, text, base_text FROM files WHERE path=?",
                 (path,),
             ).fetchone()
         if found is None:
             return None
-        row = FileRow(*found[:7], bool(found[7]))
-        state, text, base = found[8:]
+        row = FileRow(*found[:7], bool(found[7]), found[8])
+        state, text, base = found[9:]
         builder = SummaryBuilder.from_state(orjson.loads(state), base if base is not None else text)
         return row, builder
 
@@ -374,15 +376,17 @@ class Index:
             retire_text(self.db, old[0])
         found = self.db.execute(
             "INSERT INTO files(path, size, mtime_ns, inode, head_len, head_hash, offset, "
-            "is_session, state, summary, text, base_text) VALUES(?,?,?,?,?,?,?,?,?,?,?,?) "
+            "is_session, state, summary, text, base_text, ctime_ns) "
+            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns, "
+            "ctime_ns=excluded.ctime_ns, "
             "inode=excluded.inode, head_len=excluded.head_len, head_hash=excluded.head_hash, "
             "offset=excluded.offset, is_session=excluded.is_session, state=excluded.state, "
             "summary=excluded.summary, text=excluded.text, base_text=excluded.base_text, "
             f"tools_offset={'0' if reset else 'tools_offset'} RETURNING id",
             (row.path, row.size, row.mtime_ns, row.inode, row.head_len, row.head_hash,
              row.offset, int(row.is_session), update.state, update.record, text,
-             update.base_text),
+             update.base_text, row.ctime_ns),
         ).fetchone()  # fmt: skip
         if reset:
             self._drop_tools(found[0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -16,28 +17,85 @@ HEAD_BYTES = 4096
 CHUNK = 4 * 1024 * 1024
 
 
+_KINDS = (
+    (stat.S_ISDIR, "directory"),
+    (stat.S_ISFIFO, "FIFO"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+    (stat.S_ISSOCK, "socket"),
+)
+
+
 @dataclass
 class FileStat:
     size: int
     mtime_ns: int
     inode: int
+    ctime_ns: int = 0
 
 
-def stat_of(path: str) -> FileStat | None:
+@dataclass(frozen=True)
+class Unreadable:
+    """A file the listing cannot read: `reason` says why (it is left out, and reported)."""
+
+    path: str
+    reason: str
+    skipped: bool = False  # not a regular file (never opened), rather than an error
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+def not_regular(mode: int) -> str | None:
+    """Why a file of this mode is never opened (a FIFO blocks, a device never ends)."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "special file")
+    return f"not a regular file ({kind})"
+
+
+def stat_of(path: str) -> FileStat | Unreadable | None:
+    """The file's stat (symlinks followed, as Pi does), None if gone, or why it is not read."""
     try:
         st = os.stat(path)
-    except OSError:
+    except FileNotFoundError:
         return None
-    return FileStat(st.st_size, st.st_mtime_ns, st.st_ino)
+    except OSError as error:
+        return Unreadable(path, error.strerror or str(error))
+    reason = not_regular(st.st_mode)
+    if reason is not None:
+        return Unreadable(path, reason, skipped=True)
+    return FileStat(st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
 def unchanged(row: FileRow | None, st: FileStat) -> bool:
+    """Same bytes as indexed (the ctime also changes with permissions: chmod 000 is seen)."""
     return (
         row is not None
         and row.size == st.size
         and row.mtime_ns == st.mtime_ns
         and row.inode == st.inode
+        and row.ctime_ns == st.ctime_ns
     )
+
+
+def open_regular(path: str) -> BinaryIO:
+    """Open a regular file for reading, never blocking (a FIFO swapped in after the stat)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        reason = not_regular(os.fstat(fd).st_mode)
+        if reason is not None:
+            raise _NotRegular(reason)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+class _NotRegular(OSError):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.strerror = reason
 
 
 def _head_hash(fh: BinaryIO, length: int) -> bytes:
@@ -61,13 +119,13 @@ def read_update(
     path: str,
     row: FileRow | None,
     load: Callable[[str], tuple[FileRow, SummaryBuilder] | None],
-) -> Update | None:
-    """The file's new index content, or None when it vanished or cannot be read.
+) -> Update | Unreadable | None:
+    """The file's new index content, None when it vanished, or why it cannot be read.
 
     `load` gives the indexed row and builder state together (another catalog on the same
     cache may have moved them on since `row` was read)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             st = FileStat(*_fstat(fh))
             builder, start = None, 0
             if _can_resume(row, st, fh):
@@ -81,17 +139,22 @@ def read_update(
             head_len = min(end, HEAD_BYTES)
             head = _head_hash(fh, head_len)
             after = FileStat(*_fstat(fh))
-    except OSError:
+    except FileNotFoundError:
         return None
+    except _NotRegular as error:
+        return Unreadable(path, error.strerror, skipped=True)
+    except OSError as error:
+        return Unreadable(path, error.strerror or str(error))
     mtime = after.mtime_ns if after.size == end else 0  # grew while read: check again next time
     summary = builder.summarize(path, end, after.mtime_ns, tail)
-    new_row = FileRow(path, end, mtime, st.inode, head_len, head, offset, summary is not None)
+    new_row = FileRow(path, end, mtime, st.inode, head_len, head, offset, summary is not None,
+                      after.ctime_ns)  # fmt: skip
     return Update.of(new_row, builder, summary, reset=not resume)
 
 
-def _fstat(fh: BinaryIO) -> tuple[int, int, int]:
+def _fstat(fh: BinaryIO) -> tuple[int, int, int, int]:
     st = os.fstat(fh.fileno())
-    return st.st_size, st.st_mtime_ns, st.st_ino
+    return st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns
 
 
 def _feed(builder: SummaryBuilder, fh: BinaryIO, start: int) -> tuple[int, bytes, int]:
@@ -116,8 +179,8 @@ def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:
     ending after a newline); [] when the file is no longer the one the task was made for."""
     pieces: list[tuple[ToolTask, str]] = []
     try:
-        with open(task.path, "rb") as fh:
-            size, _, inode = _fstat(fh)
+        with open_regular(task.path) as fh:
+            size, _, inode, _ = _fstat(fh)
             if inode != task.inode or size < task.end:
                 return []
             if task.start > 0:
