@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from pitui.core.catalog import blobs
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.format import jsvalues as js
 from pitui.core.format.jsonline import LineError, parse_line
@@ -60,7 +61,7 @@ class SummaryBuilder:
     parents: set[str] = field(default_factory=set)
     labels: dict[str, str] = field(default_factory=dict)
     models: list[str] = field(default_factory=list)
-    tokens: int = 0
+    tokens: int | float = 0  # JavaScript numbers: exact ints up to 2**53, then doubles
     cost: float = 0.0
     texts: list[str] = field(default_factory=list)
     resumed_texts: int = 0
@@ -75,12 +76,19 @@ class SummaryBuilder:
     def state(self) -> dict[str, Any]:
         out = {key: getattr(self, key) for key in STATE_KEYS}
         out["leaves"], out["parents"] = sorted(self.leaves), sorted(self.parents)
+        out["tokens"], out["cost"] = blobs.js_number(self.tokens), blobs.js_number(self.cost)
+        text = " ".join(self.texts)
+        if blobs.has_surrogates(text):  # SQLite's text column holds it without them
+            out["text"] = text
         return out
 
     @classmethod
     def from_state(cls, state: dict[str, Any], text: str = "") -> SummaryBuilder:
         builder = cls(**{k: state[k] for k in STATE_KEYS if k in state})
         builder.leaves, builder.parents = set(builder.leaves), set(builder.parents)
+        builder.tokens = blobs.from_js_number(builder.tokens)
+        builder.cost = float(blobs.from_js_number(builder.cost))
+        text = state.get("text", text)
         builder.texts = [text] if text else []
         builder.resumed_texts = len(builder.texts)
         return builder
@@ -197,14 +205,14 @@ class SummaryBuilder:
         if not isinstance(usage, dict):
             return
         total = usage.get("totalTokens")
-        if not isinstance(total, int | float) or isinstance(total, bool):
+        if not _is_number(total):
             parts = (usage.get(k) for k in ("input", "output", "cacheRead", "cacheWrite"))
-            total = sum(p for p in parts if isinstance(p, int | float) and not isinstance(p, bool))
-        self.tokens += int(total)
+            total = _js_sum(p for p in parts if _is_number(p))
+        self.tokens = _js_add(self.tokens, total)
         cost = usage.get("cost")
         cost_total = cost.get("total") if isinstance(cost, dict) else None
-        if isinstance(cost_total, int | float) and not isinstance(cost_total, bool):
-            self.cost += float(cost_total)
+        if _is_number(cost_total):
+            self.cost = float(_js_add(self.cost, cost_total))
 
     # -- fast path ---------------------------------------------------------------------------
 
@@ -300,11 +308,11 @@ class SummaryBuilder:
         total = usage.totalTokens
         if not _is_number(total):
             parts = (usage.input, usage.output, usage.cacheRead, usage.cacheWrite)
-            total = sum(p for p in parts if _is_number(p))
-        self.tokens += int(total)
+            total = _js_sum(p for p in parts if _is_number(p))
+        self.tokens = _js_add(self.tokens, total)
         cost = usage.cost
         if cost is not None and cost is not UNSET and _is_number(cost.total):
-            self.cost += float(cost.total)
+            self.cost = float(_js_add(self.cost, cost.total))
 
     # -- result ------------------------------------------------------------------------------
 
@@ -335,7 +343,7 @@ class SummaryBuilder:
         elif header_ms is not None:
             modified = js.valid_time(header_ms)
         else:
-            modified = _node_mtime_ms(mtime_ns)
+            modified = node_mtime_ms(mtime_ns)
         return SessionSummary(
             path=path,
             id=header.get("id"),
@@ -359,6 +367,7 @@ class SummaryBuilder:
 
 
 UNSET = msgspec.UNSET
+SAFE_INT = 2**53 - 1
 _FAST_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 # A JSON number as `parse_line` reads it (orjson: a float outside int64/uint64; the struct
 # path declines all ints past int64 to stay simple), or a string, boolean or null.
@@ -412,7 +421,30 @@ def _is_number(value: Any) -> bool:
     return type(value) is int or type(value) is float
 
 
-def _node_mtime_ms(mtime_ns: int) -> int:
+def _js_double(value: int | float) -> int | float:
+    """A JSON number as JavaScript holds it: an int while it is exact in a double, else the
+    double (an integer past the largest double is Infinity, as JSON.parse makes it)."""
+    if type(value) is int and not -SAFE_INT <= value <= SAFE_INT:
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    return value
+
+
+def _js_add(a: int | float, b: int | float) -> int | float:
+    """`a + b` on JavaScript numbers (never an exception: Infinity - Infinity is NaN)."""
+    return _js_double(_js_double(a) + _js_double(b))
+
+
+def _js_sum(values: Any) -> int | float:
+    total: int | float = 0
+    for value in values:
+        total = _js_add(total, value)
+    return total
+
+
+def node_mtime_ms(mtime_ns: int) -> int:
     """`stats.mtime` as Node builds it: `Math.round(sec * 1e3 + nsec / 1e6)` in doubles."""
     sec, nsec = divmod(mtime_ns, 1_000_000_000)
     return math.floor(sec * 1e3 + nsec / 1e6 + 0.5)

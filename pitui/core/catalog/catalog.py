@@ -50,13 +50,15 @@ Result = Update | Unreadable | None  # None: the file is gone
 @dataclass
 class ScanReport:
     """`unreadable`: folders and files that could not be read, `skipped`: `.jsonl` names that
-    are not regular files (FIFOs, devices, directories: never opened), each "path: why"."""
+    are not regular files (FIFOs, devices, directories: never opened), `problems`: sessions
+    that could only be indexed in part (listed with what was read); each "path: why"."""
 
     sessions: int
     skipped_not_sessions: int
     unreadable: list[str] = field(default_factory=list)
     notice: str | None = None  # e.g. the index is in use by another pitui: a temporary one
     skipped: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # sessions listed with what was read
 
 
 def newest_first(summaries: Iterable[SessionSummary]) -> list[SessionSummary]:
@@ -184,6 +186,11 @@ class Catalog:
                 unreadable=listing.unreadable + [str(p) for p in found if not p.skipped],
                 notice=self.index.notice,
                 skipped=[str(p) for p in found if p.skipped],
+                problems=[
+                    f"{path}: {summary.problem}"
+                    for path, summary in self._summaries.items()
+                    if summary.problem and path in wanted
+                ],
             )
 
     def _load_known(self, rows: dict[str, FileRow] | None = None) -> None:

@@ -32,6 +32,7 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
+from pitui.core.catalog import blobs
 from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.text_index import (
@@ -119,9 +120,10 @@ class Update:
     ) -> Update:
         text = summary.all_messages_text if summary else ""
         base = " ".join(builder.texts)
-        record = orjson.dumps(summary.to_record()) if summary else None
-        state = orjson.dumps(builder.state())
-        return cls(row, summary, reset, state, record, None if base == text else base)
+        record = blobs.dumps(summary.to_record()) if summary else None
+        state = blobs.dumps(builder.state())
+        base_text = None if base == text else blobs.storable(base)
+        return cls(row, summary, reset, state, record, base_text)
 
 
 @dataclass(frozen=True)
@@ -295,7 +297,7 @@ class Index:
             return None
         row = FileRow(*found[:7], bool(found[7]), found[8])
         state, text, base = found[9:]
-        builder = SummaryBuilder.from_state(orjson.loads(state), base if base is not None else text)
+        builder = SummaryBuilder.from_state(blobs.loads(state), base if base is not None else text)
         return row, builder
 
     def tool_matches(self, fts_query: str) -> set[str]:
@@ -339,12 +341,35 @@ class Index:
 
     # -- writing -----------------------------------------------------------------------------
 
-    def write(self, updates: Iterable[Update], deleted: Iterable[str] = ()) -> None:
-        with self.lock, _transaction(self.db):
-            for path in deleted:
-                self._delete(path)
-            for update in updates:
-                self._write(update)
+    def write(self, updates: Iterable[Update], deleted: Iterable[str] = ()) -> list[str]:
+        """Store the updates, forget the deleted; returns the paths it could not store (kept
+        in memory only: read again next time). A database error is raised (the caller
+        rebuilds the index or works without it); any other error costs only its file."""
+        updates, deleted = list(updates), list(deleted)
+        with self.lock:
+            try:
+                with _transaction(self.db):
+                    for path in deleted:
+                        self._delete(path)
+                    for update in updates:
+                        self._write(update)
+                return []
+            except sqlite3.DatabaseError:
+                raise
+            except Exception:  # e.g. a file name that is not UTF-8: one file at a time
+                return self._write_each(updates, deleted)
+
+    def _write_each(self, updates: list[Update], deleted: list[str]) -> list[str]:
+        failed: list[str] = []
+        for path, update in [(p, None) for p in deleted] + [(u.row.path, u) for u in updates]:
+            try:
+                with _transaction(self.db):
+                    self._delete(path) if update is None else self._write(update)
+            except sqlite3.DatabaseError:
+                raise
+            except Exception:
+                failed.append(path)
+        return failed
 
     def _delete(self, path: str) -> None:
         found = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
@@ -369,7 +394,7 @@ class Index:
 
     def _write(self, update: Update) -> None:
         row, summary = update.row, update.summary
-        text = summary.all_messages_text if summary else ""
+        text = blobs.storable(summary.all_messages_text) if summary else ""
         reset = update.reset or summary is None
         old = self.db.execute("SELECT id, text FROM files WHERE path=?", (row.path,)).fetchone()
         if old is not None and (old[1] != text or summary is None):
@@ -404,6 +429,7 @@ class Index:
                 if current[2] != task.inode or not current[3]:
                     continue
                 if text:
+                    text = blobs.storable(text)
                     rowid = self.db.execute(
                         "INSERT INTO tool_rows(file_id, bytes) VALUES(?,?)",
                         (task.file_id, len(text)),

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from pitui.core.catalog.builder import SummaryBuilder
+from pitui.core.catalog.builder import SummaryBuilder, node_mtime_ms
 from pitui.core.catalog.index import FileRow, ToolTask, Update
+from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.tools import tool_text
 
 HEAD_BYTES = 4096
@@ -135,7 +136,14 @@ def read_update(
             resume = builder is not None
             if builder is None:
                 builder = SummaryBuilder()
-            offset, tail, end = _feed(builder, fh, start)
+            problem = None
+            try:
+                offset, tail, end = _feed(builder, fh, start)
+            except OSError:
+                raise
+            except Exception as error:  # a value nothing expected: list what was read
+                problem = _describe(error)
+                offset, tail, end = st.size, b"", st.size
             head_len = min(end, HEAD_BYTES)
             head = _head_hash(fh, head_len)
             after = FileStat(*_fstat(fh))
@@ -146,10 +154,45 @@ def read_update(
     except OSError as error:
         return Unreadable(path, error.strerror or str(error))
     mtime = after.mtime_ns if after.size == end else 0  # grew while read: check again next time
-    summary = builder.summarize(path, end, after.mtime_ns, tail)
-    new_row = FileRow(path, end, mtime, st.inode, head_len, head, offset, summary is not None,
-                      after.ctime_ns)  # fmt: skip
-    return Update.of(new_row, builder, summary, reset=not resume)
+    row = FileRow(path, end, mtime, st.inode, head_len, head, offset, True, after.ctime_ns)
+    if problem is None:
+        try:
+            summary = builder.summarize(path, end, after.mtime_ns, tail)
+            row.is_session = summary is not None
+            return Update.of(row, builder, summary, reset=not resume)
+        except Exception as error:
+            problem = _describe(error)
+    return _partial(row, builder, after.mtime_ns, problem)
+
+
+def _describe(error: BaseException) -> str:
+    return f"indexed in part ({type(error).__name__}: {error})"[:300]
+
+
+def _partial(row: FileRow, builder: SummaryBuilder, mtime_ns: int, problem: str) -> Update:
+    """What could be read of a session whose reading failed, with why; its row is never taken
+    as up to date or resumed from (no mtime, no head hash), so it is read again next time."""
+    row.mtime_ns, row.head_hash = 0, b""
+    try:
+        summary = builder.summarize(row.path, row.size, mtime_ns)
+    except Exception:
+        summary = None
+    if summary is None:
+        header = builder.header or {}
+        cwd = header.get("cwd")
+        summary = SessionSummary(
+            path=row.path, id=header.get("id"), cwd=cwd if isinstance(cwd, str) else "",
+            name=None, parent_session_path=header.get("parentSession"), created_ms=None,
+            modified_ms=node_mtime_ms(mtime_ns), message_count=builder.message_count,
+            first_message=builder.first_message or "(no messages)", size=row.size,
+            mtime_ns=mtime_ns,
+        )  # fmt: skip
+    summary.problem = problem
+    try:
+        return Update.of(row, builder, summary, reset=True)
+    except Exception:
+        row.is_session = False  # listed now, not stored: read again next time
+        return Update(row, summary, True, b"{}", None, None)
 
 
 def _fstat(fh: BinaryIO) -> tuple[int, int, int, int]:
