@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -145,18 +146,24 @@ class Index:
         self.lock = threading.RLock()
         self.notice: str | None = None  # why a temporary in-memory index is used instead
         self._claim = _Claim(self.path) if self.path is not None else None
-        if self._claim is not None and not self._claim.share():
-            self.db = self._temporary()  # another pitui is rebuilding it (for too long)
-            return
         try:
-            self.db = self._open()
-        except sqlite3.DatabaseError as error:
-            self.db = self._recover(error)
+            if self._claim is not None and not self._claim.share():
+                self.db = self._temporary()  # another pitui is rebuilding it (for too long)
+                return
+            try:
+                self.db = self._open()
+            except sqlite3.DatabaseError as error:
+                self.db = self._recover(error)
+        except (OSError, sqlite3.Error) as error:  # the cache folder cannot be used at all
+            self.db = self._without_file(error)
 
     def _connect(self) -> sqlite3.Connection:
         if self.path is None:
             return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            if not stat.S_ISREG(os.stat(self.path).st_mode):  # e.g. a link to /dev/null
+                raise _Unusable("not a regular file")
         db = sqlite3.connect(
             self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
         )
@@ -197,12 +204,14 @@ class Index:
         malformed"), and the other connection may be mid-write."""
         if self.path is None:
             return self._open()
+        if _unusable(error):  # not corrupt: the place cannot hold it (full, read-only, ...)
+            return self._without_file(error)
         if _busy(error) or self._claim is None or not self._claim.exclusive():
             return self._temporary()
         try:
             return self._rebuild()
-        except (sqlite3.Error, OSError):
-            return self._temporary()
+        except (sqlite3.Error, OSError) as again:
+            return self._without_file(again)
         finally:
             if self.path is not None:
                 self._claim.share()  # cannot wait: nobody else holds the claim now
@@ -224,6 +233,16 @@ class Index:
             f"the session index {self.path} is in use by another pitui: "
             "using a temporary index (slower to start)"
         )
+        self.path = None
+        if self._claim is not None:
+            self._claim.release()
+        return self._open()
+
+    def _without_file(self, error: BaseException) -> sqlite3.Connection:
+        """The cache folder or file cannot be used (not a folder, read-only, full, ...): work
+        in memory, as `--no-cache`, and say why once."""
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        self.notice = f"cannot use the session index {self.path} ({reason}): listing without it"
         self.path = None
         if self._claim is not None:
             self._claim.release()
@@ -531,6 +550,29 @@ def _prefix_range(prefix: str) -> tuple[str, str]:
     if not prefix:
         return "", "\U0010ffff"
     return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
+class _Unusable(OSError):
+    """The database path exists but is no file SQLite should write (a device, a FIFO)."""
+
+
+_UNUSABLE_CODES = (
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_PERM,
+    sqlite3.SQLITE_AUTH,
+)
+
+
+def _unusable(error: sqlite3.Error) -> bool:
+    """Errors of the place, not of the database's content: rebuilding would not help."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in _UNUSABLE_CODES
+    text = str(error)
+    return any(word in text for word in ("full", "readonly", "unable to open", "I/O error"))
 
 
 def _busy(error: sqlite3.Error) -> bool:
