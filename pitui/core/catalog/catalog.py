@@ -17,6 +17,8 @@ such pool, a script that uses the catalog must keep its top level behind
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import sqlite3
 import threading
@@ -29,6 +31,7 @@ from typing import Literal
 
 from pitui.core.catalog import discovery
 from pitui.core.catalog.builder import SummaryBuilder
+from pitui.core.catalog.collation import collation_key
 from pitui.core.catalog.index import FileRow, Index, ToolTask, Update, default_cache_dir
 from pitui.core.catalog.scanner import Unreadable, read_tools, read_update, stat_of, unchanged
 from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
@@ -61,10 +64,32 @@ class ScanReport:
     problems: list[str] = field(default_factory=list)  # sessions listed with what was read
 
 
-def newest_first(summaries: Iterable[SessionSummary]) -> list[SessionSummary]:
-    """Pi's order: `modified` descending (stable; Invalid Dates last), then file name descending."""
-    by_name = sorted(summaries, key=lambda s: os.path.basename(s.path), reverse=True)
-    return sorted(by_name, key=lambda s: -(s.modified_ms if s.modified_ms is not None else -9e15))
+def newest_first(
+    summaries: Iterable[SessionSummary], by_mtime: bool = True
+) -> list[SessionSummary]:
+    """Pi's order: `modified` descending (Invalid Dates last), then (`listAll()` of the
+    default root only) the file's mtime, newest first, then the file name by `localeCompare`,
+    descending (`list(cwd)` and a custom dir: the name only). Names are compared only
+    where the times tie (rare, and a collation key costs more than the rest of the sort)."""
+
+    def times(s: SessionSummary) -> tuple[float, float]:
+        modified = s.modified_ms if s.modified_ms is not None else -math.inf
+        return modified, _node_mtime_ms(s.mtime_ns) if by_mtime else 0.0
+
+    ordered = sorted(summaries, key=times, reverse=True)
+    out: list[SessionSummary] = []
+    for _, run in itertools.groupby(ordered, key=times):
+        tied = list(run)
+        if len(tied) > 1:
+            tied.sort(key=lambda s: collation_key(os.path.basename(s.path)), reverse=True)
+        out += tied
+    return out
+
+
+def _node_mtime_ms(mtime_ns: int) -> float:
+    """Node's `stats.mtimeMs`, a double."""
+    sec, nsec = divmod(mtime_ns, 1_000_000_000)
+    return sec * 1e3 + nsec / 1e6
 
 
 def _read_fresh(paths: list[str]) -> list[Result]:
@@ -101,7 +126,7 @@ class Catalog:
         self._passes = threading.RLock()  # one scan / update / forget at a time
         self._summaries: dict[str, SessionSummary] = {}
         self._version = 0  # bumped on every change to _summaries
-        self._ordered: tuple[int, list[SessionSummary]] | None = None
+        self._ordered: dict[bool, tuple[int, list[SessionSummary]]] = {}
         self._skipped: set[str] = set()
         self._problems: dict[str, Unreadable] = {}  # files in scope not read, and why
         self._loaded = False
@@ -518,11 +543,12 @@ class Catalog:
         What is indexed so far: never reads a session file (a first call reads the index; a
         scan running meanwhile adds to the answer of later calls)."""
         self._load_known()
+        by_mtime = cwd is None and self.custom_dir is None  # listAll() of the default root
         with self._lock:
-            cached = self._ordered
+            cached = self._ordered.get(by_mtime)
             if cached is None or cached[0] != self._version:
                 found = list(self._summaries.values())
-                cached = self._ordered = (self._version, newest_first(found))
+                cached = self._ordered[by_mtime] = (self._version, newest_first(found, by_mtime))
         ordered = cached[1]
         if cwd is None:
             return list(ordered)
