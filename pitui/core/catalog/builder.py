@@ -18,7 +18,8 @@ from typing import Annotated, Any
 
 import msgspec
 
-from pitui.core.catalog import blobs
+from pitui.core.catalog import blobs, capped
+from pitui.core.catalog.capped import MESSAGE_TEXT_CAP, SESSION_TEXT_CAP
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.format import jsvalues as js
 from pitui.core.format.jsonline import LineError, parse_line
@@ -65,6 +66,7 @@ class SummaryBuilder:
     cost: float = 0.0
     texts: list[str] = field(default_factory=list)
     resumed_texts: int = 0
+    text_size: int = 0  # characters kept in `texts` (with a separator each)
 
     @property
     def new_texts(self) -> list[str]:
@@ -90,6 +92,7 @@ class SummaryBuilder:
         builder.cost = float(blobs.from_js_number(builder.cost))
         text = state.get("text", text)
         builder.texts = [text] if text else []
+        builder.text_size = len(text) + 1 if text else 0
         builder.resumed_texts = len(builder.texts)
         return builder
 
@@ -194,11 +197,16 @@ class SummaryBuilder:
             self.last_activity = max(self.last_activity or 0, moment)
 
     def _text(self, role: str, text: str) -> None:
+        """Keep a message's text, cut as `capped` says (per message, then per session)."""
         if not text:
             return
-        self.texts.append(text)
+        text = text[:MESSAGE_TEXT_CAP]
         if not self.first_message and role == "user":
             self.first_message = text
+        left = SESSION_TEXT_CAP - self.text_size
+        if left > 0:
+            self.texts.append(text[:left])
+            self.text_size += min(len(text), left) + 1
 
     def _usage(self, model: Any, usage: Any) -> None:
         self._model(model)
@@ -256,15 +264,21 @@ class SummaryBuilder:
                 if content is UNSET:
                     role = None
                 else:
-                    blocks = _decode_content(content)
-                    if type(blocks) is str:
-                        text = blocks
+                    if len(content) > MESSAGE_TEXT_CAP:  # never decode all of a huge text
+                        try:
+                            text = capped.text_blocks(content)
+                        except capped.Declined:
+                            return False
                     else:
-                        parts = [b.text for b in blocks if b.type == "text"]
-                        for part in parts:
-                            if type(part) is not str:
-                                return False
-                        text = " ".join(parts)
+                        blocks = _decode_content(content)
+                        if type(blocks) is str:
+                            text = blocks
+                        else:
+                            parts = [b.text for b in blocks if b.type == "text"]
+                            for part in parts:
+                                if type(part) is not str:
+                                    return False
+                            text = " ".join(parts)
         self.entry_count += 1
         entry_id, parent = e.id, e.parentId
         if type(parent) is str and parent != entry_id:
@@ -284,9 +298,7 @@ class SummaryBuilder:
                 if moment is not None:
                     self.last_activity = max(self.last_activity or 0, moment)
                 if text:
-                    self.texts.append(text)
-                    if not self.first_message and role == "user":
-                        self.first_message = text
+                    self._text(role, text)
                 if role == "assistant":
                     self._model(message.model)
                     usage = message.usage
@@ -326,7 +338,7 @@ class SummaryBuilder:
             builder.texts = list(self.texts)
             builder.leaves, builder.parents = set(self.leaves), set(self.parents)
             builder.labels, builder.models = dict(self.labels), list(self.models)
-            builder.feed_line(tail)
+            builder.feed_lines([tail])
         if not builder.is_session:
             return None
         summary = builder._summary(path, mtime_ns)

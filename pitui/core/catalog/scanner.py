@@ -11,11 +11,11 @@ from typing import BinaryIO
 
 from pitui.core.catalog.builder import SummaryBuilder, node_mtime_ms
 from pitui.core.catalog.index import FileRow, ToolTask, Update
+from pitui.core.catalog.lines import LineReader
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.tools import tool_text
 
 HEAD_BYTES = 4096
-CHUNK = 4 * 1024 * 1024
 
 
 _KINDS = (
@@ -202,19 +202,10 @@ def _fstat(fh: BinaryIO) -> tuple[int, int, int, int]:
 
 def _feed(builder: SummaryBuilder, fh: BinaryIO, start: int) -> tuple[int, bytes, int]:
     """Feed complete lines from `start`; returns (offset after last newline, tail, end)."""
-    fh.seek(start)
-    offset, carry = start, b""
-    while True:
-        block = fh.read(CHUNK)
-        if not block:
-            break
-        data = carry + block if carry else block
-        cut = data.rfind(b"\n") + 1
-        if cut:
-            builder.feed_lines(data[: cut - 1].split(b"\n"))
-            offset += cut
-        carry = data[cut:]
-    return offset, carry, offset + len(carry)
+    reader = LineReader(fh, start)
+    for data, _ in reader:
+        builder.feed_lines(data.split(b"\n"))
+    return reader.offset, reader.tail, reader.offset + len(reader.tail)
 
 
 def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:
@@ -230,19 +221,11 @@ def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:
                 fh.seek(task.start - 1)
                 if fh.read(1) != b"\n":
                     return []
-            start, carry = task.start, b""
-            while start + len(carry) < task.end:
-                block = fh.read(min(CHUNK, task.end - start - len(carry)))
-                if not block:
-                    return pieces
-                data = carry + block if carry else block
-                cut = data.rfind(b"\n") + 1
-                carry = data[cut:]
-                if cut:
-                    end = start + cut
-                    pieces.append((ToolTask(task.file_id, task.path, start, end, inode),
-                                   tool_text(data[:cut])))  # fmt: skip
-                    start = end
+            start = task.start
+            for data, end in LineReader(fh, task.start, task.end):
+                pieces.append((ToolTask(task.file_id, task.path, start, end, inode),
+                               tool_text(data)))  # fmt: skip
+                start = end
     except OSError:
         return []
     return pieces if start == task.end else []
