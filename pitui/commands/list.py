@@ -37,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
     cwd = os.getcwd()
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=args.no_cache) as catalog:
-        report = catalog.scan()
+        # a plain listing never waits for the tool-output and trigram indexes (a search, or
+        # the app's background pass, builds them)
+        report = catalog.scan(tools="now" if args.query.strip() else "later")
         notice = catalog.index.notice
         sort = args.sort or ("recent" if args.json else "threaded")
         result = catalog.search(

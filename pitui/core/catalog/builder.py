@@ -298,7 +298,14 @@ class SummaryBuilder:
                 if moment is not None:
                     self.last_activity = max(self.last_activity or 0, moment)
                 if text:
-                    self._text(role, text)
+                    size = self.text_size + len(text) + 1
+                    if size <= SESSION_TEXT_CAP and len(text) <= MESSAGE_TEXT_CAP:
+                        self.texts.append(text)  # `_text`, inlined for the common case
+                        self.text_size = size
+                        if not self.first_message and role == "user":
+                            self.first_message = text
+                    else:
+                        self._text(role, text)
                 if role == "assistant":
                     self._model(message.model)
                     usage = message.usage
@@ -321,10 +328,18 @@ class SummaryBuilder:
         if not _is_number(total):
             parts = (usage.input, usage.output, usage.cacheRead, usage.cacheWrite)
             total = _js_sum(p for p in parts if _is_number(p))
-        self.tokens = _js_add(self.tokens, total)
+        tokens = self.tokens
+        if type(total) is int and type(tokens) is int and -SAFE_INT <= total + tokens <= SAFE_INT:
+            self.tokens = tokens + total  # the common case of `_js_add`
+        else:
+            self.tokens = _js_add(tokens, total)
         cost = usage.cost
-        if cost is not None and cost is not UNSET and _is_number(cost.total):
-            self.cost = float(_js_add(self.cost, cost.total))
+        if cost is not None and cost is not UNSET:
+            value = cost.total
+            if type(value) is float:
+                self.cost += value
+            elif type(value) is int:
+                self.cost = float(_js_add(self.cost, value))
 
     # -- result ------------------------------------------------------------------------------
 

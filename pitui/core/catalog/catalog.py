@@ -23,19 +23,21 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pitui.core.catalog import discovery
-from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.collation import collation_key
+from pitui.core.catalog.filestat import Unreadable, stat_of, unchanged
 from pitui.core.catalog.index import FileRow, Index, ToolTask, Update, default_cache_dir
-from pitui.core.catalog.scanner import Unreadable, read_tools, read_update, stat_of, unchanged
 from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
+
+if TYPE_CHECKING:  # imported where worker processes start (costs a listing ~20 ms)
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from pitui.core.catalog.builder import SummaryBuilder
 
 __all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
 BATCH = 100
@@ -93,6 +95,8 @@ def _node_mtime_ms(mtime_ns: int) -> float:
 
 
 def _read_fresh(paths: list[str]) -> list[Result]:
+    from pitui.core.catalog.scanner import read_update
+
     return [read_update(path, None, _no_builder) for path in paths]
 
 
@@ -130,6 +134,7 @@ class Catalog:
         self._skipped: set[str] = set()
         self._problems: dict[str, Unreadable] = {}  # files in scope not read, and why
         self._loaded = False
+        self._texts_pending = False  # summaries read from the index without their text
         self._pool: ProcessPoolExecutor | None = None
         self._pool_failed = False
         self._pool_workers = 1
@@ -224,11 +229,26 @@ class Catalog:
             if self._loaded:
                 return
             rows = self._rows() if rows is None else rows
-            known = self.index.summaries(prefix=self._scope_prefix)
+            known = self.index.summaries(prefix=self._scope_prefix, with_text=False)
+            self._texts_pending = True
             self._summaries = {p: s for p, s in known.items() if self._in_scope(p)}
             self._version += 1
             self._skipped = {p for p, r in rows.items() if not r.is_session}
             self._loaded = True
+
+    def _load_texts(self) -> None:
+        """The conversation text of the summaries read from the index without it (once: a
+        listing without a search never reads it)."""
+        with self._lock:
+            if not self._texts_pending:
+                return
+            self._texts_pending = False
+            texts = self.index.texts(self._scope_prefix)
+            for path, summary in self._summaries.items():
+                if not summary.text_loaded:
+                    summary.all_messages_text = texts.get(path, "")
+                    summary.text_loaded = True
+                    summary._lower = summary._normalized = None
 
     def _in_scope(self, path: str) -> bool:
         """Whether a listing of this catalog's roots can hold `path` (the index is shared by
@@ -285,6 +305,8 @@ class Catalog:
             known = fresh + known
         for start in range(0, len(known), BATCH):
             batch = known[start : start + BATCH]
+            from pitui.core.catalog.scanner import read_update  # not on a warm listing's way
+
             yield batch, [read_update(p, rows.get(p), self.index.builder) for p in batch]
 
     def _read_parallel(
@@ -321,10 +343,12 @@ class Catalog:
                 paths, results = [], []
 
     def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Result]]:
+        from concurrent.futures import Future
+
         try:
             return pool.submit(_read_fresh, chunk)
         except Exception as error:  # a broken or shut down pool: read here
-            self._pool_failed |= isinstance(error, BrokenProcessPool)
+            self._pool_failed |= _broken(error)
             failed: Future[list[Result]] = Future()
             failed.set_exception(error)
             return failed
@@ -333,7 +357,7 @@ class Catalog:
         try:
             return future.result()
         except Exception as error:  # a worker died or could not start: read here
-            self._pool_failed |= isinstance(error, BrokenProcessPool)
+            self._pool_failed |= _broken(error)
             return _read_fresh(chunk)
 
     def _workers(self) -> ProcessPoolExecutor | None:
@@ -347,6 +371,7 @@ class Catalog:
             if workers < 1:
                 return None
             import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
 
             methods = multiprocessing.get_all_start_methods()
             method = "forkserver" if "forkserver" in methods else "spawn"
@@ -511,6 +536,8 @@ class Catalog:
         self, tasks: list[ToolTask]
     ) -> Iterator[tuple[ToolTask, list[tuple[ToolTask, str]]]]:
         """Each task's tool text, read by the worker processes while they are up."""
+        from pitui.core.catalog.scanner import read_tools
+
         pool = self._pool if len(tasks) >= CHUNK_FILES and not self._pool_failed else None
         if pool is None:
             for task in tasks:
@@ -529,7 +556,7 @@ class Catalog:
             try:
                 found = future.result() if future is not None else None
             except Exception as error:
-                self._pool_failed |= isinstance(error, BrokenProcessPool)
+                self._pool_failed |= _broken(error)
                 found = None
             if found is None:
                 found = [read_tools(task) for task in chunk]
@@ -572,6 +599,8 @@ class Catalog:
         `tools_pending` on the result: tool output was still being indexed, so sessions that
         only their tool output would match may be missing."""
         pending = self.tools_pending
+        if query.strip():
+            self._load_texts()
         result = run_search(
             self.sessions(cwd),
             query,
@@ -599,5 +628,13 @@ class Catalog:
         self.close()
 
 
+def _broken(error: BaseException) -> bool:
+    from concurrent.futures.process import BrokenProcessPool
+
+    return isinstance(error, BrokenProcessPool)
+
+
 def _read_tools_many(tasks: list[ToolTask]) -> list[list[tuple[ToolTask, str]]]:
+    from pitui.core.catalog.scanner import read_tools
+
     return [read_tools(task) for task in tasks]

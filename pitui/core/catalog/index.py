@@ -24,9 +24,12 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
-import orjson
+
+if TYPE_CHECKING:
+    from pitui.core.catalog.builder import SummaryBuilder
 
 try:
     import fcntl
@@ -34,7 +37,6 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 from pitui.core.catalog import blobs
-from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.text_index import (
     TEXT_SCHEMA,
@@ -288,21 +290,36 @@ class Index:
             )
             return {r[0]: FileRow(*r[:7], bool(r[7]), r[8]) for r in cur}
 
+    def texts(self, prefix: str = "") -> dict[str, str]:
+        """The conversation text of the sessions under `prefix` (as SQLite stores it)."""
+        with self.lock:
+            cur = self.db.execute(
+                "SELECT path, text FROM files WHERE is_session=1 AND path >= ? AND path < ?",
+                _prefix_range(prefix),
+            )
+            return {path: text or "" for path, text in cur}
+
     def summaries(
-        self, paths: Iterable[str] | None = None, prefix: str = ""
+        self, paths: Iterable[str] | None = None, prefix: str = "", with_text: bool = True
     ) -> dict[str, SessionSummary]:
-        sql = "SELECT path, summary, text FROM files WHERE is_session=1"
+        """The stored summaries (`with_text` False: without their conversation text, see
+        `SessionSummary.text_loaded`)."""
+        sql = (
+            f"SELECT path, summary, {'text' if with_text else 'NULL'} FROM files WHERE is_session=1"
+        )
         with self.lock:
             if paths is None:
                 found = self.db.execute(
                     sql + " AND path >= ? AND path < ?", _prefix_range(prefix)
                 ).fetchall()
             else:
-                wanted = orjson.dumps(list(paths))
+                wanted = blobs.dumps(list(paths))
                 found = self.db.execute(
                     sql + " AND path IN (SELECT value FROM json_each(?))", (wanted,)
                 ).fetchall()
-        return {p: SessionSummary.from_record(s, t or "") for p, s, t in found}
+        return {
+            p: SessionSummary.from_record(s, (t or "") if with_text else None) for p, s, t in found
+        }
 
     def builder(self, path: str) -> tuple[FileRow, SummaryBuilder] | None:
         """The file's row and its summary state, read together (None if not indexed)."""
@@ -316,6 +333,8 @@ class Index:
             return None
         row = FileRow(*found[:7], bool(found[7]), found[8])
         state, text, base = found[9:]
+        from pitui.core.catalog.builder import SummaryBuilder  # only when a file grew
+
         builder = SummaryBuilder.from_state(blobs.loads(state), base if base is not None else text)
         return row, builder
 
@@ -345,7 +364,7 @@ class Index:
             else:
                 found = self.db.execute(
                     sql + " AND path IN (SELECT value FROM json_each(?))",
-                    (orjson.dumps(list(paths)),),
+                    (blobs.dumps(list(paths)),),
                 ).fetchall()
         return [ToolTask(*r) for r in found]
 

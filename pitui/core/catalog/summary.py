@@ -68,6 +68,7 @@ class SessionSummary:
     size: int = 0
     mtime_ns: int = 0
     problem: str | None = None  # why the summary holds only what could be read
+    text_loaded: bool = field(default=True, repr=False, compare=False)  # see `from_record`
     _lower: str | None = field(default=None, repr=False, compare=False)
     _normalized: str | None = field(default=None, repr=False, compare=False)
 
@@ -137,8 +138,9 @@ class SessionSummary:
         return record
 
     @classmethod
-    def from_record(cls, record: bytes, text: str) -> SessionSummary:
-        """The summary `to_record()` stored (as JSON), with its message text."""
+    def from_record(cls, record: bytes, text: str | None) -> SessionSummary:
+        """The summary `to_record()` stored (as JSON), with its message text (None: not read
+        yet, `text_loaded` False: a listing without a search never needs it)."""
         try:
             summary = _decode_record(record)
         except msgspec.DecodeError:  # the rare values orjson cannot carry (see `blobs`)
@@ -147,7 +149,8 @@ class SessionSummary:
             for key in ("total_tokens", "total_cost"):
                 fields_[key] = blobs.from_js_number(fields_.get(key))
             summary = msgspec.convert(fields_, cls)
-        summary.all_messages_text = text
+        summary.all_messages_text = text or ""
+        summary.text_loaded = text is not None
         return summary
 
 
@@ -155,5 +158,5 @@ _decode_record = msgspec.json.Decoder(SessionSummary).decode
 _RECORD_FIELDS = tuple(
     f.name
     for f in fields(SessionSummary)
-    if f.name not in ("all_messages_text", "_lower", "_normalized")
+    if f.name not in ("all_messages_text", "_lower", "_normalized", "text_loaded")
 )
