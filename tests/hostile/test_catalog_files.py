@@ -90,3 +90,9 @@ def test_chmod_000_session_is_reported(store: Path, tmp_path: Path) -> None:
         assert "hello locked" not in done.stdout
     finally:
         locked.chmod(0o644)
+
+
+def test_settings_json_fifo_does_not_hang(store: Path) -> None:
+    os.mkfifo(store / "settings.json")
+    done = _pitui(store, "list", "--all", "--json")
+    assert done.returncode == 0 and [d["id"] for d in json.loads(done.stdout)] == ["good"]
