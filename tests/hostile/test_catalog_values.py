@@ -107,3 +107,15 @@ def test_a_session_that_cannot_be_indexed_is_listed(
     assert "boom" in (listed["plain"].problem or "")
     assert listed["plain"].first_message == "plain text"  # what could be read
     assert any("plain.jsonl" in p and "boom" in p for p in report.problems)
+
+
+def test_file_name_not_utf8(agent: Path) -> None:
+    """A name SQLite cannot store (not UTF-8) costs only that file's caching: it is listed."""
+    folder = agent / "sessions" / "--w--"
+    data = (folder / "plain.jsonl").read_bytes().replace(b'"plain"', b'"odd-name"', 1)
+    with open(os.path.join(os.fsencode(folder), b"odd-\xff.jsonl"), "wb") as fh:
+        fh.write(data)
+    for _ in range(2):  # cold, then warm
+        out = _pitui(agent, "list", "--all", "--json").stdout
+        assert sorted(d["id"] for d in json.loads(out)) == sorted([*SESSIONS, "odd-name"])
+        assert _pitui(agent, "list", "--all").stdout.decode().count("plain text") == 2

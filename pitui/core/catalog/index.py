@@ -402,7 +402,10 @@ class Index:
         for path, update in [(p, None) for p in deleted] + [(u.row.path, u) for u in updates]:
             try:
                 with _transaction(self.db):
-                    self._delete(path) if update is None else self._write(update)
+                    if update is None:
+                        self._delete(path)
+                    else:
+                        self._write(update)
             except sqlite3.DatabaseError:
                 raise
             except Exception:
