@@ -57,12 +57,12 @@ OPS = st.lists(
         st.integers(0, 3),
     ),
     min_size=1,
-    max_size=12,
+    max_size=8,
 )
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(ops=OPS)
 def test_warm_index_lists_what_no_cache_lists(tmp_path_factory, ops) -> None:  # type: ignore[no-untyped-def]

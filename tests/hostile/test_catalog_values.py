@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pitui.cli import main
 from pitui.core.catalog import builder as builder_module
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.summary import PI_KEYS
@@ -69,14 +70,15 @@ def test_json_lists_every_session_with_js_values(agent: Path, cache: list[str]) 
         assert data["plain"]["totalTokens"] == 7 and data["plain"]["totalCost"] == 0.5
 
 
-def test_text_output_and_search(agent: Path) -> None:
-    for _ in range(2):
-        out = _pitui(agent, "list", "--all").stdout.decode()
-        assert "cut in half \ufffd here" in out and "overflow" in out
-        found = _pitui(agent, "list", "--all", "--json", "half").stdout
-        assert [d["id"] for d in json.loads(found)] == ["surrogate"]
-        found = _pitui(agent, "list", "--all", "--json", "here").stdout
-        assert [d["id"] for d in json.loads(found)] == ["surrogate"]
+def test_text_output_and_search(agent: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = _pitui(agent, "list", "--all").stdout.decode()  # a real stdout (UTF-8, strict)
+    assert "cut in half \ufffd here" in out and "overflow" in out
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(agent.parent / "cache"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    for query in ("half", "here", "half", "here"):  # the second time from a warm index
+        assert main(["list", "--all", "--json", query]) == 0
+        assert [d["id"] for d in json.loads(capsys.readouterr().out)] == ["surrogate"]
 
 
 def test_surrogates_match_pi(pi_oracle: Any, agent: Path) -> None:
@@ -115,7 +117,6 @@ def test_file_name_not_utf8(agent: Path) -> None:
     data = (folder / "plain.jsonl").read_bytes().replace(b'"plain"', b'"odd-name"', 1)
     with open(os.path.join(os.fsencode(folder), b"odd-\xff.jsonl"), "wb") as fh:
         fh.write(data)
-    for _ in range(2):  # cold, then warm
-        out = _pitui(agent, "list", "--all", "--json").stdout
-        assert sorted(d["id"] for d in json.loads(out)) == sorted([*SESSIONS, "odd-name"])
-        assert _pitui(agent, "list", "--all").stdout.decode().count("plain text") == 2
+    out = _pitui(agent, "list", "--all", "--json").stdout
+    assert sorted(d["id"] for d in json.loads(out)) == sorted([*SESSIONS, "odd-name"])
+    assert _pitui(agent, "list", "--all").stdout.decode().count("plain text") == 2  # warm
