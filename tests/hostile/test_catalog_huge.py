@@ -105,3 +105,24 @@ def test_capped_string_is_a_prefix_of_the_whole(value: str, chars: int) -> None:
     for ascii_ in (True, False):
         raw = json.dumps(value, ensure_ascii=ascii_).encode("utf-8", "surrogatepass")
         assert capped.string(raw, chars) == parse_line(raw)[:chars]
+
+
+def test_huge_header_without_newline(tmp_path: Path) -> None:
+    """A 32 MB first line (no newline: a write in progress) is listed as Pi lists it, read
+    for its header keys alone: one copy of the line, and no huge blob in the index."""
+    folder = tmp_path / "sessions" / "--w--"
+    folder.mkdir(parents=True)
+    head = b'{"type":"session","version":3,"id":"big-head","timestamp":"2026-01-01T00:00:00Z",'
+    (folder / "head.jsonl").write_bytes(head + b'"cwd":"/w","extra":"' + b"x" * BIG + b'"}')
+    tracemalloc.start()
+    try:
+        with Catalog(tmp_path / "sessions", cache_dir=tmp_path / "cache") as catalog:
+            catalog.scan(tools="now")
+            peak = tracemalloc.get_traced_memory()[1]
+            [summary] = catalog.sessions()
+            state = catalog.index.db.execute("SELECT max(length(state)) FROM files").fetchone()
+    finally:
+        tracemalloc.stop()
+    assert (summary.id, summary.cwd, summary.first_message) == ("big-head", "/w", "(no messages)")
+    assert summary.writing_in_progress and state[0] < 4096
+    assert peak < BIG + 16 * 1024 * 1024, peak / 2**20

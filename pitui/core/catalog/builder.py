@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -114,10 +115,12 @@ class SummaryBuilder:
                 return
 
     def _line(self, raw: bytes) -> None:
+        entry = _huge_header(raw) if self.header is None and len(raw) > HUGE_LINE else None
         try:
-            entry = parse_line(raw)
+            if entry is None:
+                entry = parse_line(raw)
         except LineError:
-            if js.js_trim(raw.decode("utf-8", "replace")):
+            if _non_blank(raw):
                 self.malformed += 1
             return
         if _falsy(entry):
@@ -125,8 +128,8 @@ class SummaryBuilder:
         if self.header is None:
             if _get(entry, "type") != "session":
                 self.rejected = "not a session (first line is not a session header)"
-            else:
-                self.header = entry
+            else:  # only what a summary reads of it (the index stores the header)
+                self.header = {key: entry[key] for key in HEADER_KEYS if key in entry}
             return
         if isinstance(entry, dict):
             self._entry(entry)
@@ -442,6 +445,30 @@ class _Block(msgspec.Struct, gc=False):
 
 _decode_entry = msgspec.json.Decoder(_Entry).decode
 _decode_content = msgspec.json.Decoder(str | list[_Block]).decode
+
+
+HEADER_KEYS = ("type", "id", "cwd", "timestamp", "parentSession", "version")
+HUGE_LINE = MESSAGE_TEXT_CAP  # past this, a first line is read for its header keys alone
+_decode_fields = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode
+_NON_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+
+
+def _huge_header(raw: bytes) -> dict[str, Any] | None:
+    """A huge first line's header keys, decoding just those (never a copy of the line);
+    None when msgspec cannot read the line as an object (the exact path decides)."""
+    try:
+        fields = _decode_fields(raw)
+        return {key: parse_line(bytes(fields[key])) for key in HEADER_KEYS if key in fields}
+    except (msgspec.DecodeError, msgspec.ValidationError, LineError, RecursionError):
+        return None
+
+
+def _non_blank(raw: bytes) -> bool:
+    """Whether an unparsable line is more than whitespace (JavaScript's trim); a huge one is
+    not decoded for this, only searched for a byte that is not ASCII whitespace."""
+    if len(raw) > HUGE_LINE:
+        return _NON_SPACE.search(raw) is not None
+    return bool(js.js_trim(raw.decode("utf-8", "replace")))
 
 
 def _is_number(value: Any) -> bool:
