@@ -9,10 +9,8 @@ Tool output (most of the bytes, searched only by pitui's last tier) is indexed i
 text (`text_index`), which only narrows the search's scan: until a file is in it, it is
 scanned.
 
-A cold scan of many new files also parses in worker processes, started through the
-"forkserver" (else "spawn") method, never forked from this (threaded) process. As with any
-such pool, a script that uses the catalog must keep its top level behind
-`if __name__ == "__main__":` (the workers import the main module).
+A cold scan of many new files also parses in worker processes (`workers.py`: a script that
+uses the catalog must keep its top level behind `if __name__ == "__main__":`).
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pitui.core.catalog import discovery
 from pitui.core.catalog.collation import collation_key
@@ -33,23 +31,15 @@ from pitui.core.catalog.filestat import Unreadable, stat_of, unchanged
 from pitui.core.catalog.index import FileRow, Index, ToolTask, Update, default_cache_dir
 from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
-
-if TYPE_CHECKING:  # imported where worker processes start (costs a listing ~20 ms)
-    from concurrent.futures import Future, ProcessPoolExecutor
-
-    from pitui.core.catalog.builder import SummaryBuilder
+from pitui.core.catalog.workers import Result, Workers
 
 __all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
 BATCH = 100
 PARALLEL_MIN = 200  # fresh files before parsing in worker processes pays for starting them
-CHUNK_FILES = 8
 TOOL_BATCH_BYTES = 4 * 1024 * 1024  # tool text per transaction (keeps the lock short)
 Progress = Callable[[int, int], None]
 OnBatch = Callable[[list[SessionSummary]], None]
 ToolsMode = Literal["auto", "now", "background", "later"]
-
-
-Result = Update | Unreadable | None  # None: the file is gone
 
 
 @dataclass
@@ -94,16 +84,6 @@ def _node_mtime_ms(mtime_ns: int) -> float:
     return sec * 1e3 + nsec / 1e6
 
 
-def _read_fresh(paths: list[str]) -> list[Result]:
-    from pitui.core.catalog.scanner import read_update
-
-    return [read_update(path, None, _no_builder) for path in paths]
-
-
-def _no_builder(path: str) -> tuple[FileRow, SummaryBuilder] | None:
-    raise AssertionError(path)
-
-
 class Catalog:
     """All sessions under a sessions root (or one custom session dir), kept in an index.
 
@@ -135,9 +115,7 @@ class Catalog:
         self._problems: dict[str, Unreadable] = {}  # files in scope not read, and why
         self._loaded = False
         self._texts_pending = False  # summaries read from the index without their text
-        self._pool: ProcessPoolExecutor | None = None
-        self._pool_failed = False
-        self._pool_workers = 1
+        self._workers = Workers()
         self._tools_thread: threading.Thread | None = None
         self._tools_again = False
         self._stop = threading.Event()
@@ -177,7 +155,7 @@ class Catalog:
             elif tools == "background":
                 self._start_tools(tools_progress)
             else:
-                self._shutdown_pool()
+                self._workers.shutdown()
             return report
 
     def _listing(self) -> discovery.Listing:
@@ -298,9 +276,8 @@ class Catalog:
         self, fresh: list[str], known: list[str], rows: dict[str, FileRow]
     ) -> Iterator[tuple[list[str], list[Result]]]:
         """Read files in batches: many new ones on all cores (cold scans), the rest here."""
-        pool = self._workers() if len(fresh) >= PARALLEL_MIN else None
-        if pool is not None:
-            yield from self._read_parallel(fresh, pool)
+        if len(fresh) >= PARALLEL_MIN and self._workers.start():
+            yield from self._workers.read_fresh(fresh, BATCH)
         else:
             known = fresh + known
         for start in range(0, len(known), BATCH):
@@ -308,86 +285,6 @@ class Catalog:
             from pitui.core.catalog.scanner import read_update  # not on a warm listing's way
 
             yield batch, [read_update(p, rows.get(p), self.index.builder) for p in batch]
-
-    def _read_parallel(
-        self, fresh: list[str], pool: ProcessPoolExecutor
-    ) -> Iterator[tuple[list[str], list[Result]]]:
-        """Workers take chunks of files from the front, this process from the back."""
-        chunks = [fresh[i : i + CHUNK_FILES] for i in range(0, len(fresh), CHUNK_FILES)]
-        lo, hi = 0, len(chunks)
-        inflight: list[tuple[Future[list[Result]], list[str]]] = []
-        limit = 2 * self._pool_workers
-        paths: list[str] = []
-        results: list[Result] = []
-
-        def take(chunk: list[str], found: list[Result]) -> None:
-            paths.extend(chunk)
-            results.extend(found)
-
-        while lo < hi or inflight:
-            while lo < hi and len(inflight) < limit:
-                inflight.append((self._submit(pool, chunks[lo]), chunks[lo]))
-                lo += 1
-            ready = [item for item in inflight if item[0].done()]
-            for item in ready:
-                inflight.remove(item)
-                take(item[1], self._result(*item))
-            if lo < hi:  # no idle waiting: parse a chunk here meanwhile
-                hi -= 1
-                take(chunks[hi], _read_fresh(chunks[hi]))
-            elif inflight and not ready:
-                item = inflight.pop(0)
-                take(item[1], self._result(*item))
-            if len(paths) >= BATCH or (lo >= hi and not inflight and paths):
-                yield paths, results
-                paths, results = [], []
-
-    def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Result]]:
-        from concurrent.futures import Future
-
-        try:
-            return pool.submit(_read_fresh, chunk)
-        except Exception as error:  # a broken or shut down pool: read here
-            self._pool_failed |= _broken(error)
-            failed: Future[list[Result]] = Future()
-            failed.set_exception(error)
-            return failed
-
-    def _result(self, future: Future[list[Result]], chunk: list[str]) -> list[Result]:
-        try:
-            return future.result()
-        except Exception as error:  # a worker died or could not start: read here
-            self._pool_failed |= _broken(error)
-            return _read_fresh(chunk)
-
-    def _workers(self) -> ProcessPoolExecutor | None:
-        """Worker processes (started on first use; never forked from this threaded process)."""
-        with self._lock:
-            return self._start_workers()
-
-    def _start_workers(self) -> ProcessPoolExecutor | None:
-        if self._pool is None and not self._pool_failed:
-            workers = min((os.cpu_count() or 1) - 1, 3)  # this process parses too
-            if workers < 1:
-                return None
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            methods = multiprocessing.get_all_start_methods()
-            method = "forkserver" if "forkserver" in methods else "spawn"
-            try:
-                context = multiprocessing.get_context(method)
-                self._pool = ProcessPoolExecutor(workers, mp_context=context)
-                self._pool_workers = workers
-            except Exception:
-                self._pool_failed = True
-        return None if self._pool_failed else self._pool
-
-    def _shutdown_pool(self) -> None:
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
 
     def _apply(self, updates: list[Update], gone: list[str]) -> list[str]:
         with self._lock:
@@ -470,7 +367,7 @@ class Catalog:
         self.index.index_texts(self._stop)
         self.index.collect_tool_garbage()
         self._index_tools(self.index.tool_tasks(), progress, self._stop)
-        self._shutdown_pool()
+        self._workers.shutdown()
 
     def _start_tools(self, progress: Progress | None) -> None:
         with self._lock:
@@ -490,7 +387,7 @@ class Catalog:
                 )
                 self._tools_thread.start()
         if not start:
-            self._shutdown_pool()
+            self._workers.shutdown()
 
     def _tools_worker(self, progress: Progress | None) -> None:
         try:
@@ -505,7 +402,7 @@ class Catalog:
         except Exception as error:  # e.g. the catalog was closed meanwhile
             self.tools_error = error
         finally:
-            self._shutdown_pool()
+            self._workers.shutdown()
 
     def _index_tools(
         self, tasks: list[ToolTask], progress: Progress | None, stop: threading.Event
@@ -516,7 +413,7 @@ class Catalog:
             progress(0, total)
         batch: list[tuple[ToolTask, str]] = []
         size = 0
-        for task, pieces in self._read_tools(tasks):
+        for task, pieces in self._workers.read_tools(tasks):
             if stop.is_set():
                 return
             batch += pieces
@@ -531,36 +428,6 @@ class Catalog:
             self.index.add_tools(batch)
         if progress:
             progress(total, total)
-
-    def _read_tools(
-        self, tasks: list[ToolTask]
-    ) -> Iterator[tuple[ToolTask, list[tuple[ToolTask, str]]]]:
-        """Each task's tool text, read by the worker processes while they are up."""
-        from pitui.core.catalog.scanner import read_tools
-
-        pool = self._pool if len(tasks) >= CHUNK_FILES and not self._pool_failed else None
-        if pool is None:
-            for task in tasks:
-                yield task, read_tools(task)
-            return
-        chunks = [tasks[i : i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
-        window = 4 * self._pool_workers  # bounds the tool text held at once
-        futures: list[Future[list[list[tuple[ToolTask, str]]]] | None] = []
-        for i, chunk in enumerate(chunks):
-            while len(futures) < min(i + window, len(chunks)):
-                try:
-                    futures.append(pool.submit(_read_tools_many, chunks[len(futures)]))
-                except Exception:
-                    futures.append(None)
-            future, futures[i] = futures[i], None
-            try:
-                found = future.result() if future is not None else None
-            except Exception as error:
-                self._pool_failed |= _broken(error)
-                found = None
-            if found is None:
-                found = [read_tools(task) for task in chunk]
-            yield from zip(chunk, found, strict=True)
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -618,7 +485,7 @@ class Catalog:
             thread = self._tools_thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
-        self._shutdown_pool()
+        self._workers.shutdown()
         self.index.close()
 
     def __enter__(self) -> Catalog:
@@ -626,15 +493,3 @@ class Catalog:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _broken(error: BaseException) -> bool:
-    from concurrent.futures.process import BrokenProcessPool
-
-    return isinstance(error, BrokenProcessPool)
-
-
-def _read_tools_many(tasks: list[ToolTask]) -> list[list[tuple[ToolTask, str]]]:
-    from pitui.core.catalog.scanner import read_tools
-
-    return [read_tools(task) for task in tasks]
