@@ -3,7 +3,7 @@ output and (as trigrams, see `text_index`) of conversation text.
 
 Nothing in it is trusted over the files: rows carry size, mtime_ns, inode and a hash of the
 file's first bytes; a schema-version mismatch or a corrupt database is rebuilt from scratch
-(a corrupt one's files are deleted only while no other Index has them open: see `_Claim`).
+(a corrupt one's files are deleted only while no other Index has them open: see `index_file.Claim`).
 
 Summaries and conversation text live in `files` (the picker searches them in memory, as Pi
 does). Tool output is indexed apart, after the listing (`tools_offset`: bytes of the file whose
@@ -20,7 +20,6 @@ import os
 import sqlite3
 import stat
 import threading
-import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,12 +30,9 @@ import msgspec
 if TYPE_CHECKING:
     from pitui.core.catalog.builder import SummaryBuilder
 
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
 
 from pitui.core.catalog import blobs
+from pitui.core.catalog.index_file import BUSY_SECONDS, Claim, Unusable, busy, unusable
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.text_index import (
     TEXT_SCHEMA,
@@ -72,10 +68,7 @@ CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
     + TEXT_SCHEMA
 )
 PENDING = "is_session=1 AND tools_offset < offset"  # the files_tools_pending index's rows
-BUSY_SECONDS = 5.0  # waiting for another pitui's write before working without the file
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
-LOCK_SHARED = getattr(fcntl, "LOCK_SH", 1)
-LOCK_EXCLUSIVE = getattr(fcntl, "LOCK_EX", 2)
 
 
 def default_cache_dir() -> Path:
@@ -147,7 +140,7 @@ class Index:
         self.path = None if cache_dir is None else cache_dir / DB_NAME
         self.lock = threading.RLock()
         self.notice: str | None = None  # why a temporary in-memory index is used instead
-        self._claim = _Claim(self.path) if self.path is not None else None
+        self._claim = Claim(self.path) if self.path is not None else None
         try:
             if self._claim is not None and not self._claim.share():
                 self.db = self._temporary()  # another pitui is rebuilding it (for too long)
@@ -165,7 +158,7 @@ class Index:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):
             if not stat.S_ISREG(os.stat(self.path).st_mode):  # e.g. a link to /dev/null
-                raise _Unusable("not a regular file")
+                raise Unusable("not a regular file")
         db = sqlite3.connect(
             self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
         )
@@ -206,9 +199,9 @@ class Index:
         malformed"), and the other connection may be mid-write."""
         if self.path is None:
             return self._open()
-        if _unusable(error):  # not corrupt: the place cannot hold it (full, read-only, ...)
+        if unusable(error):  # not corrupt: the place cannot hold it (full, read-only, ...)
             return self._without_file(error)
-        if _busy(error) or self._claim is None or not self._claim.exclusive():
+        if busy(error) or self._claim is None or not self._claim.exclusive():
             return self._temporary()
         try:
             return self._rebuild()
@@ -519,90 +512,11 @@ class Index:
             return True
 
 
-class _Claim:
-    """Who has the database open: each Index on it holds a shared `flock` on a lock file beside
-    it (released by the OS if the process dies); deleting the files needs it exclusively.
-
-    SQLite's own locks cannot say this: a WAL connection between transactions holds none that
-    a probe could see, and a corrupt file cannot be opened to ask."""
-
-    def __init__(self, db_path: Path) -> None:
-        self.path = Path(f"{db_path}.lock")
-        self.fd: int | None = None
-
-    def _flock(self, mode: int) -> bool:
-        if fcntl is None:  # Windows: no flock, but a file SQLite has open cannot be deleted
-            return True
-        if self.fd is None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-            except OSError:
-                return mode != LOCK_EXCLUSIVE  # unlockable cache dir: never delete
-        try:
-            fcntl.flock(self.fd, mode | fcntl.LOCK_NB)
-            return True
-        except OSError:
-            return False
-
-    def share(self) -> bool:
-        """Take the shared claim, waiting (a while) for another Index's rebuild to finish."""
-        deadline = time.monotonic() + BUSY_SECONDS
-        while not self._flock(LOCK_SHARED):
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.01)
-        return True
-
-    def exclusive(self) -> bool:
-        """Whether no other Index has the database open (then this one holds it alone).
-
-        On failure the shared claim may be lost too (flock converts by unlocking first):
-        the caller then stops using the file."""
-        return self._flock(LOCK_EXCLUSIVE)
-
-    def release(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)  # drops the flock
-            self.fd = None
-
-
 def _prefix_range(prefix: str) -> tuple[str, str]:
     """Bounds of the paths starting with `prefix` (an index range scan, not a LIKE)."""
     if not prefix:
         return "", "\U0010ffff"
     return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
-
-
-class _Unusable(OSError):
-    """The database path exists but is no file SQLite should write (a device, a FIFO)."""
-
-
-_UNUSABLE_CODES = (
-    sqlite3.SQLITE_FULL,
-    sqlite3.SQLITE_READONLY,
-    sqlite3.SQLITE_CANTOPEN,
-    sqlite3.SQLITE_IOERR,
-    sqlite3.SQLITE_PERM,
-    sqlite3.SQLITE_AUTH,
-)
-
-
-def _unusable(error: sqlite3.Error) -> bool:
-    """Errors of the place, not of the database's content: rebuilding would not help."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in _UNUSABLE_CODES
-    text = str(error)
-    return any(word in text for word in ("full", "readonly", "unable to open", "I/O error"))
-
-
-def _busy(error: sqlite3.Error) -> bool:
-    """SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock (not corruption)."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-    return "locked" in str(error) or "busy" in str(error)
 
 
 @contextlib.contextmanager
