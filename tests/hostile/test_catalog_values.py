@@ -120,3 +120,23 @@ def test_file_name_not_utf8(agent: Path) -> None:
     out = _pitui(agent, "list", "--all", "--json").stdout
     assert sorted(d["id"] for d in json.loads(out)) == sorted([*SESSIONS, "odd-name"])
     assert _pitui(agent, "list", "--all").stdout.decode().count("plain text") == 2  # warm
+
+
+def test_infinite_values_survive_a_resumed_index(agent: Path, tmp_path: Path) -> None:
+    """Infinity (JSON.parse of 1e400) in the index state reads back as Infinity after an
+    append, as a fresh read gives it."""
+    path = agent / "sessions" / "--w--" / "overflow.jsonl"
+    with path.open("a") as fh:
+        fh.write('{"type":"message","id":"t","parentId":"a","timestamp":"2026-01-03T00:00:03Z",'
+                 '"message":{"role":"user","content":"late","timestamp":1e400}}\n')  # fmt: skip
+    cache = tmp_path / "c3"
+    with Catalog(agent / "sessions", cache_dir=cache) as catalog:
+        catalog.scan(tools="later")
+    with path.open("a") as fh:
+        fh.write('{"type":"label","id":"l","parentId":"t","targetId":"t","label":"x"}\n')
+    listings = []
+    for cached in (True, False):
+        with Catalog(agent / "sessions", cache_dir=cache, no_cache=not cached) as catalog:
+            catalog.scan(tools="later")
+            listings.append([s.to_json() for s in catalog.sessions()])
+    assert listings[0] == listings[1]

@@ -80,6 +80,8 @@ class SummaryBuilder:
         out = {key: getattr(self, key) for key in STATE_KEYS}
         out["leaves"], out["parents"] = sorted(self.leaves), sorted(self.parents)
         out["tokens"], out["cost"] = blobs.js_number(self.tokens), blobs.js_number(self.cost)
+        if self.last_activity is not None:
+            out["last_activity"] = blobs.js_number(self.last_activity)
         text = " ".join(self.texts)
         if blobs.has_surrogates(text):  # SQLite's text column holds it without them
             out["text"] = text
@@ -91,6 +93,8 @@ class SummaryBuilder:
         builder.leaves, builder.parents = set(builder.leaves), set(builder.parents)
         builder.tokens = blobs.from_js_number(builder.tokens)
         builder.cost = float(blobs.from_js_number(builder.cost))
+        if builder.last_activity is not None:
+            builder.last_activity = blobs.from_js_number(builder.last_activity)
         text = state.get("text", text)
         builder.texts = [text] if text else []
         builder.text_size = len(text) + 1 if text else 0
