@@ -180,7 +180,8 @@ class Catalog:
         wanted = set(paths)
         vanished = [p for p in rows if p not in wanted]
         self._load_known(rows)
-        self.index.write([], vanished)
+        if vanished:
+            self.index.write([], vanished)
         self._forget_memory(vanished)
         with self._lock:
             self._problems = problems
