@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import re
 import sys
 from datetime import datetime
+from typing import Any
+
+import orjson
 
 from pitui.core.catalog import discovery
+from pitui.core.catalog.blobs import storable
 from pitui.core.catalog.catalog import Catalog, CatalogRow, SearchResult
 from pitui.core.catalog.search import SORTS
 from pitui.core.rows.safe_text import escape_json_c1, one_line
@@ -16,6 +20,7 @@ from pitui.core.userdata.arrange import apply_marks, split_query
 from pitui.core.userdata.store import Marks
 
 TITLE_WIDTH = 60
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
     marks = load_marks()
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=args.no_cache) as catalog:
-        report = catalog.scan()
+        # a plain listing never waits for the tool-output and trigram indexes (a search, or
+        # the app's background pass, builds them)
+        report = catalog.scan(tools="now" if args.query.strip() else "later")
         notice = catalog.index.notice
         sort = args.sort or ("recent" if args.json else "threaded")
         result = catalog.search(
@@ -47,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"pitui: {one_line(notice)}", file=sys.stderr)
     for problem in report.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
+    for problem in report.skipped:
+        print(f"pitui: skipped {one_line(problem)}", file=sys.stderr)
+    for problem in report.problems:
+        print(f"pitui: {one_line(problem)}", file=sys.stderr)
     skipped = report.skipped_not_sessions
     if skipped:
         what = "file that is not a session" if skipped == 1 else "files that are not sessions"
@@ -55,10 +66,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"pitui: {one_line(result.error)}", file=sys.stderr)
     if args.json:
         data = [_with_marks(row.summary.to_json(), row, marks) for row in result.rows]
-        sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
+        sys.stdout.write(to_json(data) + "\n")
     else:
         sys.stdout.write(render(result, show_cwd=args.all, marks=marks))
     return 0
+
+
+def to_json(data: list[dict[str, Any]]) -> str:
+    """A JSON array as JSON.stringify writes it (a lone surrogate as `\\udXXX`), with DEL
+    and C1 controls escaped too."""
+    try:
+        dumped = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
+    except (TypeError, orjson.JSONEncodeError):  # lone surrogates: the standard library
+        import json
+
+        dumped = json.dumps(data, ensure_ascii=False, indent=2)
+        dumped = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
+    return escape_json_c1(dumped)
 
 
 def render(result: SearchResult, show_cwd: bool, marks: Marks | None = None) -> str:
@@ -74,10 +98,10 @@ def render(result: SearchResult, show_cwd: bool, marks: Marks | None = None) -> 
 def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
     s = row.summary
     when = _local(s.modified_ms)
-    title = _marked(one_line(s.name or s.first_message), s.id, marks)
+    title = _marked(storable(one_line(s.name or s.first_message)), s.id, marks)
     title = _clip(row.guide() + title, TITLE_WIDTH)
     line = f"{when:<16}  {s.message_count:>5}  {title:<{TITLE_WIDTH}}"
-    return (line + "  " + one_line(s.cwd)) if show_cwd else line.rstrip()
+    return (line + "  " + storable(one_line(s.cwd))) if show_cwd else line.rstrip()
 
 
 def _local(ms: int | None) -> str:

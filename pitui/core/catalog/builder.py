@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import msgspec
 
+from pitui.core.catalog import blobs, capped
+from pitui.core.catalog.capped import MESSAGE_TEXT_CAP, SESSION_TEXT_CAP
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.format import jsvalues as js
 from pitui.core.format.jsonline import LineError, parse_line
@@ -60,10 +63,11 @@ class SummaryBuilder:
     parents: set[str] = field(default_factory=set)
     labels: dict[str, str] = field(default_factory=dict)
     models: list[str] = field(default_factory=list)
-    tokens: int = 0
+    tokens: int | float = 0  # JavaScript numbers: exact ints up to 2**53, then doubles
     cost: float = 0.0
     texts: list[str] = field(default_factory=list)
     resumed_texts: int = 0
+    text_size: int = 0  # characters kept in `texts` (with a separator each)
 
     @property
     def new_texts(self) -> list[str]:
@@ -75,13 +79,25 @@ class SummaryBuilder:
     def state(self) -> dict[str, Any]:
         out = {key: getattr(self, key) for key in STATE_KEYS}
         out["leaves"], out["parents"] = sorted(self.leaves), sorted(self.parents)
+        out["tokens"], out["cost"] = blobs.js_number(self.tokens), blobs.js_number(self.cost)
+        if self.last_activity is not None:
+            out["last_activity"] = blobs.js_number(self.last_activity)
+        text = " ".join(self.texts)
+        if blobs.has_surrogates(text):  # SQLite's text column holds it without them
+            out["text"] = text
         return out
 
     @classmethod
     def from_state(cls, state: dict[str, Any], text: str = "") -> SummaryBuilder:
         builder = cls(**{k: state[k] for k in STATE_KEYS if k in state})
         builder.leaves, builder.parents = set(builder.leaves), set(builder.parents)
+        builder.tokens = blobs.from_js_number(builder.tokens)
+        builder.cost = float(blobs.from_js_number(builder.cost))
+        if builder.last_activity is not None:
+            builder.last_activity = blobs.from_js_number(builder.last_activity)
+        text = state.get("text", text)
         builder.texts = [text] if text else []
+        builder.text_size = len(text) + 1 if text else 0
         builder.resumed_texts = len(builder.texts)
         return builder
 
@@ -103,10 +119,12 @@ class SummaryBuilder:
                 return
 
     def _line(self, raw: bytes) -> None:
+        entry = _huge_header(raw) if self.header is None and len(raw) > HUGE_LINE else None
         try:
-            entry = parse_line(raw)
+            if entry is None:
+                entry = parse_line(raw)
         except LineError:
-            if js.js_trim(raw.decode("utf-8", "replace")):
+            if _non_blank(raw):
                 self.malformed += 1
             return
         if _falsy(entry):
@@ -114,8 +132,8 @@ class SummaryBuilder:
         if self.header is None:
             if _get(entry, "type") != "session":
                 self.rejected = "not a session (first line is not a session header)"
-            else:
-                self.header = entry
+            else:  # only what a summary reads of it (the index stores the header)
+                self.header = {key: entry[key] for key in HEADER_KEYS if key in entry}
             return
         if isinstance(entry, dict):
             self._entry(entry)
@@ -186,25 +204,30 @@ class SummaryBuilder:
             self.last_activity = max(self.last_activity or 0, moment)
 
     def _text(self, role: str, text: str) -> None:
+        """Keep a message's text, cut as `capped` says (per message, then per session)."""
         if not text:
             return
-        self.texts.append(text)
+        text = text[:MESSAGE_TEXT_CAP]
         if not self.first_message and role == "user":
             self.first_message = text
+        left = SESSION_TEXT_CAP - self.text_size
+        if left > 0:
+            self.texts.append(text[:left])
+            self.text_size += min(len(text), left) + 1
 
     def _usage(self, model: Any, usage: Any) -> None:
         self._model(model)
         if not isinstance(usage, dict):
             return
         total = usage.get("totalTokens")
-        if not isinstance(total, int | float) or isinstance(total, bool):
+        if not _is_number(total):
             parts = (usage.get(k) for k in ("input", "output", "cacheRead", "cacheWrite"))
-            total = sum(p for p in parts if isinstance(p, int | float) and not isinstance(p, bool))
-        self.tokens += int(total)
+            total = _js_sum(p for p in parts if _is_number(p))
+        self.tokens = _js_add(self.tokens, total)
         cost = usage.get("cost")
         cost_total = cost.get("total") if isinstance(cost, dict) else None
-        if isinstance(cost_total, int | float) and not isinstance(cost_total, bool):
-            self.cost += float(cost_total)
+        if _is_number(cost_total):
+            self.cost = float(_js_add(self.cost, cost_total))
 
     # -- fast path ---------------------------------------------------------------------------
 
@@ -248,15 +271,21 @@ class SummaryBuilder:
                 if content is UNSET:
                     role = None
                 else:
-                    blocks = _decode_content(content)
-                    if type(blocks) is str:
-                        text = blocks
+                    if len(content) > MESSAGE_TEXT_CAP:  # never decode all of a huge text
+                        try:
+                            text = capped.text_blocks(content)
+                        except capped.Declined:
+                            return False
                     else:
-                        parts = [b.text for b in blocks if b.type == "text"]
-                        for part in parts:
-                            if type(part) is not str:
-                                return False
-                        text = " ".join(parts)
+                        blocks = _decode_content(content)
+                        if type(blocks) is str:
+                            text = blocks
+                        else:
+                            parts = [b.text for b in blocks if b.type == "text"]
+                            for part in parts:
+                                if type(part) is not str:
+                                    return False
+                            text = " ".join(parts)
         self.entry_count += 1
         entry_id, parent = e.id, e.parentId
         if type(parent) is str and parent != entry_id:
@@ -276,9 +305,14 @@ class SummaryBuilder:
                 if moment is not None:
                     self.last_activity = max(self.last_activity or 0, moment)
                 if text:
-                    self.texts.append(text)
-                    if not self.first_message and role == "user":
-                        self.first_message = text
+                    size = self.text_size + len(text) + 1
+                    if size <= SESSION_TEXT_CAP and len(text) <= MESSAGE_TEXT_CAP:
+                        self.texts.append(text)  # `_text`, inlined for the common case
+                        self.text_size = size
+                        if not self.first_message and role == "user":
+                            self.first_message = text
+                    else:
+                        self._text(role, text)
                 if role == "assistant":
                     self._model(message.model)
                     usage = message.usage
@@ -300,11 +334,19 @@ class SummaryBuilder:
         total = usage.totalTokens
         if not _is_number(total):
             parts = (usage.input, usage.output, usage.cacheRead, usage.cacheWrite)
-            total = sum(p for p in parts if _is_number(p))
-        self.tokens += int(total)
+            total = _js_sum(p for p in parts if _is_number(p))
+        tokens = self.tokens
+        if type(total) is int and type(tokens) is int and -SAFE_INT <= total + tokens <= SAFE_INT:
+            self.tokens = tokens + total  # the common case of `_js_add`
+        else:
+            self.tokens = _js_add(tokens, total)
         cost = usage.cost
-        if cost is not None and cost is not UNSET and _is_number(cost.total):
-            self.cost += float(cost.total)
+        if cost is not None and cost is not UNSET:
+            value = cost.total
+            if type(value) is float:
+                self.cost += value
+            elif type(value) is int:
+                self.cost = float(_js_add(self.cost, value))
 
     # -- result ------------------------------------------------------------------------------
 
@@ -318,7 +360,7 @@ class SummaryBuilder:
             builder.texts = list(self.texts)
             builder.leaves, builder.parents = set(self.leaves), set(self.parents)
             builder.labels, builder.models = dict(self.labels), list(self.models)
-            builder.feed_line(tail)
+            builder.feed_lines([tail])
         if not builder.is_session:
             return None
         summary = builder._summary(path, mtime_ns)
@@ -335,7 +377,7 @@ class SummaryBuilder:
         elif header_ms is not None:
             modified = js.valid_time(header_ms)
         else:
-            modified = _node_mtime_ms(mtime_ns)
+            modified = node_mtime_ms(mtime_ns)
         return SessionSummary(
             path=path,
             id=header.get("id"),
@@ -359,6 +401,7 @@ class SummaryBuilder:
 
 
 UNSET = msgspec.UNSET
+SAFE_INT = 2**53 - 1
 _FAST_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 # A JSON number as `parse_line` reads it (orjson: a float outside int64/uint64; the struct
 # path declines all ints past int64 to stay simple), or a string, boolean or null.
@@ -408,11 +451,58 @@ _decode_entry = msgspec.json.Decoder(_Entry).decode
 _decode_content = msgspec.json.Decoder(str | list[_Block]).decode
 
 
+HEADER_KEYS = ("type", "id", "cwd", "timestamp", "parentSession", "version")
+HUGE_LINE = MESSAGE_TEXT_CAP  # past this, a first line is read for its header keys alone
+_decode_fields = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode
+_NON_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+
+
+def _huge_header(raw: bytes) -> dict[str, Any] | None:
+    """A huge first line's header keys, decoding just those (never a copy of the line);
+    None when msgspec cannot read the line as an object (the exact path decides)."""
+    try:
+        fields = _decode_fields(raw)
+        return {key: parse_line(bytes(fields[key])) for key in HEADER_KEYS if key in fields}
+    except (msgspec.DecodeError, msgspec.ValidationError, LineError, RecursionError):
+        return None
+
+
+def _non_blank(raw: bytes) -> bool:
+    """Whether an unparsable line is more than whitespace (JavaScript's trim); a huge one is
+    not decoded for this, only searched for a byte that is not ASCII whitespace."""
+    if len(raw) > HUGE_LINE:
+        return _NON_SPACE.search(raw) is not None
+    return bool(js.js_trim(raw.decode("utf-8", "replace")))
+
+
 def _is_number(value: Any) -> bool:
     return type(value) is int or type(value) is float
 
 
-def _node_mtime_ms(mtime_ns: int) -> int:
+def _js_double(value: int | float) -> int | float:
+    """A JSON number as JavaScript holds it: an int while it is exact in a double, else the
+    double (an integer past the largest double is Infinity, as JSON.parse makes it)."""
+    if type(value) is int and not -SAFE_INT <= value <= SAFE_INT:
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    return value
+
+
+def _js_add(a: int | float, b: int | float) -> int | float:
+    """`a + b` on JavaScript numbers (never an exception: Infinity - Infinity is NaN)."""
+    return _js_double(_js_double(a) + _js_double(b))
+
+
+def _js_sum(values: Any) -> int | float:
+    total: int | float = 0
+    for value in values:
+        total = _js_add(total, value)
+    return total
+
+
+def node_mtime_ms(mtime_ns: int) -> int:
     """`stats.mtime` as Node builds it: `Math.round(sec * 1e3 + nsec / 1e6)` in doubles."""
     sec, nsec = divmod(mtime_ns, 1_000_000_000)
     return math.floor(sec * 1e3 + nsec / 1e6 + 0.5)

@@ -9,35 +9,33 @@ Tool output (most of the bytes, searched only by pitui's last tier) is indexed i
 text (`text_index`), which only narrows the search's scan: until a file is in it, it is
 scanned.
 
-A cold scan of many new files also parses in worker processes, started through the
-"forkserver" (else "spawn") method, never forked from this (threaded) process. As with any
-such pool, a script that uses the catalog must keep its top level behind
-`if __name__ == "__main__":` (the workers import the main module).
+A cold scan of many new files also parses in worker processes (`workers.py`: a script that
+uses the catalog must keep its top level behind `if __name__ == "__main__":`).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from pitui.core.catalog import discovery
-from pitui.core.catalog.builder import SummaryBuilder
+from pitui.core.catalog.collation import collation_key
+from pitui.core.catalog.filestat import Unreadable, stat_of, unchanged
 from pitui.core.catalog.index import FileRow, Index, ToolTask, Update, default_cache_dir
-from pitui.core.catalog.scanner import read_tools, read_update, stat_of, unchanged
 from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
+from pitui.core.catalog.workers import Result, Workers
 
 __all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
 BATCH = 100
 PARALLEL_MIN = 200  # fresh files before parsing in worker processes pays for starting them
-CHUNK_FILES = 8
 TOOL_BATCH_BYTES = 4 * 1024 * 1024  # tool text per transaction (keeps the lock short)
 Progress = Callable[[int, int], None]
 OnBatch = Callable[[list[SessionSummary]], None]
@@ -46,24 +44,44 @@ ToolsMode = Literal["auto", "now", "background", "later"]
 
 @dataclass
 class ScanReport:
+    """`unreadable`: folders and files that could not be read, `skipped`: `.jsonl` names that
+    are not regular files (FIFOs, devices, directories: never opened), `problems`: sessions
+    that could only be indexed in part (listed with what was read); each "path: why"."""
+
     sessions: int
     skipped_not_sessions: int
     unreadable: list[str] = field(default_factory=list)
     notice: str | None = None  # e.g. the index is in use by another pitui: a temporary one
+    skipped: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # sessions listed with what was read
 
 
-def newest_first(summaries: Iterable[SessionSummary]) -> list[SessionSummary]:
-    """Pi's order: `modified` descending (stable; Invalid Dates last), then file name descending."""
-    by_name = sorted(summaries, key=lambda s: os.path.basename(s.path), reverse=True)
-    return sorted(by_name, key=lambda s: -(s.modified_ms if s.modified_ms is not None else -9e15))
+def newest_first(
+    summaries: Iterable[SessionSummary], by_mtime: bool = True
+) -> list[SessionSummary]:
+    """Pi's order: `modified` descending (Invalid Dates last), then (`listAll()` of the
+    default root only) the file's mtime, newest first, then the file name by `localeCompare`,
+    descending (`list(cwd)` and a custom dir: the name only). Names are compared only
+    where the times tie (rare, and a collation key costs more than the rest of the sort)."""
+
+    def times(s: SessionSummary) -> tuple[float, float]:
+        modified = s.modified_ms if s.modified_ms is not None else -math.inf
+        return modified, _node_mtime_ms(s.mtime_ns) if by_mtime else 0.0
+
+    ordered = sorted(summaries, key=times, reverse=True)
+    out: list[SessionSummary] = []
+    for _, run in itertools.groupby(ordered, key=times):
+        tied = list(run)
+        if len(tied) > 1:
+            tied.sort(key=lambda s: collation_key(os.path.basename(s.path)), reverse=True)
+        out += tied
+    return out
 
 
-def _read_fresh(paths: list[str]) -> list[Update | None]:
-    return [read_update(path, None, _no_builder) for path in paths]
-
-
-def _no_builder(path: str) -> tuple[FileRow, SummaryBuilder] | None:
-    raise AssertionError(path)
+def _node_mtime_ms(mtime_ns: int) -> float:
+    """Node's `stats.mtimeMs`, a double."""
+    sec, nsec = divmod(mtime_ns, 1_000_000_000)
+    return sec * 1e3 + nsec / 1e6
 
 
 class Catalog:
@@ -85,18 +103,19 @@ class Catalog:
     ) -> None:
         self.root = Path(sessions_root).absolute()
         self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
-        self._scope_prefix = os.path.join(self.custom_dir or self.root, "")
+        self._scope_dir = str(self.custom_dir or self.root)
+        self._scope_prefix = os.path.join(self._scope_dir, "")
         self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
         self._lock = threading.RLock()  # the attributes below (held briefly)
         self._passes = threading.RLock()  # one scan / update / forget at a time
         self._summaries: dict[str, SessionSummary] = {}
         self._version = 0  # bumped on every change to _summaries
-        self._ordered: tuple[int, list[SessionSummary]] | None = None
+        self._ordered: dict[bool, tuple[int, list[SessionSummary]]] = {}
         self._skipped: set[str] = set()
+        self._problems: dict[str, Unreadable] = {}  # files in scope not read, and why
         self._loaded = False
-        self._pool: ProcessPoolExecutor | None = None
-        self._pool_failed = False
-        self._pool_workers = 1
+        self._texts_pending = False  # summaries read from the index without their text
+        self._workers = Workers()
         self._tools_thread: threading.Thread | None = None
         self._tools_again = False
         self._stop = threading.Event()
@@ -136,7 +155,7 @@ class Catalog:
             elif tools == "background":
                 self._start_tools(tools_progress)
             else:
-                self._shutdown_pool()
+                self._workers.shutdown()
             return report
 
     def _listing(self) -> discovery.Listing:
@@ -146,26 +165,41 @@ class Catalog:
 
     def _scan(self, progress: Progress | None, on_batch: OnBatch | None) -> ScanReport:
         listing = self._listing()
-        rows = self.index.rows()
-        paths = listing.files
-        wanted = set(paths)
-        vanished = [p for p in rows if self._in_scope(p) and p not in wanted]
-        stale = []
-        for path in paths:
+        rows = self._rows()
+        paths: list[str] = []
+        stale: list[str] = []
+        problems: dict[str, Unreadable] = {}
+        for path in listing.files:
             st = stat_of(path)
+            if isinstance(st, Unreadable):
+                problems[path] = st
+                continue
+            paths.append(path)
             if st is None or not unchanged(rows.get(path), st):
                 stale.append(path)
+        wanted = set(paths)
+        vanished = [p for p in rows if p not in wanted]
         self._load_known(rows)
-        self.index.write([], vanished)
+        if vanished:
+            self.index.write([], vanished)
         self._forget_memory(vanished)
+        with self._lock:
+            self._problems = problems
         with self.index.bulk(enabled=not rows):
             self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), on_batch)
         with self._lock:
+            found = [p for p in self._problems.values() if p.path not in self._summaries]
             return ScanReport(
                 sessions=sum(1 for p in self._summaries if p in wanted),
                 skipped_not_sessions=sum(1 for p in self._skipped if p in wanted),
-                unreadable=listing.unreadable,
+                unreadable=listing.unreadable + [str(p) for p in found if not p.skipped],
                 notice=self.index.notice,
+                skipped=[str(p) for p in found if p.skipped],
+                problems=[
+                    f"{path}: {summary.problem}"
+                    for path, summary in self._summaries.items()
+                    if summary.problem and path in wanted
+                ],
             )
 
     def _load_known(self, rows: dict[str, FileRow] | None = None) -> None:
@@ -173,14 +207,39 @@ class Catalog:
         with self._lock:
             if self._loaded:
                 return
-            rows = self.index.rows() if rows is None else rows
-            self._summaries = self.index.summaries()
+            rows = self._rows() if rows is None else rows
+            known = self.index.summaries(prefix=self._scope_prefix, with_text=False)
+            self._texts_pending = True
+            self._summaries = {p: s for p, s in known.items() if self._in_scope(p)}
             self._version += 1
             self._skipped = {p for p, r in rows.items() if not r.is_session}
             self._loaded = True
 
+    def _load_texts(self) -> None:
+        """The conversation text of the summaries read from the index without it (once: a
+        listing without a search never reads it)."""
+        with self._lock:
+            if not self._texts_pending:
+                return
+            self._texts_pending = False
+            texts = self.index.texts(self._scope_prefix)
+            for path, summary in self._summaries.items():
+                if not summary.text_loaded:
+                    summary.all_messages_text = texts.get(path, "")
+                    summary.text_loaded = True
+                    summary._lower = summary._normalized = None
+
     def _in_scope(self, path: str) -> bool:
-        return path.startswith(self._scope_prefix)
+        """Whether a listing of this catalog's roots can hold `path` (the index is shared by
+        every store: another's rows, or rows under a folder of this root, are not ours)."""
+        folder = os.path.dirname(path)
+        if self.custom_dir is None:
+            folder = os.path.dirname(folder)
+        return folder == self._scope_dir
+
+    def _rows(self) -> dict[str, FileRow]:
+        rows = self.index.rows(self._scope_prefix)
+        return {p: r for p, r in rows.items() if self._in_scope(p)}
 
     def _refresh(
         self,
@@ -197,10 +256,16 @@ class Catalog:
         fresh = [p for p in stale if p not in rows]
         known = [p for p in stale if p in rows]
         for batch, results in self._read_batches(fresh, known, rows):
-            updates = [u for u in results if u is not None]
-            gone = [p for p, u in zip(batch, results, strict=True) if u is None]
+            updates = [u for u in results if isinstance(u, Update)]
+            gone = [p for p, u in zip(batch, results, strict=True) if not isinstance(u, Update)]
             self.index.write(updates, gone)
             changed += self._apply(updates, gone)
+            with self._lock:
+                for path, result in zip(batch, results, strict=True):
+                    if isinstance(result, Unreadable):
+                        self._problems[path] = result
+                    else:
+                        self._problems.pop(path, None)
             done += len(batch)
             if progress:
                 progress(done, total)
@@ -210,93 +275,17 @@ class Catalog:
 
     def _read_batches(
         self, fresh: list[str], known: list[str], rows: dict[str, FileRow]
-    ) -> Iterator[tuple[list[str], list[Update | None]]]:
+    ) -> Iterator[tuple[list[str], list[Result]]]:
         """Read files in batches: many new ones on all cores (cold scans), the rest here."""
-        pool = self._workers() if len(fresh) >= PARALLEL_MIN else None
-        if pool is not None:
-            yield from self._read_parallel(fresh, pool)
+        if len(fresh) >= PARALLEL_MIN and self._workers.start():
+            yield from self._workers.read_fresh(fresh, BATCH)
         else:
             known = fresh + known
         for start in range(0, len(known), BATCH):
             batch = known[start : start + BATCH]
+            from pitui.core.catalog.scanner import read_update  # not on a warm listing's way
+
             yield batch, [read_update(p, rows.get(p), self.index.builder) for p in batch]
-
-    def _read_parallel(
-        self, fresh: list[str], pool: ProcessPoolExecutor
-    ) -> Iterator[tuple[list[str], list[Update | None]]]:
-        """Workers take chunks of files from the front, this process from the back."""
-        chunks = [fresh[i : i + CHUNK_FILES] for i in range(0, len(fresh), CHUNK_FILES)]
-        lo, hi = 0, len(chunks)
-        inflight: list[tuple[Future[list[Update | None]], list[str]]] = []
-        limit = 2 * self._pool_workers
-        paths: list[str] = []
-        results: list[Update | None] = []
-
-        def take(chunk: list[str], found: list[Update | None]) -> None:
-            paths.extend(chunk)
-            results.extend(found)
-
-        while lo < hi or inflight:
-            while lo < hi and len(inflight) < limit:
-                inflight.append((self._submit(pool, chunks[lo]), chunks[lo]))
-                lo += 1
-            ready = [item for item in inflight if item[0].done()]
-            for item in ready:
-                inflight.remove(item)
-                take(item[1], self._result(*item))
-            if lo < hi:  # no idle waiting: parse a chunk here meanwhile
-                hi -= 1
-                take(chunks[hi], _read_fresh(chunks[hi]))
-            elif inflight and not ready:
-                item = inflight.pop(0)
-                take(item[1], self._result(*item))
-            if len(paths) >= BATCH or (lo >= hi and not inflight and paths):
-                yield paths, results
-                paths, results = [], []
-
-    def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Update | None]]:
-        try:
-            return pool.submit(_read_fresh, chunk)
-        except Exception as error:  # a broken or shut down pool: read here
-            self._pool_failed |= isinstance(error, BrokenProcessPool)
-            failed: Future[list[Update | None]] = Future()
-            failed.set_exception(error)
-            return failed
-
-    def _result(self, future: Future[list[Update | None]], chunk: list[str]) -> list[Update | None]:
-        try:
-            return future.result()
-        except Exception as error:  # a worker died or could not start: read here
-            self._pool_failed |= isinstance(error, BrokenProcessPool)
-            return _read_fresh(chunk)
-
-    def _workers(self) -> ProcessPoolExecutor | None:
-        """Worker processes (started on first use; never forked from this threaded process)."""
-        with self._lock:
-            return self._start_workers()
-
-    def _start_workers(self) -> ProcessPoolExecutor | None:
-        if self._pool is None and not self._pool_failed:
-            workers = min((os.cpu_count() or 1) - 1, 3)  # this process parses too
-            if workers < 1:
-                return None
-            import multiprocessing
-
-            methods = multiprocessing.get_all_start_methods()
-            method = "forkserver" if "forkserver" in methods else "spawn"
-            try:
-                context = multiprocessing.get_context(method)
-                self._pool = ProcessPoolExecutor(workers, mp_context=context)
-                self._pool_workers = workers
-            except Exception:
-                self._pool_failed = True
-        return None if self._pool_failed else self._pool
-
-    def _shutdown_pool(self) -> None:
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
 
     def _apply(self, updates: list[Update], gone: list[str]) -> list[str]:
         with self._lock:
@@ -335,10 +324,16 @@ class Catalog:
         with self._passes:
             if not self._loaded:
                 self.scan(tools="background")
-            rows = self.index.rows()
+            rows = self._rows()
             stale: list[str] = []
             for path in {str(Path(p).absolute()) for p in paths}:
+                if not self._in_scope(path) or not path.endswith(".jsonl"):
+                    continue
                 st = stat_of(path)
+                if isinstance(st, Unreadable):
+                    with self._lock:
+                        self._problems[path] = st
+                    st = None  # dropped from the listing, as a scan does
                 if st is None or not unchanged(rows.get(path), st):
                     stale.append(path)
             changed = [Path(p) for p in self._refresh(stale, rows, None, len(stale), 0)]
@@ -373,7 +368,7 @@ class Catalog:
         self.index.index_texts(self._stop)
         self.index.collect_tool_garbage()
         self._index_tools(self.index.tool_tasks(), progress, self._stop)
-        self._shutdown_pool()
+        self._workers.shutdown()
 
     def _start_tools(self, progress: Progress | None) -> None:
         with self._lock:
@@ -393,7 +388,7 @@ class Catalog:
                 )
                 self._tools_thread.start()
         if not start:
-            self._shutdown_pool()
+            self._workers.shutdown()
 
     def _tools_worker(self, progress: Progress | None) -> None:
         try:
@@ -408,7 +403,7 @@ class Catalog:
         except Exception as error:  # e.g. the catalog was closed meanwhile
             self.tools_error = error
         finally:
-            self._shutdown_pool()
+            self._workers.shutdown()
 
     def _index_tools(
         self, tasks: list[ToolTask], progress: Progress | None, stop: threading.Event
@@ -419,7 +414,7 @@ class Catalog:
             progress(0, total)
         batch: list[tuple[ToolTask, str]] = []
         size = 0
-        for task, pieces in self._read_tools(tasks):
+        for task, pieces in self._workers.read_tools(tasks):
             if stop.is_set():
                 return
             batch += pieces
@@ -435,34 +430,6 @@ class Catalog:
         if progress:
             progress(total, total)
 
-    def _read_tools(
-        self, tasks: list[ToolTask]
-    ) -> Iterator[tuple[ToolTask, list[tuple[ToolTask, str]]]]:
-        """Each task's tool text, read by the worker processes while they are up."""
-        pool = self._pool if len(tasks) >= CHUNK_FILES and not self._pool_failed else None
-        if pool is None:
-            for task in tasks:
-                yield task, read_tools(task)
-            return
-        chunks = [tasks[i : i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
-        window = 4 * self._pool_workers  # bounds the tool text held at once
-        futures: list[Future[list[list[tuple[ToolTask, str]]]] | None] = []
-        for i, chunk in enumerate(chunks):
-            while len(futures) < min(i + window, len(chunks)):
-                try:
-                    futures.append(pool.submit(_read_tools_many, chunks[len(futures)]))
-                except Exception:
-                    futures.append(None)
-            future, futures[i] = futures[i], None
-            try:
-                found = future.result() if future is not None else None
-            except Exception as error:
-                self._pool_failed |= isinstance(error, BrokenProcessPool)
-                found = None
-            if found is None:
-                found = [read_tools(task) for task in chunk]
-            yield from zip(chunk, found, strict=True)
-
     # -- queries -----------------------------------------------------------------------------
 
     def sessions(self, cwd: str | None = None) -> list[SessionSummary]:
@@ -471,11 +438,12 @@ class Catalog:
         What is indexed so far: never reads a session file (a first call reads the index; a
         scan running meanwhile adds to the answer of later calls)."""
         self._load_known()
+        by_mtime = cwd is None and self.custom_dir is None  # listAll() of the default root
         with self._lock:
-            cached = self._ordered
+            cached = self._ordered.get(by_mtime)
             if cached is None or cached[0] != self._version:
                 found = list(self._summaries.values())
-                cached = self._ordered = (self._version, newest_first(found))
+                cached = self._ordered[by_mtime] = (self._version, newest_first(found, by_mtime))
         ordered = cached[1]
         if cwd is None:
             return list(ordered)
@@ -499,6 +467,8 @@ class Catalog:
         `tools_pending` on the result: tool output was still being indexed, so sessions that
         only their tool output would match may be missing."""
         pending = self.tools_pending
+        if query.strip():
+            self._load_texts()
         result = run_search(
             self.sessions(cwd),
             query,
@@ -516,7 +486,7 @@ class Catalog:
             thread = self._tools_thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
-        self._shutdown_pool()
+        self._workers.shutdown()
         self.index.close()
 
     def __enter__(self) -> Catalog:
@@ -524,7 +494,3 @@ class Catalog:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _read_tools_many(tasks: list[ToolTask]) -> list[list[tuple[ToolTask, str]]]:
-    return [read_tools(task) for task in tasks]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,11 +39,24 @@ def sessions_root(env: Mapping[str, str] | None = None) -> Path:
 def settings_session_dir(agent: Path) -> str | None:
     """`sessionDir` from `<agentDir>/settings.json` (None if absent or unreadable)."""
     try:
-        settings = orjson.loads((agent / "settings.json").read_bytes())
+        settings = orjson.loads(_read_regular(agent / "settings.json"))
     except (OSError, orjson.JSONDecodeError):
         return None
     value = settings.get("sessionDir") if isinstance(settings, dict) else None
     return expand_tilde(value) if isinstance(value, str) and value else None
+
+
+def _read_regular(path: Path, limit: int = 16 * 1024 * 1024) -> bytes:
+    """A small regular file's bytes (a FIFO or device in its place is an error, not a hang)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            raise OSError(f"{path}: not a regular file of at most {limit} bytes")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(limit)
+    finally:
+        os.close(fd)
 
 
 def custom_session_dir(

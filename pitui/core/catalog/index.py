@@ -3,7 +3,7 @@ output and (as trigrams, see `text_index`) of conversation text.
 
 Nothing in it is trusted over the files: rows carry size, mtime_ns, inode and a hash of the
 file's first bytes; a schema-version mismatch or a corrupt database is rebuilt from scratch
-(a corrupt one's files are deleted only while no other Index has them open: see `_Claim`).
+(a corrupt one's files are deleted only while no other Index has them open: see `index_file.Claim`).
 
 Summaries and conversation text live in `files` (the picker searches them in memory, as Pi
 does). Tool output is indexed apart, after the listing (`tools_offset`: bytes of the file whose
@@ -18,21 +18,23 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 import threading
-import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
-import orjson
 
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
+from pitui.core import user_dirs
 
-from pitui.core.catalog.builder import SummaryBuilder
+if TYPE_CHECKING:
+    from pitui.core.catalog.builder import SummaryBuilder
+
+
+from pitui.core.catalog import blobs
+from pitui.core.catalog.index_file import BUSY_SECONDS, Claim, Unusable, busy, unusable
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.text_index import (
     TEXT_SCHEMA,
@@ -45,7 +47,7 @@ from pitui.core.catalog.text_index import (
 TOOL_FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-6"
+SCHEMA_VERSION = "pitui-catalog-7"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -54,6 +56,7 @@ CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
     head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL DEFAULT 0,
     tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, base_text TEXT,
     text_rowid INTEGER);
 CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
@@ -67,19 +70,11 @@ CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
     + TEXT_SCHEMA
 )
 PENDING = "is_session=1 AND tools_offset < offset"  # the files_tools_pending index's rows
-BUSY_SECONDS = 5.0  # waiting for another pitui's write before working without the file
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
-LOCK_SHARED = getattr(fcntl, "LOCK_SH", 1)
-LOCK_EXCLUSIVE = getattr(fcntl, "LOCK_EX", 2)
 
 
 def default_cache_dir() -> Path:
-    env = os.environ.get("PITUI_CACHE_DIR")
-    if env:
-        return Path(env)
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("pitui"))
+    return user_dirs.cache_dir()
 
 
 class FileRow(msgspec.Struct):
@@ -94,6 +89,7 @@ class FileRow(msgspec.Struct):
     head_hash: bytes
     offset: int
     is_session: bool
+    ctime_ns: int = 0
 
 
 @dataclass
@@ -117,9 +113,10 @@ class Update:
     ) -> Update:
         text = summary.all_messages_text if summary else ""
         base = " ".join(builder.texts)
-        record = orjson.dumps(summary.to_record()) if summary else None
-        state = orjson.dumps(builder.state())
-        return cls(row, summary, reset, state, record, None if base == text else base)
+        record = blobs.dumps(summary.to_record()) if summary else None
+        state = blobs.dumps(builder.state())
+        base_text = None if base == text else blobs.storable(base)
+        return cls(row, summary, reset, state, record, base_text)
 
 
 @dataclass(frozen=True)
@@ -140,19 +137,25 @@ class Index:
         self.path = None if cache_dir is None else cache_dir / DB_NAME
         self.lock = threading.RLock()
         self.notice: str | None = None  # why a temporary in-memory index is used instead
-        self._claim = _Claim(self.path) if self.path is not None else None
-        if self._claim is not None and not self._claim.share():
-            self.db = self._temporary()  # another pitui is rebuilding it (for too long)
-            return
+        self._claim = Claim(self.path) if self.path is not None else None
         try:
-            self.db = self._open()
-        except sqlite3.DatabaseError as error:
-            self.db = self._recover(error)
+            if self._claim is not None and not self._claim.share():
+                self.db = self._temporary()  # another pitui is rebuilding it (for too long)
+                return
+            try:
+                self.db = self._open()
+            except sqlite3.DatabaseError as error:
+                self.db = self._recover(error)
+        except (OSError, sqlite3.Error) as error:  # the cache folder cannot be used at all
+            self.db = self._without_file(error)
 
     def _connect(self) -> sqlite3.Connection:
         if self.path is None:
             return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            if not stat.S_ISREG(os.stat(self.path).st_mode):  # e.g. a link to /dev/null
+                raise Unusable("not a regular file")
         db = sqlite3.connect(
             self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
         )
@@ -193,12 +196,14 @@ class Index:
         malformed"), and the other connection may be mid-write."""
         if self.path is None:
             return self._open()
-        if _busy(error) or self._claim is None or not self._claim.exclusive():
+        if unusable(error):  # not corrupt: the place cannot hold it (full, read-only, ...)
+            return self._without_file(error)
+        if busy(error) or self._claim is None or not self._claim.exclusive():
             return self._temporary()
         try:
             return self._rebuild()
-        except (sqlite3.Error, OSError):
-            return self._temporary()
+        except (sqlite3.Error, OSError) as again:
+            return self._without_file(again)
         finally:
             if self.path is not None:
                 self._claim.share()  # cannot wait: nobody else holds the claim now
@@ -220,6 +225,16 @@ class Index:
             f"the session index {self.path} is in use by another pitui: "
             "using a temporary index (slower to start)"
         )
+        self.path = None
+        if self._claim is not None:
+            self._claim.release()
+        return self._open()
+
+    def _without_file(self, error: BaseException) -> sqlite3.Connection:
+        """The cache folder or file cannot be used (not a folder, read-only, full, ...): work
+        in memory, as `--no-cache`, and say why once."""
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        self.notice = f"cannot use the session index {self.path} ({reason}): listing without it"
         self.path = None
         if self._claim is not None:
             self._claim.release()
@@ -255,39 +270,62 @@ class Index:
 
     # -- reading -----------------------------------------------------------------------------
 
-    def rows(self) -> dict[str, FileRow]:
+    def rows(self, prefix: str = "") -> dict[str, FileRow]:
+        """The rows of paths starting with `prefix` (a folder path ending with a separator)."""
         with self.lock:
             cur = self.db.execute(
-                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session "
-                "FROM files"
+                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
+                "ctime_ns FROM files WHERE path >= ? AND path < ?",
+                _prefix_range(prefix),
             )
-            return {r[0]: FileRow(*r[:7], bool(r[7])) for r in cur}
+            return {r[0]: FileRow(*r[:7], bool(r[7]), r[8]) for r in cur}
 
-    def summaries(self, paths: Iterable[str] | None = None) -> dict[str, SessionSummary]:
-        sql = "SELECT path, summary, text FROM files WHERE is_session=1"
+    def texts(self, prefix: str = "") -> dict[str, str]:
+        """The conversation text of the sessions under `prefix` (as SQLite stores it)."""
+        with self.lock:
+            cur = self.db.execute(
+                "SELECT path, text FROM files WHERE is_session=1 AND path >= ? AND path < ?",
+                _prefix_range(prefix),
+            )
+            return {path: text or "" for path, text in cur}
+
+    def summaries(
+        self, paths: Iterable[str] | None = None, prefix: str = "", with_text: bool = True
+    ) -> dict[str, SessionSummary]:
+        """The stored summaries (`with_text` False: without their conversation text, see
+        `SessionSummary.text_loaded`)."""
+        sql = (
+            f"SELECT path, summary, {'text' if with_text else 'NULL'} FROM files WHERE is_session=1"
+        )
         with self.lock:
             if paths is None:
-                found = self.db.execute(sql).fetchall()
+                found = self.db.execute(
+                    sql + " AND path >= ? AND path < ?", _prefix_range(prefix)
+                ).fetchall()
             else:
-                wanted = orjson.dumps(list(paths))
+                wanted = blobs.dumps(list(paths))
                 found = self.db.execute(
                     sql + " AND path IN (SELECT value FROM json_each(?))", (wanted,)
                 ).fetchall()
-        return {p: SessionSummary.from_record(s, t or "") for p, s, t in found}
+        return {
+            p: SessionSummary.from_record(s, (t or "") if with_text else None) for p, s, t in found
+        }
 
     def builder(self, path: str) -> tuple[FileRow, SummaryBuilder] | None:
         """The file's row and its summary state, read together (None if not indexed)."""
         with self.lock:
             found = self.db.execute(
                 "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "state, text, base_text FROM files WHERE path=?",
+                "ctime_ns, state, text, base_text FROM files WHERE path=?",
                 (path,),
             ).fetchone()
         if found is None:
             return None
-        row = FileRow(*found[:7], bool(found[7]))
-        state, text, base = found[8:]
-        builder = SummaryBuilder.from_state(orjson.loads(state), base if base is not None else text)
+        row = FileRow(*found[:7], bool(found[7]), found[8])
+        state, text, base = found[9:]
+        from pitui.core.catalog.builder import SummaryBuilder  # only when a file grew
+
+        builder = SummaryBuilder.from_state(blobs.loads(state), base if base is not None else text)
         return row, builder
 
     def tool_matches(self, fts_query: str) -> set[str]:
@@ -316,7 +354,7 @@ class Index:
             else:
                 found = self.db.execute(
                     sql + " AND path IN (SELECT value FROM json_each(?))",
-                    (orjson.dumps(list(paths)),),
+                    (blobs.dumps(list(paths)),),
                 ).fetchall()
         return [ToolTask(*r) for r in found]
 
@@ -331,12 +369,38 @@ class Index:
 
     # -- writing -----------------------------------------------------------------------------
 
-    def write(self, updates: Iterable[Update], deleted: Iterable[str] = ()) -> None:
-        with self.lock, _transaction(self.db):
-            for path in deleted:
-                self._delete(path)
-            for update in updates:
-                self._write(update)
+    def write(self, updates: Iterable[Update], deleted: Iterable[str] = ()) -> list[str]:
+        """Store the updates, forget the deleted; returns the paths it could not store (kept
+        in memory only: read again next time). A database error is raised (the caller
+        rebuilds the index or works without it); any other error costs only its file."""
+        updates, deleted = list(updates), list(deleted)
+        with self.lock:
+            try:
+                with _transaction(self.db):
+                    for path in deleted:
+                        self._delete(path)
+                    for update in updates:
+                        self._write(update)
+                return []
+            except sqlite3.DatabaseError:
+                raise
+            except Exception:  # e.g. a file name that is not UTF-8: one file at a time
+                return self._write_each(updates, deleted)
+
+    def _write_each(self, updates: list[Update], deleted: list[str]) -> list[str]:
+        failed: list[str] = []
+        for path, update in [(p, None) for p in deleted] + [(u.row.path, u) for u in updates]:
+            try:
+                with _transaction(self.db):
+                    if update is None:
+                        self._delete(path)
+                    else:
+                        self._write(update)
+            except sqlite3.DatabaseError:
+                raise
+            except Exception:
+                failed.append(path)
+        return failed
 
     def _delete(self, path: str) -> None:
         found = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
@@ -361,22 +425,24 @@ class Index:
 
     def _write(self, update: Update) -> None:
         row, summary = update.row, update.summary
-        text = summary.all_messages_text if summary else ""
+        text = blobs.storable(summary.all_messages_text) if summary else ""
         reset = update.reset or summary is None
         old = self.db.execute("SELECT id, text FROM files WHERE path=?", (row.path,)).fetchone()
         if old is not None and (old[1] != text or summary is None):
             retire_text(self.db, old[0])
         found = self.db.execute(
             "INSERT INTO files(path, size, mtime_ns, inode, head_len, head_hash, offset, "
-            "is_session, state, summary, text, base_text) VALUES(?,?,?,?,?,?,?,?,?,?,?,?) "
+            "is_session, state, summary, text, base_text, ctime_ns) "
+            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns, "
+            "ctime_ns=excluded.ctime_ns, "
             "inode=excluded.inode, head_len=excluded.head_len, head_hash=excluded.head_hash, "
             "offset=excluded.offset, is_session=excluded.is_session, state=excluded.state, "
             "summary=excluded.summary, text=excluded.text, base_text=excluded.base_text, "
             f"tools_offset={'0' if reset else 'tools_offset'} RETURNING id",
             (row.path, row.size, row.mtime_ns, row.inode, row.head_len, row.head_hash,
              row.offset, int(row.is_session), update.state, update.record, text,
-             update.base_text),
+             update.base_text, row.ctime_ns),
         ).fetchone()  # fmt: skip
         if reset:
             self._drop_tools(found[0])
@@ -394,6 +460,7 @@ class Index:
                 if current[2] != task.inode or not current[3]:
                     continue
                 if text:
+                    text = blobs.storable(text)
                     rowid = self.db.execute(
                         "INSERT INTO tool_rows(file_id, bytes) VALUES(?,?)",
                         (task.file_id, len(text)),
@@ -442,60 +509,11 @@ class Index:
             return True
 
 
-class _Claim:
-    """Who has the database open: each Index on it holds a shared `flock` on a lock file beside
-    it (released by the OS if the process dies); deleting the files needs it exclusively.
-
-    SQLite's own locks cannot say this: a WAL connection between transactions holds none that
-    a probe could see, and a corrupt file cannot be opened to ask."""
-
-    def __init__(self, db_path: Path) -> None:
-        self.path = Path(f"{db_path}.lock")
-        self.fd: int | None = None
-
-    def _flock(self, mode: int) -> bool:
-        if fcntl is None:  # Windows: no flock, but a file SQLite has open cannot be deleted
-            return True
-        if self.fd is None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-            except OSError:
-                return mode != LOCK_EXCLUSIVE  # unlockable cache dir: never delete
-        try:
-            fcntl.flock(self.fd, mode | fcntl.LOCK_NB)
-            return True
-        except OSError:
-            return False
-
-    def share(self) -> bool:
-        """Take the shared claim, waiting (a while) for another Index's rebuild to finish."""
-        deadline = time.monotonic() + BUSY_SECONDS
-        while not self._flock(LOCK_SHARED):
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.01)
-        return True
-
-    def exclusive(self) -> bool:
-        """Whether no other Index has the database open (then this one holds it alone).
-
-        On failure the shared claim may be lost too (flock converts by unlocking first):
-        the caller then stops using the file."""
-        return self._flock(LOCK_EXCLUSIVE)
-
-    def release(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)  # drops the flock
-            self.fd = None
-
-
-def _busy(error: sqlite3.Error) -> bool:
-    """SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock (not corruption)."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-    return "locked" in str(error) or "busy" in str(error)
+def _prefix_range(prefix: str) -> tuple[str, str]:
+    """Bounds of the paths starting with `prefix` (an index range scan, not a LIKE)."""
+    if not prefix:
+        return "", "\U0010ffff"
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
 @contextlib.contextmanager

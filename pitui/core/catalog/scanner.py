@@ -5,39 +5,35 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import BinaryIO
 
-from pitui.core.catalog.builder import SummaryBuilder
+from pitui.core.catalog.builder import SummaryBuilder, node_mtime_ms
+from pitui.core.catalog.filestat import FileStat, Unreadable, not_regular
 from pitui.core.catalog.index import FileRow, ToolTask, Update
+from pitui.core.catalog.lines import LineReader
+from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.tools import tool_text
 
 HEAD_BYTES = 4096
-CHUNK = 4 * 1024 * 1024
 
 
-@dataclass
-class FileStat:
-    size: int
-    mtime_ns: int
-    inode: int
-
-
-def stat_of(path: str) -> FileStat | None:
+def open_regular(path: str) -> BinaryIO:
+    """Open a regular file for reading, never blocking (a FIFO swapped in after the stat)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return FileStat(st.st_size, st.st_mtime_ns, st.st_ino)
+        reason = not_regular(os.fstat(fd).st_mode)
+        if reason is not None:
+            raise _NotRegular(reason)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
-def unchanged(row: FileRow | None, st: FileStat) -> bool:
-    return (
-        row is not None
-        and row.size == st.size
-        and row.mtime_ns == st.mtime_ns
-        and row.inode == st.inode
-    )
+class _NotRegular(OSError):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.strerror = reason
 
 
 def _head_hash(fh: BinaryIO, length: int) -> bytes:
@@ -61,13 +57,13 @@ def read_update(
     path: str,
     row: FileRow | None,
     load: Callable[[str], tuple[FileRow, SummaryBuilder] | None],
-) -> Update | None:
-    """The file's new index content, or None when it vanished or cannot be read.
+) -> Update | Unreadable | None:
+    """The file's new index content, None when it vanished, or why it cannot be read.
 
     `load` gives the indexed row and builder state together (another catalog on the same
     cache may have moved them on since `row` was read)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             st = FileStat(*_fstat(fh))
             builder, start = None, 0
             if _can_resume(row, st, fh):
@@ -77,38 +73,76 @@ def read_update(
             resume = builder is not None
             if builder is None:
                 builder = SummaryBuilder()
-            offset, tail, end = _feed(builder, fh, start)
+            problem = None
+            try:
+                offset, tail, end = _feed(builder, fh, start)
+            except OSError:
+                raise
+            except Exception as error:  # a value nothing expected: list what was read
+                problem = _describe(error)
+                offset, tail, end = st.size, b"", st.size
             head_len = min(end, HEAD_BYTES)
             head = _head_hash(fh, head_len)
             after = FileStat(*_fstat(fh))
-    except OSError:
+    except FileNotFoundError:
         return None
+    except _NotRegular as error:
+        return Unreadable(path, error.strerror, skipped=True)
+    except OSError as error:
+        return Unreadable(path, error.strerror or str(error))
     mtime = after.mtime_ns if after.size == end else 0  # grew while read: check again next time
-    summary = builder.summarize(path, end, after.mtime_ns, tail)
-    new_row = FileRow(path, end, mtime, st.inode, head_len, head, offset, summary is not None)
-    return Update.of(new_row, builder, summary, reset=not resume)
+    row = FileRow(path, end, mtime, st.inode, head_len, head, offset, True, after.ctime_ns)
+    if problem is None:
+        try:
+            summary = builder.summarize(path, end, after.mtime_ns, tail)
+            row.is_session = summary is not None
+            return Update.of(row, builder, summary, reset=not resume)
+        except Exception as error:
+            problem = _describe(error)
+    return _partial(row, builder, after.mtime_ns, problem)
 
 
-def _fstat(fh: BinaryIO) -> tuple[int, int, int]:
+def _describe(error: BaseException) -> str:
+    return f"indexed in part ({type(error).__name__}: {error})"[:300]
+
+
+def _partial(row: FileRow, builder: SummaryBuilder, mtime_ns: int, problem: str) -> Update:
+    """What could be read of a session whose reading failed, with why; its row is never taken
+    as up to date or resumed from (no mtime, no head hash), so it is read again next time."""
+    row.mtime_ns, row.head_hash = 0, b""
+    try:
+        summary = builder.summarize(row.path, row.size, mtime_ns)
+    except Exception:
+        summary = None
+    if summary is None:
+        header = builder.header or {}
+        cwd = header.get("cwd")
+        summary = SessionSummary(
+            path=row.path, id=header.get("id"), cwd=cwd if isinstance(cwd, str) else "",
+            name=None, parent_session_path=header.get("parentSession"), created_ms=None,
+            modified_ms=node_mtime_ms(mtime_ns), message_count=builder.message_count,
+            first_message=builder.first_message or "(no messages)", size=row.size,
+            mtime_ns=mtime_ns,
+        )  # fmt: skip
+    summary.problem = problem
+    try:
+        return Update.of(row, builder, summary, reset=True)
+    except Exception:
+        row.is_session = False  # listed now, not stored: read again next time
+        return Update(row, summary, True, b"{}", None, None)
+
+
+def _fstat(fh: BinaryIO) -> tuple[int, int, int, int]:
     st = os.fstat(fh.fileno())
-    return st.st_size, st.st_mtime_ns, st.st_ino
+    return st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns
 
 
 def _feed(builder: SummaryBuilder, fh: BinaryIO, start: int) -> tuple[int, bytes, int]:
     """Feed complete lines from `start`; returns (offset after last newline, tail, end)."""
-    fh.seek(start)
-    offset, carry = start, b""
-    while True:
-        block = fh.read(CHUNK)
-        if not block:
-            break
-        data = carry + block if carry else block
-        cut = data.rfind(b"\n") + 1
-        if cut:
-            builder.feed_lines(data[: cut - 1].split(b"\n"))
-            offset += cut
-        carry = data[cut:]
-    return offset, carry, offset + len(carry)
+    reader = LineReader(fh, start)
+    for data, _ in reader:
+        builder.feed_lines(data.split(b"\n"))
+    return reader.offset, reader.tail, reader.offset + len(reader.tail)
 
 
 def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:
@@ -116,27 +150,19 @@ def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:
     ending after a newline); [] when the file is no longer the one the task was made for."""
     pieces: list[tuple[ToolTask, str]] = []
     try:
-        with open(task.path, "rb") as fh:
-            size, _, inode = _fstat(fh)
+        with open_regular(task.path) as fh:
+            size, _, inode, _ = _fstat(fh)
             if inode != task.inode or size < task.end:
                 return []
             if task.start > 0:
                 fh.seek(task.start - 1)
                 if fh.read(1) != b"\n":
                     return []
-            start, carry = task.start, b""
-            while start + len(carry) < task.end:
-                block = fh.read(min(CHUNK, task.end - start - len(carry)))
-                if not block:
-                    return pieces
-                data = carry + block if carry else block
-                cut = data.rfind(b"\n") + 1
-                carry = data[cut:]
-                if cut:
-                    end = start + cut
-                    pieces.append((ToolTask(task.file_id, task.path, start, end, inode),
-                                   tool_text(data[:cut])))  # fmt: skip
-                    start = end
+            start = task.start
+            for data, end in LineReader(fh, task.start, task.end):
+                pieces.append((ToolTask(task.file_id, task.path, start, end, inode),
+                               tool_text(data)))  # fmt: skip
+                start = end
     except OSError:
         return []
     return pieces if start == task.end else []

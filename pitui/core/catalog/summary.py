@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 import msgspec
 
+from pitui.core.catalog import blobs
 from pitui.core.format.jsvalues import normalize_ws_lower
 from pitui.core.format.timestamps import iso_ms
 
@@ -21,6 +23,17 @@ PI_KEYS = (
     "messageCount",
     "firstMessage",
 )
+
+
+def js_json_number(value: int | float) -> int | float | None:
+    """A number as JSON.stringify writes it: null for Infinity and NaN, a whole double below
+    1e21 without an exponent."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        if value.is_integer() and abs(value) < 1e21:
+            return int(value)
+    return value
 
 
 def _iso(ms: int | None) -> str | None:
@@ -48,12 +61,14 @@ class SessionSummary:
     branch_count: int = 0
     labels: tuple[str, ...] = ()
     models: tuple[str, ...] = ()
-    total_tokens: int = 0
+    total_tokens: int | float = 0  # JavaScript numbers (Infinity where JSON.parse gives it)
     total_cost: float = 0.0
     malformed_lines: int = 0
     writing_in_progress: bool = False
     size: int = 0
     mtime_ns: int = 0
+    problem: str | None = None  # why the summary holds only what could be read
+    text_loaded: bool = field(default=True, repr=False, compare=False)  # see `from_record`
     _lower: str | None = field(default=None, repr=False, compare=False)
     _normalized: str | None = field(default=None, repr=False, compare=False)
 
@@ -105,22 +120,37 @@ class SessionSummary:
             branchCount=self.branch_count,
             labels=list(self.labels),
             models=list(self.models),
-            totalTokens=self.total_tokens,
-            totalCost=self.total_cost,
+            totalTokens=js_json_number(self.total_tokens),
+            totalCost=js_json_number(self.total_cost),
             malformedLines=self.malformed_lines,
             writingInProgress=self.writing_in_progress,
         )
         return out
 
     def to_record(self) -> dict[str, Any]:
-        """Everything but the message text (stored apart in the index)."""
-        return {name: getattr(self, name) for name in _RECORD_FIELDS}
+        """Everything but the message text (stored apart in the index, unless it holds a lone
+        surrogate, which SQLite's text cannot: then here too)."""
+        record = {name: getattr(self, name) for name in _RECORD_FIELDS}
+        record["total_tokens"] = blobs.js_number(self.total_tokens)
+        record["total_cost"] = blobs.js_number(self.total_cost)
+        if blobs.has_surrogates(self.all_messages_text):
+            record["all_messages_text"] = self.all_messages_text
+        return record
 
     @classmethod
-    def from_record(cls, record: bytes, text: str) -> SessionSummary:
-        """The summary `to_record()` stored (as JSON), with its message text."""
-        summary = _decode_record(record)
-        summary.all_messages_text = text
+    def from_record(cls, record: bytes, text: str | None) -> SessionSummary:
+        """The summary `to_record()` stored (as JSON), with its message text (None: not read
+        yet, `text_loaded` False: a listing without a search never needs it)."""
+        try:
+            summary = _decode_record(record)
+        except msgspec.DecodeError:  # the rare values orjson cannot carry (see `blobs`)
+            fields_ = blobs.loads(record)
+            text = fields_.pop("all_messages_text", text)
+            for key in ("total_tokens", "total_cost"):
+                fields_[key] = blobs.from_js_number(fields_.get(key))
+            summary = msgspec.convert(fields_, cls)
+        summary.all_messages_text = text or ""
+        summary.text_loaded = text is not None
         return summary
 
 
@@ -128,5 +158,5 @@ _decode_record = msgspec.json.Decoder(SessionSummary).decode
 _RECORD_FIELDS = tuple(
     f.name
     for f in fields(SessionSummary)
-    if f.name not in ("all_messages_text", "_lower", "_normalized")
+    if f.name not in ("all_messages_text", "_lower", "_normalized", "text_loaded")
 )

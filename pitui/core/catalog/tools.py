@@ -8,10 +8,12 @@ is the bodies joined by newlines.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
+from pitui.core.catalog import capped
 from pitui.core.catalog.builder import split_lines
 from pitui.core.format.jsonline import LineError, parse_line
 
@@ -57,11 +59,13 @@ def _line_body(raw: bytes) -> str | None:
         message = entry.message
         if message.role not in ("toolResult", "bashExecution") or message.content is UNSET:
             return None
-        output = None
         if message.role == "bashExecution" and message.output is not UNSET:
-            output = _decode_any(message.output)
-        return _tool_body(message.role, output, _decode_any(message.content))
-    except _ERRORS:
+            output = _capped_any(message.output, capped.string)
+            if output is not None:  # else the content, as `_tool_body`
+                return _tool_body(message.role, output, None)
+        content = _capped_any(message.content, _tool_blocks)
+        return _tool_body(message.role, None, content)
+    except (*_ERRORS, capped.Declined):
         pass
     try:
         value = parse_line(raw)
@@ -79,8 +83,19 @@ def _line_body(raw: bytes) -> str | None:
     return _tool_body(role, output, message["content"])
 
 
+def _tool_blocks(raw: msgspec.Raw) -> str:
+    return capped.text_blocks(raw, tool=True)
+
+
+def _capped_any(raw: msgspec.Raw, read_long: Callable[[msgspec.Raw], str]) -> Any:
+    """The JSON value `raw`; a huge one through `read_long` (a capped string, never a copy of
+    all of it)."""
+    return read_long(raw) if capped.is_long(raw) else _decode_any(raw)
+
+
 def _tool_body(role: str, output: Any, content: Any) -> str | None:
-    """`output` (bashExecution), else the text blocks of `content`, else a string content."""
+    """`output` (bashExecution), else the text blocks of `content`, else a string content;
+    at most `capped.MESSAGE_TEXT_CAP` characters."""
     body = output if role == "bashExecution" else None
     if body is None:
         if isinstance(content, list):
@@ -88,4 +103,4 @@ def _tool_body(role: str, output: Any, content: Any) -> str | None:
             body = " ".join(p for p in parts if isinstance(p, str))
         else:
             body = content
-    return body if isinstance(body, str) and body else None
+    return body[: capped.MESSAGE_TEXT_CAP] if isinstance(body, str) and body else None

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 import pitui.core.catalog.catalog as catalog_module
+from pitui.core.catalog import blobs
 from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.index import Index
@@ -67,7 +68,7 @@ def _fast(lines: list[bytes]) -> SummaryBuilder:
 
 
 def _same(a: SummaryBuilder, b: SummaryBuilder) -> None:
-    assert orjson.dumps(a.state()) == orjson.dumps(b.state())
+    assert blobs.dumps(a.state()) == blobs.dumps(b.state())
     assert a.texts == b.texts
     sa, sb = a.summarize("p", 1, 0), b.summarize("p", 1, 0)
     assert (sa and sa.to_json()) == (sb and sb.to_json())

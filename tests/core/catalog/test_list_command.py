@@ -64,3 +64,36 @@ def test_session_dir_flag(agent: Path, tmp_path: Path, capsys) -> None:  # type:
     assert main(["list", "--all", "--json", "--session-dir", str(flat)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data and all(Path(d["path"]).parent == flat for d in data)
+
+
+def test_plain_listing_leaves_search_indexes_for_later(agent: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A listing without a query never waits for the tool-output and trigram indexes; a
+    search builds them (issue 14)."""
+    from pitui.core.catalog.index import Index
+
+    assert main(["list", "--all", "--json"]) == 0
+    index = Index(tmp_path / "cache")
+    try:
+        assert index.tool_tasks_left() and index.texts_left()
+    finally:
+        index.close()
+    assert main(["list", "--all", "--json", "parser"]) == 0
+    index = Index(tmp_path / "cache")
+    try:
+        assert not index.tool_tasks_left() and not index.texts_left()
+    finally:
+        index.close()
+
+
+def test_list_imports_no_worker_machinery() -> None:
+    """A warm listing starts no worker processes, so it imports none of their machinery, nor
+    the session parser (issue 14: the import cost a warm listing most of its time)."""
+    import subprocess
+    import sys
+
+    code = "import sys, pitui.commands.list; print(' '.join(sorted(sys.modules)))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.split()  # fmt: skip
+    for module in ("multiprocessing", "concurrent.futures", "pitui.core.catalog.scanner",
+                   "pitui.core.catalog.builder"):  # fmt: skip
+        assert module not in found

@@ -1,0 +1,53 @@
+"""Whole processes, timed as a user meets them: wall time and peak RSS of one command.
+
+`run(argv, env)` starts the command and reaps it with `os.wait4`, whose rusage gives the
+process's own peak RSS (`ru_maxrss`; worker processes it starts, if any, are not included).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, bytes]:
+    """(seconds, peak RSS in MB, stdout) of one run of `argv`; exits if it fails."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        out.seek(0)
+        err.seek(0)
+        if proc.returncode != 0:
+            raise SystemExit(f"{argv[:4]} failed: {err.read().decode(errors='replace')[-500:]}")
+        return seconds, usage.ru_maxrss / 1024, out.read()
+
+
+def pitui_argv(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pitui", *args]
+
+
+def pitui_env(agent: Path, cache: Path) -> dict[str, str]:
+    env = {**os.environ, "PI_CODING_AGENT_DIR": str(agent), "PITUI_CACHE_DIR": str(cache),
+           "PYTHONPATH": str(REPO)}  # fmt: skip
+    env.pop("PI_CODING_AGENT_SESSION_DIR", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: compiled once, not every run
+    return env
+
+
+def node() -> str:
+    sys.path.insert(0, str(REPO / "tests"))
+    from oracle import oracle_available
+
+    found = oracle_available()
+    if found is None:
+        raise SystemExit("Node/Pi oracle unavailable (scripts/install-oracle.sh)")
+    return found

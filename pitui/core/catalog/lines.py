@@ -1,0 +1,79 @@
+"""Complete lines of a byte range, in memory bounded by a constant plus the longest line.
+
+Lines come in runs of about `CHUNK` bytes. A line longer than that is never assembled from
+pieces (which would hold it twice, or copy it again for every piece): its end is found
+first, reading on in constant memory, then it is read in one piece.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import BinaryIO
+
+CHUNK = 4 * 1024 * 1024
+
+
+class LineReader:
+    """Iterate `(data, end)`: `data` is one or more complete lines joined by `\\n` (without
+    the last newline), `end` the offset just after that newline. After the iteration,
+    `offset` is the end of the last complete line and `tail` the bytes after it (a last line
+    without newline; empty when `stop` is given: a range ends after a newline)."""
+
+    def __init__(self, fh: BinaryIO, start: int, stop: int | None = None) -> None:
+        self.fh, self.start, self.stop = fh, start, stop
+        self.offset = start
+        self.tail = b""
+
+    def _read(self, pos: int) -> bytes:
+        size = CHUNK if self.stop is None else min(CHUNK, self.stop - pos)
+        return self.fh.read(size) if size > 0 else b""
+
+    def __iter__(self) -> Iterator[tuple[bytes, int]]:
+        fh = self.fh
+        fh.seek(self.start)
+        pos, carry = self.start, b""
+        while True:
+            block = self._read(pos)
+            if not block:
+                break
+            pos += len(block)
+            newline = block.rfind(b"\n")
+            if newline < 0 and len(carry) + len(block) > CHUNK:
+                carry = block = b""  # not held while the line is
+                line = self._long_line(pos)
+                if line is None:
+                    return
+                yield line
+                pos, carry = self.offset, b""
+                continue
+            if newline < 0:
+                carry += block
+                continue
+            data = carry + block if carry else block
+            cut = len(data) - len(block) + newline
+            self.offset += cut + 1
+            yield data[:cut], self.offset
+            carry = data[cut + 1 :]
+        self.tail = carry
+
+    def _long_line(self, pos: int) -> tuple[bytes, int] | None:
+        """The line starting at `offset`, read in one piece once its end is found; None
+        (and `tail` set) when it has no newline."""
+        fh, begin = self.fh, self.offset
+        end = None
+        while end is None:
+            block = self._read(pos)
+            if not block:
+                break
+            found = block.find(b"\n")
+            if found >= 0:
+                end = pos + found
+            pos += len(block)
+        fh.seek(begin)
+        if end is None:
+            self.tail = fh.read(pos - begin)
+            return None
+        line = fh.read(end - begin)
+        self.offset = end + 1
+        fh.seek(self.offset)
+        return line, self.offset

@@ -1,0 +1,172 @@
+"""Worker processes that parse new session files (a cold scan) and read tool output.
+
+Started through the "forkserver" (else "spawn") method, never forked from the (threaded)
+catalog process; imported only when a scan has many new files, so a warm listing never pays
+for `multiprocessing`. As with any such pool, a script that uses the catalog must keep its top
+level behind `if __name__ == "__main__":` (the workers import the main module).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from pitui.core.catalog.filestat import Unreadable
+from pitui.core.catalog.index import FileRow, ToolTask, Update
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from pitui.core.catalog.builder import SummaryBuilder
+
+Result = Update | Unreadable | None  # None: the file is gone
+CHUNK_FILES = 8
+
+
+def _read_fresh(paths: list[str]) -> list[Result]:
+    from pitui.core.catalog.scanner import read_update
+
+    return [read_update(path, None, _no_builder) for path in paths]
+
+
+def _no_builder(path: str) -> tuple[FileRow, SummaryBuilder] | None:
+    raise AssertionError(path)
+
+
+class Workers:
+    """The pool, started on first use; every failure falls back to reading here."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self._failed = False
+        self._count = 1
+
+    def read_fresh(self, fresh: list[str], batch: int) -> Iterator[tuple[list[str], list[Result]]]:
+        """New files read in batches of about `batch`: the workers take chunks of files from
+        the front, this process from the back (call `start` first)."""
+        pool = self._pool
+        if pool is None:  # shut down meanwhile: read here
+            for start in range(0, len(fresh), batch):
+                yield fresh[start : start + batch], _read_fresh(fresh[start : start + batch])
+            return
+        chunks = [fresh[i : i + CHUNK_FILES] for i in range(0, len(fresh), CHUNK_FILES)]
+        lo, hi = 0, len(chunks)
+        inflight: list[tuple[Future[list[Result]], list[str]]] = []
+        limit = 2 * self._count
+        paths: list[str] = []
+        results: list[Result] = []
+
+        def take(chunk: list[str], found: list[Result]) -> None:
+            paths.extend(chunk)
+            results.extend(found)
+
+        while lo < hi or inflight:
+            while lo < hi and len(inflight) < limit:
+                inflight.append((self._submit(pool, chunks[lo]), chunks[lo]))
+                lo += 1
+            ready = [item for item in inflight if item[0].done()]
+            for item in ready:
+                inflight.remove(item)
+                take(item[1], self._result(*item))
+            if lo < hi:  # no idle waiting: parse a chunk here meanwhile
+                hi -= 1
+                take(chunks[hi], _read_fresh(chunks[hi]))
+            elif inflight and not ready:
+                item = inflight.pop(0)
+                take(item[1], self._result(*item))
+            if len(paths) >= batch or (lo >= hi and not inflight and paths):
+                yield paths, results
+                paths, results = [], []
+
+    def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Result]]:
+        from concurrent.futures import Future
+
+        try:
+            return pool.submit(_read_fresh, chunk)
+        except Exception as error:  # a broken or shut down pool: read here
+            self._failed |= _broken(error)
+            failed: Future[list[Result]] = Future()
+            failed.set_exception(error)
+            return failed
+
+    def _result(self, future: Future[list[Result]], chunk: list[str]) -> list[Result]:
+        try:
+            return future.result()
+        except Exception as error:  # a worker died or could not start: read here
+            self._failed |= _broken(error)
+            return _read_fresh(chunk)
+
+    def start(self) -> bool:
+        """Start the worker processes (once; never forked from this threaded process);
+        False when there are none to start (one CPU) or they cannot start."""
+        with self._lock:
+            return self._start() is not None
+
+    def _start(self) -> ProcessPoolExecutor | None:
+        if self._pool is None and not self._failed:
+            workers = min((os.cpu_count() or 1) - 1, 3)  # this process parses too
+            if workers < 1:
+                return None
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            methods = multiprocessing.get_all_start_methods()
+            method = "forkserver" if "forkserver" in methods else "spawn"
+            try:
+                context = multiprocessing.get_context(method)
+                self._pool = ProcessPoolExecutor(workers, mp_context=context)
+                self._count = workers
+            except Exception:
+                self._failed = True
+        return None if self._failed else self._pool
+
+    def shutdown(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def read_tools(
+        self, tasks: list[ToolTask]
+    ) -> Iterator[tuple[ToolTask, list[tuple[ToolTask, str]]]]:
+        """Each task's tool text, read by the worker processes while they are up."""
+        from pitui.core.catalog.scanner import read_tools
+
+        pool = self._pool if len(tasks) >= CHUNK_FILES and not self._failed else None
+        if pool is None:
+            for task in tasks:
+                yield task, read_tools(task)
+            return
+        chunks = [tasks[i : i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
+        window = 4 * self._count  # bounds the tool text held at once
+        futures: list[Future[list[list[tuple[ToolTask, str]]]] | None] = []
+        for i, chunk in enumerate(chunks):
+            while len(futures) < min(i + window, len(chunks)):
+                try:
+                    futures.append(pool.submit(_read_tools_many, chunks[len(futures)]))
+                except Exception:
+                    futures.append(None)
+            future, futures[i] = futures[i], None
+            try:
+                found = future.result() if future is not None else None
+            except Exception as error:
+                self._failed |= _broken(error)
+                found = None
+            if found is None:
+                found = [read_tools(task) for task in chunk]
+            yield from zip(chunk, found, strict=True)
+
+
+def _broken(error: BaseException) -> bool:
+    from concurrent.futures.process import BrokenProcessPool
+
+    return isinstance(error, BrokenProcessPool)
+
+
+def _read_tools_many(tasks: list[ToolTask]) -> list[list[tuple[ToolTask, str]]]:
+    from pitui.core.catalog.scanner import read_tools
+
+    return [read_tools(task) for task in tasks]
