@@ -12,7 +12,7 @@ from pitui.core.errors import PituiError
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.migration import Migrator
 from pitui.core.session.entry import DecodeErrors, Diagnostic, Entry, decode_entry
-from pitui.core.session.source import LineSource
+from pitui.core.session.source import LineSource, NotRegularFile
 
 CHUNK_SIZE = 16 * 1024 * 1024
 TAIL_CHECK = 64
@@ -111,6 +111,8 @@ class SessionReader:
             self._read_chunks(self._source, batch, progress)
         except OSError as error:
             raise NotASession(_os_reason(error)) from None
+        except NotRegularFile as error:
+            raise NotASession(str(error)) from None
         if self.header is None:
             raise NotASession(self._no_header_reason())
         return batch
