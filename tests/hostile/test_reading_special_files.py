@@ -3,17 +3,15 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from reading_runner import TIMEOUT, run_commands
 
 from pitui.core.session.source import NotRegularFile, is_regular, open_regular
-
-TIMEOUT = 20  # seconds: a command that blocks fails the test instead of hanging the suite
 
 
 def special_files(folder: Path) -> dict[str, tuple[Path, str]]:
@@ -44,21 +42,6 @@ COMMANDS = [
 ]
 
 
-# One child process runs every command through pitui's entry point and reports what each
-# printed: a command that blocks makes the child time out, which fails the test.
-RUNNER = """
-import contextlib, io, json, sys
-from pitui.cli import main
-results = []
-for args in json.loads(sys.argv[1]):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(args)
-    results.append([code, out.getvalue(), err.getvalue()])
-print(json.dumps(results))
-"""
-
-
 @pytest.mark.parametrize("kind", ["fifo", "zero", "urandom", "dir"])
 def test_commands_refuse_special_files(tmp_path: Path, kind: str) -> None:
     path, what = special_files(tmp_path)[kind]
@@ -66,10 +49,7 @@ def test_commands_refuse_special_files(tmp_path: Path, kind: str) -> None:
     for command in COMMANDS:
         rest = [str(path) if part == "{file}" else part for part in command[1:]]
         runs.append([command[0], *(rest if "{file}" in command else [str(path), *rest])])
-    args = [sys.executable, "-c", RUNNER, json.dumps(runs)]
-    result = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)
-    assert result.returncode == 0, result.stderr
-    for command, (code, out, err) in zip(runs, json.loads(result.stdout), strict=True):
+    for command, (code, out, err) in zip(runs, run_commands(runs), strict=True):
         assert code == 1, (command, err)
         assert err == f"pitui: {path} is not a regular file ({what})\n", command
         assert out == ""
