@@ -17,6 +17,8 @@ from pitui.core.format.jsvalues import js_number_string
 
 MAX_NESTING = 20_000
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# What orjson refuses and JSON.parse reads, by the words of orjson's error.
+_JS_ACCEPTS = ("surrogate", "UTF-8", "depth limit", "infinity")
 
 
 class LineError(ValueError):
@@ -27,17 +29,21 @@ def _reject_constant(name: str) -> Any:
     raise LineError(f"invalid JSON literal {name}")
 
 
-def parse_line(raw: bytes) -> Any:
+def parse_line(raw: bytes | bytearray | memoryview) -> Any:
     """Parse one line's bytes (without its newline) to a JSON value.
 
-    Invalid UTF-8 decodes as U+FFFD (as Node's StringDecoder does); lone surrogate escapes,
-    which orjson refuses but JSON.parse accepts, go through the standard library.
+    Invalid UTF-8 decodes as U+FFFD (as Node's StringDecoder does); what orjson refuses but
+    JSON.parse accepts (lone surrogate escapes, invalid UTF-8, deep nesting, a number too
+    large for a double) goes through the standard library. Any other line is not JSON for
+    either, and is not decoded again (a huge line is never held twice).
     """
     try:
         return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        pass
-    text = raw.decode("utf-8", errors="replace")
+    except orjson.JSONDecodeError as error:
+        reason = str(error)
+        if not any(word in reason for word in _JS_ACCEPTS):
+            raise LineError(reason.split(": line ")[0]) from None
+    text = str(raw, "utf-8", errors="replace")
     try:
         with _deep_nesting_allowed():
             return json.loads(text, parse_constant=_reject_constant)
