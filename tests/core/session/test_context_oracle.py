@@ -14,7 +14,7 @@ from pitui.core.session.reader import NotASession
 from pitui.core.session.session import Session
 from pitui.demo.generate import generate_corpus
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pi-real-v1-large-session.jsonl"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "pi-real-v1-large-session.jsonl"
 LEAVES_PER_FILE = 25
 
 pytestmark = pytest.mark.oracle
