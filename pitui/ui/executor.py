@@ -16,7 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-GRACE_SECONDS = 1.0  # how long quitting waits for running tasks
+GRACE_SECONDS = 0.5  # how long quitting waits for running tasks (a write to finish)
 
 
 class DaemonExecutor(ThreadPoolExecutor):
