@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from textual.worker import Worker
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
+from pitui.ui.executor import DaemonExecutor
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.messages import SessionRemoved
@@ -74,6 +76,10 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
 
     def now(self) -> datetime:
         return self.config.now() if self.config.now else datetime.now(UTC)
+
+    def on_load(self) -> None:
+        # Thread workers in daemon threads: quitting never waits on a stuck read.
+        asyncio.get_running_loop().set_default_executor(DaemonExecutor())
 
     def on_mount(self) -> None:
         if self.config.session_file is not None:
