@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "label": "set or clear the label of an entry",
     "name": "name a session",
     "trash": "move a session to the trash",
+    "export": "export a branch or a context as Markdown, HTML or JSONL",
 }
 
 
