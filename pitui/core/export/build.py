@@ -150,3 +150,18 @@ def _title(session: Session, redactor: Redactor, totals: Totals) -> str:
         return f"Session {session.id}"
     line = " ".join(title.split())
     return line if len(line) <= TITLE_LENGTH else line[: TITLE_LENGTH - 1] + "…"
+
+
+def session_title(session: Session, leaf_id: str | None = None) -> str:
+    """What an export is named after: the session's name, or the first user message of the
+    branch, on one line (without reading more than the entries up to that message)."""
+    if session.tree.name:
+        return session.tree.name
+    leaf = resolve_leaf(session, leaf_id)
+    for entry in session.tree.path_to(leaf.id) if leaf else []:
+        if entry.role == "user":
+            totals = Totals()
+            totals.add(entry.message)
+            if totals.first_user:
+                return " ".join(totals.first_user.split())[:TITLE_LENGTH]
+    return f"session-{session.id}"

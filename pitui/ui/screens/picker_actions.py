@@ -1,4 +1,4 @@
-"""What the picker does with the highlighted session: open, resume, fork, rename, trash,
+"""What the picker does with the highlighted session: open, resume, fork, rename, export, trash,
 and the toggles of scope, sort, named filter and paths."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from pitui.core.catalog.search import SORTS
+from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_name, ask_trash
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -96,6 +97,12 @@ class PickerActions(Screen[None]):
         if summary is not None:
             path = Path(summary.path)
             ask_trash(self.app, path, summary.name or summary.first_message or path.name)
+
+    def action_export(self) -> None:
+        summary = self.highlighted
+        if summary is not None:
+            title = summary.name or summary.first_message or Path(summary.path).stem
+            ask_export(self, Path(summary.path), None, title, "the session's active branch")
 
     def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
         """Re-read these sessions into the catalog (after our own writes) and search again."""

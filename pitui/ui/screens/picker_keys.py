@@ -53,6 +53,15 @@ PICKER_BINDINGS: list[BindingType] = [
         priority=True,
         tooltip="Move the highlighted session to the trash",
     ),
+    Binding(
+        "alt+e",
+        "export",
+        "Export",
+        id="picker.export",
+        priority=True,
+        show=False,
+        tooltip="Export the highlighted session's active branch",
+    ),
     Binding("enter", "open", "Open", id="picker.open", tooltip="Open in the session screen"),
     Binding(
         "down,up,pagedown,pageup",

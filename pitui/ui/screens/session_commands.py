@@ -1,4 +1,4 @@
-"""What the session screen does: back, resume, copy, label, name, trash."""
+"""What the session screen does: back, resume, copy, label, name, export, trash."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from textual import work
 from textual.screen import Screen
 from textual.widgets import Input
 
+from pitui.core.export.build import session_title
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
+from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.entry_tree import EntryTree
 
@@ -77,6 +79,15 @@ class SessionCommands(Screen[None]):
         """Our own write shows at once, with or without the watcher."""
         if self.live is not None:
             self.live.apply_change()
+
+    def action_export(self) -> None:
+        entry, live = self.entry, self.live
+        if live is None:
+            return
+        leaf = None if entry is None or getattr(entry, "type", None) == "session" else entry.id
+        with live.lock:
+            title = session_title(live.session, leaf)
+        ask_export(self, self.path, leaf, title, "the branch of the highlighted entry")
 
     def action_trash(self) -> None:
         name = self.live.session.tree.name if self.live else None

@@ -48,6 +48,13 @@ SESSION_BINDINGS: list[BindingType] = [
         "ctrl+x", "copy", "Copy", id="session.copy", tooltip="Copy the highlighted entry's text"
     ),
     Binding(
+        "alt+e",
+        "export",
+        "Export",
+        id="session.export",
+        tooltip="Export the highlighted entry's branch (Markdown, HTML, jsonl)",
+    ),
+    Binding(
         "ctrl+e",
         "resume",
         "Resume",
