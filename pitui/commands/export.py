@@ -40,12 +40,12 @@ def run(args: argparse.Namespace) -> int:
     options = ExportOptions(args.format, args.context, args.redact, args.max_tool_lines)
     result = export_session(session, args.leaf, options)
     if args.output is None:
-        sys.stdout.write(result.text)
+        sys.stdout.writelines(result.parts)
         sys.stdout.flush()
     else:
         name = proposed_name(result.name, EXTENSIONS[args.format], args.context)
         path = write_export(
-            destination(args.output, name), result.text, force=args.force, source=session.path
+            destination(args.output, name), result.parts, force=args.force, source=session.path
         )
         print(f"wrote {path}", file=sys.stderr)
     if args.redact:

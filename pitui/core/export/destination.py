@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from pitui.core.errors import PituiError
@@ -36,9 +37,11 @@ def destination(target: str | os.PathLike[str], name: str) -> Path:
     return path
 
 
-def write_export(path: Path, text: str, *, force: bool = False, source: Path | None = None) -> Path:
-    """Write `text` to `path`: a new file, or with `force` replace a regular file whole (the
-    new text is written to a temporary file renamed over it). Never the session itself."""
+def write_export(
+    path: Path, parts: Iterable[str], *, force: bool = False, source: Path | None = None
+) -> Path:
+    """Write the parts of an export to `path`: a new file, or with `force` replace a regular
+    file whole (written to a temporary file renamed over it). Never the session itself."""
     if path.exists() or path.is_symlink():
         if not force:
             raise PituiError(f"{path} exists; use --force to replace it")
@@ -46,11 +49,11 @@ def write_export(path: Path, text: str, *, force: bool = False, source: Path | N
             raise PituiError(f"{path} is not a regular file; not replacing it")
         if source is not None and path.resolve() == source.resolve():
             raise PituiError(f"{path} is the session being exported; not replacing it")
-        _replace(path, text)
+        _replace(path, parts)
         return path
     try:
         with open(path, "x", encoding="utf-8", newline="") as out:
-            out.write(text)
+            out.writelines(parts)
     except FileExistsError as error:
         raise PituiError(f"{path} exists; use --force to replace it") from error
     except OSError as error:
@@ -58,11 +61,11 @@ def write_export(path: Path, text: str, *, force: bool = False, source: Path | N
     return path
 
 
-def _replace(path: Path, text: str) -> None:
+def _replace(path: Path, parts: Iterable[str]) -> None:
     fd, temp = tempfile.mkstemp(prefix=".pitui-export-", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+            out.writelines(parts)
         os.replace(temp, path)
     except OSError as error:
         Path(temp).unlink(missing_ok=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from pitui.core.export.document import Block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, quoted
 from pitui.core.export.messages import MessageRenderer
@@ -99,4 +101,7 @@ def _id_suffix(raw: dict[str, Any]) -> str:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:  # an integer beyond 64 bits
+        return json.dumps(value, ensure_ascii=False, indent=2, default=str)

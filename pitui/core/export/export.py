@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from pitui.core.errors import PituiError
 from pitui.core.export.build import branch_document, context_document, resolve_leaf
-from pitui.core.export.document import to_markdown
-from pitui.core.export.html import to_html
+from pitui.core.export.document import inert_json, markdown_parts
+from pitui.core.export.html import html_parts
 from pitui.core.export.jsonl import MISSING, branched_session_lines
 from pitui.core.export.messages import DEFAULT_MAX_TOOL_LINES
 from pitui.core.export.redactor import Redactor
@@ -32,9 +32,13 @@ class ExportOptions:
 
 @dataclass(frozen=True, slots=True)
 class ExportResult:
-    text: str
+    parts: list[str]  # the export is their concatenation; write them one by one
     redacted: Counter[str]
     name: str  # the session's name or first user message, to name the file after
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
 
 
 def export_session(
@@ -50,11 +54,11 @@ def export_session(
             raise PituiError("--context has no jsonl form; `pitui context --json` prints it")
         lines = jsonl_lines(session, leaf_id, redactor)
         name = redactor.text(session.tree.name or "") or f"session-{session.id}"
-        return ExportResult("".join(lines), redactor.counts, name)
+        return ExportResult([inert_json(line) for line in lines], redactor.counts, name)
     build = context_document if options.context else branch_document
     document = build(session, leaf_id, redactor=redactor, max_tool_lines=options.max_tool_lines)
-    text = to_html(document) if options.format == "html" else to_markdown(document)
-    return ExportResult(text, redactor.counts, document.name)
+    parts = html_parts(document) if options.format == "html" else markdown_parts(document)
+    return ExportResult(parts, redactor.counts, document.name)
 
 
 def jsonl_lines(session: Session, leaf_id: str | None, redactor: Redactor) -> list[str]:

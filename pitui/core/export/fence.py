@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 
 _BACKTICKS = re.compile(r"`+")
-_TILDES = re.compile(r"~+")
 
 LANGUAGES = {
     ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript",
@@ -28,16 +26,17 @@ def language_for(path: object) -> str:
     """The fence language of a file path ("" when unknown)."""
     if not isinstance(path, str) or not path:
         return ""
-    name = PurePosixPath(path.replace("\\", "/")).name.lower()
+    name = path.replace("\\", "/").rpartition("/")[2].lower()
     if name in NAMES:
         return NAMES[name]
-    return LANGUAGES.get(PurePosixPath(name).suffix, "")
+    dot = name.rfind(".")
+    return LANGUAGES.get(name[dot:], "") if dot > 0 else ""
 
 
 def fenced(text: str, language: str = "") -> str:
     """A fenced code block holding `text` verbatim: the fence is longer than any run of
     backticks inside, so content with its own fences cannot close it."""
-    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
+    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0) if "`" in text else 0
     fence = "`" * max(3, longest + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
     return f"{fence}{_info(language)}\n{body}{fence}"
@@ -49,7 +48,9 @@ def _info(language: str) -> str:
 
 def inline_code(text: str) -> str:
     """`text` as inline code on one line, whatever backticks it holds."""
-    flat = " ".join(text.split("\n")).replace("\r", " ")
+    flat = text.replace("\n", " ").replace("\r", " ")
+    if "`" not in flat and flat.strip() == flat and flat:
+        return f"`{flat}`"
     longest = max((len(m) for m in _BACKTICKS.findall(flat)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") or not flat.strip() else ""

@@ -16,9 +16,8 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from pitui.core.export.document import Document
+from pitui.core.export.document import Document, inert
 from pitui.core.export.fence import escape_inline
-from pitui.core.rows.safe_text import visible
 
 SAFE_SCHEMES = ("http://", "https://", "mailto:")
 REL = "noopener noreferrer nofollow"
@@ -87,10 +86,15 @@ _MD = _renderer()
 
 
 def render_markdown(text: str) -> str:
-    return _MD.render(visible(text))
+    return _MD.render(inert(text))
 
 
 def to_html(document: Document) -> str:
+    return "".join(html_parts(document))
+
+
+def html_parts(document: Document) -> list[str]:
+    """The page in pieces (one a block), each ending with a newline."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -100,7 +104,7 @@ def to_html(document: Document) -> str:
         '<meta name="referrer" content="no-referrer">',
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'\">",
-        f"<title>{html.escape(visible(document.title))}</title>",
+        f"<title>{html.escape(inert(document.title))}</title>",
         f"<style>{STYLE}</style>",
         "</head>",
         "<body>",
@@ -115,7 +119,7 @@ def to_html(document: Document) -> str:
         if block.summary is None:
             parts.append(body)
         else:
-            summary = html.escape(visible(block.summary))
+            summary = html.escape(inert(block.summary))
             parts.append(f"<details><summary>{summary}</summary>\n{body}</details>")
-    parts += ["</main>", "</body>", "</html>", ""]
-    return "\n".join(parts)
+    parts += ["</main>", "</body>", "</html>"]
+    return [part + "\n" for part in parts]

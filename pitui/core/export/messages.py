@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from pitui.core.export.document import Block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, language_for, quoted
 
@@ -127,12 +129,14 @@ class MessageRenderer:
         return Block(f"{title}\n\n{fenced(_json(arguments), 'json')}")
 
     def _cut(self, text: str, language: str) -> str:
-        lines = text.split("\n")
         limit = self.max_tool_lines
-        if limit <= 0 or len(lines) <= limit:
+        lines = text.count("\n") + 1
+        if limit <= 0 or lines <= limit:
             return fenced(text, language)
-        kept = "\n".join(lines[:limit])
-        return f"{fenced(kept, language)}\n\n*… {len(lines) - limit} more lines not shown*"
+        end = -1
+        for _ in range(limit):
+            end = text.index("\n", end + 1)
+        return f"{fenced(text[:end], language)}\n\n*… {lines - limit} more lines not shown*"
 
 
 _ROLES = {
@@ -183,4 +187,7 @@ def _human(size: int) -> str:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:  # an integer beyond 64 bits
+        return json.dumps(value, ensure_ascii=False, indent=2, default=str)

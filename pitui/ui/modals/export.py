@@ -148,7 +148,7 @@ def _run(screen: Any, path: Path, leaf_id: str | None, request: ExportRequest) -
         if leaf_id is not None and session.tree.get(leaf_id) is None:
             leaf_id = None  # the entry is gone (the file was replaced): its leaf instead
         result = export_session(session, leaf_id, request.options)
-        written = write_export(request.destination, result.text, source=session.path)
+        written = write_export(request.destination, result.parts, source=session.path)
     except (PituiError, OSError) as error:
         screen.app.call_from_thread(
             screen.notify, line(f"Export failed: {error}"), severity="error"

@@ -9,6 +9,7 @@ from markdown_it import MarkdownIt
 
 from pitui.core.export import ExportOptions, export_session
 from pitui.core.export.fence import fenced, inline_code, language_for
+from pitui.core.format.jsonline import dumps
 from pitui.core.session.session import Session
 from pitui.demo.generate import write_session
 from tests.core.export.export_helpers import assert_in_order, conversation_texts, store_sessions
@@ -244,3 +245,16 @@ def test_fence_helpers() -> None:
     assert inline_code("`x") == "`` `x ``"
     assert language_for("src/a.PY") == "python" and language_for("Dockerfile") == "dockerfile"
     assert language_for("noext") == "" and language_for(None) == ""
+
+
+def test_lone_surrogates_and_c1_controls_are_written_safely(tmp_path: Path) -> None:
+    raw = entry("a", None, message={"role": "user", "content": "half \ud800 csi \x9b2J del \x7f"})
+    (tmp_path / "s.jsonl").write_text(dumps(HEADER) + "\n" + dumps(raw) + "\n", encoding="utf-8")
+    session = Session(tmp_path / "s.jsonl")
+    for fmt, c1 in (("md", "<U+009B>"), ("html", "&lt;U+009B&gt;")):
+        text = export_session(session, options=ExportOptions(format=fmt)).text  # type: ignore[arg-type]
+        text.encode("utf-8")  # writable as UTF-8
+        assert f"half \ufffd csi {c1}2J del \u2421" in text
+    jsonl = export_session(session, options=ExportOptions(format="jsonl")).text
+    assert "\x9b" not in jsonl and "\\u009b" in jsonl and "\\ud800" in jsonl
+    assert json.loads(jsonl.splitlines()[1])["message"]["content"] == "half \ud800 csi \x9b2J del \x7f"
