@@ -20,6 +20,9 @@ _SECRET_KEY = re.compile(
 _NOT_SECRET_KEY = re.compile(r"(?:max|total|input|output|cache|count|num|_)tokens?$")
 _REDACTED = re.compile(r"\[REDACTED:[a-z\-]+\]")
 _START = attrgetter("start")
+_PLACEHOLDER = re.compile(
+    r".*(?:\.\.\.|…)|<[^<>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|\*+|[xX]+|(?i:changeme|redacted|none|null)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,11 @@ class Finding:
     kind: str
     start: int
     end: int
+
+
+def is_placeholder(value: str) -> bool:
+    """A stand-in of documentation, not a secret: `sk-ant-...`, `<your key>`, `xxxx`, `${KEY}`."""
+    return bool(_PLACEHOLDER.fullmatch(value.strip()))
 
 
 def placeholder(kind: str) -> str:
@@ -43,6 +51,8 @@ def find_secrets(text: str) -> list[Finding]:
         for match in pattern.regex.finditer(text):
             start, end = match.span(pattern.group)
             if start == end or (pattern.random_only and not looks_random(match[pattern.group])):
+                continue
+            if pattern.by_context and is_placeholder(match[pattern.group]):
                 continue
             at = bisect.bisect_left(kept, start, key=_START)
             if (at > 0 and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
@@ -84,7 +94,13 @@ def redact_json(value: Any, counts: Counter[str] | None = None) -> tuple[Any, Co
 
 def _redact_value(value: Any, counts: Counter[str], key: str | None) -> Any:
     if isinstance(value, str):
-        if key is not None and value and is_secret_key(key) and not _REDACTED.fullmatch(value):
+        if (
+            key is not None
+            and value
+            and is_secret_key(key)
+            and not _REDACTED.fullmatch(value)
+            and not is_placeholder(value)
+        ):
             counts["named-secret"] += 1
             return placeholder("named-secret")
         text, found = redact(value)

@@ -17,10 +17,14 @@ class Pattern:
     group: int = 0
     # Only a match whose secret looks random (see entropy.looks_random) counts.
     random_only: bool = False
+    # Found by what surrounds it (a name, a URL): a documentation stand-in is not a secret.
+    by_context: bool = False
 
 
-def _p(kind: str, pattern: str, group: int = 0, random_only: bool = False) -> Pattern:
-    return Pattern(kind, re.compile(pattern), group, random_only)
+def _p(
+    kind: str, pattern: str, group: int = 0, random_only: bool = False, by_context: bool = False
+) -> Pattern:
+    return Pattern(kind, re.compile(pattern), group, random_only, by_context)
 
 
 # A token cannot start or end in the middle of a longer word of the same characters.
@@ -70,13 +74,19 @@ PATTERNS: tuple[Pattern, ...] = (
         "jwt",
         _B + r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*" + _E,
     ),
-    _p("url-password", r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@\"'<>]+:([^\s@/\"'<>]+)@", 1),
+    _p(
+        "url-password",
+        r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@\"'<>]+:([^\s@/\"'<>]+)@",
+        1,
+        by_context=True,
+    ),
     # .env-like lines: NAME=value where NAME names a secret (value kept out of quotes).
     _p(
         "env-value",
         r"(?m)^[ \t]*(?:export[ \t]+)?" + ENV_SECRET_NAME + r"[ \t]*=[ \t]*[\"']?"
         r"([^\s\"'#$][^\n\"']*?)[\"']?[ \t]*$",
         1,
+        by_context=True,
     ),
     # A random-looking token right after a word like key/token/secret/password.
     _p(

@@ -78,4 +78,8 @@ ORDINARY = [
     "Use the `key` argument to sort: sorted(items, key=lambda item: item.name)",
     "https://github.com/earendil-works/pi/issues/3129 and https://user@host.example/x",
     "sk-learn is not a key, nor is the word sk-this-is-just-some-hyphenated-prose",
+    # Documentation stand-ins, as in a README the agent read.
+    "export ANTHROPIC_API_KEY=sk-ant-...\nexport GEMINI_API_KEY=...\nOPENAI_API_KEY=<your key>",
+    "DB_PASSWORD=${DB_PASSWORD}\nAPI_TOKEN=xxxxxxxx\nSECRET_KEY=changeme",
+    "postgres://user:<password>@localhost/db and https://user:***@host/x",
 ]

@@ -63,6 +63,7 @@ def test_redact_json_walks_values_and_secret_keys() -> None:
         "maxTokens": 4096,
         "totalTokens": "12",
         "keyboard": "us",
+        "token": "<your token>",
         "nested": [{"text": f"ghp_{'x1Y2' * 9}"}, 3, None],
     }
     redacted, counts = redact_json(value)
@@ -72,6 +73,7 @@ def test_redact_json_walks_values_and_secret_keys() -> None:
         "maxTokens": 4096,
         "totalTokens": "12",
         "keyboard": "us",
+        "token": "<your token>",
         "nested": [{"text": "[REDACTED:github]"}, 3, None],
     }
     assert counts == Counter({"named-secret": 2, "github": 1})
