@@ -100,3 +100,23 @@ async def test_escape_exports_nothing(
         await settle(pilot)
         assert pilot.app.screen is picker
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".md"] == []
+
+
+async def test_copy_the_highlighted_entry_as_markdown(app_factory: Any, demo_root: Path) -> None:
+    path = session_path(demo_root, "Fix rounding bug in checkout totals")
+    async with app_factory(sessions_root=None, session_file=path).run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("g", "down", "down")
+        await settle(pilot)
+        entry = screen.entry
+        await pilot.press("alt+c")
+        copied = pilot.app.clipboard
+    assert copied.startswith("### ") and f"`{entry.id}`" in copied
+    message = entry.raw.get("message") or {}
+    content = message.get("content")
+    texts = (
+        [content]
+        if isinstance(content, str)
+        else [b["text"] for b in content or [] if b.get("type") == "text"]
+    )
+    assert texts and all(text in copied for text in texts)

@@ -47,6 +47,11 @@ def markdown_parts(document: Document) -> list[str]:
     return [inert(part) + ("\n" if i == len(parts) - 1 else "\n\n") for i, part in enumerate(parts)]
 
 
+def blocks_markdown(blocks: list[Block]) -> str:
+    """Blocks alone (no title or header), e.g. one entry for the clipboard."""
+    return inert("\n\n".join(_block_markdown(block) for block in blocks)) + "\n"
+
+
 def _block_markdown(block: Block) -> str:
     if block.summary is None:
         return block.markdown

@@ -8,10 +8,11 @@ from typing import Any, Literal
 
 from pitui.core.errors import PituiError
 from pitui.core.export.build import branch_document, context_document, resolve_leaf
-from pitui.core.export.document import inert_json, markdown_parts
+from pitui.core.export.document import blocks_markdown, inert_json, markdown_parts
+from pitui.core.export.entries import entry_blocks
 from pitui.core.export.html import html_parts
 from pitui.core.export.jsonl import MISSING, branched_session_lines
-from pitui.core.export.messages import DEFAULT_MAX_TOOL_LINES
+from pitui.core.export.messages import DEFAULT_MAX_TOOL_LINES, MessageRenderer
 from pitui.core.export.redactor import Redactor
 from pitui.core.export.source import entry_raws
 from pitui.core.format.jsvalues import js_truthy
@@ -59,6 +60,12 @@ def export_session(
     document = build(session, leaf_id, redactor=redactor, max_tool_lines=options.max_tool_lines)
     parts = html_parts(document) if options.format == "html" else markdown_parts(document)
     return ExportResult(parts, redactor.counts, document.name)
+
+
+def entry_markdown(raw: dict[str, Any], *, redact: bool = False) -> str:
+    """One entry's Markdown, as in a branch export (tool output not cut)."""
+    blocks = entry_blocks(Redactor(redact).entry(raw), MessageRenderer(max_tool_lines=0))
+    return blocks_markdown(blocks)
 
 
 def jsonl_lines(session: Session, leaf_id: str | None, redactor: Redactor) -> list[str]:

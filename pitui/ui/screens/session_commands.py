@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from pitui.core.export.build import session_title
+from pitui.core.export.export import entry_markdown
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
 from pitui.ui.modals.export import ask_export
@@ -79,6 +80,14 @@ class SessionCommands(Screen[None]):
         """Our own write shows at once, with or without the watcher."""
         if self.live is not None:
             self.live.apply_change()
+
+    def action_copy_markdown(self) -> None:
+        entry = self.entry
+        if entry is None or getattr(entry, "type", None) == "session":
+            return
+        text = entry_markdown(entry.raw)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {len(text):,} characters of Markdown")
 
     def action_export(self) -> None:
         entry, live = self.entry, self.live

@@ -55,6 +55,14 @@ SESSION_BINDINGS: list[BindingType] = [
         tooltip="Export the highlighted entry's branch (Markdown, HTML, jsonl)",
     ),
     Binding(
+        "alt+c",
+        "copy_markdown",
+        "Copy Markdown",
+        id="session.copy_markdown",
+        show=False,
+        tooltip="Copy the highlighted entry as Markdown",
+    ),
+    Binding(
         "ctrl+e",
         "resume",
         "Resume",
