@@ -220,3 +220,18 @@ def test_labels_and_compaction_relinked_as_pi(
     assert [e["id"] for e in lines[1:]] == ["a", "b", "c", "k", "d", "label-0", "label-1"]
     assert lines[4]["firstKeptEntryId"] == "c"
     assert [(e["targetId"], e["label"]) for e in lines[-2:]] == [("b", "second"), ("a", "again")]
+
+
+def test_redacted_jsonl_still_loads_in_pi(pi_oracle: Any, tmp_path: Path) -> None:
+    """Redaction changes text, never structure: Pi builds a context of as many messages."""
+    from tests.core.export.test_export_redact import planted_session
+
+    session = planted_session(tmp_path)
+    text = export_session(session, options=ExportOptions(format="jsonl", redact=True)).text
+    exported = tmp_path / "redacted.jsonl"
+    exported.write_text(text, encoding="utf-8")
+    original = pi_context(pi_oracle, session.path, None)
+    redacted = pi_context(pi_oracle, exported, None)
+    assert len(redacted["messages"]) == len(original["messages"]) > 20
+    assert [m["role"] for m in redacted["messages"]] == [m["role"] for m in original["messages"]]
+    assert "[REDACTED:" in json.dumps(redacted["messages"])
