@@ -257,4 +257,6 @@ def test_lone_surrogates_and_c1_controls_are_written_safely(tmp_path: Path) -> N
         assert f"half \ufffd csi {c1}2J del \u2421" in text
     jsonl = export_session(session, options=ExportOptions(format="jsonl")).text
     assert "\x9b" not in jsonl and "\\u009b" in jsonl and "\\ud800" in jsonl
-    assert json.loads(jsonl.splitlines()[1])["message"]["content"] == "half \ud800 csi \x9b2J del \x7f"
+    assert (
+        json.loads(jsonl.splitlines()[1])["message"]["content"] == "half \ud800 csi \x9b2J del \x7f"
+    )
