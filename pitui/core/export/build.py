@@ -17,6 +17,7 @@ from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
 
 TITLE_LENGTH = 80
+USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite")
 
 
 @dataclass(slots=True)
@@ -31,23 +32,26 @@ class Totals:
     def add(self, message: Any) -> None:
         if not isinstance(message, dict):
             return
-        if message.get("role") == "user" and self.first_user is None:
+        role = message.get("role")
+        if role == "user" and self.first_user is None:
             text = content_text(message.get("content"), with_tools=False).strip()
             self.first_user = text or None
-        if message.get("role") != "assistant":
+        if role != "assistant":
             return
-        model = f"{message.get('provider')}/{message.get('model')}"
-        if message.get("model") and model not in self.models:
-            self.models.append(model)
+        if message.get("model"):
+            model = f"{message.get('provider')}/{message.get('model')}"
+            if model not in self.models:
+                self.models.append(model)
         usage = message.get("usage")
         if isinstance(usage, dict):
-            for key in ("input", "output", "cacheRead", "cacheWrite"):
+            tokens = self.tokens
+            for key in USAGE_KEYS:
                 value = usage.get(key)
-                if isinstance(value, int) and not isinstance(value, bool):
-                    self.tokens[key] = self.tokens.get(key, 0) + value
+                if type(value) is int:
+                    tokens[key] = tokens.get(key, 0) + value
             cost = usage.get("cost")
             total = cost.get("total") if isinstance(cost, dict) else None
-            if isinstance(total, int | float) and not isinstance(total, bool):
+            if type(total) is float or type(total) is int:
                 self.cost += total
 
     def header(self) -> list[str]:

@@ -8,11 +8,13 @@ which the HTML renderer writes itself instead of passing raw HTML through.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pitui.core.export.fence import escape_inline
 from pitui.core.rows.safe_text import escape_json_c1, visible
 
+CHUNK = 512  # blocks made inert and written at once
 _CONTROL_BYTES = bytes([*range(0, 9), *range(11, 32), 127])
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -37,14 +39,16 @@ def to_markdown(document: Document) -> str:
     return "".join(markdown_parts(document))
 
 
-def markdown_parts(document: Document) -> list[str]:
-    """The Markdown in pieces, each made inert: written one after the other, a large export
-    is never all in one string."""
+def markdown_parts(document: Document) -> Iterator[str]:
+    """The Markdown in pieces of a few hundred blocks, each made inert when it is asked
+    for: written one after the other, a large export is never all in one string."""
     parts = [f"# {escape_inline(document.title)}"]
     if document.header:
         parts.append("\n".join(f"- {line}" for line in document.header))
     parts.extend(_block_markdown(block) for block in document.blocks)
-    return [inert(part) + ("\n" if i == len(parts) - 1 else "\n\n") for i, part in enumerate(parts)]
+    for at in range(0, len(parts), CHUNK):
+        end = "\n" if at + CHUNK >= len(parts) else "\n\n"
+        yield inert("\n\n".join(parts[at : at + CHUNK])) + end
 
 
 def blocks_markdown(blocks: list[Block]) -> str:

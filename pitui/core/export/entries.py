@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -25,14 +26,27 @@ SKIPPED_TYPES = frozenset({"usage"})  # Pi never shows them
 
 
 def message_heading(message: Any, suffix: str = "") -> str:
-    role = message.get("role") if isinstance(message, dict) else None
-    title = ROLE_TITLES.get(role, f"Message ({role})") if isinstance(role, str) else "Message"
-    if isinstance(message, dict) and role == "assistant" and message.get("model"):
-        title += f" · {message.get('model')}"
+    if not isinstance(message, dict):
+        return "### Message" + suffix
+    role, model, tool = message.get("role"), message.get("model"), message.get("toolName")
+    return (
+        _heading(
+            role if isinstance(role, str) or role is None else str(role),
+            str(model) if model and role == "assistant" else None,
+            str(tool) if tool and role == "toolResult" else None,
+        )
+        + suffix
+    )
+
+
+@lru_cache(maxsize=1024)
+def _heading(role: str | None, model: str | None, tool: str | None) -> str:
+    """A message heading; a session has few distinct ones, so they are made once."""
+    title = ROLE_TITLES.get(role, f"Message ({role})") if role is not None else "Message"
+    if model:
+        title += f" · {model}"
     heading = f"### {escape_inline(title)}"
-    if isinstance(message, dict) and role == "toolResult" and message.get("toolName"):
-        heading += f": {inline_code(str(message['toolName']))}"
-    return heading + suffix
+    return heading + f": {inline_code(tool)}" if tool else heading
 
 
 def entry_blocks(raw: dict[str, Any], renderer: MessageRenderer) -> list[Block]:

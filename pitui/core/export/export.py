@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -31,15 +32,21 @@ class ExportOptions:
     max_tool_lines: int = DEFAULT_MAX_TOOL_LINES
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ExportResult:
-    parts: list[str]  # the export is their concatenation; write them one by one
+    """An export: its text comes in `parts`, made as they are read, once (write them one
+    after the other), or whole as `text` (kept)."""
+
+    parts: Iterator[str]
     redacted: Counter[str]
     name: str  # the session's name or first user message, to name the file after
+    _text: str | None = None
 
     @property
     def text(self) -> str:
-        return "".join(self.parts)
+        if self._text is None:
+            self._text = "".join(self.parts)
+        return self._text
 
 
 def export_session(
@@ -55,11 +62,11 @@ def export_session(
             raise PituiError("--context has no jsonl form; `pitui context --json` prints it")
         lines = jsonl_lines(session, leaf_id, redactor)
         name = redactor.text(session.tree.name or "") or f"session-{session.id}"
-        return ExportResult([inert_json(line) for line in lines], redactor.counts, name)
+        return ExportResult(iter([inert_json("".join(lines))]), redactor.counts, name)
     build = context_document if options.context else branch_document
     document = build(session, leaf_id, redactor=redactor, max_tool_lines=options.max_tool_lines)
     parts = html_parts(document) if options.format == "html" else markdown_parts(document)
-    return ExportResult(parts, redactor.counts, document.name)
+    return ExportResult(iter(parts), redactor.counts, document.name)
 
 
 def entry_markdown(raw: dict[str, Any], *, redact: bool = False) -> str:
