@@ -57,6 +57,8 @@ PLANTED: dict[str, list[tuple[str, str]]] = {
         (_rand(32), "use the token {} for the API"),
         (_rand(24) + "9a", "Authorization: Bearer {}"),
         (_rand(30), "secret: {}"),
+        (_rand(28), 'client = Client(apiKey="{}")'),
+        (_rand(28), "İstanbul AWS: the TOKEN={} works"),
     ],
 }
 
@@ -78,6 +80,9 @@ ORDINARY = [
     "Use the `key` argument to sort: sorted(items, key=lambda item: item.name)",
     "https://github.com/earendil-works/pi/issues/3129 and https://user@host.example/x",
     "sk-learn is not a key, nor is the word sk-this-is-just-some-hyphenated-prose",
+    # Tool call ids holding "key" in their random letters.
+    '{"id":"toolu_56xkkkeyxKj3wZzijWnma8H4"} call_kEyPDf0w2E30S3cHvMeipWYe call_MKeykV0uG5weEfAEYfqRGXyy',
+    "keyboard_layout_2024_v3x9 tokenizer_v2_checkpoint_77a9f secretary7",
     # Documentation stand-ins, as in a README the agent read.
     "export ANTHROPIC_API_KEY=sk-ant-...\nexport GEMINI_API_KEY=...\nOPENAI_API_KEY=<your key>",
     "DB_PASSWORD=${DB_PASSWORD}\nAPI_TOKEN=xxxxxxxx\nSECRET_KEY=changeme",

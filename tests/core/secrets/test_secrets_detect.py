@@ -87,3 +87,33 @@ def test_entropy() -> None:
     assert not looks_random("src/pitui/core/secrets")
     assert not looks_random("1234567890123456789")
     assert looks_random("q8Xk2LmZ9rT4vB7nW1cY")
+
+
+@pytest.mark.parametrize("long_text", [0, 10**9])
+def test_short_and_long_text_searches_agree(
+    monkeypatch: pytest.MonkeyPatch, long_text: int
+) -> None:
+    """Long texts look for anchors one by one, lower-cased; short ones with one regex."""
+    from pitui.core.secrets import detect
+
+    text = "\n".join(t.format(s) for _, s, t in CASES) + "\n" + "\n".join(ORDINARY)
+    text = "İİ " + text  # a letter whose lower case is longer shifts nothing
+    expected = [(f.kind, text[f.start : f.end]) for f in find_secrets(text)]
+    monkeypatch.setattr(detect, "LONG_TEXT", long_text)
+    found = [(f.kind, text[f.start : f.end]) for f in find_secrets(text)]
+    assert found == expected
+    assert sorted(kind for kind, _ in found) == sorted(kind for kind, _, _ in CASES)
+
+
+def test_redact_json_keeps_kept_keys_and_image_pixels() -> None:
+    key = "ghp_" + "x1Y2" * 9
+    value = {
+        "content": [
+            {"type": "image", "mimeType": "image/png", "data": "token: " + "q8Xk2LmZ9rT4vB7nW1cY"}
+        ],
+        "toolName": key,
+        "text": key,
+    }
+    redacted, counts = redact_json(value, keep=frozenset({"toolName"}))
+    assert redacted["content"] == value["content"] and redacted["toolName"] == key
+    assert redacted["text"] == "[REDACTED:github]" and counts == Counter({"github": 1})
