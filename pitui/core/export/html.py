@@ -9,7 +9,7 @@ requests nothing: its style is inline.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -86,16 +86,42 @@ _MD = _renderer()
 
 
 def render_markdown(text: str) -> str:
-    return _MD.render(inert(text))
+    text = inert(text)
+    fast = _fence_html(text)
+    return fast if fast is not None else _MD.render(text)
+
+
+def _fence_html(text: str) -> str | None:
+    """A block that is one fenced code block, as markdown-it renders it, without parsing:
+    most of a large export is tool output in fences. None when the text is anything else."""
+    if not text.startswith("```"):
+        return None
+    newline = text.find("\n")
+    opener = text[:newline] if newline != -1 else ""
+    fence = opener[: len(opener) - len(opener.lstrip("`"))]
+    info = opener[len(fence) :]
+    if not opener or "`" in info or not text.endswith("\n" + fence):
+        return None
+    body = text[newline + 1 : len(text) - len(fence)]
+    if fence in body or (info and not info.split()[0].isascii()):
+        return None
+    language = info.split()[0] if info.strip() else ""
+    attribute = f' class="language-{_escape(language)}"' if language else ""
+    return f"<pre><code{attribute}>{_escape(body)}</code></pre>\n"
+
+
+def _escape(text: str) -> str:
+    """markdown-it's escapeHtml: &, <, > and double quotes."""
+    return html.escape(text, quote=False).replace('"', "&quot;")
 
 
 def to_html(document: Document) -> str:
     return "".join(html_parts(document))
 
 
-def html_parts(document: Document) -> list[str]:
-    """The page in pieces (one a block), each ending with a newline."""
-    parts = [
+def html_parts(document: Document) -> Iterator[str]:
+    """The page in pieces (one a block), each made when it is asked for."""
+    head = [
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
@@ -114,12 +140,12 @@ def html_parts(document: Document) -> list[str]:
         "</header>",
         "<main>",
     ]
+    yield "".join(part + "\n" for part in head)
     for block in document.blocks:
         body = render_markdown(block.markdown)
         if block.summary is None:
-            parts.append(body)
+            yield body + "\n"
         else:
             summary = html.escape(inert(block.summary))
-            parts.append(f"<details><summary>{summary}</summary>\n{body}</details>")
-    parts += ["</main>", "</body>", "</html>"]
-    return [part + "\n" for part in parts]
+            yield f"<details><summary>{summary}</summary>\n{body}</details>\n"
+    yield "</main>\n</body>\n</html>\n"

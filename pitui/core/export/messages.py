@@ -58,7 +58,7 @@ class MessageRenderer:
         content = message.get("content")
         text, images = _text_and_images(content)
         if text or not images:
-            blocks.append(Block(self._cut(text, language)))
+            blocks.extend(self._cut(text, language))
         blocks.extend(Block(image) for image in images)
         return blocks
 
@@ -70,8 +70,9 @@ class MessageRenderer:
         if message.get("excludeFromContext") is True:
             notes.append("not sent to the model")
         return [
-            Block(f"{heading} ({', '.join(notes)})\n\n{fenced(command, 'sh')}"),
-            Block(self._cut(str(message.get("output", "")), "text")),
+            Block(f"{heading} ({', '.join(notes)})"),
+            Block(fenced(command, "sh")),
+            *self._cut(str(message.get("output", "")), "text"),
         ]
 
     def _summary(self, message: dict[str, Any], heading: str) -> list[Block]:
@@ -106,12 +107,12 @@ class MessageRenderer:
             thinking = str(part.get("thinking", ""))
             return [Block(thinking, summary="Thinking")] if thinking.strip() else []
         if kind == "toolCall":
-            return [self._tool_call(part)]
+            return self._tool_call(part)
         if kind == "image":
             return [Block(image_note(part))]
         return [Block(fenced(_json(part), "json"))]
 
-    def _tool_call(self, call: dict[str, Any]) -> Block:
+    def _tool_call(self, call: dict[str, Any]) -> list[Block]:
         name = str(call.get("name", ""))
         arguments = call.get("arguments")
         args = arguments if isinstance(arguments, dict) else {}
@@ -123,20 +124,22 @@ class MessageRenderer:
         if path is not None:
             title += f" {inline_code(path)}"
         if name == "bash" and isinstance(args.get("command"), str) and len(args) <= 2:
-            return Block(f"{title}\n\n{fenced(args['command'], 'sh')}")
+            return [Block(title), Block(fenced(args["command"], "sh"))]
         if name == "write" and isinstance(args.get("content"), str):
-            return Block(f"{title}\n\n{self._cut(args['content'], language)}")
-        return Block(f"{title}\n\n{fenced(_json(arguments), 'json')}")
+            return [Block(title), *self._cut(args["content"], language)]
+        return [Block(title), Block(fenced(_json(arguments), "json"))]
 
-    def _cut(self, text: str, language: str) -> str:
+    def _cut(self, text: str, language: str) -> list[Block]:
+        """The text fenced, cut after `max_tool_lines` lines with a note."""
         limit = self.max_tool_lines
         lines = text.count("\n") + 1
         if limit <= 0 or lines <= limit:
-            return fenced(text, language)
+            return [Block(fenced(text, language))]
         end = -1
         for _ in range(limit):
             end = text.index("\n", end + 1)
-        return f"{fenced(text[:end], language)}\n\n*… {lines - limit} more lines not shown*"
+        note = f"*… {lines - limit} more lines not shown*"
+        return [Block(fenced(text[:end], language)), Block(note)]
 
 
 _ROLES = {

@@ -143,3 +143,36 @@ def test_thinking_is_a_details_element(tmp_path: Path) -> None:
 
 def test_template_requests_nothing() -> None:
     assert "url(" not in STYLE and "@import" not in STYLE and "http" not in STYLE
+
+
+def test_fenced_blocks_render_as_markdown_it_does() -> None:
+    """The shortcut for blocks that are one fence gives markdown-it's own HTML."""
+    from pitui.core.export.fence import fenced
+    from pitui.core.export.html import _MD, _fence_html, render_markdown
+
+    samples = [
+        fenced("a < b && c > \"d\" 'e'\n  indented\n", "python"),
+        fenced("``` inside ````\n", "json"),
+        fenced("", ""),
+        fenced("x", "c++"),
+        "```\nnot closed",
+        "```js\ncode\n```\ntext after\n```",
+        "plain text",
+    ]
+    for text in samples:
+        assert render_markdown(text) == _MD.render(text), text
+    assert (
+        _fence_html("plain text") is None
+        and _fence_html("```js\ncode\n```\ntext after\n```") is None
+    )
+
+
+def test_fast_fences_equal_markdown_it_over_the_store(tmp_path: Path) -> None:
+    from pitui.core.export.build import branch_document
+    from pitui.core.export.document import inert
+    from pitui.core.export.html import _MD, render_markdown
+
+    blocks = [b for s in store_sessions(tmp_path)[:12] for b in branch_document(s).blocks]
+    assert sum(b.markdown.startswith("```") for b in blocks) >= 40
+    for block in blocks:
+        assert render_markdown(block.markdown) == _MD.render(inert(block.markdown))
