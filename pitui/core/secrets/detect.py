@@ -111,7 +111,7 @@ def _anchor_hits(text: str) -> list[tuple[int, int]]:
 
 
 def _anchor_index() -> tuple[re.Pattern[str], dict[str, list[int]]]:
-    """One regex finding every anchor (and trigger) where it starts, overlapping ones too,
+    """One regex finding every anchor where it starts, overlapping ones too,
     and the patterns to try for each (those whose anchor the found one starts with)."""
     words: dict[str, bool] = {}  # anchor -> case-insensitive
     for pattern in PATTERNS:
