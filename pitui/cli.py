@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "unpin": "unpin sessions",
     "tag": "add tags to a session",
     "untag": "remove tags from a session",
+    "export": "export a branch or a context as Markdown, HTML or JSONL",
 }
 
 

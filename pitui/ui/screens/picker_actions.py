@@ -1,4 +1,4 @@
-"""What the picker does with the highlighted session: open, resume, fork, rename, trash,
+"""What the picker does with the highlighted session: open, resume, fork, rename, export, trash,
 and the toggles of scope, sort, named filter and paths."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from pitui.core.catalog.search import SORTS
 from pitui.ui.branch_actions import ask_tags, toggle_pin
+from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_name, ask_trash
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -137,6 +138,12 @@ class PickerActions(Screen[None]):
     def _marks_changed(self, note: str) -> None:
         self.notify(note, markup=False)  # holds the tags as typed
         self.run_search()
+
+    def action_export(self) -> None:
+        summary = self.highlighted
+        if summary is not None:
+            title = summary.name or summary.first_message or Path(summary.path).stem
+            ask_export(self, Path(summary.path), None, title, "the session's active branch")
 
     def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
         """Re-read these sessions into the catalog (after our own writes) and search again."""

@@ -89,6 +89,15 @@ PICKER_BINDINGS: list[BindingType] = [
         priority=True,
         tooltip="Edit the tags of the highlighted session",
     ),
+    Binding(
+        "alt+e",
+        "export",
+        "Export",
+        id="picker.export",
+        priority=True,
+        show=False,
+        tooltip="Export the highlighted session's active branch",
+    ),
     Binding("enter", "open", "Open", id="picker.open", tooltip="Open in the session screen"),
     Binding(
         "down,up,pagedown,pageup",

@@ -1,4 +1,5 @@
-"""What the session screen does: back, resume, copy, label, name, trash, fork, context edits."""
+"""What the session screen does: back, resume, copy, label, name, trash, export, fork, context
+edits."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ from textual import work
 from textual.screen import Screen
 from textual.widgets import Input
 
+from pitui.core.export.build import session_title
+from pitui.core.export.export import entry_markdown
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
 from pitui.ui.branch_actions import ask_context_edit, ask_fork
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.messages import ContextBuilt
+from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.context_pane import ContextList, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
@@ -81,6 +85,23 @@ class SessionCommands(ReportsFailures, Screen[None]):
         """Our own write shows at once, with or without the watcher."""
         if self.live is not None:
             self.live.apply_change()
+
+    def action_copy_markdown(self) -> None:
+        entry = self.entry
+        if entry is None or getattr(entry, "type", None) == "session":
+            return
+        text = entry_markdown(entry.raw)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {len(text):,} characters of Markdown")
+
+    def action_export(self) -> None:
+        entry, live = self.entry, self.live
+        if live is None:
+            return
+        leaf = None if entry is None or getattr(entry, "type", None) == "session" else entry.id
+        with live.lock:
+            title = session_title(live.session, leaf)
+        ask_export(self, self.path, leaf, title, "the branch of the highlighted entry")
 
     def action_trash(self) -> None:
         name = self.live.session.tree.name if self.live else None

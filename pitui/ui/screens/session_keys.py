@@ -48,6 +48,21 @@ SESSION_BINDINGS: list[BindingType] = [
         "ctrl+x", "copy", "Copy", id="session.copy", tooltip="Copy the highlighted entry's text"
     ),
     Binding(
+        "alt+e",
+        "export",
+        "Export",
+        id="session.export",
+        tooltip="Export the highlighted entry's branch (Markdown, HTML, jsonl)",
+    ),
+    Binding(
+        "alt+m",
+        "copy_markdown",
+        "Copy Markdown",
+        id="session.copy_markdown",
+        show=False,
+        tooltip="Copy the highlighted entry as Markdown",
+    ),
+    Binding(
         "ctrl+e",
         "resume",
         "Resume",
