@@ -109,7 +109,7 @@ async def test_copy_the_highlighted_entry_as_markdown(app_factory: Any, demo_roo
         await pilot.press("g", "down", "down")
         await settle(pilot)
         entry = screen.entry
-        await pilot.press("alt+c")
+        await pilot.press("alt+m")
         copied = pilot.app.clipboard
     assert copied.startswith("### ") and f"`{entry.id}`" in copied
     message = entry.raw.get("message") or {}
