@@ -1,5 +1,117 @@
-"""`SummaryBuilder` and its helpers, under their old name (the code is in `entry_rules`)."""
+"""`SummaryBuilder`: Pi's `buildSessionInfo`, fed line by line and resumable from a byte offset.
 
-from pitui.core.catalog.entry_rules import SummaryBuilder, extract_text, node_mtime_ms, split_lines
+The rules live in `entry_rules.py` (exact, any line) and `fast_entries.py` (the common shapes,
+decoded faster, same result); this module adds what makes the state resumable (`state` /
+`from_state`: complete lines only) and the summary Pi would list (`summarize`: a partial last
+line is applied to a throwaway copy, because Pi's readline yields it as a line too).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pitui.core.catalog import blobs
+from pitui.core.catalog.entry_rules import extract_text, split_lines
+from pitui.core.catalog.fast_entries import FastEntries
+from pitui.core.catalog.js_numbers import node_mtime_ms
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.format import jsvalues as js
 
 __all__ = ["SummaryBuilder", "extract_text", "node_mtime_ms", "split_lines"]
+
+STATE_KEYS = (
+    *("header", "entry_count", "message_count", "first_message", "name", "last_activity"),
+    *("malformed", "rejected", "leaves", "parents", "labels", "models", "tokens", "cost"),
+)
+
+
+class SummaryBuilder(FastEntries):
+    """Running summary state, resumable; see the module docstring."""
+
+    @property
+    def new_texts(self) -> list[str]:
+        """Conversation texts fed since the builder was created or resumed."""
+        return self.texts[self.resumed_texts :]
+
+    # -- persistence -------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        out = {key: getattr(self, key) for key in STATE_KEYS}
+        out["leaves"], out["parents"] = sorted(self.leaves), sorted(self.parents)
+        out["tokens"], out["cost"] = blobs.js_number(self.tokens), blobs.js_number(self.cost)
+        if self.last_activity is not None:
+            out["last_activity"] = blobs.js_number(self.last_activity)
+        text = " ".join(self.texts)
+        if blobs.has_surrogates(text):  # SQLite's text column holds it without them
+            out["text"] = text
+        return out
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], text: str = "") -> SummaryBuilder:
+        builder = cls(**{k: state[k] for k in STATE_KEYS if k in state})
+        builder.leaves, builder.parents = set(builder.leaves), set(builder.parents)
+        builder.tokens = blobs.from_js_number(builder.tokens)
+        builder.cost = float(blobs.from_js_number(builder.cost))
+        if builder.last_activity is not None:
+            builder.last_activity = blobs.from_js_number(builder.last_activity)
+        text = state.get("text", text)
+        builder.texts = [text] if text else []
+        builder.text_size = len(text) + 1 if text else 0
+        builder.resumed_texts = len(builder.texts)
+        return builder
+
+    @property
+    def is_session(self) -> bool:
+        return self.header is not None and not self.rejected
+
+    # -- result ------------------------------------------------------------------------------
+
+    def summarize(
+        self, path: str, size: int, mtime_ns: int, tail: bytes = b""
+    ) -> SessionSummary | None:
+        """What Pi would list for these bytes (tail = a last line without newline), or None."""
+        builder = self
+        if tail and not self.rejected:
+            builder = copy.copy(self)
+            builder.texts = list(self.texts)
+            builder.leaves, builder.parents = set(self.leaves), set(self.parents)
+            builder.labels, builder.models = dict(self.labels), list(self.models)
+            builder.feed_lines([tail])
+        if not builder.is_session:
+            return None
+        summary = builder._summary(path, mtime_ns)
+        summary.size, summary.writing_in_progress = size, bool(tail)
+        return summary
+
+    def _summary(self, path: str, mtime_ns: int) -> SessionSummary:
+        header = self.header or {}
+        cwd = header.get("cwd")
+        stamp = header.get("timestamp", js.UNDEFINED)
+        header_ms = js.js_date_ms(stamp) if isinstance(stamp, str) else None
+        if self.last_activity is not None and self.last_activity > 0:
+            modified = js.valid_time(self.last_activity)
+        elif header_ms is not None:
+            modified = js.valid_time(header_ms)
+        else:
+            modified = node_mtime_ms(mtime_ns)
+        return SessionSummary(
+            path=path,
+            id=header.get("id"),
+            cwd=cwd if isinstance(cwd, str) else "",
+            name=self.name,
+            parent_session_path=header.get("parentSession"),
+            created_ms=js.valid_time(js.js_date_ms(stamp)),
+            modified_ms=modified,
+            message_count=self.message_count,
+            first_message=self.first_message or "(no messages)",
+            all_messages_text=" ".join(self.texts),
+            entry_count=self.entry_count,
+            branch_count=len(self.leaves),
+            labels=tuple(self.labels.values()),
+            models=tuple(self.models),
+            total_tokens=self.tokens,
+            total_cost=round(self.cost, 10),
+            malformed_lines=self.malformed,
+            mtime_ns=mtime_ns,
+        )
