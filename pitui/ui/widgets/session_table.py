@@ -116,9 +116,11 @@ class SessionTable(ScrollView, can_focus=True):
         all_scope: bool,
         show_paths: bool,
         home: str | None = None,
+        top: bool = False,
     ) -> None:
-        """Replace the rows, keeping the highlighted session if it is still listed."""
-        keep = self.highlighted_path
+        """Replace the rows, keeping the highlighted session if it is still listed (`top`:
+        highlight the first row)."""
+        keep = None if top else self.highlighted_path
         self.rows = rows
         self.now, self.all_scope, self.show_paths, self.home = now, all_scope, show_paths, home
         cursor = 0
