@@ -54,7 +54,7 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     COMMAND_PALETTE_BINDING = "ctrl+k"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Every key"),
-        Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", tooltip="Dark / light theme"),
+        Binding("f2", "toggle_theme", "Theme", id="app.theme", tooltip="Dark / light theme"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True),
     ]
 
@@ -117,21 +117,37 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The palette lists every key of the current screen, then Textual's own commands."""
+        """The palette: each command of the current screen once, on one line with its key
+        (no text-box editing keys), then Textual's own commands that pitui does not replace."""
         seen: set[str] = set()
         for active in screen.active_bindings.values():
             binding = active.binding
-            if not binding.description or binding.action in seen or not active.enabled:
+            if not _is_command(active.node, binding) or not active.enabled:
                 continue
-            seen.add(binding.action)
-            help_text = binding.tooltip or binding.description
+            title = binding.tooltip or binding.description
+            if binding.action in seen or title in seen:
+                continue
+            seen.update((binding.action, title))
             run = partial(active.node.run_action, binding.action)
-            yield SystemCommand(binding.description, f"{help_text} ({binding.key})", run)
-        yield from super().get_system_commands(screen)
+            yield SystemCommand(f"{title} ({self.get_key_display(binding)})", "", run)
+        for command in super().get_system_commands(screen):
+            if command.title not in TEXTUAL_COMMANDS_REPLACED:
+                yield command
 
     def report_worker_failure(self, worker: Worker[Any]) -> None:
         """The one place worker failures surface: a notification, never a traceback."""
         notify_failure(self, worker)
+
+
+TEXTUAL_COMMANDS_REPLACED = frozenset({"Theme", "Quit", "Keys"})  # pitui's own keys do these
+
+
+def _is_command(node: Any, binding: Binding) -> bool:
+    """A palette command: a binding with a tooltip (moving keys have none) that is not a
+    text box's editing key."""
+    from textual.widgets import Input, TextArea
+
+    return bool(binding.tooltip) and not isinstance(node, Input | TextArea)
 
 
 def make_app(

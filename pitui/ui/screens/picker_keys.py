@@ -55,6 +55,22 @@ PICKER_BINDINGS: list[BindingType] = [
     ),
     Binding("enter", "open", "Open", id="picker.open", tooltip="Open in the session screen"),
     Binding(
+        "ctrl+e",
+        "resume",
+        "Resume",
+        id="picker.resume",
+        priority=True,
+        tooltip="Resume the highlighted session in pi",
+    ),
+    Binding(
+        "alt+r",
+        "fork",
+        "Fork",
+        id="picker.fork",
+        priority=True,
+        tooltip="Fork the highlighted session in pi (pi --fork)",
+    ),
+    Binding(
         "down,up,pagedown,pageup",
         "focus_list",
         "List",

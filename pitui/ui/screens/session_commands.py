@@ -11,11 +11,12 @@ from textual.widgets import Input
 
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
+from pitui.ui.failures import ReportsFailures
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.entry_tree import EntryTree
 
 
-class SessionCommands(Screen[None]):
+class SessionCommands(ReportsFailures, Screen[None]):
     """The session screen's actions (mixed into `SessionScreen`)."""
 
     path: Path

@@ -42,7 +42,7 @@ SESSION_BINDINGS: list[BindingType] = [
     ),
     Binding("ctrl+r", "rename", "Name", id="session.rename", tooltip="Name the session"),
     Binding(
-        "ctrl+d", "trash", "Trash", id="session.trash", tooltip="Move the session to the trash"
+        "delete", "trash", "Trash", id="session.trash", tooltip="Move the session to the trash"
     ),
     Binding(
         "ctrl+x", "copy", "Copy", id="session.copy", tooltip="Copy the highlighted entry's text"

@@ -46,26 +46,130 @@ class EntryTree(ScrollView, can_focus=True):
     """Rows of a session tree with a cursor, folding, filters and search."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home,g", "first", "Top", show=False),
-        Binding("end,G", "last", "Bottom", show=False),
-        Binding("left", "fold_or_parent", "Fold", show=False),
-        Binding("right", "unfold_or_child", "Unfold", show=False),
-        Binding("ctrl+left,alt+left", "segment('up')", "Branch up", show=False),
-        Binding("ctrl+right,alt+right", "segment('down')", "Branch down", show=False),
-        Binding("z", "fold_all", "Fold all", show=False),
-        Binding("Z", "unfold_all", "Unfold all", show=False),
-        Binding("ctrl+o", "cycle_filter(1)", "Filter", id="entry_tree.filter"),
-        Binding("ctrl+shift+o", "cycle_filter(-1)", "Filter back", show=False),
-        Binding("slash", "request_search", "Search", id="entry_tree.search"),
-        Binding("n", "match(1)", "Next match", show=False),
-        Binding("N", "match(-1)", "Previous match", show=False),
-        Binding("l", "leaf", "Active leaf", id="entry_tree.leaf"),
-        Binding("T", "toggle_label_times", "Label times", show=False),
-        Binding("enter", "select", "Select", show=False),
+        Binding("up", "cursor(-1)", "Up", show=False, id="session.up"),
+        Binding("down", "cursor(1)", "Down", show=False, id="session.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="session.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="session.page_down"),
+        Binding("left", "page(-1)", "Page up", show=False, id="session.page_left"),
+        Binding("right", "page(1)", "Page down", show=False, id="session.page_right"),
+        Binding("home,g", "first", "Top", show=False, id="session.first"),
+        Binding("end,G", "last", "Bottom", show=False, id="session.last"),
+        Binding(
+            "ctrl+left,alt+left",
+            "segment('up')",
+            "Fold / up",
+            show=False,
+            id="session.fold_up",
+            tooltip="Fold the branch or go up a branch",
+        ),
+        Binding(
+            "ctrl+right,alt+right",
+            "segment('down')",
+            "Unfold / down",
+            show=False,
+            id="session.unfold_down",
+            tooltip="Unfold the branch or go down a branch",
+        ),
+        Binding(
+            "z",
+            "fold_all",
+            "Fold all",
+            show=False,
+            id="session.fold_all",
+            tooltip="Fold every branch",
+        ),
+        Binding(
+            "Z",
+            "unfold_all",
+            "Unfold all",
+            show=False,
+            id="session.unfold_all",
+            tooltip="Unfold every branch",
+        ),
+        Binding(
+            "ctrl+d",
+            "filter('default')",
+            "Default",
+            show=False,
+            id="session.filter_default",
+            tooltip="Filter: default view",
+        ),
+        Binding(
+            "ctrl+t",
+            "filter('no-tools')",
+            "No tools",
+            show=False,
+            id="session.filter_no_tools",
+            tooltip="Filter: no tool results (again: default)",
+        ),
+        Binding(
+            "ctrl+u",
+            "filter('user-only')",
+            "User only",
+            show=False,
+            id="session.filter_user",
+            tooltip="Filter: user messages only (again: default)",
+        ),
+        Binding(
+            "ctrl+l",
+            "filter('labeled-only')",
+            "Labeled only",
+            show=False,
+            id="session.filter_labeled",
+            tooltip="Filter: labeled entries only (again: default)",
+        ),
+        Binding(
+            "ctrl+a",
+            "filter('all')",
+            "All entries",
+            show=False,
+            id="session.filter_all",
+            tooltip="Filter: every entry (again: default)",
+        ),
+        Binding(
+            "ctrl+o",
+            "cycle_filter(1)",
+            "Filter",
+            id="entry_tree.filter",
+            tooltip="Cycle the filter",
+        ),
+        Binding(
+            "ctrl+shift+o",
+            "cycle_filter(-1)",
+            "Filter back",
+            show=False,
+            id="session.filter_back",
+            tooltip="Cycle the filter backwards",
+        ),
+        Binding(
+            "slash", "request_search", "Search", id="entry_tree.search", tooltip="Search the tree"
+        ),
+        Binding(
+            "n",
+            "match(1)",
+            "Next match",
+            show=False,
+            id="session.next_match",
+            tooltip="Next search match",
+        ),
+        Binding(
+            "N",
+            "match(-1)",
+            "Previous match",
+            show=False,
+            id="session.previous_match",
+            tooltip="Previous search match",
+        ),
+        Binding("l", "leaf", "Active leaf", id="entry_tree.leaf", tooltip="Go to the active leaf"),
+        Binding(
+            "T,shift+t",
+            "toggle_label_times",
+            "Label times",
+            show=False,
+            id="session.label_times",
+            tooltip="Show or hide label times",
+        ),
+        Binding("enter", "select", "Select", show=False, id="session.select"),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "entry-tree--cursor",
@@ -331,6 +435,13 @@ class EntryTree(ScrollView, can_focus=True):
             self._filter = mode
             self._after_change(modes.nearest_index(kept.id if kept else None) or 0)
             self.post_message(self.FilterChanged(self, mode))
+
+    def action_filter(self, mode: str) -> None:
+        """Pi's direct filter keys: a mode's key toggles it with the default view."""
+        current = self.filter
+        target = "default" if mode == current and mode != "default" else mode
+        if target != current:
+            self.set_filter(target)
 
     @property
     def label_times(self) -> bool:

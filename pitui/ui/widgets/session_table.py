@@ -56,8 +56,10 @@ class SessionTable(ScrollView, can_focus=True):
         Binding("home", "first", "First", show=False),
         Binding("end", "last", "Last", show=False),
         Binding("enter", "select", "Open", show=False),
-        Binding("r", "screen.resume", "Resume", id="picker.resume", tooltip="Hand off to pi"),
-        Binding("f", "screen.fork", "Fork", id="picker.fork", tooltip="pi --fork this session"),
+        Binding("r", "screen.resume", "Resume", id="picker.list_resume", tooltip="Hand off to pi"),
+        Binding(
+            "f", "screen.fork", "Fork", id="picker.list_fork", tooltip="pi --fork this session"
+        ),
         Binding("escape", "screen.focus_search", "Search", show=False, id="picker.search"),
     ]
     OWN_KEYS = frozenset("rf?")
