@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
             watch=not args.no_watch,
             no_cache=args.no_cache,
             pi_command=args.pi_command,
+            keybindings=discovery.agent_dir() / "keybindings.json",  # the user's Pi keys
             **options,
         )
         result = app.run()

@@ -20,6 +20,7 @@ from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
+from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.messages import SessionRemoved
 from pitui.ui.writes import WriteFlow
 
@@ -44,6 +45,8 @@ class AppConfig:
     pi_command: str | None = None
     now: Callable[[], datetime] | None = None
     home: str | None = None
+    keymap: dict[str, str] = field(default_factory=dict)
+    keymap_notices: list[str] = field(default_factory=list)
 
 
 class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
@@ -76,6 +79,16 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         return self.config.now() if self.config.now else datetime.now(UTC)
 
     def on_mount(self) -> None:
+        if self.config.keymap:
+            self.set_keymap(self.config.keymap)
+        if self.config.keymap_notices:
+            self.notify(
+                "\n".join(self.config.keymap_notices),
+                title="keybindings.json: entries ignored",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
         if self.config.session_file is not None:
             from pitui.ui.screens.session import SessionScreen
 
@@ -163,6 +176,7 @@ def make_app(
     pi_command: str | None = None,
     now: datetime | Callable[[], datetime] | None = None,
     home: str | None = None,
+    keybindings: Path | str | None = None,
 ) -> PituiApp:
     """Build the app with its catalog and live store (no I/O happens until it runs)."""
     clock = (lambda: now) if isinstance(now, datetime) else now
@@ -179,6 +193,8 @@ def make_app(
         now=clock,
         home=home,
     )
+    if keybindings is not None:  # a small file, read before the app runs
+        config.keymap, config.keymap_notices = load_pi_keymap(Path(keybindings))
     catalog = None
     if root is not None:
         catalog = Catalog(

@@ -49,13 +49,13 @@ class SessionTable(ScrollView, can_focus=True):
     its own go to the search box."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("enter", "select", "Open", show=False),
+        Binding("up", "cursor(-1)", "Up", show=False, id="picker.up"),
+        Binding("down", "cursor(1)", "Down", show=False, id="picker.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="picker.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="picker.page_down"),
+        Binding("home", "first", "First", show=False, id="picker.first"),
+        Binding("end", "last", "Last", show=False, id="picker.last"),
+        Binding("enter", "select", "Open", show=False, id="picker.list_open"),
         Binding("r", "screen.resume", "Resume", id="picker.list_resume", tooltip="Hand off to pi"),
         Binding(
             "f", "screen.fork", "Fork", id="picker.list_fork", tooltip="pi --fork this session"
