@@ -151,13 +151,16 @@ async def test_search_next_previous() -> None:
         tree = app.query_one(EntryTree)
         await pilot.press("home")
         assert tree.search("reply") == 2
-        assert tree.cursor == 3
+        assert [r.entry.id for r in tree.rows] == ["b2a", "b1a"]  # only the matches, as Pi
+        assert tree.highlighted.id == "b1a"  # as Pi: no shown ancestor of r, the last row
         await pilot.press("n")
-        assert tree.cursor == 5
+        assert tree.highlighted.id == "b2a"
         await pilot.press("n")
-        assert tree.cursor == 3
+        assert tree.highlighted.id == "b1a"
         await pilot.press("N")
-        assert tree.cursor == 5
+        assert tree.highlighted.id == "b2a"
+        tree.search("")
+        assert len(tree.rows) == 6 and tree.highlighted.id == "b2a"
 
 
 async def test_click_selects_row() -> None:

@@ -114,3 +114,46 @@ async def test_picker_resume_and_fork_from_the_search_box(
             await pilot.pause()
     assert isinstance(app.return_value, Handoff)
     assert app.return_value.argv == ["pi", *(["--fork"] if fork else ["--session"]), str(path)]
+
+
+async def test_typing_filters_the_tree_with_a_counter_and_esc_clears_first(
+    app_factory: Any,
+) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_session(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        full = len(tree.rows)
+        await pilot.press("c", "e")  # no key of the tree: typing starts the search
+        search = screen.query_one("#tree-search")
+        assert screen.focused is search and search.value == "ce"
+        await pilot.press(*"nts")
+        await wait_for(pilot, lambda: tree.query == "cents")
+        await settle(pilot)
+        shown = len(tree.rows)
+        assert 0 < shown < full
+        model = tree.model
+        assert model is not None
+        expected = [model.rows[i].entry.id for i in model.search("cents")]
+        assert [r.entry.id for r in tree.rows] == expected  # Pi's tokens over Pi's text
+        count = screen.query_one("#tree-search-count")
+        assert str(count.render()) == f"({tree.cursor + 1}/{shown})"
+        await pilot.press("enter")  # done typing: the rows stay filtered
+        assert screen.focused is tree and len(tree.rows) == shown
+        await pilot.press("g", "n")
+        assert str(count.render()) == f"(2/{shown})"
+        await pilot.press("escape")  # clears the search first
+        assert pilot.app.screen is screen and len(tree.rows) == full and not tree.query
+        await pilot.press("escape")  # then leaves
+        assert isinstance(pilot.app.screen, PickerScreen)
+
+
+async def test_two_words_are_and_ed(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_session(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("slash", *"cents total")
+        await wait_for(pilot, lambda: tree.query == "cents total")
+        await settle(pilot)
+        for row in tree.rows:
+            text = row.search_text()
+            assert "cents" in text and "total" in text

@@ -79,9 +79,14 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
             yield EntryTree(id="entry-tree")
             yield MessagePane(id="message-pane")
             yield ContextPane(id="context-pane")
-        yield Input(
-            placeholder="Search the tree (Enter: done, Esc: clear)", id="tree-search", compact=True
-        )
+        with Horizontal(id="tree-search-bar"):
+            yield Input(
+                placeholder="Type to search (Enter: done, Esc: clear)",
+                id="tree-search",
+                compact=True,
+                select_on_focus=False,
+            )
+            yield Static(id="tree-search-count")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -219,6 +224,7 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
     @on(EntryTree.Highlighted)
     def _highlighted(self, event: EntryTree.Highlighted) -> None:
         self.entry = event.entry
+        self._update_count()
         tree = self.live.session.tree if self.live else None
         self.query_one(MessagePane).show_entry(event.entry, tree)
         if self._context_timer is not None:
@@ -255,8 +261,7 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
     @on(ContextPane.EntrySelected)
     def _context_row_chosen(self, event: ContextPane.EntrySelected) -> None:
         tree = self.query_one(EntryTree)
-        if tree.model is not None:
-            tree.move_to(tree.model.nearest_index(event.entry_id) or 0)
+        tree.move_to_entry(event.entry_id)
         if tree.display:
             tree.focus()
 
@@ -280,8 +285,11 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
     @on(EntryTree.SearchRequested)
     def _search_requested(self, event: EntryTree.SearchRequested) -> None:
         search = self.query_one("#tree-search", Input)
-        search.display = True
+        self.query_one("#tree-search-bar").display = True
         search.focus()
+        if search.value != event.text:
+            search.value = event.text
+        search.cursor_position = len(search.value)
 
     @on(Input.Changed, "#tree-search")
     def _search_changed(self, event: Input.Changed) -> None:
@@ -307,6 +315,14 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
             return  # a newer search is on its way
         found = self.query_one(EntryTree).show_matches(message.text, message.matches)
         search.set_class(bool(message.text) and not found, "-no-match")
+        self._update_count()
+
+    def _update_count(self) -> None:
+        """Pi's position counter while searching: (highlighted/shown)."""
+        tree = self.query_one(EntryTree)
+        shown = len(tree.rows)
+        text = f"({tree.cursor + 1 if shown else 0}/{shown})" if tree.query else ""
+        self.query_one("#tree-search-count", Static).update(text)
 
     @on(Input.Submitted, "#tree-search")
     def _search_done(self, event: Input.Submitted) -> None:

@@ -6,6 +6,7 @@ Only visible lines are rendered, from `pitui.core.rows.rows.TreeRows`. Session t
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import ClassVar
 
 from rich.style import Style
@@ -220,7 +221,12 @@ class EntryTree(ScrollView, can_focus=True):
             self.shown = shown
 
     class SearchRequested(WidgetMessage):
-        """`/` was pressed: the screen should show a search input and call `search()`."""
+        """`/` or a printable key the tree does not use was pressed: the screen should show a
+        search input starting with `text` and call `show_matches()` with its answer."""
+
+        def __init__(self, entry_tree: EntryTree, text: str = "") -> None:
+            super().__init__(entry_tree)
+            self.text = text
 
     def __init__(
         self,
@@ -236,8 +242,9 @@ class EntryTree(ScrollView, can_focus=True):
         self.cursor = 0
         self._filter = filter
         self._query = ""
-        self._matches: list[int] = []
+        self._matches: list[int] = []  # model row indices matching the search
         self._match_set: set[int] = set()
+        self._view_rows: list[Row] | None = None  # while searching: only the matching rows
         self._last_posted: object = _NOTHING
         self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
         if tree is not None:
@@ -246,7 +253,38 @@ class EntryTree(ScrollView, can_focus=True):
     # -- data -----------------------------------------------------------------------------
     @property
     def rows(self) -> list[Row]:
+        """The rows shown: while a search is active only its matches, as in Pi's /tree."""
+        if self._view_rows is not None:
+            return self._view_rows
         return self.model.rows if self.model else []
+
+    @property
+    def query(self) -> str:
+        return self._query
+
+    def _to_view(self, index: int | None) -> int:
+        """A model row index as the index of the row shown at or after it."""
+        index = index or 0
+        if self._view_rows is None:
+            return index
+        return min(bisect_left(self._matches, index), max(0, len(self._matches) - 1))
+
+    def _model_cursor(self) -> int:
+        if self._view_rows is None:
+            return self.cursor
+        return self._matches[self.cursor] if 0 <= self.cursor < len(self._matches) else 0
+
+    def _set_view(self) -> None:
+        model_rows = self.model.rows if self.model else []
+        if self._query:
+            self._view_rows = [model_rows[i] for i in self._matches]
+        else:
+            self._view_rows = None
+
+    def move_to_entry(self, entry_id: str | None) -> None:
+        """Highlight this entry's row, or its nearest shown ancestor's."""
+        if self.model is not None:
+            self.move_to(self._to_view(self.model.nearest_index(entry_id)))
 
     @property
     def filter(self) -> str:
@@ -277,13 +315,14 @@ class EntryTree(ScrollView, can_focus=True):
             return
         following = self.cursor >= len(self.rows) - 1
         kept = self.highlighted
+        model_cursor = self._model_cursor()
         changed = self.model.extend(entries)
         if changed is None:
             return
         if following:
-            cursor = len(self.rows) - 1
-        elif changed > self.cursor:
-            cursor = self.cursor
+            cursor = len(self.model.rows) - 1
+        elif changed > model_cursor:
+            cursor = model_cursor
         else:
             cursor = self.model.nearest_index(kept.id if kept else None) or 0
         self._after_change(cursor, scroll=following)
@@ -300,19 +339,34 @@ class EntryTree(ScrollView, can_focus=True):
 
     # -- search ---------------------------------------------------------------------------
     def search(self, text: str) -> int:
-        """Mark rows matching `text`; move to the first match at or after the cursor."""
+        """Show only the rows matching `text`; highlight the first at or after the cursor."""
         return self.show_matches(text, self.model.search(text) if self.model else [])
 
     def show_matches(self, text: str, matches: list[int]) -> int:
-        """Mark `matches` (row indices found for `text`, e.g. by a worker thread)."""
+        """Show only `matches` (model row indices found for `text`, e.g. by a thread worker;
+        Pi's tokens AND-ed over its searchable text); "" shows every row again."""
+        kept = self.highlighted
         self._query = text
-        self._matches = [i for i in matches if i < len(self.rows)]
+        rows = self.model.rows if self.model else []
+        self._matches = [i for i in matches if i < len(rows)] if text else []
         self._match_set = set(self._matches)
-        self._invalidate()
-        if self._matches:
-            after = [i for i in self._matches if i >= self.cursor]
-            self.move_to(after[0] if after else self._matches[0])
+        self._set_view()
+        model_cursor = self._nearest_shown(kept)
+        self._after_change(model_cursor, research=False)
         return len(self._matches)
+
+    def _nearest_shown(self, entry: Entry | None) -> int:
+        """As Pi's /tree: the model index of this entry's row or of its nearest shown
+        ancestor's; else the last row shown."""
+        if self.model is None or entry is None:
+            return 0
+        if not self._query:
+            return self.model.nearest_index(entry.id) or 0
+        for ancestor in reversed(self.model.tree.path_to(entry.id)):
+            index = self.model.index_of(ancestor.id)
+            if index is not None and index in self._match_set:
+                return index
+        return self._matches[-1] if self._matches else 0
 
     def next_match(self) -> None:
         self._step_match(1)
@@ -321,14 +375,9 @@ class EntryTree(ScrollView, can_focus=True):
         self._step_match(-1)
 
     def _step_match(self, step: int) -> None:
-        if not self._matches:
-            return
-        if step > 0:
-            later = [i for i in self._matches if i > self.cursor]
-            self.move_to(later[0] if later else self._matches[0])
-        else:
-            earlier = [i for i in self._matches if i < self.cursor]
-            self.move_to(earlier[-1] if earlier else self._matches[-1])
+        """The next / previous match, wrapping (every row shown is a match)."""
+        if self._query and self.rows:
+            self.move_to((self.cursor + step) % len(self.rows))
 
     # -- cursor ---------------------------------------------------------------------------
     def move_to(self, index: int) -> None:
@@ -353,13 +402,15 @@ class EntryTree(ScrollView, can_focus=True):
             self._last_posted = key
             self.post_message(self.Highlighted(self, entry))
 
-    def _after_change(self, cursor: int, *, scroll: bool = True) -> None:
+    def _after_change(self, cursor: int, *, scroll: bool = True, research: bool = True) -> None:
+        """The rows changed: highlight the row of model index `cursor` (or the match after)."""
         self._invalidate()
-        if self._query and self.model:
+        if self._query and self.model and research:
             self._matches = self.model.search(self._query)
             self._match_set = set(self._matches)
+        self._set_view()
         self.virtual_size = Size(self.size.width, len(self.rows))
-        self.cursor = max(0, min(cursor, len(self.rows) - 1))
+        self.cursor = max(0, min(self._to_view(cursor), len(self.rows) - 1))
         self.refresh()
         if scroll:
             self._scroll_to_cursor()
@@ -390,9 +441,9 @@ class EntryTree(ScrollView, can_focus=True):
         if row.foldable and not row.folded and self.model.fold(row.entry.id):
             self._after_change(self.model.index_of(row.entry.id) or 0)
             return
-        parent = self.model.parent_index(self.cursor)
+        parent = self.model.parent_index(self._model_cursor())
         if parent is not None:
-            self.move_to(parent)
+            self.move_to(self._to_view(parent))
 
     def action_unfold_or_child(self) -> None:
         """Unfold a folded row; otherwise go to its first child row."""
@@ -414,7 +465,7 @@ class EntryTree(ScrollView, can_focus=True):
         elif direction == "down" and row.folded:
             self.action_unfold_or_child()
         else:
-            self.move_to(self.model.segment_start(self.cursor, direction))
+            self.move_to(self._to_view(self.model.segment_start(self._model_cursor(), direction)))
 
     def action_fold_all(self) -> None:
         self._refold(self.model.fold_all if self.model else None)
@@ -454,14 +505,21 @@ class EntryTree(ScrollView, can_focus=True):
             self.post_message(self.LabelTimesToggled(self, self.model.label_times))
 
     def action_request_search(self) -> None:
-        self.post_message(self.SearchRequested(self))
+        self.post_message(self.SearchRequested(self, self._query))
+
+    def on_key(self, event: events.Key) -> None:
+        """As in Pi's /tree, typing searches: a printable key no binding uses starts it."""
+        if event.is_printable and event.character and event.key not in self.screen.active_bindings:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.SearchRequested(self, self._query + event.character))
 
     def action_match(self, step: int) -> None:
         self._step_match(step)
 
     def action_leaf(self) -> None:
         if self.model is not None and self.model.tree.leaf is not None:
-            self.move_to(self.model.nearest_index(self.model.tree.leaf.id) or 0)
+            self.move_to_entry(self.model.tree.leaf.id)
 
     def action_select(self) -> None:
         entry = self.highlighted
@@ -506,8 +564,6 @@ class EntryTree(ScrollView, can_focus=True):
         base = self.rich_style
         if is_cursor:
             base = base + self.get_component_rich_style("entry-tree--cursor")
-        elif index in self._match_set:
-            base = base + self.get_component_rich_style("entry-tree--match")
         text.stylize_before(base)
         text.truncate(width, overflow="ellipsis", pad=True)
         segments = list(text.render(self.app.console))
