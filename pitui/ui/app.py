@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -22,6 +22,8 @@ from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.messages import SessionRemoved
+from pitui.ui.settings import Settings, load_settings, save_settings
+from pitui.ui.themes import DARK, LIGHT, PITUI_THEMES
 from pitui.ui.writes import WriteFlow
 
 
@@ -46,6 +48,7 @@ class AppConfig:
     now: Callable[[], datetime] | None = None
     home: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
     keymap_notices: list[str] = field(default_factory=list)
 
 
@@ -57,15 +60,21 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     COMMAND_PALETTE_BINDING = "ctrl+k"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Every key"),
-        Binding("f2", "toggle_theme", "Theme", id="app.theme", tooltip="Dark / light theme"),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True),
+        Binding(
+            "f2", "toggle_theme", "Theme", id="app.theme", tooltip="Dark / light theme", show=False
+        ),
+        Binding(
+            "ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True, show=False
+        ),
     ]
 
     def __init__(self, config: AppConfig, hub: SessionHub) -> None:
         super().__init__()
         self.config = config
         self.hub = hub
-        self.theme = "textual-dark"
+        for theme in PITUI_THEMES:
+            self.register_theme(theme)
+        self.theme = config.settings.theme
 
     @property
     def catalog(self) -> Catalog | None:
@@ -127,7 +136,20 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
             self.push_screen(HelpScreen(self.screen))
 
     def action_toggle_theme(self) -> None:
-        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        self.theme = LIGHT if self.theme == DARK else DARK
+        self.remember(theme=self.theme)
+
+    def remember(self, **changes: Any) -> None:
+        """Change the settings kept between runs, and write them from a thread worker."""
+        settings = replace(self.config.settings, **changes)
+        self.config.settings = settings
+        self.run_worker(
+            partial(save_settings, settings),
+            thread=True,
+            group="settings",
+            exit_on_error=False,
+            description="saving the settings",
+        )
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette: each command of the current screen once, on one line with its key
@@ -193,7 +215,8 @@ def make_app(
         now=clock,
         home=home,
     )
-    if keybindings is not None:  # a small file, read before the app runs
+    config.settings = load_settings()  # small files, read before the app runs
+    if keybindings is not None:
         config.keymap, config.keymap_notices = load_pi_keymap(Path(keybindings))
     catalog = None
     if root is not None:

@@ -116,11 +116,11 @@ async def test_ctrl_k_opens_the_palette_with_screen_actions(app_factory: Any) ->
 
 async def test_f2_toggles_dark_and_light(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
-        assert pilot.app.theme == "textual-dark"
+        assert pilot.app.theme == "pitui-dark"
         await pilot.press("f2")
-        assert pilot.app.theme == "textual-light"
+        assert pilot.app.theme == "pitui-light"
         await pilot.press("f2")
-        assert pilot.app.theme == "textual-dark"
+        assert pilot.app.theme == "pitui-dark"
 
 
 async def test_worker_failures_become_notifications(app_factory: Any) -> None:

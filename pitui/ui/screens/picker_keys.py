@@ -26,6 +26,7 @@ PICKER_BINDINGS: list[BindingType] = [
         "toggle_named",
         "Named",
         id="picker.named",
+        show=False,
         priority=True,
         tooltip="Named sessions only",
     ),
@@ -34,6 +35,7 @@ PICKER_BINDINGS: list[BindingType] = [
         "toggle_paths",
         "Paths",
         id="picker.paths",
+        show=False,
         priority=True,
         tooltip="Show the file path column",
     ),
@@ -42,6 +44,7 @@ PICKER_BINDINGS: list[BindingType] = [
         "rename",
         "Rename",
         id="picker.rename",
+        show=False,
         priority=True,
         tooltip="Name the highlighted session",
     ),
@@ -53,7 +56,9 @@ PICKER_BINDINGS: list[BindingType] = [
         priority=True,
         tooltip="Move the highlighted session to the trash",
     ),
-    Binding("enter", "open", "Open", id="picker.open", tooltip="Open in the session screen"),
+    Binding(
+        "enter", "open", "Open", id="picker.open", show=False, tooltip="Open in the session screen"
+    ),
     Binding(
         "ctrl+e",
         "resume",

@@ -90,6 +90,7 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         yield Footer()
 
     def on_mount(self) -> None:
+        self.apply_layout()
         self.query_one("#panes").loading = True
         self.query_one("#entry-tree").focus()
         self._load(self.query_one(EntryTree).filter)
@@ -171,9 +172,9 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         name = session.tree.name
         title = Text(one_line(name or "(unnamed session)"), style="bold" if name else "bold dim")
         title.append(f"  {one_line(tilde(session.cwd, self.app.config.home))}", style="cyan")
-        title.append(f"  {self.path.name}", style="dim")
+        title.append(f"  {one_line(tilde(str(self.path), self.app.config.home))}", style="dim")
         count = len(session.tree.entries)
-        title.append(f"  {count:,} entries", style="dim")
+        title.append(f"  {count:,} {'entry' if count == 1 else 'entries'}", style="dim")
         entry_tree = self.query_one(EntryTree)
         title.append(f"  filter: {entry_tree.filter}", style="dim")
         if entry_tree.label_times:

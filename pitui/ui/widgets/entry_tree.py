@@ -161,7 +161,14 @@ class EntryTree(ScrollView, can_focus=True):
             id="session.previous_match",
             tooltip="Previous search match",
         ),
-        Binding("l", "leaf", "Active leaf", id="entry_tree.leaf", tooltip="Go to the active leaf"),
+        Binding(
+            "l",
+            "leaf",
+            "Active leaf",
+            id="entry_tree.leaf",
+            show=False,
+            tooltip="Go to the active leaf",
+        ),
         Binding(
             "T,shift+t",
             "toggle_label_times",
@@ -179,10 +186,10 @@ class EntryTree(ScrollView, can_focus=True):
     }
     DEFAULT_CSS = """
     EntryTree { background: $surface; }
-    EntryTree > .entry-tree--cursor { background: $accent 30%; text-style: bold; }
-    EntryTree:focus > .entry-tree--cursor { background: $accent 50%; }
+    EntryTree > .entry-tree--cursor { background: $accent 20%; text-style: bold; }
+    EntryTree:focus > .entry-tree--cursor { background: $accent 35%; }
     EntryTree > .entry-tree--match { background: $warning 25%; }
-    EntryTree > .entry-tree--guide { color: $text-muted; text-style: dim; }
+    EntryTree > .entry-tree--guide { color: $text-muted; }
     EntryTree > .entry-tree--fold { color: $accent; }
     EntryTree > .entry-tree--active { color: $accent; }
     EntryTree > .entry-tree--label { color: $warning; }
@@ -192,7 +199,7 @@ class EntryTree(ScrollView, can_focus=True):
     EntryTree > .entry-tree--warning { color: $warning; }
     EntryTree > .entry-tree--compaction { color: $primary; }
     EntryTree > .entry-tree--muted { color: $text-muted; }
-    EntryTree > .entry-tree--dim { color: $text-muted; text-style: dim; }
+    EntryTree > .entry-tree--dim { color: $text-muted; }
     EntryTree > .entry-tree--error { color: $error; }
     """
 
@@ -564,8 +571,8 @@ class EntryTree(ScrollView, can_focus=True):
         base = self.rich_style
         if is_cursor:
             base = base + self.get_component_rich_style("entry-tree--cursor")
-        text.stylize_before(base)
         text.truncate(width, overflow="ellipsis", pad=True)
+        text.stylize_before(base)  # after the padding: no trailing cell without the row's bg
         segments = list(text.render(self.app.console))
         return Strip(segments).crop_extend(0, width, base).simplify()
 
@@ -578,5 +585,10 @@ class EntryTree(ScrollView, can_focus=True):
         return text
 
     def _style(self, key: str) -> Style | None:
+        """A part's colour and text style without a background (the row's shows). Not
+        `partial=True`: that cannot blend a translucent colour such as $text-muted."""
         name = _STYLE_CLASSES.get(key)
-        return self.get_component_rich_style(name, partial=True) if name else None
+        if not name:
+            return None
+        full = self.get_component_rich_style(name)
+        return Style(color=full.color, bold=full.bold, dim=full.dim, italic=full.italic)

@@ -56,9 +56,21 @@ class SessionTable(ScrollView, can_focus=True):
         Binding("home", "first", "First", show=False, id="picker.first"),
         Binding("end", "last", "Last", show=False, id="picker.last"),
         Binding("enter", "select", "Open", show=False, id="picker.list_open"),
-        Binding("r", "screen.resume", "Resume", id="picker.list_resume", tooltip="Hand off to pi"),
         Binding(
-            "f", "screen.fork", "Fork", id="picker.list_fork", tooltip="pi --fork this session"
+            "r",
+            "screen.resume",
+            "Resume",
+            id="picker.list_resume",
+            show=False,
+            tooltip="Hand off to pi",
+        ),
+        Binding(
+            "f",
+            "screen.fork",
+            "Fork",
+            id="picker.list_fork",
+            show=False,
+            tooltip="pi --fork this session",
         ),
         Binding("escape", "screen.focus_search", "Search", show=False, id="picker.search"),
     ]
