@@ -298,7 +298,7 @@ async def test_rename_while_pi_may_be_writing_asks_first(app_factory: Any) -> No
         await settle(pilot)
         modal = pilot.app.screen
         assert isinstance(modal, ConfirmModal)
-        assert "pi may be writing this session" in plain(modal.query_one(".dialog-body"))
+        assert "pi may be writing this session" in plain(modal.query_one(".dialog-title"))
         before = path.read_bytes()
         await pilot.press("escape")
         await settle(pilot)
