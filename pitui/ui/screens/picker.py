@@ -235,18 +235,35 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
         empty = self.query_one("#picker-empty", Static)
         message = ""
         if not self.rows:
-            if request.query or request.named_only:
-                message = "No sessions match - Esc clears the search"
-            elif not self.scanned:
-                message = "Indexing sessions..."
-            elif self.known_count == 0:
-                message = f"No sessions found at {self.app.config.sessions_root}"
-            elif not request.all_scope:
-                message = "No sessions in this folder - Tab shows all"
-            else:
-                message = "No sessions"
-        empty.update(message)
+            message = self._empty_message(request)
+        empty.update(Text(message))
         self.query_one("#picker-list").set_class(bool(message), "-empty")
+
+    def _empty_message(self, request: SearchRequest) -> str:
+        """What an empty list means, in Pi's words where Pi has them."""
+        here = not request.all_scope
+        if request.query:
+            return "No sessions match - Esc clears the search" + (", Tab views all" if here else "")
+        if not self.scanned:
+            return "Indexing sessions..."
+        if request.named_only:
+            named = f"Press {self._key_of('picker.named')} to show all"
+            if here:
+                return f"No named sessions in current folder. {named}, or Tab to view all."
+            return f"No named sessions found. {named}."
+        if self.known_count == 0:
+            return f"No sessions found at {self.app.config.sessions_root}"
+        if here:
+            return "No sessions in current folder. Press Tab to view all."
+        return "No sessions found"
+
+    def _key_of(self, binding_id: str) -> str:
+        """The key bound to `binding_id` now (a keymap may have changed it), as displayed."""
+        for bindings in self._bindings.key_to_bindings.values():
+            for binding in bindings:
+                if binding.id == binding_id:
+                    return self.app.get_key_display(binding)
+        return binding_id
 
     def _update_status(self) -> None:
         parts = ["all sessions" if self.all_scope else "this folder", f"sort: {self.sort}"]

@@ -60,6 +60,7 @@ class PickerActions(Screen[None]):
 
     def action_toggle_paths(self) -> None:
         self.show_paths = not self.show_paths
+        self.set_class(self.show_paths, "-paths")  # the list takes the preview's width
         self.query_one(SessionTable).show_rows(
             self.rows,
             now=self.app.now(),

@@ -23,14 +23,15 @@ from textual.strip import Strip
 from textual.widgets import Input
 
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import age, tilde, to_datetime
+from pitui.ui.format import age, middle_ellipsis, tilde, to_datetime
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 SESSION_WIDTH_MIN = 24
+SESSION_WIDTH_WITH_PATHS = 32  # titles stay readable beside the path column
 COUNT_WIDTH = 5
 AGE_WIDTH = 4
 CWD_WIDTH = 28
-PATH_WIDTH = 60
+PATH_WIDTH = 100
 PATH_MIN = 16
 GAP = 2  # spaces between columns (and 1 at each edge)
 
@@ -41,7 +42,7 @@ class Column:
     label: str
     width: int
     right: bool = False
-    keep_end: bool = False  # too long: cut the start, not the end
+    middle: bool = False  # too long: cut the middle (a path keeps its folder and file name)
 
 
 class SessionTable(ScrollView, can_focus=True):
@@ -119,6 +120,7 @@ class SessionTable(ScrollView, can_focus=True):
         self.now: datetime | None = None
         self.home: str | None = None
         self._posted: object = None
+        self._longest_path = 0
         self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
 
     # -- data -----------------------------------------------------------------------------
@@ -137,6 +139,8 @@ class SessionTable(ScrollView, can_focus=True):
         keep = None if top else self.highlighted_path
         self.rows = rows
         self.now, self.all_scope, self.show_paths, self.home = now, all_scope, show_paths, home
+        if show_paths:
+            self._longest_path = max((len(self._path(r.summary)) for r in rows), default=0)
         cursor = 0
         if keep is not None:
             cursor = next((i for i, r in enumerate(rows) if r.summary.path == keep), 0)
@@ -163,8 +167,9 @@ class SessionTable(ScrollView, can_focus=True):
             fixed.append(Column("cwd", "Cwd", CWD_WIDTH))
         free = self.scrollable_content_region.width - sum(c.width + GAP for c in fixed) - GAP
         if self.show_paths:
-            path = max(PATH_MIN, min(PATH_WIDTH, free - SESSION_WIDTH_MIN - GAP))
-            fixed.append(Column("path", "Path", path, keep_end=True))
+            room = free - SESSION_WIDTH_WITH_PATHS - GAP
+            path = max(PATH_MIN, min(PATH_WIDTH, self._longest_path, room))
+            fixed.append(Column("path", "Path", path, middle=True))
             free -= path + GAP
         return [Column("session", "Session", max(SESSION_WIDTH_MIN, free)), *fixed]
 
@@ -301,8 +306,8 @@ class SessionTable(ScrollView, can_focus=True):
     def _line(columns: list[Column], cells: list[Text]) -> Text:
         text = Text(" ", no_wrap=True, end="")
         for column, cell in zip(columns, cells, strict=True):
-            if column.keep_end and cell.cell_len > column.width:
-                cell = Text("…", cell.style) + cell[cell.cell_len - column.width + 1 :]
+            if column.middle and cell.cell_len > column.width:
+                cell = Text(middle_ellipsis(cell.plain, column.width), cell.style)
             cell.truncate(column.width, overflow="ellipsis")
             pad = " " * (column.width - cell.cell_len)
             if column.right:
@@ -327,9 +332,11 @@ class SessionTable(ScrollView, can_focus=True):
         if self.all_scope:
             cells.append(Text(one_line(tilde(summary.cwd or "", self.home)), self._style("dim")))
         if self.show_paths:
-            path = one_line(tilde(str(summary.path), self.home))
-            cells.append(Text(path, self._style("dim")))
+            cells.append(Text(self._path(summary), self._style("dim")))
         return cells
+
+    def _path(self, summary: Any) -> str:
+        return one_line(tilde(str(summary.path), self.home))
 
     def _style(self, name: str) -> Style:
         """A component's colour and text style, without its background (the row's shows).
