@@ -80,3 +80,22 @@ def test_settings_file_never_breaks_the_start(tmp_path: Path) -> None:
     save_settings(Settings(theme="pitui-light", tree_share=3))
     assert json.loads(path.read_text())["tree_share"] == 3
     assert str(path).startswith(str(tmp_path))  # PITUI_CONFIG_DIR, never the user's
+
+
+async def test_an_empty_session_file_loads_once_pi_writes_it(
+    app_factory: Any, demo_root: Path, tmp_path: Path
+) -> None:
+    source = sorted(demo_root.rglob("*.jsonl"))[0]
+    empty = tmp_path / "new-session.jsonl"
+    empty.write_bytes(b"")
+    app = app_factory(session_file=empty)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        await wait_for(pilot, lambda: screen.gone is not None)
+        assert "empty" in screen.gone and screen.live is None
+        lines = source.read_bytes().splitlines(keepends=True)
+        empty.write_bytes(b"".join(lines[:2]))  # pi writes the header and a first entry
+        await wait_for(pilot, lambda: screen.live is not None, timeout=10)
+        await settle(pilot)
+        assert screen.gone is None and len(screen.live.session.tree.entries) == 1

@@ -18,6 +18,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
 from pitui.core.rows.rows import TreeRows
 from pitui.core.rows.safe_text import one_line
+from pitui.core.session.reader import NotASession
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.format import tilde
 from pitui.ui.messages import (
@@ -38,6 +39,7 @@ from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import MessagePane
 
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
+RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often
 
 
 class SessionHeader(Static, can_focus=True):
@@ -69,6 +71,8 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         self._unsubscribe: Any = None
         self._unsubscribe_store: Any = None
         self._context_timer: Timer | None = None
+        self._waiting_size: int | None = None  # not a session yet: its size when last read
+        self._retry_timer: Timer | None = None
 
     # -- layout and loading --------------------------------------------------------------
 
@@ -110,7 +114,30 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         if event.state == WorkerState.ERROR and event.worker.group == "load":
             self.query_one("#panes").loading = False
             self.remove_class("-reading")
-            self._show_gone(f"cannot open this session: {event.worker.error}")
+            error = event.worker.error
+            waiting = isinstance(error, NotASession) and self.live is None
+            hint = " - it opens as soon as it becomes one" if waiting else ""
+            self._show_gone(f"cannot open this session: {error}{hint}")
+            if waiting:
+                self._wait_for_session()
+
+    def _wait_for_session(self) -> None:
+        """An empty (or not yet a session) file: load it as soon as it grows."""
+        if self._retry_timer is None:
+            self._retry_timer = self.set_interval(RETRY_EVERY, self._check_grown)
+        self._check_grown()
+
+    @work(thread=True, group="grown", exclusive=True, exit_on_error=False, description="waiting")
+    def _check_grown(self) -> None:
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            return
+        if self._waiting_size is None:
+            self._waiting_size = size
+        elif size != self._waiting_size:
+            self._waiting_size = size
+            self.post_message(LiveReloaded())  # reads it again, in the load worker
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -151,6 +178,9 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         self.add_class("-reading")
 
     def on_session_loaded(self, message: SessionLoaded) -> None:
+        if self._retry_timer is not None:
+            self._retry_timer.stop()
+            self._retry_timer, self._waiting_size = None, None
         self.live = message.live
         self.query_one("#panes").loading = False
         self.remove_class("-reading")
@@ -202,7 +232,7 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         self._update_title()
 
     def on_live_reloaded(self, message: LiveReloaded) -> None:
-        if self.live is None:
+        if self.live is None and self._retry_timer is None:
             return
         self.gone = None
         self.query_one("#session-notice", Static).update("")
