@@ -65,6 +65,11 @@ def run(args: argparse.Namespace) -> int:
 def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, object]:
     if args.file:
         file = Path(args.file).expanduser()
+        if file.is_dir():
+            raise PituiError(
+                f"{args.file} is a folder, not a session file "
+                "(pitui --session-dir DIR browses the sessions of a folder)"
+            )
         if not file.is_file():
             raise PituiError(f"no such session file: {args.file}")
         return {"session_file": file}
