@@ -252,6 +252,7 @@ class EntryTree(ScrollView, can_focus=True):
         self._matches: list[int] = []  # model row indices matching the search
         self._match_set: set[int] = set()
         self._view_rows: list[Row] | None = None  # while searching: only the matching rows
+        self._typed: str | None = None  # keys typed since the search was asked for
         self._last_posted: object = _NOTHING
         self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
         if tree is not None:
@@ -515,11 +516,16 @@ class EntryTree(ScrollView, can_focus=True):
         self.post_message(self.SearchRequested(self, self._query))
 
     def on_key(self, event: events.Key) -> None:
-        """As in Pi's /tree, typing searches: a printable key no binding uses starts it."""
-        if event.is_printable and event.character and event.key not in self.screen.active_bindings:
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.SearchRequested(self, self._query + event.character))
+        """As in Pi's /tree, typing searches: a printable key no binding uses starts it, and
+        every printable key that arrives before the search box has the focus goes on it."""
+        if not (event.is_printable and event.character):
+            return
+        if self._typed is None and event.key in self.screen.active_bindings:
+            return
+        event.stop()
+        event.prevent_default()
+        self._typed = (self._query if self._typed is None else self._typed) + event.character
+        self.post_message(self.SearchRequested(self, self._typed))
 
     def action_match(self, step: int) -> None:
         self._step_match(step)
@@ -544,6 +550,9 @@ class EntryTree(ScrollView, can_focus=True):
             index = offset.y + self.scroll_offset.y
             if 0 <= index < len(self.rows):
                 self.move_to(index)
+
+    def on_blur(self) -> None:
+        self._typed = None  # the search box has the keys now
 
     def on_resize(self, event: events.Resize) -> None:
         self._strips.clear()

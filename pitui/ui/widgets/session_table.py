@@ -31,6 +31,7 @@ SESSION_WIDTH_WITH_PATHS = 32  # titles stay readable beside the path column
 COUNT_WIDTH = 5
 AGE_WIDTH = 4
 CWD_WIDTH = 28
+CWD_MIN = 10
 PATH_WIDTH = 100
 PATH_MIN = 16
 GAP = 2  # spaces between columns (and 1 at each edge)
@@ -163,9 +164,11 @@ class SessionTable(ScrollView, can_focus=True):
             Column("count", "Msgs", COUNT_WIDTH, right=True),
             Column("age", "Age", AGE_WIDTH, right=True),
         ]
-        if self.all_scope:
-            fixed.append(Column("cwd", "Cwd", CWD_WIDTH))
-        free = self.scrollable_content_region.width - sum(c.width + GAP for c in fixed) - GAP
+        width = self.scrollable_content_region.width
+        room = width - sum(c.width + GAP for c in fixed) - GAP - SESSION_WIDTH_MIN - GAP
+        if self.all_scope and min(CWD_WIDTH, room) >= CWD_MIN:  # the folder gives way first
+            fixed.append(Column("cwd", "Cwd", min(CWD_WIDTH, room), middle=True))
+        free = width - sum(c.width + GAP for c in fixed) - GAP
         if self.show_paths:
             room = free - SESSION_WIDTH_WITH_PATHS - GAP
             path = max(PATH_MIN, min(PATH_WIDTH, self._longest_path, room))
@@ -296,7 +299,7 @@ class SessionTable(ScrollView, can_focus=True):
         else:
             if is_cursor:
                 base = base + self.get_component_rich_style("session-table--cursor")
-            cells = self._cells(self.rows[index])
+            cells = self._cells(self.rows[index], {c.key for c in columns})
         text = self._line(columns, cells)
         text.stylize_before(base)
         segments = list(text.render(self.app.console))
@@ -316,7 +319,7 @@ class SessionTable(ScrollView, can_focus=True):
             text.append(("" if column.right else pad) + " " * GAP)
         return text
 
-    def _cells(self, row: Any) -> list[Text]:
+    def _cells(self, row: Any, keys: set[str]) -> list[Text]:
         summary = row.summary
         title = Text(row.guide(), style=self._style("guide"), no_wrap=True)
         if summary.name:
@@ -329,7 +332,7 @@ class SessionTable(ScrollView, can_focus=True):
             Text(str(summary.message_count)),
             Text(age(moment, self.now) if self.now is not None else ""),
         ]
-        if self.all_scope:
+        if "cwd" in keys:
             cells.append(Text(one_line(tilde(summary.cwd or "", self.home)), self._style("dim")))
         if self.show_paths:
             cells.append(Text(self._path(summary), self._style("dim")))
