@@ -157,3 +157,24 @@ async def test_two_words_are_and_ed(app_factory: Any) -> None:
         for row in tree.rows:
             text = row.search_text()
             assert "cents" in text and "total" in text
+
+
+async def test_help_names_the_new_keys(app_factory: Any) -> None:
+    from pitui.ui.screens.help import HelpScreen
+
+    async with app_factory().run_test(size=(160, 60)) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: picker.scanned)
+        await pilot.press("f1")
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen)
+        text = str(help_screen._keys_table().columns[0]._cells)
+        assert "ctrl+e" in text and "alt+r" in text
+        await pilot.press("escape")
+        screen = await open_session(pilot, "rounding")
+        await pilot.press("f1")
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen) and help_screen.under is screen
+        keys = str(help_screen._keys_table().columns[0]._cells)
+        for key in ("ctrl+t", "ctrl+u", "ctrl+l", "ctrl+a", "ctrl+d", "delete", "f2"):
+            assert key in keys, key
