@@ -95,3 +95,22 @@ async def test_every_text_colour_is_readable(app_factory: Any, theme: str) -> No
         if value < MINIMUM:
             low.append(f"{what}: {value:.2f}")
     assert len(found) > 15 and not low, low
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_tool_rows_keep_the_row_background_to_the_edge(app_factory: Any, theme: str) -> None:
+    app = app_factory()
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.theme = theme
+        await collect(pilot)
+        tree = app.screen.query_one(EntryTree)
+        width = tree.scrollable_content_region.width
+        tools = [i for i, row in enumerate(tree.rows) if row.text.startswith("[")]
+        assert tools
+        for index in tools:
+            if index == tree.cursor:
+                continue
+            strip = tree._render_row(index, width, False)
+            assert strip.cell_length == width
+            backgrounds = {seg.style.bgcolor for seg in strip if seg.style is not None}
+            assert backgrounds == {tree.rich_style.bgcolor}, (index, backgrounds)
