@@ -29,6 +29,7 @@ class PickerActions(Screen[None]):
     run_search: Callable[[], None]
     _update_status: Callable[[], None]
     _update_catalog: Callable[[list[Path], list[Path]], None]
+    defer: Callable[[str], bool]
 
     def action_focus_list(self) -> None:
         self.query_one(SessionTable).focus()
@@ -61,6 +62,7 @@ class PickerActions(Screen[None]):
 
     def action_toggle_paths(self) -> None:
         self.show_paths = not self.show_paths
+        self.set_class(self.show_paths, "-paths")  # the list takes the preview's width
         self.query_one(SessionTable).show_rows(
             self.rows,
             now=self.app.now(),
@@ -72,21 +74,29 @@ class PickerActions(Screen[None]):
     def action_open(self) -> None:
         from pitui.ui.screens.session import SessionScreen
 
+        if self.defer("open"):
+            return
         summary = self.highlighted
         if summary is not None:
             self.app.push_screen(SessionScreen(Path(summary.path)))
 
     def action_resume(self) -> None:
+        if self.defer("resume"):
+            return
         summary = self.highlighted
         if summary is not None:
             self.app.request_handoff(Path(summary.path), summary.cwd)
 
     def action_fork(self) -> None:
+        if self.defer("fork"):
+            return
         summary = self.highlighted
         if summary is not None:
             self.app.request_handoff(Path(summary.path), summary.cwd, fork=True)
 
     def action_rename(self) -> None:
+        if self.defer("rename"):
+            return
         summary = self.highlighted
         if summary is not None:
             path = Path(summary.path)
@@ -94,6 +104,8 @@ class PickerActions(Screen[None]):
             ask_name(self.app, path, summary.name or "", done)
 
     def action_trash(self) -> None:
+        if self.defer("trash"):
+            return
         summary = self.highlighted
         if summary is not None:
             path = Path(summary.path)

@@ -32,15 +32,19 @@ class SessionCommands(ReportsFailures, Screen[None]):
     entry: Any
 
     def _close_search(self, *, clear: bool) -> None:
+        """Enter: keep the search's rows, back to the tree; Esc: show every row again."""
         search = self.query_one("#tree-search", Input)
+        tree = self.query_one(EntryTree)
         if clear:
             search.value = ""
-            self.query_one(EntryTree).search("")
-        search.display = False
-        self.query_one(EntryTree).focus()
+            tree.search("")
+        search.set_class(False, "-no-match")
+        self.query_one("#tree-search-bar").display = bool(tree.query)
+        tree.focus()
 
     def action_back(self) -> None:
-        if self.focused is self.query_one("#tree-search"):
+        """Esc: clear the search first (as Pi's /tree), then restore a pane, then leave."""
+        if self.focused is self.query_one("#tree-search") or self.query_one(EntryTree).query:
             self._close_search(clear=True)
         elif self.maximized is not None:
             self.minimize()
