@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from pitui.core.errors import PituiError
+from pitui.core.rows.safe_text import one_line
 
 SUBCOMMANDS = {
     "context": "print the LLM context of a leaf",
@@ -44,8 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--version", action="version", version=f"pitui {_version()}")
         module.add_arguments(parser)
         return int(module.run(parser.parse_args(args)) or 0)
-    except PituiError as error:
-        print(f"pitui: {error}", file=sys.stderr)
+    except PituiError as error:  # a path or session text in it never reaches the terminal raw
+        print(f"pitui: {one_line(str(error))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -12,6 +12,7 @@ from pathlib import Path
 from pitui.core.catalog import discovery
 from pitui.core.changes.handoff import run_handoff
 from pitui.core.errors import PituiError
+from pitui.core.session.source import NotRegularFile, is_regular
 from pitui.demo.generate import write_demo_store
 
 
@@ -70,8 +71,10 @@ def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, objec
                 f"{args.file} is a folder, not a session file "
                 "(pitui --session-dir DIR browses the sessions of a folder)"
             )
-        if not file.is_file():
+        if not file.exists():
             raise PituiError(f"no such session file: {args.file}")
+        if not is_regular(file):
+            raise NotRegularFile(file, file.stat().st_mode)
         return {"session_file": file}
     if demo_dir is not None:
         _age(write_demo_store(demo_dir, base_ms=_recent_demo_base()))
