@@ -35,6 +35,7 @@ from pitui.core.format.jsvalues import js_trim
 from pitui.core.format.migration import CURRENT_VERSION
 from pitui.core.format.timestamps import now_iso
 from pitui.core.session.session import Session
+from pitui.core.session.source import open_regular
 
 __all__ = [
     "ConcurrentWriteWarning",
@@ -236,7 +237,9 @@ def _append(
         session.refresh()
         _migrate(session)
         _wait_for_complete_line(session)
-        fd = _open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC, "cannot write")
+        # O_NONBLOCK: a file swapped for a FIFO since it was read fails at once, never hangs
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK
+        fd = _open(path, flags, "cannot write")
         try:
             last = attempt == APPEND_ATTEMPTS - 1
             if _in_step(session, fd) or (last and _ends_with_complete_line(path, fd)):
@@ -254,7 +257,7 @@ def _ends_with_complete_line(path: Path, fd: int) -> bool:
     deadline = time.monotonic() + PARTIAL_WAIT_SECONDS
     while True:
         try:
-            with open(path, "rb") as handle:
+            with os.fdopen(open_regular(path), "rb") as handle:
                 info, ours = os.fstat(handle.fileno()), os.fstat(fd)
                 if (info.st_dev, info.st_ino) != (ours.st_dev, ours.st_ino):
                     return False  # replaced meanwhile: not the file we would write to
