@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from test_session_screen import SIZE, last_entry, open_from_picker
-from ui_helpers import settle, stub_pi, wait_for
+from ui_helpers import plain, settle, stub_pi, wait_for
 
 from pitui.core.session.session import Session
 from pitui.core.userdata.store import UserData
@@ -20,6 +20,7 @@ from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.context_pane import ContextList, ContextPane
 from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.widgets.session_preview import SessionPreview
 
 
 def forks_of(path: Path) -> list[Path]:
@@ -181,6 +182,11 @@ async def test_alt_p_pins_and_alt_t_tags(app_factory: Any) -> None:
         await pilot.press(*"work later", "enter")
         await wait_for(pilot, lambda: getattr(picker.rows[0], "tags", ()) == ("later", "work"))
         assert "[later work]" in picker.rows[0].guide()
+        preview = picker.query_one(SessionPreview)
+        await wait_for(pilot, lambda: preview.summary is picker.rows[0].summary)
+        await wait_for(pilot, lambda: "later work" in plain(preview.query_one("#preview-body")))
+        facts = plain(preview.query_one("#preview-body"))
+        assert "pinned" in facts and "tags" in facts
         picker.query_one("#search").value = "tag:work"
         await wait_for(pilot, lambda: [r.summary.id for r in picker.rows] == [last.id])
         picker.query_one("#search").value = ""

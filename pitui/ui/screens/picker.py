@@ -225,7 +225,7 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
         )
         self._update_empty(request)
         self._update_status()
-        self.query_one(SessionPreview).show(table.highlighted)
+        self.query_one(SessionPreview).show(table.highlighted, table.highlighted_row)
         self._run_queued()
 
     def _run_queued(self) -> None:
@@ -284,7 +284,8 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
 
     @on(SessionTable.Highlighted, "#sessions")
     def _highlighted(self, event: SessionTable.Highlighted) -> None:
-        self.query_one(SessionPreview).show(event.summary)
+        table = self.query_one(SessionTable)
+        self.query_one(SessionPreview).show(event.summary, table.highlighted_row)
 
     @on(SessionTable.Selected, "#sessions")
     def _selected(self, event: SessionTable.Selected) -> None:

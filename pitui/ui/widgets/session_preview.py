@@ -49,14 +49,17 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         self.summary: Any = None
         self.home: str | None = None
         self._exchanges: list[tuple[str, str]] = []
+        self._marks: tuple[bool, tuple[str, ...]] = (False, ())
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(id="preview-body")
 
-    def show(self, summary: Any) -> None:
-        if summary is self.summary:
+    def show(self, summary: Any, row: Any = None) -> None:
+        """Show `summary`; `row`, its catalog row, may carry the session's pin and tags."""
+        marks = (getattr(row, "pinned", False), getattr(row, "tags", ()))
+        if summary is self.summary and marks == self._marks:
             return
-        self.summary = summary
+        self.summary, self._marks = summary, marks
         self._exchanges = []
         self._render_body()
         if summary is not None:
@@ -116,6 +119,11 @@ class SessionPreview(ReportsFailures, VerticalScroll):
             ("tokens", count(s.total_tokens)),
             ("cost", cost(s.total_cost)),
         ]
+        pinned, tags = self._marks
+        if pinned:
+            rows.insert(0, ("pinned", "yes (stays on top)"))
+        if tags:
+            rows.insert(1 if pinned else 0, ("tags", " ".join(tags)))
         if s.malformed_lines:
             rows.append(("malformed", f"{s.malformed_lines} lines"))
         if s.writing_in_progress:

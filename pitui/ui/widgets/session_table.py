@@ -182,6 +182,12 @@ class SessionTable(ScrollView, can_focus=True):
         return rows[self.cursor].summary if 0 <= self.cursor < len(rows) else None
 
     @property
+    def highlighted_row(self) -> Any:
+        """The highlighted catalog row (with its pin and tags, when it has any)."""
+        rows = self.rows
+        return rows[self.cursor] if 0 <= self.cursor < len(rows) else None
+
+    @property
     def highlighted_path(self) -> str | None:
         summary = self.highlighted
         return summary.path if summary is not None else None
