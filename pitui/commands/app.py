@@ -13,7 +13,6 @@ from pitui.core.catalog import discovery
 from pitui.core.changes.handoff import run_handoff
 from pitui.core.errors import PituiError
 from pitui.core.session.source import NotRegularFile, is_regular
-from pitui.demo.generate import write_demo_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +76,8 @@ def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, objec
             raise NotRegularFile(file, file.stat().st_mode)
         return {"session_file": file}
     if demo_dir is not None:
+        from pitui.demo.generate import write_demo_store  # only --demo pays for the generator
+
         _age(write_demo_store(demo_dir, base_ms=_recent_demo_base()))
         root = discovery.sessions_root({discovery.ENV_AGENT_DIR: str(demo_dir)})
         return {"sessions_root": root, "all_scope": True, "cache_dir": demo_dir / "cache"}
