@@ -38,7 +38,8 @@ CASES = {
 
 
 def session_file(entries: int) -> Path:
-    path = OUT / f"large-{entries // 1000}k.jsonl"
+    size = f"{entries // 1000}k" if entries % 1000 == 0 else str(entries)
+    path = OUT / f"large-{size}.jsonl"
     if not path.exists():
         from pitui.demo.generate import generate_large_session
 
