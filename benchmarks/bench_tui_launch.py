@@ -91,6 +91,8 @@ class Launch:
 
     def close(self) -> None:
         subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+        sockets = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
+        (sockets / self.server).unlink(missing_ok=True)  # kill-server leaves it behind
 
 
 def base_env() -> dict[str, str]:
