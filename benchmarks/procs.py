@@ -1,7 +1,10 @@
 """Whole processes, timed as a user meets them: wall time and peak RSS of one command.
 
 `run(argv, env)` starts the command and reaps it with `os.wait4`, whose rusage gives the
-process's own peak RSS (`ru_maxrss`; worker processes it starts, if any, are not included).
+peak RSS (`ru_maxrss`: the largest single process, the command itself or a worker process it
+started and reaped; workers are not added up). `measure(argv, env)` also returns the CPU time
+(user + system of the command and the workers it reaped), the steadier figure on a loaded
+machine.
 """
 
 from __future__ import annotations
@@ -12,12 +15,25 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parents[1]
 
 
+class Figure(NamedTuple):
+    wall: float  # seconds
+    cpu: float  # user + system seconds, with the worker processes it reaped
+    rss_mb: float  # peak RSS
+
+
 def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, bytes]:
     """(seconds, peak RSS in MB, stdout) of one run of `argv`; exits if it fails."""
+    figure, out = measure(argv, env)
+    return figure.wall, figure.rss_mb, out
+
+
+def measure(argv: list[str], env: dict[str, str] | None = None) -> tuple[Figure, bytes]:
+    """Wall time, CPU time and peak RSS of one run of `argv`, and its stdout."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
@@ -28,7 +44,8 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, floa
         err.seek(0)
         if proc.returncode != 0:
             raise SystemExit(f"{argv[:4]} failed: {err.read().decode(errors='replace')[-500:]}")
-        return seconds, usage.ru_maxrss / 1024, out.read()
+        cpu = usage.ru_utime + usage.ru_stime
+        return Figure(seconds, cpu, usage.ru_maxrss / 1024), out.read()
 
 
 def pitui_argv(*args: str) -> list[str]:

@@ -1,0 +1,309 @@
+"""The app as a user meets it: from launch to the screen showing the answer, pitui against
+Pi 1.6.0's own TUI, measured in tmux by polling the screen (`capture-pane`), in the same run.
+
+    python benchmarks/bench_tui_launch.py [--repeats 3] [--part picker|session|all]
+                                          [--sessions 1000]
+
+picker   `pitui --all` on a store of `--sessions` generated sessions (warm index) until the
+         first session title appears and until the whole list is in (status "N shown"),
+         against `pi --resume` until its picker is up, then Tab (All sessions) until the same
+         title appears (Pi shows rows while it lists, "Loading 50/1000") and until the whole
+         list is in ("◉ All").
+session  `pitui FILE` on the 100k-entry session (~110 MB) until tree rows appear and until
+         the whole tree is loaded (the header shows the entry count and no progress line),
+         against `pi --session COPY` until the conversation (the leaf message) is shown. Pi
+         appends an entry when it opens a session, so it gets a fresh copy per run; the
+         session's cwd is an existing folder, else Pi asks first.
+
+Each launch runs in its own tmux server (`tmux -L bench-tui-PID`) at 100x30. Alongside the
+wall time, the CPU time (user + system) and peak RSS (VmHWM) of the launched process itself
+are read from /proc when the answer is seen. Pi needs no credentials for these screens (it
+warns "No models available"); it gets a private PI_CODING_AGENT_DIR and HOME. Runs alternate
+pitui and Pi; figures are the best of `--repeats`, with the range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import procs
+
+REPO = procs.REPO
+OUT = REPO / "benchmarks" / "out"
+PI_CLI = REPO / ".oracle/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js"
+SIZE = ("-x", "100", "-y", "30")
+TIMEOUT = 60.0
+TICK = os.sysconf("SC_CLK_TCK")
+
+Check = Callable[[str], bool]
+
+
+class Launch:
+    """One program in its own tmux server, polled until each named check holds."""
+
+    count = 0
+
+    def __init__(self, argv: list[str], env: dict[str, str], cwd: Path) -> None:
+        Launch.count += 1  # a new server each time: a killed one may linger a moment
+        self.server = f"bench-tui-{os.getpid()}-{Launch.count}"
+        self.tmux = ["tmux", "-L", self.server]
+        command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), *argv]
+        self.start = time.perf_counter()
+        subprocess.run([*self.tmux, "new-session", "-d", *SIZE, "-c", str(cwd), *command],
+                       check=True)  # fmt: skip
+        pid = subprocess.run([*self.tmux, "list-panes", "-F", "#{pane_pid}"],
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+        self.pid = int(pid.split()[0])
+
+    def screen(self) -> str:
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-J", "-S", "-200"],
+                              capture_output=True, text=True).stdout  # fmt: skip
+
+    def send(self, *keys: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", *keys], check=True)
+
+    def until(self, check: Check) -> dict[str, float]:
+        """Seconds since launch, CPU seconds and peak RSS (MB) when `check` first holds."""
+        while time.perf_counter() - self.start < TIMEOUT:
+            text = self.screen()
+            if check(text):
+                seconds = time.perf_counter() - self.start
+                return {"s": seconds, **self.usage()}
+            time.sleep(0.02)
+        raise SystemExit(f"timed out; the screen was:\n{self.screen()}")
+
+    def usage(self) -> dict[str, float]:
+        stat = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu = (int(stat[11]) + int(stat[12])) / TICK  # utime, stime (fields 14, 15)
+        status = Path(f"/proc/{self.pid}/status").read_text()
+        hwm = re.search(r"VmHWM:\s+(\d+) kB", status)
+        return {"cpu": cpu, "mb": int(hwm.group(1)) / 1024 if hwm else 0.0}
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+        sockets = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
+        (sockets / self.server).unlink(missing_ok=True)  # kill-server leaves it behind
+
+
+def base_env() -> dict[str, str]:
+    keep = ("PATH", "LANG", "LC_ALL", "TERM", "USER", "LOGNAME")
+    env = {k: os.environ[k] for k in keep if k in os.environ}
+    env.setdefault("LANG", "C.UTF-8")
+    return env
+
+
+def pitui_env(agent: Path, cache: Path) -> dict[str, str]:
+    return {**base_env(), "HOME": os.environ.get("HOME", "/tmp"), "PYTHONPATH": str(REPO),
+            "PI_CODING_AGENT_DIR": str(agent), "PITUI_CACHE_DIR": str(cache)}  # fmt: skip
+
+
+def pi_env(agent: Path, home: Path) -> dict[str, str]:
+    return {**base_env(), "HOME": str(home), "PI_CODING_AGENT_DIR": str(agent)}
+
+
+def contains(snippet: str) -> Check:
+    return lambda text: snippet in text
+
+
+def measure(argv: list[str], env: dict[str, str], cwd: Path, steps: list) -> dict:
+    """Run `argv`; for each (name, check, keys) step, wait for check then send keys."""
+    launch = Launch(argv, env, cwd)
+    found = {}
+    try:
+        for name, check, keys in steps:
+            found[name] = launch.until(check)
+            if keys:
+                launch.send(*keys)
+    finally:
+        launch.close()
+    return found
+
+
+# -- picker ---------------------------------------------------------------------------------
+
+
+def store(sessions: int) -> Path:
+    agent = OUT / f"agent-{sessions}x200"
+    if not (agent / "sessions").exists():
+        from pitui.demo.generate import generate_store
+
+        print(f"generating {sessions} sessions ...", flush=True)
+        generate_store(agent / "sessions", sessions, 200, seed=0)
+    return agent
+
+
+def first_title(agent: Path, cache: Path) -> str:
+    """The first session of the threaded listing, as both pickers show it (a short prefix,
+    which survives truncation); also warms pitui's index."""
+    env = {**procs.pitui_env(agent, cache)}
+    _, _, out = procs.run(procs.pitui_argv("list", "--all", "--json"), env)
+    first = json.loads(out)[0]
+    title = " ".join((first["name"] or first["firstMessage"]).split())
+    return title[:16]
+
+
+def pitui_all(sessions: int) -> Check:
+    """pitui's status line counts the rows once the whole list is in."""
+    return contains(f"{sessions} shown")
+
+
+def pi_all(text: str) -> bool:
+    """Pi's scope switch reads "Loading 50/1000" while it lists, showing rows as they come
+    (not yet sorted), then "◉ All"."""
+    return "◉ All" in text
+
+
+def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict]]:
+    agent = store(sessions)
+    cache = work / "cache"
+    title = first_title(agent, cache)
+    pi_agent, pi_home = work / "pi-agent", work / "pi-home"
+    pi_home.mkdir(parents=True, exist_ok=True)
+    if not pi_agent.exists():
+        pi_agent.mkdir(parents=True)
+        (pi_agent / "sessions").symlink_to(agent / "sessions")
+    ours = procs.pitui_argv("--all")
+    pi = [procs.node(), str(PI_CLI), "--resume"]
+    runs: dict[str, list[dict]] = {"pitui": [], "pi": []}
+    for i in range(repeats):
+        order = [
+            ("pitui", lambda: measure(ours, pitui_env(agent, cache), work,
+                                      [("title", contains(title), None),
+                                       ("all listed", pitui_all(sessions), None)])),
+            ("pi", lambda: measure(pi, pi_env(pi_agent, pi_home), work,
+                                   [("picker", contains("Resume Session"), ("Tab",)),
+                                    ("title", contains(title), None),
+                                    ("all listed", pi_all, None)])),
+        ]  # fmt: skip
+        for side, run in order if i % 2 == 0 else order[::-1]:
+            runs[side].append(run())
+    return runs
+
+
+# -- session --------------------------------------------------------------------------------
+
+
+def session_copy(entries: int, cwd: Path) -> tuple[Path, str]:
+    """The large session with its cwd set to an existing folder, and a snippet of its leaf
+    message's text as Pi renders it (first line, markdown code marks dropped)."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from bench_process import session_file
+
+    source = session_file(entries)
+    target = OUT / f"tui-{source.name}"
+    if not target.exists() or target.stat().st_mtime < source.stat().st_mtime:
+        with source.open("rb") as src, target.open("wb") as dst:
+            header = json.loads(src.readline())
+            header["cwd"] = str(cwd)
+            dst.write(json.dumps(header, separators=(",", ":")).encode() + b"\n")
+            shutil.copyfileobj(src, dst, 1 << 24)
+    with target.open("rb") as handle:
+        handle.seek(max(0, target.stat().st_size - (1 << 20)))
+        lines = handle.read().splitlines()[1:]
+    for line in reversed(lines):
+        entry = json.loads(line)
+        message = entry.get("message") or {}
+        texts = [c["text"] for c in message.get("content") or [] if c.get("type") == "text"]
+        if entry.get("type") == "message" and message.get("role") == "assistant" and texts:
+            return target, texts[-1].splitlines()[0].replace("`", "")[:20]
+    raise SystemExit("no assistant text near the end of the session")
+
+
+def tree_rows(text: str) -> bool:
+    return re.search(r"(user|assistant): ", text) is not None
+
+
+def tree_loaded(entries: int) -> Check:
+    count = f"{entries:,}"  # the header's "100,000 entries", maybe cut at the right edge
+    busy = ("reading the session", "building the tree", "loading")
+    return lambda text: count in text and not any(word in text for word in busy)
+
+
+def bench_session(entries: int, repeats: int, work: Path) -> dict[str, list[dict]]:
+    cwd = work / "project"
+    cwd.mkdir(parents=True, exist_ok=True)
+    file, snippet = session_copy(entries, cwd)
+    pi_agent, pi_home = work / "pi-agent-s", work / "pi-home"
+    pi_agent.mkdir(parents=True, exist_ok=True)
+    pi_home.mkdir(parents=True, exist_ok=True)
+    pi_file = work / file.name
+    ours = procs.pitui_argv(str(file))
+    runs: dict[str, list[dict]] = {"pitui": [], "pi": []}
+
+    def pi_run() -> dict:
+        shutil.copyfile(file, pi_file)  # Pi appends to the session it opens
+        with pi_file.open("rb") as handle:  # both sides find their file in the page cache
+            while handle.read(1 << 24):
+                pass
+        pi = [procs.node(), str(PI_CLI), "--session", str(pi_file)]
+        return measure(pi, pi_env(pi_agent, pi_home), cwd,
+                       [("conversation", contains(snippet), None)])  # fmt: skip
+
+    def pitui_run() -> dict:
+        return measure(ours, pitui_env(pi_agent, work / "cache-s"), cwd,
+                       [("rows", tree_rows, None), ("loaded", tree_loaded(entries), None)])  # fmt: skip
+
+    for i in range(repeats):
+        order = [("pitui", pitui_run), ("pi", pi_run)]
+        for side, run in order if i % 2 == 0 else order[::-1]:
+            runs[side].append(run())
+    return runs
+
+
+# -- report ---------------------------------------------------------------------------------
+
+
+def report(title: str, runs: dict[str, list[dict]]) -> None:
+    """Best wall time (range), best CPU time, peak RSS per step; ratios against Pi's step of
+    the same name, else against Pi's last step."""
+    print(f"\n== {title} (best of {len(runs['pi'])})")
+    pi_best: dict[str, tuple[float, float]] = {}
+    for side in ("pi", "pitui"):
+        for name in runs[side][0]:
+            seen = [run[name] for run in runs[side]]
+            walls = sorted(s["s"] for s in seen)
+            cpu = min(s["cpu"] for s in seen)
+            mb = max(s["mb"] for s in seen)
+            line = (f"{side:<6}{name:<13}{walls[0]:6.2f}s ({walls[0]:.2f}-{walls[-1]:.2f})"
+                    f"  cpu {cpu:5.2f}s  {mb:5.0f}MB")  # fmt: skip
+            if side == "pi":
+                pi_best[name] = (walls[0], cpu)
+            else:
+                pi_wall, pi_cpu = pi_best.get(name) or list(pi_best.values())[-1]
+                line += f"  vs Pi: wall {walls[0] / pi_wall:.2f}x cpu {cpu / pi_cpu:.2f}x"
+            print(line, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--part", choices=("picker", "session", "all"), default="all")
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--entries", type=int, default=100_000)
+    args = parser.parse_args()
+    if shutil.which("tmux") is None or not PI_CLI.exists():
+        raise SystemExit("needs tmux and Pi's package (scripts/install-oracle.sh)")
+    work = OUT / "tui-launch"
+    work.mkdir(parents=True, exist_ok=True)
+    load = os.getloadavg()[0]
+    if args.part in ("picker", "all"):
+        runs = bench_picker(args.sessions, args.repeats, work)
+        report(f"picker, {args.sessions} sessions, warm index: launch to first title", runs)
+    if args.part in ("session", "all"):
+        runs = bench_session(args.entries, args.repeats, work)
+        report(f"open the {args.entries:,}-entry session: launch to screen", runs)
+    print(f"\nload average {load:.2f} -> {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs")
+
+
+if __name__ == "__main__":
+    main()
