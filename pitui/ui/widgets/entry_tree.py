@@ -12,7 +12,7 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
@@ -22,6 +22,7 @@ from pitui.core.rows.row import Row
 from pitui.core.rows.rows import TreeRows
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
+from pitui.ui.widgets.entry_tree_keys import ENTRY_TREE_BINDINGS
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 _STYLE_CLASSES = {
@@ -46,139 +47,7 @@ _NOTHING = object()  # no entry highlighted (as opposed to an entry whose id is 
 class EntryTree(ScrollView, can_focus=True):
     """Rows of a session tree with a cursor, folding, filters and search."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False, id="session.up"),
-        Binding("down", "cursor(1)", "Down", show=False, id="session.down"),
-        Binding("pageup", "page(-1)", "Page up", show=False, id="session.page_up"),
-        Binding("pagedown", "page(1)", "Page down", show=False, id="session.page_down"),
-        Binding("left", "page(-1)", "Page up", show=False, id="session.page_left"),
-        Binding("right", "page(1)", "Page down", show=False, id="session.page_right"),
-        Binding("home,g", "first", "Top", show=False, id="session.first"),
-        Binding("end,G", "last", "Bottom", show=False, id="session.last"),
-        Binding(
-            "ctrl+left,alt+left",
-            "segment('up')",
-            "Fold / up",
-            show=False,
-            id="session.fold_up",
-            tooltip="Fold the branch or go up a branch",
-        ),
-        Binding(
-            "ctrl+right,alt+right",
-            "segment('down')",
-            "Unfold / down",
-            show=False,
-            id="session.unfold_down",
-            tooltip="Unfold the branch or go down a branch",
-        ),
-        Binding(
-            "z",
-            "fold_all",
-            "Fold all",
-            show=False,
-            id="session.fold_all",
-            tooltip="Fold every branch",
-        ),
-        Binding(
-            "Z",
-            "unfold_all",
-            "Unfold all",
-            show=False,
-            id="session.unfold_all",
-            tooltip="Unfold every branch",
-        ),
-        Binding(
-            "ctrl+d",
-            "filter('default')",
-            "Default",
-            show=False,
-            id="session.filter_default",
-            tooltip="Filter: default view",
-        ),
-        Binding(
-            "ctrl+t",
-            "filter('no-tools')",
-            "No tools",
-            show=False,
-            id="session.filter_no_tools",
-            tooltip="Filter: no tool results (again: default)",
-        ),
-        Binding(
-            "ctrl+u",
-            "filter('user-only')",
-            "User only",
-            show=False,
-            id="session.filter_user",
-            tooltip="Filter: user messages only (again: default)",
-        ),
-        Binding(
-            "ctrl+l",
-            "filter('labeled-only')",
-            "Labeled only",
-            show=False,
-            id="session.filter_labeled",
-            tooltip="Filter: labeled entries only (again: default)",
-        ),
-        Binding(
-            "ctrl+a",
-            "filter('all')",
-            "All entries",
-            show=False,
-            id="session.filter_all",
-            tooltip="Filter: every entry (again: default)",
-        ),
-        Binding(
-            "ctrl+o",
-            "cycle_filter(1)",
-            "Filter",
-            id="entry_tree.filter",
-            tooltip="Cycle the filter",
-        ),
-        Binding(
-            "ctrl+shift+o",
-            "cycle_filter(-1)",
-            "Filter back",
-            show=False,
-            id="session.filter_back",
-            tooltip="Cycle the filter backwards",
-        ),
-        Binding(
-            "slash", "request_search", "Search", id="entry_tree.search", tooltip="Search the tree"
-        ),
-        Binding(
-            "n",
-            "match(1)",
-            "Next match",
-            show=False,
-            id="session.next_match",
-            tooltip="Next search match",
-        ),
-        Binding(
-            "N",
-            "match(-1)",
-            "Previous match",
-            show=False,
-            id="session.previous_match",
-            tooltip="Previous search match",
-        ),
-        Binding(
-            "l",
-            "leaf",
-            "Active leaf",
-            id="entry_tree.leaf",
-            show=False,
-            tooltip="Go to the active leaf",
-        ),
-        Binding(
-            "T,shift+t",
-            "toggle_label_times",
-            "Label times",
-            show=False,
-            id="session.label_times",
-            tooltip="Show or hide label times",
-        ),
-        Binding("enter", "select", "Select", show=False, id="session.select"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = ENTRY_TREE_BINDINGS
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "entry-tree--cursor",
         "entry-tree--match",
