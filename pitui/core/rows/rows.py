@@ -2,26 +2,24 @@
 
 Rows are the visible entries in display order: the branch holding the active leaf first at
 every branch point, flat runs for single-child chains, indentation only at branch points,
-tree guides (`├─ `, `│  `, `└─ `), the active path marked. Filters hide entries as Pi's
-`default | no-tools | user-only | labeled-only | all` do, and a hidden entry's visible
-descendants hang under its nearest visible ancestor. Folding hides a row's descendants.
+tree guides (`├─ `, `│  `, `└─ `), the active path marked. Filters (`filters.py`) hide
+entries as Pi's do, and a hidden entry's visible descendants hang under its nearest visible
+ancestor. Folding hides a row's descendants. Search is `search.py`'s, Pi's walking order
+`order.py`'s, and `extend()` (appending in O(1) on the leaf) the `append.py` mixin's.
 
-Everything is iterative (no recursion), so 100,000-deep chains are fine. `extend()` appends the
-common live case (an entry whose parent is the leaf) in O(1) amortised; other shapes rebuild.
+Everything is iterative (no recursion), so 100,000-deep chains are fine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pitui.core.format.jsvalues import JS_SPACE_RUN
+from pitui.core.rows.append import AppendRows
+from pitui.core.rows.filters import FILTERS, check_filter, passes
+from pitui.core.rows.order import active_first, walk
 from pitui.core.rows.row import GuideMemo, Row, place
-from pitui.core.rows.row_text import (
-    entry_tool_calls,
-    is_silent,
-    searchable_text,
-)
+from pitui.core.rows.row_text import entry_tool_calls
+from pitui.core.rows.search import search_rows
 from pitui.core.rows.tool_calls import ToolCallMap
 from pitui.core.session.collector import collector_paused
 from pitui.core.session.entry import Entry
@@ -29,19 +27,15 @@ from pitui.core.session.light import line_facts
 from pitui.core.session.prefetch import each_line
 from pitui.core.session.tree import SessionTree
 
-FILTERS: tuple[str, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
-_EVERYTHING = "everything"  # internal: every entry, usage and tool-only assistants included
-_SETTINGS = frozenset(
-    {"label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"}
-)
+__all__ = ["FILTERS", "TreeRows", "walk"]
 
 
-class TreeRows:
+class TreeRows(AppendRows):
     """Visible rows of `tree` under a filter, with folding, search and incremental append."""
 
     def __init__(self, tree: SessionTree, filter: str = "default") -> None:
         self.tree = tree
-        self._filter = _check_filter(filter)
+        self._filter = check_filter(filter)
         self._folded: set[str] = set()
         self._calls = ToolCallMap()
         self._assistants_read = 0  # tree entries whose text flag and tool calls are known
@@ -58,7 +52,7 @@ class TreeRows:
 
     def set_filter(self, mode: str) -> None:
         """Switch filter; as in Pi, folds are cleared."""
-        self._filter = _check_filter(mode)
+        self._filter = check_filter(mode)
         self._folded.clear()
         self.rebuild()
 
@@ -126,10 +120,11 @@ class TreeRows:
     def _flatten(self, active: set[str], first: set[str]) -> list[Row]:
         """Pre-order walk, the branch holding the leaf (`first`) first; rows only for entries
         passing the filter; those on the active path marked."""
-        children, leaf_id, passes = self.tree.placements, self._leaf_id, self._passes
+        children, leaf_id = self.tree.placements, self._leaf_id
+        mode, labeled = self._filter, self.tree.labels
         order: list[Row] = []
         stack: list[tuple[Entry, Row | None]] = [
-            (root, None) for root in reversed(_active_first(children[None], first))
+            (root, None) for root in reversed(active_first(children[None], first))
         ]
         # A repeated id shows its subtree once per placement, as in Pi; nested repeats could
         # multiply rows without end, so repeats stop expanding past a generous budget.
@@ -140,7 +135,7 @@ class TreeRows:
             entry, parent = pop()
             entry_id = entry.id
             visits += 1
-            if passes(entry, leaf_id):
+            if passes(entry, mode, leaf_id, labeled):
                 row = Row(self, entry, parent)
                 if entry_id in active:
                     row.on_active_path = True
@@ -159,7 +154,7 @@ class TreeRows:
             if len(kids) == 1:
                 push((kids[0], parent))
             else:
-                stack.extend((kid, parent) for kid in reversed(_active_first(kids, first)))
+                stack.extend((kid, parent) for kid in reversed(active_first(kids, first)))
         return order
 
     def _find_anchor(self) -> Row | None:
@@ -190,23 +185,7 @@ class TreeRows:
 
     # -- filtering ------------------------------------------------------------------------
     def _passes(self, entry: Entry, leaf_id: str | None) -> bool:
-        kind, mode = entry.type, self._filter
-        if mode == _EVERYTHING:
-            return True
-        if kind == "usage":
-            return False
-        role = entry.role
-        if role == "assistant" and kind == "message" and entry.id != leaf_id and is_silent(entry):
-            return False
-        if mode == "user-only":
-            return kind == "message" and role == "user"
-        if mode == "labeled-only":
-            return entry.id in self.tree.labels
-        if mode == "all":
-            return True
-        if kind in _SETTINGS:
-            return False
-        return not (mode == "no-tools" and kind == "message" and role == "toolResult")
+        return passes(entry, self._filter, leaf_id, self.tree.labels)
 
     # -- folding --------------------------------------------------------------------------
     def fold(self, entry_id: str) -> bool:
@@ -246,23 +225,7 @@ class TreeRows:
     def search(self, text: str) -> list[int]:
         """Indices of rows whose text, as Pi's /tree search sees it (label, role, content,
         command...), holds every whitespace-separated token, case-insensitively."""
-        tokens = [token for token in JS_SPACE_RUN.split(text.lower()) if token]
-        if not tokens:
-            return []
-        self._prepare_search(self.rows)
-        found = []
-        for index, row in enumerate(self.rows):
-            haystack = row.search_text()
-            if all(token in haystack for token in tokens):
-                found.append(index)
-        return found
-
-    def _prepare_search(self, rows: list[Row]) -> None:
-        """What search looks in, for every row, from a few large reads of their lines."""
-        pending = {id(r.entry): r for r in rows if r._search is None}
-        for entry, line in each_line(row.entry for row in pending.values()):
-            raw = entry.raw if line is None else entry.raw_of_line(line)
-            pending[id(entry)]._search = searchable_text(entry, raw).lower()
+        return search_rows(self.rows, text)
 
     # -- navigation helpers -----------------------------------------------------------------
     def parent_index(self, index: int) -> int | None:
@@ -286,145 +249,6 @@ class TreeRows:
                 row = row.parent
         found = self.index_of(row.entry.id)
         return index if found is None else found
-
-    # -- appending ------------------------------------------------------------------------
-    def catch_up(self) -> int | None:
-        """Take in the entries the tree gained since these rows were built or extended."""
-        new = self.tree.entries[self._count :]
-        return self.extend(new) if new else None
-
-    def extend(self, entries: Iterable[Entry]) -> int | None:
-        """Update after `tree.extend(entries)`. Returns the first row index that changed (rows
-        before it are untouched), or None if no row changed."""
-        entries = list(entries)
-        tree = self.tree
-        self.changed_from = None
-        fits = len(tree.entries) == self._count + len(entries)
-        if tree.has_duplicates or not (fits and len(tree.by_id) == self._unique + len(entries)):
-            self.rebuild()
-            return self.changed_from
-        for entry in entries:
-            if not self._append(entry):
-                self.rebuild()
-                return self.changed_from
-            self._count += 1
-            self._unique += 1
-        return self.changed_from
-
-    def _append(self, entry: Entry) -> bool:
-        tree, old_leaf = self.tree, self._leaf_id
-        if old_leaf is None or tree.parent_of(entry.id) != old_leaf or tree.children.get(entry.id):
-            return False
-        if entry.type == "label" and self._filter == "labeled-only":
-            return False
-        old = self._row_of.get(old_leaf)
-        old_stays = old is not None and self._passes(old.entry, entry.id)
-        shown = self._passes(entry, entry.id)
-        if old is not None and not old_stays:
-            done = self._drop_old_leaf(old, entry if shown else None)
-        else:
-            done = not shown or self._add_under_anchor(entry)
-        if done:
-            self._after_append(old, entry)
-        return done
-
-    def _drop_old_leaf(self, old: Row, entry: Entry | None) -> bool:
-        """The old leaf (a tool-call-only assistant shown only as leaf) hides; `entry`, if
-        shown, takes its place, else the row goes away."""
-        if old.kids or (entry is None and (old.parent is None or len(old.parent.kids) != 1)):
-            return False
-        del self._row_of[old.entry.id]
-        if entry is None:
-            old.parent.kids.clear()  # type: ignore[union-attr]
-            old.parent._invalidate()  # type: ignore[union-attr]
-            self._replace_at(old, None)
-            self._anchor = old.parent
-            return True
-        row = Row(self, entry, old.parent)
-        for name in ("indent", "depth", "connector", "just_branched", "is_last", "gutters"):
-            setattr(row, name, getattr(old, name))
-        if old.parent is not None:
-            kids = old.parent.kids
-            kids[kids.index(old)] = row
-        self._replace_at(old, row)
-        return True
-
-    def _add_under_anchor(self, entry: Entry) -> bool:
-        parent = self._anchor
-        if parent is None or parent.kids:
-            return False
-        row = Row(self, entry, parent)
-        parent.kids.append(row)
-        parent._invalidate()
-        place(row, self.multiple_roots)
-        self._insert_after(parent, row)
-        return True
-
-    def _after_append(self, old: Row | None, entry: Entry) -> None:
-        if old is not None:
-            old.is_leaf_marker = False
-        row = self._row_of.get(entry.id)
-        if row is not None:
-            row.on_active_path = row.is_leaf_marker = True
-            self._anchor = row
-        self._leaf_id = entry.id
-        if entry.type == "label":
-            target = self._row_of.get(str(entry.raw.get("targetId")))
-            if target is not None:
-                target.label = self.tree.label_of(target.entry.id)
-                self._mark_changed(self.index_of(target.entry.id))
-
-    def _anchor_index(self) -> int | None:
-        """Row index of the anchor (the last active row), None if a fold hides it."""
-        at = self._active_len - 1
-        return at if self._active_fold is None or self._active_fold == at else None
-
-    def _insert_after(self, parent: Row, row: Row) -> None:
-        self._row_of[row.entry.id] = row
-        index = self._anchor_index()
-        self._order.insert(self._active_len, row)
-        self._active_len += 1
-        if index is None or parent.folded:
-            return  # hidden by a fold
-        self._mark_changed(index)
-        self._list_insert(index + 1, row)
-
-    def _replace_at(self, old: Row, row: Row | None) -> None:
-        index = self._anchor_index()
-        at = self._active_len - 1
-        if row is None:
-            del self._order[at]
-            self._active_len -= 1
-        else:
-            self._order[at] = row
-            self._row_of[row.entry.id] = row
-        if index is None:
-            return
-        self._mark_changed(index)
-        if self._pos is not None:
-            self._pos.pop(old.entry.id, None)
-        if row is not None:
-            self.rows[index] = row
-            if self._pos is not None:
-                self._pos[row.entry.id] = index
-        elif index == len(self.rows) - 1:
-            self.rows.pop()
-        else:
-            del self.rows[index]
-            self._pos = None
-
-    def _list_insert(self, index: int, row: Row) -> None:
-        if index == len(self.rows):
-            self.rows.append(row)
-            if self._pos is not None:
-                self._pos[row.entry.id] = index
-        else:
-            self.rows.insert(index, row)
-            self._pos = None
-
-    def _mark_changed(self, index: int | None) -> None:
-        if index is not None and (self.changed_from is None or index < self.changed_from):
-            self.changed_from = index
 
     # -- text -----------------------------------------------------------------------------
     def tool_calls(self) -> dict[Any, str]:
@@ -451,39 +275,3 @@ class TreeRows:
                 )
         if self._calls.has_repeats:
             self._calls.settle(walk(tree, tree.leaf_holders()))
-
-
-def walk(tree: SessionTree, active: set[str]) -> Iterator[Entry]:
-    """Every entry in the order Pi's tree selector walks them: depth first, the branch
-    holding the active leaf first at each level."""
-    children = tree.placements
-    stack = list(reversed(_active_first(children[None], active)))
-    expanded: set[str] = set()
-    visits, budget = 0, 4 * len(tree.entries) + 10_000  # as in TreeRows._flatten
-    while stack:
-        entry = stack.pop()
-        visits += 1
-        yield entry
-        kids = children.get(entry.id)
-        if kids and (entry.id not in expanded or visits + len(stack) <= budget):
-            expanded.add(entry.id)
-            stack.extend(reversed(_active_first(kids, active)))
-
-
-def _check_filter(mode: str) -> str:
-    if mode not in FILTERS and mode != _EVERYTHING:
-        raise ValueError(f"unknown filter {mode!r}: use one of {', '.join(FILTERS)}")
-    return mode
-
-
-def _active_first(entries: list[Entry], active: set[str]) -> list[Entry]:
-    """Those in `active` first, each part in its order (Pi's stable sort)."""
-    for i, entry in enumerate(entries):
-        if entry.id in active:
-            rest = entries[i + 1 :]
-            if any(e.id in active for e in rest):  # a repeated id: several hold the leaf
-                return [e for e in entries if e.id in active] + [
-                    e for e in entries if e.id not in active
-                ]
-            return entries if i == 0 else [entry, *entries[:i], *rest]
-    return entries

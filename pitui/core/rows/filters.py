@@ -1,0 +1,43 @@
+"""Which entries a `/tree` filter shows, as Pi's `default | no-tools | user-only |
+labeled-only | all` (plus an internal `everything`: usage and tool-only assistants too)."""
+
+from __future__ import annotations
+
+from collections.abc import Container
+
+from pitui.core.rows.row_text import is_silent
+from pitui.core.session.entry import Entry
+
+FILTERS: tuple[str, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
+EVERYTHING = "everything"  # internal: every entry, usage and tool-only assistants included
+_SETTINGS = frozenset(
+    {"label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"}
+)
+
+
+def check_filter(mode: str) -> str:
+    if mode not in FILTERS and mode != EVERYTHING:
+        raise ValueError(f"unknown filter {mode!r}: use one of {', '.join(FILTERS)}")
+    return mode
+
+
+def passes(entry: Entry, mode: str, leaf_id: str | None, labeled: Container[str]) -> bool:
+    """Whether `mode` shows `entry` while `leaf_id` is the leaf (a tool-call-only assistant
+    shows only as the leaf); `labeled`: the ids that carry a label."""
+    kind = entry.type
+    if mode == EVERYTHING:
+        return True
+    if kind == "usage":
+        return False
+    role = entry.role
+    if role == "assistant" and kind == "message" and entry.id != leaf_id and is_silent(entry):
+        return False
+    if mode == "user-only":
+        return kind == "message" and role == "user"
+    if mode == "labeled-only":
+        return entry.id in labeled
+    if mode == "all":
+        return True
+    if kind in _SETTINGS:
+        return False
+    return not (mode == "no-tools" and kind == "message" and role == "toolResult")

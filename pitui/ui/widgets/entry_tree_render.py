@@ -1,0 +1,104 @@
+"""How the entry tree draws a row: one `Strip` per visible line, cached, from the row's parts
+(`Row.parts()`) styled by the widget's component classes.
+
+An `EntryTree` mixin: `rows`, `cursor` and the `_strips` cache are `EntryTree`'s; session text
+is appended to `rich.text.Text` (never markup) and has gone through `one_line` already.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual.cache import LRUCache
+from textual.strip import Strip
+
+from pitui.core.rows.row import Row
+
+STYLE_CLASSES = {
+    "guide": "entry-tree--guide",
+    "fold": "entry-tree--fold",
+    "active": "entry-tree--active",
+    "label": "entry-tree--label",
+    "user": "entry-tree--user",
+    "assistant": "entry-tree--assistant",
+    "custom": "entry-tree--custom",
+    "warning": "entry-tree--warning",
+    "compaction": "entry-tree--compaction",
+    "muted": "entry-tree--muted",
+    "dim": "entry-tree--dim",
+    "error": "entry-tree--error",
+}
+COMPONENT_CLASSES = {"entry-tree--cursor", "entry-tree--match", *STYLE_CLASSES.values()}
+ENTRY_TREE_CSS = """
+    EntryTree { background: $surface; }
+    EntryTree > .entry-tree--cursor { background: $accent 20%; text-style: bold; }
+    EntryTree:focus > .entry-tree--cursor { background: $accent 35%; }
+    EntryTree > .entry-tree--match { background: $warning 25%; }
+    EntryTree > .entry-tree--guide { color: $text-muted; }
+    EntryTree > .entry-tree--fold { color: $accent; }
+    EntryTree > .entry-tree--active { color: $accent; }
+    EntryTree > .entry-tree--label { color: $warning; }
+    EntryTree > .entry-tree--user { color: $accent; }
+    EntryTree > .entry-tree--assistant { color: $success; }
+    EntryTree > .entry-tree--custom { color: $secondary; }
+    EntryTree > .entry-tree--warning { color: $warning; }
+    EntryTree > .entry-tree--compaction { color: $primary; }
+    EntryTree > .entry-tree--muted { color: $text-muted; }
+    EntryTree > .entry-tree--dim { color: $text-muted; }
+    EntryTree > .entry-tree--error { color: $error; }
+    """
+
+
+class RendersRows:
+    """`render_line` of `EntryTree`: the row at a line, as the widget's styles colour it."""
+
+    rows: list[Row]
+    cursor: int
+    _strips: LRUCache[tuple[int, int, bool], Strip]
+    # Textual's, from the widget
+    scroll_offset: Any
+    scrollable_content_region: Any
+    rich_style: Style
+    app: Any
+    get_component_rich_style: Any
+
+    def render_line(self, y: int) -> Strip:
+        index = y + self.scroll_offset.y
+        width = self.scrollable_content_region.width
+        if not 0 <= index < len(self.rows):
+            return Strip.blank(width, self.rich_style)
+        key = (index, width, index == self.cursor)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._render_row(index, width, index == self.cursor)
+            self._strips[key] = strip
+        return strip
+
+    def _render_row(self, index: int, width: int, is_cursor: bool) -> Strip:
+        text = self._row_text(self.rows[index], width)
+        base = self.rich_style
+        if is_cursor:
+            base = base + self.get_component_rich_style("entry-tree--cursor")
+        text.truncate(width, overflow="ellipsis", pad=True)
+        text.stylize_before(base)  # after the padding: no trailing cell without the row's bg
+        segments = list(text.render(self.app.console))
+        return Strip(segments).crop_extend(0, width, base).simplify()
+
+    def _row_text(self, row: Row, width: int) -> Text:
+        text = Text(no_wrap=True, end="")
+        for part, key in row.parts():
+            if key == "guide" and len(part) > max(8, width // 2):
+                part = "…" + part[-(max(8, width // 2) - 1) :]  # very deep: keep the end
+            text.append(part, self._style(key))
+        return text
+
+    def _style(self, key: str) -> Style | None:
+        """A part's colour and text style without a background (the row's shows). Not
+        `partial=True`: that cannot blend a translucent colour such as $text-muted."""
+        name = STYLE_CLASSES.get(key)
+        if not name:
+            return None
+        full = self.get_component_rich_style(name)
+        return Style(color=full.color, bold=full.bold, dim=full.dim, italic=full.italic)
