@@ -129,15 +129,21 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
 
     @work(thread=True, group="grown", exclusive=True, exit_on_error=False, description="waiting")
     def _check_grown(self) -> None:
-        try:
-            size = self.path.stat().st_size
-        except OSError:
+        size = self._size_now()
+        if size is None:
             return
         if self._waiting_size is None:
             self._waiting_size = size
         elif size != self._waiting_size:
             self._waiting_size = size
             self.post_message(LiveReloaded())  # reads it again, in the load worker
+
+    def _size_now(self) -> int | None:
+        """Worker thread: the file's size now (None if it cannot be seen)."""
+        try:
+            return self.path.stat().st_size
+        except OSError:
+            return None
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -155,7 +161,11 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
     )
     def _load(self, filter: str) -> None:
         """Read the file and build the tree's rows (which read what they show of tool calls)."""
-        live = self.app.hub.open(self.path, progress=self._reading)
+        try:
+            live = self.app.hub.open(self.path, progress=self._reading)
+        except NotASession:
+            self._waiting_size = self._size_now()  # what was read: a change from it reloads
+            raise
         self.post_message(SessionProgress(0, 0))
         with live.lock:
             rows = TreeRows(live.session.tree, filter)
