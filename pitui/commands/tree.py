@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from pitui.core.rows.filters import passes
 from pitui.core.rows.rows import FILTERS, TreeRows
 from pitui.core.rows.safe_text import escape_json_c1
 from pitui.core.session.session import Session
@@ -43,8 +44,9 @@ def render(rows: TreeRows) -> str:
 def to_json(tree: SessionTree, filter: str = "default") -> list[dict[str, Any]]:
     """Every entry in file order. `depth` is its indent level with every entry shown,
     `active` whether it is on the path root → leaf, `shown` whether `filter` shows it."""
-    every = TreeRows(tree, "everything")
-    shown = TreeRows(tree, filter)
+    every = TreeRows(tree, "everything")  # also learns which assistants say nothing
+    leaf = tree.leaf
+    leaf_id = leaf.id if leaf is not None else None
     active = tree.active_path_ids()
     result = []
     for entry in tree.entries:
@@ -59,7 +61,7 @@ def to_json(tree: SessionTree, filter: str = "default") -> list[dict[str, Any]]:
                 "label": tree.label_of(entry.id),
                 "depth": row.depth if row is not None and current else None,
                 "active": current and entry.id in active,
-                "shown": current and shown.row_of(entry.id) is not None,
+                "shown": current and passes(entry, filter, leaf_id, tree.labels),
             }
         )
     return result
