@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
@@ -34,6 +34,7 @@ from pitui.ui.messages import (
 from pitui.ui.screens.session_commands import SessionCommands
 from pitui.ui.screens.session_keys import SESSION_BINDINGS
 from pitui.ui.screens.session_panes import SessionPanes
+from pitui.ui.screens.session_tail import SessionTail
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import MessagePane
@@ -56,7 +57,7 @@ class SessionHeader(Static, can_focus=True):
     ]
 
 
-class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]):
+class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures, Screen[None]):
     """Loads in a thread worker; live events arrive from the watcher thread as messages."""
 
     BINDINGS: ClassVar[list[BindingType]] = SESSION_BINDINGS
@@ -79,6 +80,8 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
     def compose(self) -> ComposeResult:
         yield SessionHeader(Text(one_line(str(self.path)), style="bold"), id="session-title")
         yield Static(id="session-notice")
+        with VerticalScroll(id="session-tail"):
+            yield Static(id="session-tail-text")
         with Horizontal(id="panes"):
             yield EntryTree(id="entry-tree")
             yield MessagePane(id="message-pane")
@@ -98,6 +101,7 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         self.query_one("#panes").loading = True
         self.query_one("#entry-tree").focus()
         self._load(self.query_one(EntryTree).filter)
+        self.start_peek()
         if self.standalone:  # no picker to show the watcher's notices
             self._unsubscribe_store = self.app.hub.subscribe(self._hub_changed)
 
@@ -192,6 +196,7 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
             self._retry_timer.stop()
             self._retry_timer, self._waiting_size = None, None
         self.live = message.live
+        self.end_peek()
         self.query_one("#panes").loading = False
         self.remove_class("-reading")
         if self.gone is None:
