@@ -31,5 +31,5 @@ def test_control_characters_in_an_error_are_shown_not_sent(tmp_path: Path) -> No
     runs = [["context", str(hostile)], ["tree", str(hostile)], ["export", str(hostile)]]
     for code, _, err in run_commands(runs):
         assert code == 1 and err.startswith("pitui: ")
-        assert not any(ord(c) < 32 and c != "\n" or 0x7F <= ord(c) <= 0x9F for c in err), err
+        assert not any((ord(c) < 32 and c != "\n") or 0x7F <= ord(c) <= 0x9F for c in err), err
         assert "evil" in err  # the name is still there, made visible

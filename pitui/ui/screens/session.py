@@ -101,7 +101,6 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         self.query_one("#panes").loading = True
         self.query_one("#entry-tree").focus()
         self._load(self.query_one(EntryTree).filter)
-        self.start_peek()
         if self.standalone:  # no picker to show the watcher's notices
             self._unsubscribe_store = self.app.hub.subscribe(self._hub_changed)
 
@@ -165,6 +164,8 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
     )
     def _load(self, filter: str) -> None:
         """Read the file and build the tree's rows (which read what they show of tool calls)."""
+        if self.live is None:
+            self.peek()
         try:
             live = self.app.hub.open(self.path, progress=self._reading)
         except NotASession:

@@ -7,14 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
-from textual import work
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
 from pitui.core.rows.tail_rows import tail_rows
 from pitui.core.session.tail import tail_entries
-from pitui.ui.failures import ReportsFailures
 
 PEEK_MIN_BYTES = 4 * 1024 * 1024  # smaller files load before a peek would show
 TAG_STYLES = {"user": "bold cyan", "assistant": "bold green"}
@@ -28,20 +26,15 @@ class TailPeeked(Message):
     rows: list[tuple[str, str, str, str]]
 
 
-class SessionTail(ReportsFailures, Screen[None]):
-    """Mixed into `SessionScreen`: `start_peek()` on mount, `end_peek()` once loaded."""
+class SessionTail(Screen[None]):
+    """Mixed into `SessionScreen`: its load worker calls `peek()` before reading the whole
+    file (so the peek is on screen first), and `end_peek()` runs once the tree is built."""
 
     path: Path
     live: object
 
-    def start_peek(self) -> None:
-        self._peek()
-
-    def end_peek(self) -> None:
-        self.remove_class("-peeking")
-
-    @work(thread=True, group="peek", exclusive=True, exit_on_error=False, description="peeking")
-    def _peek(self) -> None:
+    def peek(self) -> None:
+        """Worker thread: post the branch's end of a large file."""
         try:
             if self.path.stat().st_size < PEEK_MIN_BYTES:
                 return
@@ -50,6 +43,9 @@ class SessionTail(ReportsFailures, Screen[None]):
             return
         if rows:
             self.post_message(TailPeeked(rows))
+
+    def end_peek(self) -> None:
+        self.remove_class("-peeking")
 
     def on_tail_peeked(self, message: TailPeeked) -> None:
         if self.live is not None:
