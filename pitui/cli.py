@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "unpin": "unpin sessions",
     "tag": "add tags to a session",
     "untag": "remove tags from a session",
+    "export": "export a branch or a context as Markdown, HTML or JSONL",
 }
 
 
@@ -35,7 +36,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args and args[0] in SUBCOMMANDS:
             return _run_subcommand(args[0], args[1:])
         module = importlib.import_module("pitui.commands.app")
-        parser = argparse.ArgumentParser(prog="pitui", description=_description())
+        parser = argparse.ArgumentParser(
+            prog="pitui",
+            description=_description(),
+            formatter_class=argparse.RawDescriptionHelpFormatter,  # one subcommand a line
+        )
+        parser.add_argument("--version", action="version", version=f"pitui {_version()}")
         module.add_arguments(parser)
         return int(module.run(parser.parse_args(args)) or 0)
     except PituiError as error:
@@ -52,6 +58,15 @@ def _run_subcommand(name: str, args: list[str]) -> int:
     parser = argparse.ArgumentParser(prog=f"pitui {name}", description=SUBCOMMANDS[name])
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args)) or 0)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pitui")
+    except PackageNotFoundError:
+        return "(version unknown: not installed)"
 
 
 def _description() -> str:

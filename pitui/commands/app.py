@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
             watch=not args.no_watch,
             no_cache=args.no_cache,
             pi_command=args.pi_command,
+            keybindings=discovery.agent_dir() / "keybindings.json",  # the user's Pi keys
             **options,
         )
         result = app.run()
@@ -64,6 +65,11 @@ def run(args: argparse.Namespace) -> int:
 def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, object]:
     if args.file:
         file = Path(args.file).expanduser()
+        if file.is_dir():
+            raise PituiError(
+                f"{args.file} is a folder, not a session file "
+                "(pitui --session-dir DIR browses the sessions of a folder)"
+            )
         if not file.is_file():
             raise PituiError(f"no such session file: {args.file}")
         return {"session_file": file}

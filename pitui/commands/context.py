@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from pitui.core.errors import PituiError
+from pitui.core.format.jsonline import dumps
 from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import escape_json_c1, visible
 from pitui.core.session.context import Context
@@ -25,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
         raise PituiError(f"no entry with id {args.leaf!r} in {args.file}")
     context = session.context(args.leaf if args.leaf is not None else ...)
     if args.json:
-        sys.stdout.write(escape_json_c1(json.dumps(context.to_json(), ensure_ascii=False)) + "\n")
+        # JSON.stringify's text (a lone surrogate as its escape), terminal-safe
+        sys.stdout.write(escape_json_c1(dumps(context.to_json())) + "\n")
     else:
         sys.stdout.write(render(context))
     return 0

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -18,9 +19,13 @@ from textual.worker import Worker
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
+from pitui.ui.executor import DaemonExecutor
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
+from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.messages import SessionRemoved
+from pitui.ui.settings import Settings, load_settings, save_settings
+from pitui.ui.themes import DARK, LIGHT, PITUI_THEMES
 from pitui.ui.writes import WriteFlow
 
 
@@ -44,6 +49,9 @@ class AppConfig:
     pi_command: str | None = None
     now: Callable[[], datetime] | None = None
     home: str | None = None
+    keymap: dict[str, str] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
+    keymap_notices: list[str] = field(default_factory=list)
 
 
 class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
@@ -54,15 +62,21 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     COMMAND_PALETTE_BINDING = "ctrl+k"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Every key"),
-        Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", tooltip="Dark / light theme"),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True),
+        Binding(
+            "f2", "toggle_theme", "Theme", id="app.theme", tooltip="Dark / light theme", show=False
+        ),
+        Binding(
+            "ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True, show=False
+        ),
     ]
 
     def __init__(self, config: AppConfig, hub: SessionHub) -> None:
         super().__init__()
         self.config = config
         self.hub = hub
-        self.theme = "textual-dark"
+        for theme in PITUI_THEMES:
+            self.register_theme(theme)
+        self.theme = config.settings.theme
 
     @property
     def catalog(self) -> Catalog | None:
@@ -75,7 +89,21 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     def now(self) -> datetime:
         return self.config.now() if self.config.now else datetime.now(UTC)
 
+    def on_load(self) -> None:
+        # Thread workers in daemon threads: quitting never waits on a stuck read.
+        asyncio.get_running_loop().set_default_executor(DaemonExecutor())
+
     def on_mount(self) -> None:
+        if self.config.keymap:
+            self.set_keymap(self.config.keymap)
+        if self.config.keymap_notices:
+            self.notify(
+                "\n".join(self.config.keymap_notices),
+                title="keybindings.json: entries ignored",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
         if self.config.session_file is not None:
             from pitui.ui.screens.session import SessionScreen
 
@@ -114,24 +142,53 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
             self.push_screen(HelpScreen(self.screen))
 
     def action_toggle_theme(self) -> None:
-        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        self.theme = LIGHT if self.theme == DARK else DARK
+        self.remember(theme=self.theme)
+
+    def remember(self, **changes: Any) -> None:
+        """Change the settings kept between runs, and write them from a thread worker."""
+        settings = replace(self.config.settings, **changes)
+        self.config.settings = settings
+        self.run_worker(
+            partial(save_settings, settings),
+            thread=True,
+            group="settings",
+            exit_on_error=False,
+            description="saving the settings",
+        )
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The palette lists every key of the current screen, then Textual's own commands."""
+        """The palette: each command of the current screen once, on one line with its key
+        (no text-box editing keys), then Textual's own commands that pitui does not replace."""
         seen: set[str] = set()
         for active in screen.active_bindings.values():
             binding = active.binding
-            if not binding.description or binding.action in seen or not active.enabled:
+            if not _is_command(active.node, binding) or not active.enabled:
                 continue
-            seen.add(binding.action)
-            help_text = binding.tooltip or binding.description
+            title = binding.tooltip or binding.description
+            if binding.action in seen or title in seen:
+                continue
+            seen.update((binding.action, title))
             run = partial(active.node.run_action, binding.action)
-            yield SystemCommand(binding.description, f"{help_text} ({binding.key})", run)
-        yield from super().get_system_commands(screen)
+            yield SystemCommand(f"{title} ({self.get_key_display(binding)})", "", run)
+        for command in super().get_system_commands(screen):
+            if command.title not in TEXTUAL_COMMANDS_REPLACED:
+                yield command
 
     def report_worker_failure(self, worker: Worker[Any]) -> None:
         """The one place worker failures surface: a notification, never a traceback."""
         notify_failure(self, worker)
+
+
+TEXTUAL_COMMANDS_REPLACED = frozenset({"Theme", "Quit", "Keys"})  # pitui's own keys do these
+
+
+def _is_command(node: Any, binding: Binding) -> bool:
+    """A palette command: a binding with a tooltip (moving keys have none) that is not a
+    text box's editing key."""
+    from textual.widgets import Input, TextArea
+
+    return bool(binding.tooltip) and not isinstance(node, Input | TextArea)
 
 
 def make_app(
@@ -147,6 +204,7 @@ def make_app(
     pi_command: str | None = None,
     now: datetime | Callable[[], datetime] | None = None,
     home: str | None = None,
+    keybindings: Path | str | None = None,
 ) -> PituiApp:
     """Build the app with its catalog and live store (no I/O happens until it runs)."""
     clock = (lambda: now) if isinstance(now, datetime) else now
@@ -163,6 +221,9 @@ def make_app(
         now=clock,
         home=home,
     )
+    config.settings = load_settings()  # small files, read before the app runs
+    if keybindings is not None:
+        config.keymap, config.keymap_notices = load_pi_keymap(Path(keybindings))
     catalog = None
     if root is not None:
         catalog = Catalog(

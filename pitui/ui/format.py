@@ -71,8 +71,18 @@ def line(text: Any, style: str = "") -> Text:
 
 
 def block(text: Any, style: str = "") -> Text:
-    """Untrusted multi-line text, inert."""
-    return Text(visible(str(text)), style=style)
+    """Untrusted multi-line text, inert; a word longer than the width is folded, not cut."""
+    return Text(visible(str(text)), style=style, overflow="fold")
+
+
+def middle_ellipsis(text: str, width: int) -> str:
+    """`text` in at most `width` characters, its middle replaced by "…" (a path keeps both
+    its folder and its file name)."""
+    if len(text) <= width:
+        return text
+    keep = max(1, width - 1)
+    head = keep // 2
+    return text[:head] + "…" + text[len(text) - (keep - head) :]
 
 
 def count(value: int | None) -> str:

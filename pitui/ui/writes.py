@@ -69,8 +69,9 @@ class WriteFlow:
                 self.run_write(job, force=True)
 
         modal = ConfirmModal(
-            f"{job.what.capitalize()}?",
-            f"pi may be writing this session ({message.reason}) - write anyway?",
+            f"{job.what.capitalize()}: pi may be writing this session",
+            message.reason,
             confirm_label="Write anyway",
+            question="Write anyway?",
         )
         self.push_screen(modal, callback=answered)  # type: ignore[attr-defined]

@@ -36,10 +36,11 @@ def age_files(root: Path, seconds: float = 3600) -> None:
 
 @pytest.fixture(autouse=True)
 def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Trash and caches inside the test's folder; no cursor blink."""
+    """Trash, caches and settings inside the test's folder; no cursor blink."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-home"))
     monkeypatch.delenv("PITUI_PI_COMMAND", raising=False)
+    monkeypatch.setenv("PITUI_CONFIG_DIR", str(tmp_path / "config"))  # never the user's
     (tmp_path / "data").mkdir(exist_ok=True)
 
 

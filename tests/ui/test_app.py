@@ -103,20 +103,24 @@ async def test_ctrl_k_opens_the_palette_with_screen_actions(app_factory: Any) ->
         await wait_for(pilot, lambda: picker.scanned)
         await settle(pilot)
         commands = [c.title for c in pilot.app.get_system_commands(pilot.app.screen)]
-        for title in ("Scope", "Sort", "Named", "Paths", "Rename", "Trash", "Theme"):
-            assert title in commands
+        for key in ("tab", "^s", "^n", "^p", "^r", "^d", "^e", "f2", "^q"):
+            assert sum(title.endswith(f"({key})") for title in commands) == 1, key
+        assert len(commands) == len(set(commands))
+        assert not [t for t in commands if t in ("Quit", "Theme", "Keys")]  # Textual's own
+        assert not [t for t in commands if "cursor" in t.lower()]  # the search box's keys
+        assert all("\n" not in t for t in commands)
         await pilot.press("ctrl+k")
         await pilot.pause()
         assert pilot.app.screen.__class__.__name__ == "CommandPalette"
 
 
-async def test_ctrl_t_toggles_dark_and_light(app_factory: Any) -> None:
+async def test_f2_toggles_dark_and_light(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
-        assert pilot.app.theme == "textual-dark"
-        await pilot.press("ctrl+t")
-        assert pilot.app.theme == "textual-light"
-        await pilot.press("ctrl+t")
-        assert pilot.app.theme == "textual-dark"
+        assert pilot.app.theme == "pitui-dark"
+        await pilot.press("f2")
+        assert pilot.app.theme == "pitui-light"
+        await pilot.press("f2")
+        assert pilot.app.theme == "pitui-dark"
 
 
 async def test_worker_failures_become_notifications(app_factory: Any) -> None:

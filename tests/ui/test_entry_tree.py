@@ -83,14 +83,15 @@ async def test_fold_unfold_and_parent() -> None:
     async with app.run_test(size=(60, 10)) as pilot:
         tree = app.query_one(EntryTree)
         await pilot.press("up")  # b2, a foldable branch start
-        await pilot.press("left")
+        await pilot.press("ctrl+left")  # Pi's foldOrUp
         await pilot.pause()
         assert [r.entry.id for r in tree.rows] == ["r", "a", "b2", "b1", "b1a"]
         assert "├⊞ • user: second try" in rendered(tree)[2]
-        await pilot.press("left")  # folded: go to the parent row
+        await pilot.press("ctrl+left")  # folded: up to the segment start
         await pilot.pause()
-        assert tree.highlighted is not None and tree.highlighted.id == "a"
-        await pilot.press("down", "right")
+        assert tree.highlighted is not None and tree.highlighted.id != "b2"
+        tree.move_to(2)
+        await pilot.press("alt+right")  # Pi's unfoldOrDown, its other key
         await pilot.pause()
         assert len(tree.rows) == 6 and tree.highlighted.id == "b2"
         await pilot.press("z")
@@ -150,13 +151,16 @@ async def test_search_next_previous() -> None:
         tree = app.query_one(EntryTree)
         await pilot.press("home")
         assert tree.search("reply") == 2
-        assert tree.cursor == 3
+        assert [r.entry.id for r in tree.rows] == ["b2a", "b1a"]  # only the matches, as Pi
+        assert tree.highlighted.id == "b1a"  # as Pi: no shown ancestor of r, the last row
         await pilot.press("n")
-        assert tree.cursor == 5
+        assert tree.highlighted.id == "b2a"
         await pilot.press("n")
-        assert tree.cursor == 3
+        assert tree.highlighted.id == "b1a"
         await pilot.press("N")
-        assert tree.cursor == 5
+        assert tree.highlighted.id == "b2a"
+        tree.search("")
+        assert len(tree.rows) == 6 and tree.highlighted.id == "b2a"
 
 
 async def test_click_selects_row() -> None:

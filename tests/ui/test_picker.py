@@ -108,7 +108,17 @@ async def test_empty_folder_says_tab_shows_all(app_factory: Any) -> None:
         picker = await started(pilot)
         assert picker.rows == []
         text = plain(picker.query_one("#picker-empty"), 200)
-        assert "No sessions in this folder - Tab shows all" in text
+        assert "No sessions in current folder. Press Tab to view all." in text  # as Pi
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        text = plain(picker.query_one("#picker-empty"), 200)
+        assert "No named sessions in current folder. Press ^n to show all, or Tab" in text
+        await pilot.press("tab")
+        await settle(pilot)
+        assert picker.rows  # the demo has named sessions in other folders
+        await pilot.press("ctrl+n", "tab")  # named off; this folder again
+        await settle(pilot)
+        assert "Press Tab to view all" in plain(picker.query_one("#picker-empty"), 200)
 
 
 async def test_empty_store_says_where_it_looked(app_factory: Any, tmp_path: Path) -> None:
@@ -167,6 +177,27 @@ async def test_ctrl_p_toggles_the_path_column(app_factory: Any) -> None:
         await pilot.press("ctrl+p")
         await settle(pilot)
         assert "path" in [c.key for c in table.columns]
+
+
+async def test_ctrl_p_shows_full_paths_without_squeezing_titles(
+    app_factory: Any, demo_root: Path
+) -> None:
+    home = str(demo_root.parent.parent)  # paths read ~/agent/sessions/...
+    async with app_factory(home=home, all_scope=False).run_test(size=(120, 24)) as pilot:
+        picker = await started(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        table = picker.query_one(SessionTable)
+        assert not picker.query_one("#preview").display  # the list takes the width
+        widths = {c.key: c.width for c in table.columns}
+        assert widths["session"] >= 32
+        summary = picker.rows[0].summary
+        shown = table._render_row(0, table.scrollable_content_region.width, False).text
+        full = "~" + summary.path.removeprefix(home)
+        assert full in shown or ("…" in shown and Path(summary.path).name[-12:] in shown)
+        assert shown.split("  ")[0].strip().startswith((summary.name or summary.first_message)[:20])
+        await pilot.press("ctrl+p")
+        assert picker.query_one("#preview").display
 
 
 async def test_preview_shows_the_highlighted_session(app_factory: Any) -> None:
@@ -314,7 +345,7 @@ async def test_rename_while_pi_may_be_writing_asks_first(app_factory: Any) -> No
         await settle(pilot)
         modal = pilot.app.screen
         assert isinstance(modal, ConfirmModal)
-        assert "pi may be writing this session" in plain(modal.query_one(".dialog-body"))
+        assert "pi may be writing this session" in plain(modal.query_one(".dialog-title"))
         before = path.read_bytes()
         await pilot.press("escape")
         await settle(pilot)

@@ -150,9 +150,9 @@ async def test_fold_and_unfold(app_factory: Any) -> None:
         assert len(tree.rows) == full
         foldable = next(i for i, row in enumerate(tree.rows) if row.foldable)
         tree.move_to(foldable)
-        await pilot.press("left")
+        await pilot.press("ctrl+left")
         assert len(tree.rows) < full
-        await pilot.press("right")
+        await pilot.press("ctrl+right")
         assert len(tree.rows) == full
 
 
@@ -232,12 +232,12 @@ async def test_trash_cancel_then_confirm_closes_the_screen(app_factory: Any) -> 
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         path = screen.path
-        await pilot.press("ctrl+d")
+        await pilot.press("delete")
         assert isinstance(pilot.app.screen, ConfirmModal)
         await pilot.press("escape")
         await settle(pilot)
         assert path.exists() and pilot.app.screen is screen
-        await pilot.press("ctrl+d", "enter")
+        await pilot.press("delete", "enter")
         await settle(pilot)
         assert not path.exists()
         picker = pilot.app.screen

@@ -66,12 +66,14 @@ async def test_breakdown_as_du_and_enter_jumps(app_factory: Any) -> None:
         assert screen.entry.id == target.id  # the message pane follows
 
 
-async def test_jump_past_a_filter_that_hides_the_entry(app_factory: Any) -> None:
+async def test_jump_past_a_search_and_a_filter_that_hide_the_entry(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         tree = screen.query_one(EntryTree)
         tree.set_filter("user-only")
+        tree.search("rounding")  # a search shows only its matches
         await settle(pilot)
+        assert tree.query
         view = await open_sizes(pilot)
         index, target = next(
             (i, e) for i, e in enumerate(view.largest) if e.kind.startswith("toolResult")
@@ -80,7 +82,7 @@ async def test_jump_past_a_filter_that_hides_the_entry(app_factory: Any) -> None
         view.query_one("#sizes-largest", DataTable).move_cursor(row=index)
         await pilot.press("enter")
         await settle(pilot)
-        assert tree.filter == "all"
+        assert tree.filter == "all" and not tree.query
         assert tree.highlighted.id == target.id
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input
 from ui_helpers import settle, wait_for
 
@@ -16,6 +17,17 @@ from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
 
 SIZE = (160, 42)
+
+
+@pytest.fixture
+def app_factory(app_factory: Any, tmp_path: Path) -> Any:
+    """The session screen shows the file's full path: under a home of tmp_path it reads the
+    same (`~/agent/...`) every run."""
+
+    def build(**overrides: Any) -> Any:
+        return app_factory(**{"home": str(tmp_path), **overrides})
+
+    return build
 
 
 async def ready(pilot: Any) -> None:
@@ -126,3 +138,16 @@ def test_label_modal(snap_compare: Any, app_factory: Any) -> None:
         await ready(pilot)
 
     assert snap_compare(app_factory(), terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_picker_at_size(snap_compare: Any, app_factory: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(app_factory(), terminal_size=size, run_before=ready)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_session_screen_at_size(snap_compare: Any, app_factory: Any, size: tuple[int, int]) -> None:
+    async def run_before(pilot: Any) -> None:
+        await open_session(pilot, "rounding")
+
+    assert snap_compare(app_factory(), terminal_size=size, run_before=run_before)

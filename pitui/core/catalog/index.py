@@ -11,6 +11,9 @@ tool output is in `tool_fts`). `tool_fts` is contentless (it stores no text), so
 are dropped by forgetting their `tool_rows` (the join hides them); the dead entries are
 counted in `meta.tool_garbage` and the whole tool index is rebuilt when they outweigh the live.
 One connection serves every thread; `lock` serialises its use.
+
+This module opens the database (and falls back to a temporary one when it cannot be used);
+the tables are in `index_schema`, reading in `index_reads`, writing in `index_writes`.
 """
 
 from __future__ import annotations
@@ -20,117 +23,32 @@ import os
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-import msgspec
 
 from pitui.core import user_dirs
-
-if TYPE_CHECKING:
-    from pitui.core.catalog.builder import SummaryBuilder
-
-
-from pitui.core.catalog import blobs
 from pitui.core.catalog.index_file import BUSY_SECONDS, Claim, Unusable, busy, unusable
-from pitui.core.catalog.summary import SessionSummary
-from pitui.core.catalog.text_index import (
-    TEXT_SCHEMA,
-    index_text_step,
-    retire_text,
-    text_candidates,
-    texts_left,
-)
+from pitui.core.catalog.index_reads import IndexReads
+from pitui.core.catalog.index_records import FileRow, ToolTask, Update
+from pitui.core.catalog.index_schema import DB_NAME, SCHEMA_VERSION, create_schema
+from pitui.core.catalog.index_writes import IndexWrites
 
-TOOL_FTS = """
-CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
-    tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-7"
-DB_NAME = "catalog.sqlite3"
-SCHEMA = (
-    """
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS files(
-    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
-    head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
-    ctime_ns INTEGER NOT NULL DEFAULT 0,
-    tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, base_text TEXT,
-    text_rowid INTEGER);
-CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
-    WHERE is_session=1 AND tools_offset < offset;
-CREATE TABLE IF NOT EXISTS tool_rows(
-    rowid INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL, bytes INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
-"""
-    + TOOL_FTS
-    + ";"
-    + TEXT_SCHEMA
-)
-PENDING = "is_session=1 AND tools_offset < offset"  # the files_tools_pending index's rows
-GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
+__all__ = [
+    "DB_NAME",
+    "SCHEMA_VERSION",
+    "FileRow",
+    "Index",
+    "ToolTask",
+    "Update",
+    "default_cache_dir",
+]
 
 
 def default_cache_dir() -> Path:
     return user_dirs.cache_dir()
 
 
-class FileRow(msgspec.Struct):
-    """What the index knows about one file's bytes (a Struct: a warm listing makes one per
-    file, and a dataclass costs several times as much to build)."""
-
-    path: str
-    size: int
-    mtime_ns: int
-    inode: int
-    head_len: int
-    head_hash: bytes
-    offset: int
-    is_session: bool
-    ctime_ns: int = 0
-
-
-@dataclass
-class Update:
-    """One file's new index content (`reset`: its tool output must be indexed again).
-
-    Made ready to write where the file was read (maybe a worker process): `state` is the
-    builder's JSON state, `record` the summary's, `base_text` the conversation text of the
-    complete lines when it differs from the summary's (a partial last line adds to that)."""
-
-    row: FileRow
-    summary: SessionSummary | None
-    reset: bool
-    state: bytes
-    record: bytes | None
-    base_text: str | None
-
-    @classmethod
-    def of(
-        cls, row: FileRow, builder: SummaryBuilder, summary: SessionSummary | None, reset: bool
-    ) -> Update:
-        text = summary.all_messages_text if summary else ""
-        base = " ".join(builder.texts)
-        record = blobs.dumps(summary.to_record()) if summary else None
-        state = blobs.dumps(builder.state())
-        base_text = None if base == text else blobs.storable(base)
-        return cls(row, summary, reset, state, record, base_text)
-
-
-@dataclass(frozen=True)
-class ToolTask:
-    """Tool output still to index: bytes `start`..`end` of `path` (inode `inode`)."""
-
-    file_id: int
-    path: str
-    start: int
-    end: int
-    inode: int
-
-
-class Index:
+class Index(IndexReads, IndexWrites):
     """The SQLite store; `path=None` keeps it in memory (`--no-cache`)."""
 
     def __init__(self, cache_dir: Path | None) -> None:
@@ -172,15 +90,7 @@ class Index:
     def _open(self) -> sqlite3.Connection:
         db = self._connect()
         try:
-            with _transaction(db):
-                version = _version(db)
-                if version != SCHEMA_VERSION:
-                    if version is not None or _has_tables(db):
-                        _drop_all(db)
-                    for statement in SCHEMA.split(";"):
-                        if statement.strip():
-                            db.execute(statement)
-                    db.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+            create_schema(db)
         except BaseException:
             db.close()
             raise
@@ -267,280 +177,3 @@ class Index:
         finally:
             with self.lock, contextlib.suppress(sqlite3.Error):
                 self.db.execute("PRAGMA synchronous=NORMAL")
-
-    # -- reading -----------------------------------------------------------------------------
-
-    def rows(self, prefix: str = "") -> dict[str, FileRow]:
-        """The rows of paths starting with `prefix` (a folder path ending with a separator)."""
-        with self.lock:
-            cur = self.db.execute(
-                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "ctime_ns FROM files WHERE path >= ? AND path < ?",
-                _prefix_range(prefix),
-            )
-            return {r[0]: FileRow(*r[:7], bool(r[7]), r[8]) for r in cur}
-
-    def texts(self, prefix: str = "") -> dict[str, str]:
-        """The conversation text of the sessions under `prefix` (as SQLite stores it)."""
-        with self.lock:
-            cur = self.db.execute(
-                "SELECT path, text FROM files WHERE is_session=1 AND path >= ? AND path < ?",
-                _prefix_range(prefix),
-            )
-            return {path: text or "" for path, text in cur}
-
-    def summaries(
-        self, paths: Iterable[str] | None = None, prefix: str = "", with_text: bool = True
-    ) -> dict[str, SessionSummary]:
-        """The stored summaries (`with_text` False: without their conversation text, see
-        `SessionSummary.text_loaded`)."""
-        sql = (
-            f"SELECT path, summary, {'text' if with_text else 'NULL'} FROM files WHERE is_session=1"
-        )
-        with self.lock:
-            if paths is None:
-                found = self.db.execute(
-                    sql + " AND path >= ? AND path < ?", _prefix_range(prefix)
-                ).fetchall()
-            else:
-                wanted = blobs.dumps(list(paths))
-                found = self.db.execute(
-                    sql + " AND path IN (SELECT value FROM json_each(?))", (wanted,)
-                ).fetchall()
-        return {
-            p: SessionSummary.from_record(s, (t or "") if with_text else None) for p, s, t in found
-        }
-
-    def builder(self, path: str) -> tuple[FileRow, SummaryBuilder] | None:
-        """The file's row and its summary state, read together (None if not indexed)."""
-        with self.lock:
-            found = self.db.execute(
-                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "ctime_ns, state, text, base_text FROM files WHERE path=?",
-                (path,),
-            ).fetchone()
-        if found is None:
-            return None
-        row = FileRow(*found[:7], bool(found[7]), found[8])
-        state, text, base = found[9:]
-        from pitui.core.catalog.builder import SummaryBuilder  # only when a file grew
-
-        builder = SummaryBuilder.from_state(blobs.loads(state), base if base is not None else text)
-        return row, builder
-
-    def tool_matches(self, fts_query: str) -> set[str]:
-        """Paths of sessions whose indexed tool output matches an FTS5 query."""
-        try:
-            with self.lock:
-                cur = self.db.execute(
-                    "SELECT DISTINCT f.path FROM tool_fts JOIN tool_rows r "
-                    "ON r.rowid = tool_fts.rowid JOIN files f ON f.id = r.file_id "
-                    "WHERE tool_fts MATCH ?",
-                    (fts_query,),
-                )
-                return {row[0] for row in cur}
-        except sqlite3.OperationalError:
-            return set()
-
-    def tool_tasks(self, paths: Iterable[str] | None = None) -> list[ToolTask]:
-        """Sessions whose tool output is not all indexed yet (all, or just these paths)."""
-        sql = (
-            "SELECT id, path, tools_offset, offset, inode FROM files "
-            f"INDEXED BY files_tools_pending WHERE {PENDING}"
-        )
-        with self.lock:
-            if paths is None:
-                found = self.db.execute(sql + " ORDER BY id").fetchall()
-            else:
-                found = self.db.execute(
-                    sql + " AND path IN (SELECT value FROM json_each(?))",
-                    (blobs.dumps(list(paths)),),
-                ).fetchall()
-        return [ToolTask(*r) for r in found]
-
-    def tool_tasks_left(self) -> bool:
-        with self.lock:
-            return (
-                self.db.execute(
-                    f"SELECT 1 FROM files INDEXED BY files_tools_pending WHERE {PENDING} LIMIT 1"
-                ).fetchone()
-                is not None
-            )
-
-    # -- writing -----------------------------------------------------------------------------
-
-    def write(self, updates: Iterable[Update], deleted: Iterable[str] = ()) -> list[str]:
-        """Store the updates, forget the deleted; returns the paths it could not store (kept
-        in memory only: read again next time). A database error is raised (the caller
-        rebuilds the index or works without it); any other error costs only its file."""
-        updates, deleted = list(updates), list(deleted)
-        with self.lock:
-            try:
-                with _transaction(self.db):
-                    for path in deleted:
-                        self._delete(path)
-                    for update in updates:
-                        self._write(update)
-                return []
-            except sqlite3.DatabaseError:
-                raise
-            except Exception:  # e.g. a file name that is not UTF-8: one file at a time
-                return self._write_each(updates, deleted)
-
-    def _write_each(self, updates: list[Update], deleted: list[str]) -> list[str]:
-        failed: list[str] = []
-        for path, update in [(p, None) for p in deleted] + [(u.row.path, u) for u in updates]:
-            try:
-                with _transaction(self.db):
-                    if update is None:
-                        self._delete(path)
-                    else:
-                        self._write(update)
-            except sqlite3.DatabaseError:
-                raise
-            except Exception:
-                failed.append(path)
-        return failed
-
-    def _delete(self, path: str) -> None:
-        found = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
-        if found is None:
-            return
-        self._drop_tools(found[0])
-        retire_text(self.db, found[0])
-        self.db.execute("DELETE FROM files WHERE id=?", (found[0],))
-
-    def _drop_tools(self, file_id: int) -> None:
-        dead = self.db.execute(
-            "SELECT count(*), sum(bytes) FROM tool_rows WHERE file_id=?", (file_id,)
-        ).fetchone()
-        if not dead[0]:
-            return
-        self.db.execute("DELETE FROM tool_rows WHERE file_id=?", (file_id,))
-        self.db.execute(
-            "INSERT INTO meta VALUES('tool_garbage', ?) ON CONFLICT(key) "
-            "DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
-            (dead[1] or 0,),
-        )
-
-    def _write(self, update: Update) -> None:
-        row, summary = update.row, update.summary
-        text = blobs.storable(summary.all_messages_text) if summary else ""
-        reset = update.reset or summary is None
-        old = self.db.execute("SELECT id, text FROM files WHERE path=?", (row.path,)).fetchone()
-        if old is not None and (old[1] != text or summary is None):
-            retire_text(self.db, old[0])
-        found = self.db.execute(
-            "INSERT INTO files(path, size, mtime_ns, inode, head_len, head_hash, offset, "
-            "is_session, state, summary, text, base_text, ctime_ns) "
-            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
-            "ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns, "
-            "ctime_ns=excluded.ctime_ns, "
-            "inode=excluded.inode, head_len=excluded.head_len, head_hash=excluded.head_hash, "
-            "offset=excluded.offset, is_session=excluded.is_session, state=excluded.state, "
-            "summary=excluded.summary, text=excluded.text, base_text=excluded.base_text, "
-            f"tools_offset={'0' if reset else 'tools_offset'} RETURNING id",
-            (row.path, row.size, row.mtime_ns, row.inode, row.head_len, row.head_hash,
-             row.offset, int(row.is_session), update.state, update.record, text,
-             update.base_text, row.ctime_ns),
-        ).fetchone()  # fmt: skip
-        if reset:
-            self._drop_tools(found[0])
-
-    def add_tools(self, done: Iterable[tuple[ToolTask, str]]) -> None:
-        """Index tool output read for these tasks (skipped where the file row moved on)."""
-        with self.lock, _transaction(self.db):
-            for task, text in done:
-                current = self.db.execute(
-                    "SELECT tools_offset, offset, inode, is_session FROM files WHERE id=?",
-                    (task.file_id,),
-                ).fetchone()
-                if current is None or current[0] != task.start or current[1] < task.end:
-                    continue
-                if current[2] != task.inode or not current[3]:
-                    continue
-                if text:
-                    text = blobs.storable(text)
-                    rowid = self.db.execute(
-                        "INSERT INTO tool_rows(file_id, bytes) VALUES(?,?)",
-                        (task.file_id, len(text)),
-                    ).lastrowid
-                    self.db.execute("INSERT INTO tool_fts(rowid, tools) VALUES(?,?)", (rowid, text))
-                self.db.execute(
-                    "UPDATE files SET tools_offset=? WHERE id=?", (task.end, task.file_id)
-                )
-
-    def text_matches(self, trigrams: list[str]) -> set[str] | None:
-        """Paths of sessions whose conversation text may contain a string with these
-        trigrams (see `text_index`); None if the index cannot say."""
-        try:
-            with self.lock:
-                return text_candidates(self.db, trigrams)
-        except sqlite3.Error:
-            return None
-
-    def texts_left(self) -> bool:
-        with self.lock:
-            return texts_left(self.db)
-
-    def index_texts(self, stop: threading.Event) -> None:
-        """Bring the conversation-text index up to date, a short transaction at a time."""
-        while not stop.is_set():
-            with self.lock, _transaction(self.db):
-                if not index_text_step(self.db):
-                    return
-
-    def collect_tool_garbage(self) -> bool:
-        """Rebuild the tool index from scratch when dead entries outweigh live ones."""
-        with self.lock:
-            found = self.db.execute("SELECT value FROM meta WHERE key='tool_garbage'").fetchone()
-            garbage = int(found[0]) if found else 0
-            if garbage < GARBAGE_MIN:
-                return False
-            live = self.db.execute("SELECT coalesce(sum(bytes), 0) FROM tool_rows").fetchone()[0]
-            if garbage < live:
-                return False
-            with _transaction(self.db):
-                self.db.execute("DROP TABLE tool_fts")
-                self.db.execute(TOOL_FTS)
-                self.db.execute("DELETE FROM tool_rows")
-                self.db.execute("UPDATE files SET tools_offset=0")
-                self.db.execute("DELETE FROM meta WHERE key='tool_garbage'")
-            return True
-
-
-def _prefix_range(prefix: str) -> tuple[str, str]:
-    """Bounds of the paths starting with `prefix` (an index range scan, not a LIKE)."""
-    if not prefix:
-        return "", "\U0010ffff"
-    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
-
-
-@contextlib.contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-
-
-def _version(db: sqlite3.Connection) -> str | None:
-    try:
-        found = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-    except sqlite3.OperationalError:
-        return None
-    return found[0] if found else None
-
-
-def _has_tables(db: sqlite3.Connection) -> bool:
-    return db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
-
-
-def _drop_all(db: sqlite3.Connection) -> None:
-    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-    for name in ("fts", "tool_fts", "text_fts", *names):
-        with contextlib.suppress(sqlite3.OperationalError):
-            db.execute(f'DROP TABLE IF EXISTS "{name}"')

@@ -7,9 +7,10 @@ import os
 from collections.abc import Callable
 from typing import BinaryIO
 
-from pitui.core.catalog.builder import SummaryBuilder, node_mtime_ms
+from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.filestat import FileStat, Unreadable, not_regular
 from pitui.core.catalog.index import FileRow, ToolTask, Update
+from pitui.core.catalog.js_numbers import node_mtime_ms
 from pitui.core.catalog.lines import LineReader
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.tools import tool_text

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from pitui.core.catalog import capped
-from pitui.core.catalog.builder import split_lines
+from pitui.core.catalog.entry_rules import split_lines
 from pitui.core.format.jsonline import LineError, parse_line
 
 UNSET = msgspec.UNSET

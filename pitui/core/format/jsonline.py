@@ -17,6 +17,8 @@ from pitui.core.format.jsvalues import js_number_string
 
 MAX_NESTING = 20_000
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# What orjson refuses and JSON.parse reads, by the words of orjson's error.
+_JS_ACCEPTS = ("surrogate", "UTF-8", "depth limit", "infinity")
 
 
 class LineError(ValueError):
@@ -27,17 +29,21 @@ def _reject_constant(name: str) -> Any:
     raise LineError(f"invalid JSON literal {name}")
 
 
-def parse_line(raw: bytes) -> Any:
+def parse_line(raw: bytes | bytearray | memoryview) -> Any:
     """Parse one line's bytes (without its newline) to a JSON value.
 
-    Invalid UTF-8 decodes as U+FFFD (as Node's StringDecoder does); lone surrogate escapes,
-    which orjson refuses but JSON.parse accepts, go through the standard library.
+    Invalid UTF-8 decodes as U+FFFD (as Node's StringDecoder does); what orjson refuses but
+    JSON.parse accepts (lone surrogate escapes, invalid UTF-8, deep nesting, a number too
+    large for a double) goes through the standard library. Any other line is not JSON for
+    either, and is not decoded again (a huge line is never held twice).
     """
     try:
         return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        pass
-    text = raw.decode("utf-8", errors="replace")
+    except orjson.JSONDecodeError as error:
+        reason = str(error)
+        if not any(word in reason for word in _JS_ACCEPTS):
+            raise LineError(reason.split(": line ")[0]) from None
+    text = str(raw, "utf-8", errors="replace")
     try:
         with _deep_nesting_allowed():
             return json.loads(text, parse_constant=_reject_constant)
@@ -75,13 +81,52 @@ def _js_string(text: str) -> str:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
 
 
+def _unserialisable(value: Any) -> Any:
+    raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+def _unserialisable_default(value: Any) -> Any:
+    raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
 def dumps(value: Any) -> str:
-    """Serialise exactly as JSON.stringify does (compact, non-ASCII kept, JS numbers)."""
+    """Serialise exactly as JSON.stringify does (compact, non-ASCII kept, JS numbers).
+
+    The standard library's C encoder writes the text; then the few tokens it writes unlike
+    JavaScript are put right: floats (`5.0`, `1e-05`, `NaN`) and lone surrogates.
+    """
+    try:
+        text = _C_ENCODE(value)
+    except (TypeError, ValueError, RecursionError):
+        return _dumps_reference(value)
+    text = _TOKEN.sub(_js_token, text)
+    return _LONE_SURROGATE.sub(_escape_surrogate, text)
+
+
+def _dumps_reference(value: Any) -> str:
+    """The same text, one value at a time in Python (slower; also names what it cannot
+    serialise)."""
     iterencode = json.encoder._make_iterencode(  # type: ignore[attr-defined]
         {}, _unserialisable, _js_string, None, js_number, ":", ",", False, False, True
     )
     return "".join(iterencode(value, 0))
 
 
-def _unserialisable(value: Any) -> Any:
-    raise TypeError(f"cannot serialise {type(value).__name__}")
+_C_ENCODE = json.JSONEncoder(
+    ensure_ascii=False, allow_nan=True, separators=(",", ":"), default=_unserialisable_default
+).encode
+# A run of JSON text holding no float (strings, integers, punctuation, literals: kept as it
+# is, one match for the whole run), or a float as Python writes it (made JavaScript's).
+_TOKEN = re.compile(
+    r'((?:"[^"\\]*(?:\\.[^"\\]*)*"|[^"\d\-NI]+|-?\d+(?![\d.e]))+)'
+    r"|(-?\d+(?:\.\d+)?(?:e[+-]\d+)?|NaN|-?Infinity)"
+)
+
+
+def _js_token(match: re.Match[str]) -> str:
+    kept = match.group(1)
+    return kept if kept is not None else js_number(float(match.group(2)))
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"

@@ -102,7 +102,8 @@ class TreeRows:
         self._count = len(tree.entries)
         self._unique = len(tree.by_id)
         self._read_assistants()
-        self._order = self._flatten(tree.active_path_ids())
+        active = tree.active_path_ids()
+        self._order = self._flatten(active, tree.leaf_holders() if tree.has_duplicates else active)
         self._row_of = {row.entry.id: row for row in self._order}
         roots = [row for row in self._order if row.parent is None]
         self.multiple_roots = len(roots) > 1
@@ -110,7 +111,11 @@ class TreeRows:
             root.is_last = False
         for row in self._order:
             place(row, self.multiple_roots)
-        self._active_len = sum(1 for row in self._order if row.on_active_path)
+        # the active path leads the order (a repeated id may show active rows later too)
+        order = self._order
+        self._active_len = next(
+            (i for i, row in enumerate(order) if not row.on_active_path), len(order)
+        )
         self._folded &= self._row_of.keys()
         for entry_id in self._folded:
             self._row_of[entry_id].folded = True
@@ -118,17 +123,23 @@ class TreeRows:
         self._refresh_rows()
         self.changed_from: int | None = 0
 
-    def _flatten(self, active: set[str]) -> list[Row]:
-        """Pre-order walk, active branch first; rows only for entries passing the filter."""
-        children, leaf_id, passes = self.tree.children, self._leaf_id, self._passes
+    def _flatten(self, active: set[str], first: set[str]) -> list[Row]:
+        """Pre-order walk, the branch holding the leaf (`first`) first; rows only for entries
+        passing the filter; those on the active path marked."""
+        children, leaf_id, passes = self.tree.placements, self._leaf_id, self._passes
         order: list[Row] = []
         stack: list[tuple[Entry, Row | None]] = [
-            (root, None) for root in reversed(_active_first(self.tree.roots, active))
+            (root, None) for root in reversed(_active_first(children[None], first))
         ]
+        # A repeated id shows its subtree once per placement, as in Pi; nested repeats could
+        # multiply rows without end, so repeats stop expanding past a generous budget.
+        expanded: set[str] | None = set() if self.tree.has_duplicates else None
+        visits, budget = 0, 4 * len(self.tree.entries) + 10_000
         pop, push = stack.pop, stack.append
         while stack:
             entry, parent = pop()
             entry_id = entry.id
+            visits += 1
             if passes(entry, leaf_id):
                 row = Row(self, entry, parent)
                 if entry_id in active:
@@ -141,10 +152,14 @@ class TreeRows:
             kids = children.get(entry_id)
             if not kids:
                 continue
+            if expanded is not None:
+                if entry_id in expanded and visits + len(stack) > budget:
+                    continue
+                expanded.add(entry_id)
             if len(kids) == 1:
                 push((kids[0], parent))
             else:
-                stack.extend((kid, parent) for kid in reversed(_active_first(kids, active)))
+                stack.extend((kid, parent) for kid in reversed(_active_first(kids, first)))
         return order
 
     def _find_anchor(self) -> Row | None:
@@ -285,7 +300,7 @@ class TreeRows:
         tree = self.tree
         self.changed_from = None
         fits = len(tree.entries) == self._count + len(entries)
-        if not (fits and len(tree.by_id) == self._unique + len(entries)):
+        if tree.has_duplicates or not (fits and len(tree.by_id) == self._unique + len(entries)):
             self.rebuild()
             return self.changed_from
         for entry in entries:
@@ -435,19 +450,23 @@ class TreeRows:
                     entry, entry_tool_calls(entry) if facts is None else facts.tool_calls
                 )
         if self._calls.has_repeats:
-            self._calls.settle(walk(tree, tree.active_path_ids()))
+            self._calls.settle(walk(tree, tree.leaf_holders()))
 
 
 def walk(tree: SessionTree, active: set[str]) -> Iterator[Entry]:
     """Every entry in the order Pi's tree selector walks them: depth first, the branch
     holding the active leaf first at each level."""
-    stack = list(reversed(_active_first(tree.roots, active)))
-    children = tree.children
+    children = tree.placements
+    stack = list(reversed(_active_first(children[None], active)))
+    expanded: set[str] = set()
+    visits, budget = 0, 4 * len(tree.entries) + 10_000  # as in TreeRows._flatten
     while stack:
         entry = stack.pop()
+        visits += 1
         yield entry
         kids = children.get(entry.id)
-        if kids:
+        if kids and (entry.id not in expanded or visits + len(stack) <= budget):
+            expanded.add(entry.id)
             stack.extend(reversed(_active_first(kids, active)))
 
 
@@ -458,7 +477,13 @@ def _check_filter(mode: str) -> str:
 
 
 def _active_first(entries: list[Entry], active: set[str]) -> list[Entry]:
+    """Those in `active` first, each part in its order (Pi's stable sort)."""
     for i, entry in enumerate(entries):
         if entry.id in active:
-            return entries if i == 0 else [entry, *entries[:i], *entries[i + 1 :]]
+            rest = entries[i + 1 :]
+            if any(e.id in active for e in rest):  # a repeated id: several hold the leaf
+                return [e for e in entries if e.id in active] + [
+                    e for e in entries if e.id not in active
+                ]
+            return entries if i == 0 else [entry, *entries[:i], *rest]
     return entries

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import re
 
-# C0 controls except tab and newline, DEL, and C1 controls.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_CONTROL_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_C1 = re.compile(r"[\x7f-\x9f]")
+# Bidirectional formatting controls: they can make a line read differently than it is
+# (trojan source), so they are shown rather than obeyed.
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# Lone UTF-16 halves: JSON.parse keeps them (a string cut inside an emoji), but no terminal
+# encoding can carry them.
+_SURROGATE = "\ud800-\udfff"
+# C0 controls except tab and newline, DEL, C1 controls, bidi controls and lone surrogates.
+_CONTROL = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_BIDI}{_SURROGATE}]")
+_CONTROL_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}{_SURROGATE}]")
+_JSON_UNSAFE = re.compile(f"[\\x7f-\\x9f{_BIDI}{_SURROGATE}]")
 
 
 def _picture(match: re.Match[str]) -> str:
@@ -16,6 +22,8 @@ def _picture(match: re.Match[str]) -> str:
         return chr(0x2400 + code)  # Unicode Control Pictures: ESC -> ␛
     if code == 0x7F:
         return "\u2421"
+    if 0xD800 <= code <= 0xDFFF:
+        return "\ufffd"  # as a UTF-8 encoder that replaces what it cannot write
     return f"<U+{code:04X}>"
 
 
@@ -30,5 +38,7 @@ def one_line(text: str) -> str:
 
 
 def escape_json_c1(dumped: str) -> str:
-    """JSON text with DEL and C1 controls escaped (json.dumps escapes only C0)."""
-    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
+    """JSON text with DEL, C1 controls, bidi controls and lone surrogates escaped (json.dumps
+    escapes only C0): the same value, safe for a terminal. A lone surrogate comes out as
+    JSON.stringify writes it (`\\ud83d`)."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)

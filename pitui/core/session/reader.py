@@ -1,7 +1,14 @@
-"""Incremental reading of a session file: complete lines only, by byte offset."""
+"""Incremental reading of a session file: complete lines, by byte offset.
+
+A last line without its newline is read as an entry when it is a whole JSON object (as Pi's
+loader reads it); it stays marked unterminated, so that nothing is ever appended onto it,
+and a later refresh neither repeats it (the writer adds the newline) nor keeps it once the
+writer extended it (the file is then read again whole).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,12 +19,13 @@ from pitui.core.errors import PituiError
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.migration import Migrator
 from pitui.core.session.entry import DecodeErrors, Diagnostic, Entry, decode_entry
-from pitui.core.session.source import LineSource
+from pitui.core.session.source import LineSource, NotRegularFile
 
 CHUNK_SIZE = 16 * 1024 * 1024
 TAIL_CHECK = 64
 Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
 _SPACE = frozenset(b" \t\r\x0b\x0c")
+_CLOSE = ord("}")
 
 
 class NotASession(PituiError):
@@ -55,7 +63,7 @@ NO_ID = object()  # the id "before" a batch's first entry: no parentId equals it
 class _Line:
     number: int
     offset: int
-    data: bytes | bytearray
+    data: bytes | bytearray | memoryview
 
 
 class SessionReader:
@@ -65,13 +73,14 @@ class SessionReader:
         self.path = Path(path)
         self.header: dict[str, Any] | None = None
         self.offset = 0  # just after the last complete line consumed
-        self.partial_bytes = 0  # bytes of a last line not yet ended by "\n"
+        self.partial_bytes = 0  # bytes of a last line not yet ended by "\n" (not read)
+        self.unterminated = False  # the last line read as an entry has no "\n" yet
         self._line_number = 0
         self._parsed_count = 0
         self._entry_count = 0
         self._source: LineSource | None = None
         self._header_span: tuple[int, int] = (0, 0)
-        self._header_bytes = b""
+        self._header_digest = b""  # of the header line: a huge one is not kept twice
         self._tail_bytes = b""
         self._migrator: Migrator | None = None
 
@@ -98,19 +107,36 @@ class SessionReader:
         if source is None or stat.st_ino != source.inode or stat.st_size < self.offset:
             return True
         start, end = self._header_span
-        if source.read(start, end - start) != self._header_bytes:
+        if _digest(source.read(start, end - start)) != self._header_digest:
             return True
         tail = len(self._tail_bytes)
         return source.read(self.offset - tail, tail) != self._tail_bytes
+
+    def _glued(self, source: LineSource) -> bool:
+        """Whether the unterminated line read as an entry has been extended (the writer was
+        not done, or another line was glued onto it): it must be read again."""
+        if not self.unterminated:
+            return False
+        after = source.read(self.offset, 1)
+        if after == b"\n":  # completed: the entry stands, its newline is consumed
+            self.offset += 1
+            self.unterminated = False
+            self._tail_bytes = (self._tail_bytes + after)[-TAIL_CHECK:]
+            return False
+        return after != b""
 
     def _read_new(self, progress: Progress | None) -> ReadBatch:
         batch = ReadBatch()
         try:
             if self._source is None:
                 self._source = LineSource(self.path)
+            if self._glued(self._source):
+                return self.read(progress)
             self._read_chunks(self._source, batch, progress)
         except OSError as error:
             raise NotASession(_os_reason(error)) from None
+        except NotRegularFile as error:
+            raise NotASession(str(error)) from None
         if self.header is None:
             raise NotASession(self._no_header_reason())
         return batch
@@ -119,8 +145,9 @@ class SessionReader:
         """Everything after `self.offset`, a chunk at a time into one buffer (memory stays
         one chunk). Each chunk starts at the first unconsumed byte, so a line cut by a
         chunk's end is read again whole rather than glued together; a line longer than a
-        chunk doubles the buffer. One byte more than the file holds makes its last read short,
-        which is how the end is seen."""
+        chunk takes a larger buffer (twice, at most to the end of the file), allocated once
+        the smaller one is freed: memory holds one copy of the line. One byte more than the
+        file holds makes its last read short, which is how the end is seen."""
         total = source.size()
         buffer = bytearray(max(1, min(CHUNK_SIZE, total - self.offset + 1)))
         while True:
@@ -130,11 +157,39 @@ class SessionReader:
                 progress(self.offset, max(total, self.offset))
             if got < len(buffer):
                 self.partial_bytes = got - consumed
+                if self.partial_bytes:
+                    self._take_unterminated(buffer, consumed, got, source, batch)
                 return
-            if consumed == 0:
-                buffer = bytearray(len(buffer) * 2)
+            if consumed == 0:  # no newline yet
+                size = min(len(buffer) * 2, source.size() - self.offset + 1)
+                del buffer
+                buffer = bytearray(max(size, got + 1))
             elif len(buffer) < CHUNK_SIZE:  # the file grew while it was being read
                 buffer = bytearray(CHUNK_SIZE)
+
+    def _take_unterminated(
+        self, data: bytearray, start: int, limit: int, source: LineSource, batch: ReadBatch
+    ) -> None:
+        """Read the last line, which has no newline, if it is a whole JSON object."""
+        end = limit
+        while end > start and data[end - 1] in _SPACE:
+            end -= 1
+        if end == start or data[end - 1] != _CLOSE:
+            return  # only an object can be whole (a number could still grow): not yet
+        view = memoryview(data)[start:limit]
+        try:
+            value = parse_line(view)
+        except LineError:
+            return  # still being written (or not JSON): read once it ends
+        if not isinstance(value, dict):
+            return
+        self._line_number += 1
+        line = _Line(self._line_number, self.offset, view)
+        self._take_parsed_value(value, line, batch)
+        self.offset += limit - start
+        self.partial_bytes = 0
+        self.unterminated = True
+        self._tail_bytes = bytes(data[max(0, limit - TAIL_CHECK) : limit])
 
     def _take_buffer(
         self, data: bytearray, limit: int, source: LineSource, batch: ReadBatch
@@ -154,7 +209,7 @@ class SessionReader:
                     break
             self._line_number += 1
             if end > start and (data[start] not in _SPACE or not data[start:end].isspace()):
-                line = _Line(self._line_number, self.offset + start, data[start:end])
+                line = _Line(self._line_number, self.offset + start, view[start:end])
                 self._take_parsed_line(line, batch)
             start = end + 1
         self.offset += start
@@ -216,6 +271,9 @@ class SessionReader:
         except LineError as error:
             batch.diagnostics.append(Diagnostic(line.number, line.offset, str(error)))
             return
+        self._take_parsed_value(value, line, batch)
+
+    def _take_parsed_value(self, value: Any, line: _Line, batch: ReadBatch) -> None:
         self._parsed_count += 1
         if self.header is None:
             self._take_header(value, line)
@@ -237,7 +295,7 @@ class SessionReader:
             raise NotASession(f"the session header on line {line.number} has no string id")
         self.header = value
         self._header_span = (line.offset, line.offset + len(line.data))
-        self._header_bytes = bytes(line.data)
+        self._header_digest = _digest(line.data)
         self._migrator = Migrator(value)
 
     def _make_entry(self, raw: dict[str, Any], line: _Line, batch: ReadBatch) -> Entry:
@@ -251,11 +309,27 @@ class SessionReader:
     def _no_header_reason(self) -> str:
         if self.offset == 0 and self.partial_bytes == 0:
             return "the file is empty"
+        if self.offset == 0:
+            size = _size_text(self.partial_bytes)
+            return (
+                f"the first line is incomplete or too long ({size} without a newline): "
+                "no session header found"
+            )
         return "no session header found: the file is not a session"
 
     @property
     def version(self) -> int:
         return self._migrator.source_version if self._migrator else 0
+
+
+def _digest(data: bytes | bytearray | memoryview) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _size_text(size: int) -> str:
+    if size >= 1_000_000:
+        return f"{size / 1_000_000:,.0f} MB"
+    return f"{size:,} bytes"
 
 
 def _os_reason(error: OSError) -> str:

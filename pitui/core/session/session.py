@@ -62,8 +62,9 @@ class Session:
 
     @property
     def writing_in_progress(self) -> bool:
-        """The last line has no newline yet: Pi may be writing it."""
-        return self.reader.partial_bytes > 0
+        """The last line has no newline yet (even one read as a whole entry): Pi may be
+        writing it, and nothing must be appended onto it."""
+        return self.reader.partial_bytes > 0 or self.reader.unterminated
 
     def refresh(self, progress: Progress | None = None) -> SessionUpdate:
         with collector_paused():

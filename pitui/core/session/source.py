@@ -9,9 +9,62 @@ a file. The descriptor closes when no entry or reader uses the source any more.
 from __future__ import annotations
 
 import os
+import stat
 import weakref
 
+from pitui.core.errors import PituiError
+
 _FIRST_READ = 8192  # most lines are shorter; a longer one is read again, twice as far
+# O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused right after anyway).
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | os.O_NOCTTY
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class NotRegularFile(PituiError):
+    """A session path that names a FIFO, a device, a directory or a socket."""
+
+    def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
+        super().__init__(f"{os.fspath(path)} is not a regular file ({file_kind(mode)})")
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, for messages ("a FIFO")."""
+    return next((name for test, name in _KINDS if test(mode)), "not a file")
+
+
+def is_regular(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` (symlinks followed) is a regular file; False when it cannot be seen."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def open_regular(path: str | os.PathLike[str]) -> int:
+    """A read-only descriptor on `path`, which must be a regular file.
+
+    Checked before opening (a device or FIFO is never opened), opened without blocking (a
+    file swapped for a FIFO meanwhile cannot hang), and checked again on the descriptor.
+    Raises `NotRegularFile`, or `OSError` when the file cannot be read.
+    """
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotRegularFile(path, mode)
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(path, mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 class LineSource:
@@ -20,7 +73,7 @@ class LineSource:
     __slots__ = ("__weakref__", "_fd", "inode")
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        self._fd = open_regular(path)
         try:
             self.inode = os.fstat(self._fd).st_ino
         except OSError:

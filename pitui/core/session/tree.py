@@ -16,6 +16,7 @@ from operator import attrgetter
 from pitui.core.format.jsvalues import js_string, js_trim, js_truthy
 from pitui.core.format.timestamps import sort_key
 from pitui.core.session.entry import Diagnostic, Entry
+from pitui.core.session.placements import Placements, holding, pi_placements
 from pitui.core.session.prefetch import prefetch_raw
 from pitui.core.session.reader import NO_ID, BatchLinks
 
@@ -47,6 +48,7 @@ class SessionTree:
         # runs then prove nothing.
         self._run_starts: list[int] | None = []
         self._non_messages: list[Entry] = []  # file order
+        self._placements: tuple[int, Placements] | None = None  # (entry count, placements)
         self.extend(entries)
 
     # -- building ---------------------------------------------------------------------
@@ -143,6 +145,22 @@ class SessionTree:
                     kids.sort(key=_child_key)
             self._children = children
         return self._children
+
+    @property
+    def has_duplicates(self) -> bool:
+        """Some id is carried by more than one line."""
+        return len(self.by_id) != len(self.entries)
+
+    @property
+    def placements(self) -> Placements:
+        """Children as Pi's /tree shows them: as `children`, except that an id carried by
+        several lines shows under the parent of each (see `placements.py`)."""
+        if not self.has_duplicates:
+            return self.children
+        if self._placements is None or self._placements[0] != len(self.entries):
+            placements = pi_placements(self.entries, self.by_id, self.parent_of)
+            self._placements = (len(self.entries), placements)
+        return self._placements[1]
 
     def _rebuild(self) -> None:
         self.by_id = {}
@@ -257,6 +275,14 @@ class SessionTree:
     def active_path_ids(self) -> set[str]:
         leaf = self.leaf
         return {e.id for e in self.ancestors(leaf.id)} if leaf else set()
+
+    def leaf_holders(self) -> set[str]:
+        """Ids whose subtree in `placements` holds the leaf (walked first, as in Pi): the
+        active path, plus with a repeated id every other placement leading to the leaf."""
+        leaf = self.leaf
+        if leaf is None or not self.has_duplicates:
+            return self.active_path_ids()
+        return holding(self.placements, leaf.id)
 
 
 def links_of(batch: list[Entry]) -> BatchLinks:

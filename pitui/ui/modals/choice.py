@@ -6,11 +6,11 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from pitui.ui.format import block, line
+from pitui.ui.format import block
 
 
 class ChoiceModal(ModalScreen[str | None]):
@@ -28,8 +28,9 @@ class ChoiceModal(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(line(self._title), classes="dialog-title")
-            yield Label(block(self._message), classes="dialog-body")
+            yield Label(block(self._title), classes="dialog-title")
+            with VerticalScroll(classes="dialog-scroll"):
+                yield Label(block(self._message), classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
                 for key, text in self._choices:
                     yield Button(text, id=f"choice-{key}")

@@ -6,11 +6,11 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from pitui.ui.format import block, line
+from pitui.ui.format import block
 
 
 class ConfirmModal(ModalScreen[bool]):
@@ -21,16 +21,24 @@ class ConfirmModal(ModalScreen[bool]):
         Binding("escape", "cancel", "Cancel", id="confirm.no", tooltip="Leave it as it is"),
     ]
 
-    def __init__(self, title: str, message: str, *, confirm_label: str = "Confirm") -> None:
+    def __init__(
+        self, title: str, message: str, *, confirm_label: str = "Confirm", question: str = ""
+    ) -> None:
         super().__init__(classes="modal")
         self._title = title
         self._message = message
         self._confirm_label = confirm_label
+        self._question = question
 
     def compose(self) -> ComposeResult:
+        """Title, then the message (wrapped; it scrolls when long), then the question and
+        the buttons, which always stay in view."""
         with Vertical(classes="dialog"):
-            yield Label(line(self._title), classes="dialog-title")
-            yield Label(block(self._message), classes="dialog-body")
+            yield Label(block(self._title), classes="dialog-title")
+            with VerticalScroll(classes="dialog-scroll"):
+                yield Label(block(self._message), classes="dialog-body")
+            if self._question:
+                yield Label(block(self._question), classes="dialog-question")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._confirm_label, variant="error", id="confirm")
                 yield Button("Cancel", id="cancel")

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
+from textual.keys import key_to_character
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -97,5 +98,10 @@ def _bindings_of(node: DOMNode) -> list[tuple[str, str]]:
 
 
 def _key_name(key: str) -> str:
-    names = {"question_mark": "?", "escape": "esc", "pagedown": "pgdn", "pageup": "pgup"}
-    return names.get(key.strip(), key.strip())
+    """A binding's key as typed: `?`, `[`, `esc`, `ctrl+x` (Textual names printable keys)."""
+    key = key.strip()
+    names = {"escape": "esc", "pagedown": "pgdn", "pageup": "pgup"}
+    if key in names:
+        return names[key]
+    character = key_to_character(key)
+    return character if character and character.isprintable() and character != " " else key

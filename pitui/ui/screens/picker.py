@@ -46,6 +46,7 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
     """Catalog search in thread workers; the list updates as the catalog fills in."""
 
     BINDINGS: ClassVar[list[BindingType]] = PICKER_BINDINGS
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
 
     def __init__(self) -> None:
         super().__init__(id="picker")
@@ -61,6 +62,8 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
         self._last_research = 0.0
         self._unsubscribe: Any = None
         self.scanned = False  # the first scan has finished: the list is complete
+        self._shown: SearchRequest | None = None  # the question the list on screen answers
+        self._queued: str | None = None  # an action pressed before the answer came
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -125,6 +128,8 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
         if event.state == WorkerState.ERROR and event.worker.group == "scan":
             self.scanned, self.progress = True, None  # show what is known, not "Indexing"
             self.run_search()
+        if event.state == WorkerState.ERROR and event.worker.group == "search":
+            self._queued = None  # no answer is coming: never act on a list not shown
 
     def _hub_changed(self, event: Any) -> None:
         """Watcher thread: the hub has indexed a change; only post (never block the watcher)."""
@@ -156,12 +161,28 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
             self._search_timer.stop()
         self._search_timer = self.set_timer(SEARCH_DELAY, self.run_search)
 
+    def current_request(self) -> SearchRequest:
+        query = self.query_one("#search", Input).value
+        return SearchRequest(query, self.all_scope, self.sort, self.named_only)
+
+    @property
+    def search_pending(self) -> bool:
+        """The list on screen does not answer the query, scope, sort and filter set now."""
+        return self.app.catalog is not None and self._shown != self.current_request()
+
+    def defer(self, action: str) -> bool:
+        """Queue `action` until the pending search has answered (True: queued, do not act
+        now), so a key pressed right after typing acts on the row the answer shows."""
+        if not self.search_pending:
+            return False
+        self._queued = action
+        return True
+
     def run_search(self) -> None:
         if self.app.catalog is None:
             return
         self._last_research = time.monotonic()
-        query = self.query_one("#search", Input).value
-        self._search(SearchRequest(query, self.all_scope, self.sort, self.named_only))
+        self._search(self.current_request())
 
     @work(
         thread=True,
@@ -182,15 +203,14 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
 
     def on_search_done(self, message: SearchDone) -> None:
         request: SearchRequest = message.request
-        current = SearchRequest(
-            self.query_one("#search", Input).value, self.all_scope, self.sort, self.named_only
-        )
-        if request != current:
+        if request != self.current_request():
             return  # an answer to an older question
         result, known = message.result
         self.search_error = result.error
+        new_question, self._shown = request != self._shown, request
         if result.error and not result.rows:
             self._update_status()
+            self._run_queued()
             return  # keep the last list while the query is being typed
         self.rows = list(result.rows)
         self.known_count = known
@@ -201,27 +221,51 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
             all_scope=self.all_scope,
             show_paths=self.show_paths,
             home=self.app.config.home,
+            top=new_question,  # as Pi: a new question highlights its first answer
         )
         self._update_empty(request)
         self._update_status()
         self.query_one(SessionPreview).show(table.highlighted)
+        self._run_queued()
+
+    def _run_queued(self) -> None:
+        action, self._queued = self._queued, None
+        if action is not None:
+            getattr(self, f"action_{action}")()
 
     def _update_empty(self, request: SearchRequest) -> None:
         empty = self.query_one("#picker-empty", Static)
         message = ""
         if not self.rows:
-            if request.query or request.named_only:
-                message = "No sessions match - Esc clears the search"
-            elif not self.scanned:
-                message = "Indexing sessions..."
-            elif self.known_count == 0:
-                message = f"No sessions found at {self.app.config.sessions_root}"
-            elif not request.all_scope:
-                message = "No sessions in this folder - Tab shows all"
-            else:
-                message = "No sessions"
-        empty.update(message)
+            message = self._empty_message(request)
+        empty.update(Text(message))
         self.query_one("#picker-list").set_class(bool(message), "-empty")
+
+    def _empty_message(self, request: SearchRequest) -> str:
+        """What an empty list means, in Pi's words where Pi has them."""
+        here = not request.all_scope
+        if request.query:
+            return "No sessions match - Esc clears the search" + (", Tab views all" if here else "")
+        if not self.scanned:
+            return "Indexing sessions..."
+        if request.named_only:
+            named = f"Press {self._key_of('picker.named')} to show all"
+            if here:
+                return f"No named sessions in current folder. {named}, or Tab to view all."
+            return f"No named sessions found. {named}."
+        if self.known_count == 0:
+            return f"No sessions found at {self.app.config.sessions_root}"
+        if here:
+            return "No sessions in current folder. Press Tab to view all."
+        return "No sessions found"
+
+    def _key_of(self, binding_id: str) -> str:
+        """The key bound to `binding_id` now (a keymap may have changed it), as displayed."""
+        for bindings in self._bindings.key_to_bindings.values():
+            for binding in bindings:
+                if binding.id == binding_id:
+                    return self.app.get_key_display(binding)
+        return binding_id
 
     def _update_status(self) -> None:
         parts = ["all sessions" if self.all_scope else "this folder", f"sort: {self.sort}"]

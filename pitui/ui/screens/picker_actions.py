@@ -1,4 +1,4 @@
-"""What the picker does with the highlighted session: open, resume, fork, rename, trash,
+"""What the picker does with the highlighted session: open, resume, fork, rename, export, trash,
 and the toggles of scope, sort, named filter and paths."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from pitui.core.catalog.search import SORTS
 from pitui.ui.branch_actions import ask_tags, toggle_pin
+from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_name, ask_trash
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -28,6 +29,7 @@ class PickerActions(Screen[None]):
     run_search: Callable[[], None]
     _update_status: Callable[[], None]
     _update_catalog: Callable[[list[Path], list[Path]], None]
+    defer: Callable[[str], bool]
 
     def action_focus_list(self) -> None:
         self.query_one(SessionTable).focus()
@@ -60,6 +62,7 @@ class PickerActions(Screen[None]):
 
     def action_toggle_paths(self) -> None:
         self.show_paths = not self.show_paths
+        self.set_class(self.show_paths, "-paths")  # the list takes the preview's width
         self.query_one(SessionTable).show_rows(
             self.rows,
             now=self.app.now(),
@@ -71,21 +74,29 @@ class PickerActions(Screen[None]):
     def action_open(self) -> None:
         from pitui.ui.screens.session import SessionScreen
 
+        if self.defer("open"):
+            return
         summary = self.highlighted
         if summary is not None:
             self.app.push_screen(SessionScreen(Path(summary.path)))
 
     def action_resume(self) -> None:
+        if self.defer("resume"):
+            return
         summary = self.highlighted
         if summary is not None:
             self.app.request_handoff(Path(summary.path), summary.cwd)
 
     def action_fork(self) -> None:
+        if self.defer("fork"):
+            return
         summary = self.highlighted
         if summary is not None:
             self.app.request_handoff(Path(summary.path), summary.cwd, fork=True)
 
     def action_rename(self) -> None:
+        if self.defer("rename"):
+            return
         summary = self.highlighted
         if summary is not None:
             path = Path(summary.path)
@@ -93,6 +104,8 @@ class PickerActions(Screen[None]):
             ask_name(self.app, path, summary.name or "", done)
 
     def action_trash(self) -> None:
+        if self.defer("trash"):
+            return
         summary = self.highlighted
         if summary is not None:
             path = Path(summary.path)
@@ -137,6 +150,12 @@ class PickerActions(Screen[None]):
     def _marks_changed(self, note: str) -> None:
         self.notify(note, markup=False)  # holds the tags as typed
         self.run_search()
+
+    def action_export(self) -> None:
+        summary = self.highlighted
+        if summary is not None:
+            title = summary.name or summary.first_message or Path(summary.path).stem
+            ask_export(self, Path(summary.path), None, title, "the session's active branch")
 
     def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
         """Re-read these sessions into the catalog (after our own writes) and search again."""

@@ -18,6 +18,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
 from pitui.core.rows.rows import TreeRows
 from pitui.core.rows.safe_text import one_line
+from pitui.core.session.reader import NotASession
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.format import tilde
 from pitui.ui.messages import (
@@ -38,6 +39,7 @@ from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import MessagePane
 
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
+RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often
 
 
 class SessionHeader(Static, can_focus=True):
@@ -69,6 +71,8 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         self._unsubscribe: Any = None
         self._unsubscribe_store: Any = None
         self._context_timer: Timer | None = None
+        self._waiting_size: int | None = None  # not a session yet: its size when last read
+        self._retry_timer: Timer | None = None
 
     # -- layout and loading --------------------------------------------------------------
 
@@ -79,12 +83,18 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
             yield EntryTree(id="entry-tree")
             yield MessagePane(id="message-pane")
             yield ContextPane(id="context-pane")
-        yield Input(
-            placeholder="Search the tree (Enter: done, Esc: clear)", id="tree-search", compact=True
-        )
+        with Horizontal(id="tree-search-bar"):
+            yield Input(
+                placeholder="Type to search (Enter: done, Esc: clear)",
+                id="tree-search",
+                compact=True,
+                select_on_focus=False,
+            )
+            yield Static(id="tree-search-count")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.apply_layout()
         self.query_one("#panes").loading = True
         self.query_one("#entry-tree").focus()
         self._load(self.query_one(EntryTree).filter)
@@ -104,7 +114,30 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         if event.state == WorkerState.ERROR and event.worker.group == "load":
             self.query_one("#panes").loading = False
             self.remove_class("-reading")
-            self._show_gone(f"cannot open this session: {event.worker.error}")
+            error = event.worker.error
+            waiting = isinstance(error, NotASession) and self.live is None
+            hint = " - it opens as soon as it becomes one" if waiting else ""
+            self._show_gone(f"cannot open this session: {error}{hint}")
+            if waiting:
+                self._wait_for_session()
+
+    def _wait_for_session(self) -> None:
+        """An empty (or not yet a session) file: load it as soon as it grows."""
+        if self._retry_timer is None:
+            self._retry_timer = self.set_interval(RETRY_EVERY, self._check_grown)
+        self._check_grown()
+
+    @work(thread=True, group="grown", exclusive=True, exit_on_error=False, description="waiting")
+    def _check_grown(self) -> None:
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            return
+        if self._waiting_size is None:
+            self._waiting_size = size
+        elif size != self._waiting_size:
+            self._waiting_size = size
+            self.post_message(LiveReloaded())  # reads it again, in the load worker
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -145,6 +178,9 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         self.add_class("-reading")
 
     def on_session_loaded(self, message: SessionLoaded) -> None:
+        if self._retry_timer is not None:
+            self._retry_timer.stop()
+            self._retry_timer, self._waiting_size = None, None
         self.live = message.live
         self.query_one("#panes").loading = False
         self.remove_class("-reading")
@@ -166,9 +202,9 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         name = session.tree.name
         title = Text(one_line(name or "(unnamed session)"), style="bold" if name else "bold dim")
         title.append(f"  {one_line(tilde(session.cwd, self.app.config.home))}", style="cyan")
-        title.append(f"  {self.path.name}", style="dim")
+        title.append(f"  {one_line(tilde(str(self.path), self.app.config.home))}", style="dim")
         count = len(session.tree.entries)
-        title.append(f"  {count:,} entries", style="dim")
+        title.append(f"  {count:,} {'entry' if count == 1 else 'entries'}", style="dim")
         entry_tree = self.query_one(EntryTree)
         title.append(f"  filter: {entry_tree.filter}", style="dim")
         if entry_tree.label_times:
@@ -196,7 +232,7 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
         self._update_title()
 
     def on_live_reloaded(self, message: LiveReloaded) -> None:
-        if self.live is None:
+        if self.live is None and self._retry_timer is None:
             return
         self.gone = None
         self.query_one("#session-notice", Static).update("")
@@ -219,6 +255,7 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
     @on(EntryTree.Highlighted)
     def _highlighted(self, event: EntryTree.Highlighted) -> None:
         self.entry = event.entry
+        self._update_count()
         tree = self.live.session.tree if self.live else None
         self.query_one(MessagePane).show_entry(event.entry, tree)
         if self._context_timer is not None:
@@ -255,8 +292,7 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
     @on(ContextPane.EntrySelected)
     def _context_row_chosen(self, event: ContextPane.EntrySelected) -> None:
         tree = self.query_one(EntryTree)
-        if tree.model is not None:
-            tree.move_to(tree.model.nearest_index(event.entry_id) or 0)
+        tree.move_to_entry(event.entry_id)
         if tree.display:
             tree.focus()
 
@@ -280,8 +316,11 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
     @on(EntryTree.SearchRequested)
     def _search_requested(self, event: EntryTree.SearchRequested) -> None:
         search = self.query_one("#tree-search", Input)
-        search.display = True
+        self.query_one("#tree-search-bar").display = True
         search.focus()
+        if search.value != event.text:
+            search.value = event.text
+        search.cursor_position = len(search.value)
 
     @on(Input.Changed, "#tree-search")
     def _search_changed(self, event: Input.Changed) -> None:
@@ -307,6 +346,14 @@ class SessionScreen(SessionPanes, SessionCommands, ReportsFailures, Screen[None]
             return  # a newer search is on its way
         found = self.query_one(EntryTree).show_matches(message.text, message.matches)
         search.set_class(bool(message.text) and not found, "-no-match")
+        self._update_count()
+
+    def _update_count(self) -> None:
+        """Pi's position counter while searching: (highlighted/shown)."""
+        tree = self.query_one(EntryTree)
+        shown = len(tree.rows)
+        text = f"({tree.cursor + 1 if shown else 0}/{shown})" if tree.query else ""
+        self.query_one("#tree-search-count", Static).update(text)
 
     @on(Input.Submitted, "#tree-search")
     def _search_done(self, event: Input.Submitted) -> None:

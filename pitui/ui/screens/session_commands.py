@@ -1,5 +1,5 @@
-"""What the session screen does: back, resume, copy, label, name, trash, fork, context edits,
-the size view."""
+"""What the session screen does: back, resume, copy, label, name, trash, export, fork, context
+edits, the size view."""
 
 from __future__ import annotations
 
@@ -10,11 +10,14 @@ from textual import work
 from textual.screen import Screen
 from textual.widgets import Input
 
+from pitui.core.export.build import session_title
+from pitui.core.export.export import entry_markdown
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
 from pitui.ui.branch_actions import ask_context_edit, ask_fork
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.messages import ContextBuilt
+from pitui.ui.modals.export import ask_export
 from pitui.ui.screens.sizes import SizeViewScreen
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.context_pane import ContextList, prepare_context
@@ -30,15 +33,19 @@ class SessionCommands(ReportsFailures, Screen[None]):
     entry: Any
 
     def _close_search(self, *, clear: bool) -> None:
+        """Enter: keep the search's rows, back to the tree; Esc: show every row again."""
         search = self.query_one("#tree-search", Input)
+        tree = self.query_one(EntryTree)
         if clear:
             search.value = ""
-            self.query_one(EntryTree).search("")
-        search.display = False
-        self.query_one(EntryTree).focus()
+            tree.search("")
+        search.set_class(False, "-no-match")
+        self.query_one("#tree-search-bar").display = bool(tree.query)
+        tree.focus()
 
     def action_back(self) -> None:
-        if self.focused is self.query_one("#tree-search"):
+        """Esc: clear the search first (as Pi's /tree), then restore a pane, then leave."""
+        if self.focused is self.query_one("#tree-search") or self.query_one(EntryTree).query:
             self._close_search(clear=True)
         elif self.maximized is not None:
             self.minimize()
@@ -83,6 +90,23 @@ class SessionCommands(ReportsFailures, Screen[None]):
         """Our own write shows at once, with or without the watcher."""
         if self.live is not None:
             self.live.apply_change()
+
+    def action_copy_markdown(self) -> None:
+        entry = self.entry
+        if entry is None or getattr(entry, "type", None) == "session":
+            return
+        text = entry_markdown(entry.raw)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {len(text):,} characters of Markdown")
+
+    def action_export(self) -> None:
+        entry, live = self.entry, self.live
+        if live is None:
+            return
+        leaf = None if entry is None or getattr(entry, "type", None) == "session" else entry.id
+        with live.lock:
+            title = session_title(live.session, leaf)
+        ask_export(self, self.path, leaf, title, "the branch of the highlighted entry")
 
     def action_trash(self) -> None:
         name = self.live.session.tree.name if self.live else None
@@ -146,8 +170,8 @@ class SessionCommands(ReportsFailures, Screen[None]):
         self.app.push_screen(SizeViewScreen(self.path), self._jump_to_entry)
 
     def _jump_to_entry(self, entry_id: str | None) -> None:
-        """Move the tree's cursor to `entry_id`, showing every entry first if the filter
-        hides it; in a folded branch, to its nearest shown ancestor."""
+        """Move the tree's cursor to `entry_id`, clearing a search and showing every entry
+        first if the filter hides it; in a folded branch, to its nearest shown ancestor."""
         tree = self.query_one(EntryTree)
         model = tree.model
         if entry_id is None or model is None:
@@ -155,9 +179,11 @@ class SessionCommands(ReportsFailures, Screen[None]):
         if model.tree.get(entry_id) is None:
             self.notify("That line is not an entry of the tree (the session header?)")
             return
+        if tree.query:  # a search shows only its matches: show every row again
+            self._close_search(clear=True)
         if model.row_of(entry_id) is None and tree.filter != "all":
             tree.set_filter("all")  # the filter hid it; the user asked to see it
-        tree.move_to(model.nearest_index(entry_id) or 0)
+        tree.move_to_entry(entry_id)
         if model.index_of(entry_id) is None:
             self.notify("The entry is in a folded branch: on its nearest shown ancestor")
         if tree.display:

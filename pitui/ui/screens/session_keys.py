@@ -10,6 +10,7 @@ SESSION_BINDINGS: list[BindingType] = [
         "toggle_pane('tree')",
         "Tree",
         id="session.tree",
+        show=False,
         tooltip="Show or hide the entry tree",
     ),
     Binding(
@@ -27,10 +28,27 @@ SESSION_BINDINGS: list[BindingType] = [
         tooltip="Show or hide the context preview",
     ),
     Binding(
+        "left_square_bracket",
+        "resize_tree(-1)",
+        "Narrower tree",
+        id="session.tree_narrower",
+        show=False,
+        tooltip="Give the tree less of the width",
+    ),
+    Binding(
+        "right_square_bracket",
+        "resize_tree(1)",
+        "Wider tree",
+        id="session.tree_wider",
+        show=False,
+        tooltip="Give the tree more of the width",
+    ),
+    Binding(
         "m",
         "maximise",
         "Zoom",
         id="session.zoom",
+        show=False,
         tooltip="Maximise the focused pane (again: restore)",
     ),
     Binding(
@@ -38,14 +56,42 @@ SESSION_BINDINGS: list[BindingType] = [
         "label",
         "Label",
         id="session.label",
+        show=False,
         tooltip="Set or clear the label of the highlighted entry",
     ),
-    Binding("ctrl+r", "rename", "Name", id="session.rename", tooltip="Name the session"),
     Binding(
-        "ctrl+d", "trash", "Trash", id="session.trash", tooltip="Move the session to the trash"
+        "ctrl+r", "rename", "Name", id="session.rename", show=False, tooltip="Name the session"
     ),
     Binding(
-        "ctrl+x", "copy", "Copy", id="session.copy", tooltip="Copy the highlighted entry's text"
+        "delete",
+        "trash",
+        "Trash",
+        id="session.trash",
+        show=False,
+        tooltip="Move the session to the trash",
+    ),
+    Binding(
+        "ctrl+x",
+        "copy",
+        "Copy",
+        id="session.copy",
+        show=False,
+        tooltip="Copy the highlighted entry's text",
+    ),
+    Binding(
+        "alt+e",
+        "export",
+        "Export",
+        id="session.export",
+        tooltip="Export the highlighted entry's branch (Markdown, HTML, jsonl)",
+    ),
+    Binding(
+        "alt+m",
+        "copy_markdown",
+        "Copy Markdown",
+        id="session.copy_markdown",
+        show=False,
+        tooltip="Copy the highlighted entry as Markdown",
     ),
     Binding(
         "ctrl+e",

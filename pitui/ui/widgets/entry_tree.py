@@ -6,6 +6,7 @@ Only visible lines are rendered, from `pitui.core.rows.rows.TreeRows`. Session t
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import ClassVar
 
 from rich.style import Style
@@ -46,26 +47,137 @@ class EntryTree(ScrollView, can_focus=True):
     """Rows of a session tree with a cursor, folding, filters and search."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home,g", "first", "Top", show=False),
-        Binding("end,G", "last", "Bottom", show=False),
-        Binding("left", "fold_or_parent", "Fold", show=False),
-        Binding("right", "unfold_or_child", "Unfold", show=False),
-        Binding("ctrl+left,alt+left", "segment('up')", "Branch up", show=False),
-        Binding("ctrl+right,alt+right", "segment('down')", "Branch down", show=False),
-        Binding("z", "fold_all", "Fold all", show=False),
-        Binding("Z", "unfold_all", "Unfold all", show=False),
-        Binding("ctrl+o", "cycle_filter(1)", "Filter", id="entry_tree.filter"),
-        Binding("ctrl+shift+o", "cycle_filter(-1)", "Filter back", show=False),
-        Binding("slash", "request_search", "Search", id="entry_tree.search"),
-        Binding("n", "match(1)", "Next match", show=False),
-        Binding("N", "match(-1)", "Previous match", show=False),
-        Binding("l", "leaf", "Active leaf", id="entry_tree.leaf"),
-        Binding("T", "toggle_label_times", "Label times", show=False),
-        Binding("enter", "select", "Select", show=False),
+        Binding("up", "cursor(-1)", "Up", show=False, id="session.up"),
+        Binding("down", "cursor(1)", "Down", show=False, id="session.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="session.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="session.page_down"),
+        Binding("left", "page(-1)", "Page up", show=False, id="session.page_left"),
+        Binding("right", "page(1)", "Page down", show=False, id="session.page_right"),
+        Binding("home,g", "first", "Top", show=False, id="session.first"),
+        Binding("end,G", "last", "Bottom", show=False, id="session.last"),
+        Binding(
+            "ctrl+left,alt+left",
+            "segment('up')",
+            "Fold / up",
+            show=False,
+            id="session.fold_up",
+            tooltip="Fold the branch or go up a branch",
+        ),
+        Binding(
+            "ctrl+right,alt+right",
+            "segment('down')",
+            "Unfold / down",
+            show=False,
+            id="session.unfold_down",
+            tooltip="Unfold the branch or go down a branch",
+        ),
+        Binding(
+            "z",
+            "fold_all",
+            "Fold all",
+            show=False,
+            id="session.fold_all",
+            tooltip="Fold every branch",
+        ),
+        Binding(
+            "Z",
+            "unfold_all",
+            "Unfold all",
+            show=False,
+            id="session.unfold_all",
+            tooltip="Unfold every branch",
+        ),
+        Binding(
+            "ctrl+d",
+            "filter('default')",
+            "Default",
+            show=False,
+            id="session.filter_default",
+            tooltip="Filter: default view",
+        ),
+        Binding(
+            "ctrl+t",
+            "filter('no-tools')",
+            "No tools",
+            show=False,
+            id="session.filter_no_tools",
+            tooltip="Filter: no tool results (again: default)",
+        ),
+        Binding(
+            "ctrl+u",
+            "filter('user-only')",
+            "User only",
+            show=False,
+            id="session.filter_user",
+            tooltip="Filter: user messages only (again: default)",
+        ),
+        Binding(
+            "ctrl+l",
+            "filter('labeled-only')",
+            "Labeled only",
+            show=False,
+            id="session.filter_labeled",
+            tooltip="Filter: labeled entries only (again: default)",
+        ),
+        Binding(
+            "ctrl+a",
+            "filter('all')",
+            "All entries",
+            show=False,
+            id="session.filter_all",
+            tooltip="Filter: every entry (again: default)",
+        ),
+        Binding(
+            "ctrl+o",
+            "cycle_filter(1)",
+            "Filter",
+            id="entry_tree.filter",
+            tooltip="Cycle the filter",
+        ),
+        Binding(
+            "ctrl+shift+o",
+            "cycle_filter(-1)",
+            "Filter back",
+            show=False,
+            id="session.filter_back",
+            tooltip="Cycle the filter backwards",
+        ),
+        Binding(
+            "slash", "request_search", "Search", id="entry_tree.search", tooltip="Search the tree"
+        ),
+        Binding(
+            "n",
+            "match(1)",
+            "Next match",
+            show=False,
+            id="session.next_match",
+            tooltip="Next search match",
+        ),
+        Binding(
+            "N",
+            "match(-1)",
+            "Previous match",
+            show=False,
+            id="session.previous_match",
+            tooltip="Previous search match",
+        ),
+        Binding(
+            "l",
+            "leaf",
+            "Active leaf",
+            id="entry_tree.leaf",
+            show=False,
+            tooltip="Go to the active leaf",
+        ),
+        Binding(
+            "T,shift+t",
+            "toggle_label_times",
+            "Label times",
+            show=False,
+            id="session.label_times",
+            tooltip="Show or hide label times",
+        ),
+        Binding("enter", "select", "Select", show=False, id="session.select"),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "entry-tree--cursor",
@@ -74,10 +186,10 @@ class EntryTree(ScrollView, can_focus=True):
     }
     DEFAULT_CSS = """
     EntryTree { background: $surface; }
-    EntryTree > .entry-tree--cursor { background: $accent 30%; text-style: bold; }
-    EntryTree:focus > .entry-tree--cursor { background: $accent 50%; }
+    EntryTree > .entry-tree--cursor { background: $accent 20%; text-style: bold; }
+    EntryTree:focus > .entry-tree--cursor { background: $accent 35%; }
     EntryTree > .entry-tree--match { background: $warning 25%; }
-    EntryTree > .entry-tree--guide { color: $text-muted; text-style: dim; }
+    EntryTree > .entry-tree--guide { color: $text-muted; }
     EntryTree > .entry-tree--fold { color: $accent; }
     EntryTree > .entry-tree--active { color: $accent; }
     EntryTree > .entry-tree--label { color: $warning; }
@@ -87,7 +199,7 @@ class EntryTree(ScrollView, can_focus=True):
     EntryTree > .entry-tree--warning { color: $warning; }
     EntryTree > .entry-tree--compaction { color: $primary; }
     EntryTree > .entry-tree--muted { color: $text-muted; }
-    EntryTree > .entry-tree--dim { color: $text-muted; text-style: dim; }
+    EntryTree > .entry-tree--dim { color: $text-muted; }
     EntryTree > .entry-tree--error { color: $error; }
     """
 
@@ -116,7 +228,12 @@ class EntryTree(ScrollView, can_focus=True):
             self.shown = shown
 
     class SearchRequested(WidgetMessage):
-        """`/` was pressed: the screen should show a search input and call `search()`."""
+        """`/` or a printable key the tree does not use was pressed: the screen should show a
+        search input starting with `text` and call `show_matches()` with its answer."""
+
+        def __init__(self, entry_tree: EntryTree, text: str = "") -> None:
+            super().__init__(entry_tree)
+            self.text = text
 
     def __init__(
         self,
@@ -132,8 +249,10 @@ class EntryTree(ScrollView, can_focus=True):
         self.cursor = 0
         self._filter = filter
         self._query = ""
-        self._matches: list[int] = []
+        self._matches: list[int] = []  # model row indices matching the search
         self._match_set: set[int] = set()
+        self._view_rows: list[Row] | None = None  # while searching: only the matching rows
+        self._typed: str | None = None  # keys typed since the search was asked for
         self._last_posted: object = _NOTHING
         self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
         if tree is not None:
@@ -142,7 +261,38 @@ class EntryTree(ScrollView, can_focus=True):
     # -- data -----------------------------------------------------------------------------
     @property
     def rows(self) -> list[Row]:
+        """The rows shown: while a search is active only its matches, as in Pi's /tree."""
+        if self._view_rows is not None:
+            return self._view_rows
         return self.model.rows if self.model else []
+
+    @property
+    def query(self) -> str:
+        return self._query
+
+    def _to_view(self, index: int | None) -> int:
+        """A model row index as the index of the row shown at or after it."""
+        index = index or 0
+        if self._view_rows is None:
+            return index
+        return min(bisect_left(self._matches, index), max(0, len(self._matches) - 1))
+
+    def _model_cursor(self) -> int:
+        if self._view_rows is None:
+            return self.cursor
+        return self._matches[self.cursor] if 0 <= self.cursor < len(self._matches) else 0
+
+    def _set_view(self) -> None:
+        model_rows = self.model.rows if self.model else []
+        if self._query:
+            self._view_rows = [model_rows[i] for i in self._matches]
+        else:
+            self._view_rows = None
+
+    def move_to_entry(self, entry_id: str | None) -> None:
+        """Highlight this entry's row, or its nearest shown ancestor's."""
+        if self.model is not None:
+            self.move_to(self._to_view(self.model.nearest_index(entry_id)))
 
     @property
     def filter(self) -> str:
@@ -173,13 +323,14 @@ class EntryTree(ScrollView, can_focus=True):
             return
         following = self.cursor >= len(self.rows) - 1
         kept = self.highlighted
+        model_cursor = self._model_cursor()
         changed = self.model.extend(entries)
         if changed is None:
             return
         if following:
-            cursor = len(self.rows) - 1
-        elif changed > self.cursor:
-            cursor = self.cursor
+            cursor = len(self.model.rows) - 1
+        elif changed > model_cursor:
+            cursor = model_cursor
         else:
             cursor = self.model.nearest_index(kept.id if kept else None) or 0
         self._after_change(cursor, scroll=following)
@@ -196,19 +347,34 @@ class EntryTree(ScrollView, can_focus=True):
 
     # -- search ---------------------------------------------------------------------------
     def search(self, text: str) -> int:
-        """Mark rows matching `text`; move to the first match at or after the cursor."""
+        """Show only the rows matching `text`; highlight the first at or after the cursor."""
         return self.show_matches(text, self.model.search(text) if self.model else [])
 
     def show_matches(self, text: str, matches: list[int]) -> int:
-        """Mark `matches` (row indices found for `text`, e.g. by a worker thread)."""
+        """Show only `matches` (model row indices found for `text`, e.g. by a thread worker;
+        Pi's tokens AND-ed over its searchable text); "" shows every row again."""
+        kept = self.highlighted
         self._query = text
-        self._matches = [i for i in matches if i < len(self.rows)]
+        rows = self.model.rows if self.model else []
+        self._matches = [i for i in matches if i < len(rows)] if text else []
         self._match_set = set(self._matches)
-        self._invalidate()
-        if self._matches:
-            after = [i for i in self._matches if i >= self.cursor]
-            self.move_to(after[0] if after else self._matches[0])
+        self._set_view()
+        model_cursor = self._nearest_shown(kept)
+        self._after_change(model_cursor, research=False)
         return len(self._matches)
+
+    def _nearest_shown(self, entry: Entry | None) -> int:
+        """As Pi's /tree: the model index of this entry's row or of its nearest shown
+        ancestor's; else the last row shown."""
+        if self.model is None or entry is None:
+            return 0
+        if not self._query:
+            return self.model.nearest_index(entry.id) or 0
+        for ancestor in reversed(self.model.tree.path_to(entry.id)):
+            index = self.model.index_of(ancestor.id)
+            if index is not None and index in self._match_set:
+                return index
+        return self._matches[-1] if self._matches else 0
 
     def next_match(self) -> None:
         self._step_match(1)
@@ -217,14 +383,9 @@ class EntryTree(ScrollView, can_focus=True):
         self._step_match(-1)
 
     def _step_match(self, step: int) -> None:
-        if not self._matches:
-            return
-        if step > 0:
-            later = [i for i in self._matches if i > self.cursor]
-            self.move_to(later[0] if later else self._matches[0])
-        else:
-            earlier = [i for i in self._matches if i < self.cursor]
-            self.move_to(earlier[-1] if earlier else self._matches[-1])
+        """The next / previous match, wrapping (every row shown is a match)."""
+        if self._query and self.rows:
+            self.move_to((self.cursor + step) % len(self.rows))
 
     # -- cursor ---------------------------------------------------------------------------
     def move_to(self, index: int) -> None:
@@ -249,13 +410,15 @@ class EntryTree(ScrollView, can_focus=True):
             self._last_posted = key
             self.post_message(self.Highlighted(self, entry))
 
-    def _after_change(self, cursor: int, *, scroll: bool = True) -> None:
+    def _after_change(self, cursor: int, *, scroll: bool = True, research: bool = True) -> None:
+        """The rows changed: highlight the row of model index `cursor` (or the match after)."""
         self._invalidate()
-        if self._query and self.model:
+        if self._query and self.model and research:
             self._matches = self.model.search(self._query)
             self._match_set = set(self._matches)
+        self._set_view()
         self.virtual_size = Size(self.size.width, len(self.rows))
-        self.cursor = max(0, min(cursor, len(self.rows) - 1))
+        self.cursor = max(0, min(self._to_view(cursor), len(self.rows) - 1))
         self.refresh()
         if scroll:
             self._scroll_to_cursor()
@@ -286,9 +449,9 @@ class EntryTree(ScrollView, can_focus=True):
         if row.foldable and not row.folded and self.model.fold(row.entry.id):
             self._after_change(self.model.index_of(row.entry.id) or 0)
             return
-        parent = self.model.parent_index(self.cursor)
+        parent = self.model.parent_index(self._model_cursor())
         if parent is not None:
-            self.move_to(parent)
+            self.move_to(self._to_view(parent))
 
     def action_unfold_or_child(self) -> None:
         """Unfold a folded row; otherwise go to its first child row."""
@@ -310,7 +473,7 @@ class EntryTree(ScrollView, can_focus=True):
         elif direction == "down" and row.folded:
             self.action_unfold_or_child()
         else:
-            self.move_to(self.model.segment_start(self.cursor, direction))
+            self.move_to(self._to_view(self.model.segment_start(self._model_cursor(), direction)))
 
     def action_fold_all(self) -> None:
         self._refold(self.model.fold_all if self.model else None)
@@ -332,6 +495,13 @@ class EntryTree(ScrollView, can_focus=True):
             self._after_change(modes.nearest_index(kept.id if kept else None) or 0)
             self.post_message(self.FilterChanged(self, mode))
 
+    def action_filter(self, mode: str) -> None:
+        """Pi's direct filter keys: a mode's key toggles it with the default view."""
+        current = self.filter
+        target = "default" if mode == current and mode != "default" else mode
+        if target != current:
+            self.set_filter(target)
+
     @property
     def label_times(self) -> bool:
         return self.model is not None and self.model.label_times
@@ -343,14 +513,26 @@ class EntryTree(ScrollView, can_focus=True):
             self.post_message(self.LabelTimesToggled(self, self.model.label_times))
 
     def action_request_search(self) -> None:
-        self.post_message(self.SearchRequested(self))
+        self.post_message(self.SearchRequested(self, self._query))
+
+    def on_key(self, event: events.Key) -> None:
+        """As in Pi's /tree, typing searches: a printable key no binding uses starts it, and
+        every printable key that arrives before the search box has the focus goes on it."""
+        if not (event.is_printable and event.character):
+            return
+        if self._typed is None and event.key in self.screen.active_bindings:
+            return
+        event.stop()
+        event.prevent_default()
+        self._typed = (self._query if self._typed is None else self._typed) + event.character
+        self.post_message(self.SearchRequested(self, self._typed))
 
     def action_match(self, step: int) -> None:
         self._step_match(step)
 
     def action_leaf(self) -> None:
         if self.model is not None and self.model.tree.leaf is not None:
-            self.move_to(self.model.nearest_index(self.model.tree.leaf.id) or 0)
+            self.move_to_entry(self.model.tree.leaf.id)
 
     def action_select(self) -> None:
         entry = self.highlighted
@@ -368,6 +550,9 @@ class EntryTree(ScrollView, can_focus=True):
             index = offset.y + self.scroll_offset.y
             if 0 <= index < len(self.rows):
                 self.move_to(index)
+
+    def on_blur(self) -> None:
+        self._typed = None  # the search box has the keys now
 
     def on_resize(self, event: events.Resize) -> None:
         self._strips.clear()
@@ -395,10 +580,8 @@ class EntryTree(ScrollView, can_focus=True):
         base = self.rich_style
         if is_cursor:
             base = base + self.get_component_rich_style("entry-tree--cursor")
-        elif index in self._match_set:
-            base = base + self.get_component_rich_style("entry-tree--match")
-        text.stylize_before(base)
         text.truncate(width, overflow="ellipsis", pad=True)
+        text.stylize_before(base)  # after the padding: no trailing cell without the row's bg
         segments = list(text.render(self.app.console))
         return Strip(segments).crop_extend(0, width, base).simplify()
 
@@ -411,5 +594,10 @@ class EntryTree(ScrollView, can_focus=True):
         return text
 
     def _style(self, key: str) -> Style | None:
+        """A part's colour and text style without a background (the row's shows). Not
+        `partial=True`: that cannot blend a translucent colour such as $text-muted."""
         name = _STYLE_CLASSES.get(key)
-        return self.get_component_rich_style(name, partial=True) if name else None
+        if not name:
+            return None
+        full = self.get_component_rich_style(name)
+        return Style(color=full.color, bold=full.bold, dim=full.dim, italic=full.italic)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from markdown_it import MarkdownIt
 from rich.markdown import Markdown
 from rich.syntax import Syntax
 from rich.text import Text
@@ -37,9 +38,20 @@ class Part:
     style: str = ""
 
 
+class LiteralHtmlMarkdown(Markdown):
+    """Rich's Markdown with HTML read as text: Rich drops HTML blocks and inline tags, so
+    `<osc52>` or `<details>` typed in a session would silently vanish from the pane."""
+
+    def __init__(self, markup: str, **options: Any) -> None:
+        super().__init__("", **options)
+        parser = MarkdownIt("commonmark", {"html": False}).enable("strikethrough")
+        self.markup = markup
+        self.parsed = parser.enable("table").parse(markup)
+
+
 # -- widget makers ------------------------------------------------------------------------
 def _markdown_widget(text: str) -> Widget:
-    body = Markdown(visible(text), code_theme=CODE_THEME, hyperlinks=False)
+    body = LiteralHtmlMarkdown(visible(text), code_theme=CODE_THEME, hyperlinks=False)
     return Static(body, classes="part markdown")
 
 

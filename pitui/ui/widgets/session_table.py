@@ -23,14 +23,16 @@ from textual.strip import Strip
 from textual.widgets import Input
 
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import age, tilde, to_datetime
+from pitui.ui.format import age, middle_ellipsis, tilde, to_datetime
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 SESSION_WIDTH_MIN = 24
+SESSION_WIDTH_WITH_PATHS = 32  # titles stay readable beside the path column
 COUNT_WIDTH = 5
 AGE_WIDTH = 4
 CWD_WIDTH = 28
-PATH_WIDTH = 60
+CWD_MIN = 10
+PATH_WIDTH = 100
 PATH_MIN = 16
 GAP = 2  # spaces between columns (and 1 at each edge)
 
@@ -41,7 +43,7 @@ class Column:
     label: str
     width: int
     right: bool = False
-    keep_end: bool = False  # too long: cut the start, not the end
+    middle: bool = False  # too long: cut the middle (a path keeps its folder and file name)
 
 
 class SessionTable(ScrollView, can_focus=True):
@@ -49,15 +51,29 @@ class SessionTable(ScrollView, can_focus=True):
     its own go to the search box."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("enter", "select", "Open", show=False),
-        Binding("r", "screen.resume", "Resume", id="picker.resume", tooltip="Hand off to pi"),
-        Binding("f", "screen.fork", "Fork", id="picker.fork", tooltip="pi --fork this session"),
+        Binding("up", "cursor(-1)", "Up", show=False, id="picker.up"),
+        Binding("down", "cursor(1)", "Down", show=False, id="picker.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="picker.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="picker.page_down"),
+        Binding("home", "first", "First", show=False, id="picker.first"),
+        Binding("end", "last", "Last", show=False, id="picker.last"),
+        Binding("enter", "select", "Open", show=False, id="picker.list_open"),
+        Binding(
+            "r",
+            "screen.resume",
+            "Resume",
+            id="picker.list_resume",
+            show=False,
+            tooltip="Hand off to pi",
+        ),
+        Binding(
+            "f",
+            "screen.fork",
+            "Fork",
+            id="picker.list_fork",
+            show=False,
+            tooltip="pi --fork this session",
+        ),
         Binding("escape", "screen.focus_search", "Search", show=False, id="picker.search"),
     ]
     OWN_KEYS = frozenset("rf?")
@@ -105,6 +121,7 @@ class SessionTable(ScrollView, can_focus=True):
         self.now: datetime | None = None
         self.home: str | None = None
         self._posted: object = None
+        self._longest_path = 0
         self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
 
     # -- data -----------------------------------------------------------------------------
@@ -116,11 +133,15 @@ class SessionTable(ScrollView, can_focus=True):
         all_scope: bool,
         show_paths: bool,
         home: str | None = None,
+        top: bool = False,
     ) -> None:
-        """Replace the rows, keeping the highlighted session if it is still listed."""
-        keep = self.highlighted_path
+        """Replace the rows, keeping the highlighted session if it is still listed (`top`:
+        highlight the first row)."""
+        keep = None if top else self.highlighted_path
         self.rows = rows
         self.now, self.all_scope, self.show_paths, self.home = now, all_scope, show_paths, home
+        if show_paths:
+            self._longest_path = max((len(self._path(r.summary)) for r in rows), default=0)
         cursor = 0
         if keep is not None:
             cursor = next((i for i, r in enumerate(rows) if r.summary.path == keep), 0)
@@ -143,12 +164,15 @@ class SessionTable(ScrollView, can_focus=True):
             Column("count", "Msgs", COUNT_WIDTH, right=True),
             Column("age", "Age", AGE_WIDTH, right=True),
         ]
-        if self.all_scope:
-            fixed.append(Column("cwd", "Cwd", CWD_WIDTH))
-        free = self.scrollable_content_region.width - sum(c.width + GAP for c in fixed) - GAP
+        width = self.scrollable_content_region.width
+        room = width - sum(c.width + GAP for c in fixed) - GAP - SESSION_WIDTH_MIN - GAP
+        if self.all_scope and min(CWD_WIDTH, room) >= CWD_MIN:  # the folder gives way first
+            fixed.append(Column("cwd", "Cwd", min(CWD_WIDTH, room), middle=True))
+        free = width - sum(c.width + GAP for c in fixed) - GAP
         if self.show_paths:
-            path = max(PATH_MIN, min(PATH_WIDTH, free - SESSION_WIDTH_MIN - GAP))
-            fixed.append(Column("path", "Path", path, keep_end=True))
+            room = free - SESSION_WIDTH_WITH_PATHS - GAP
+            path = max(PATH_MIN, min(PATH_WIDTH, self._longest_path, room))
+            fixed.append(Column("path", "Path", path, middle=True))
             free -= path + GAP
         return [Column("session", "Session", max(SESSION_WIDTH_MIN, free)), *fixed]
 
@@ -275,7 +299,7 @@ class SessionTable(ScrollView, can_focus=True):
         else:
             if is_cursor:
                 base = base + self.get_component_rich_style("session-table--cursor")
-            cells = self._cells(self.rows[index])
+            cells = self._cells(self.rows[index], {c.key for c in columns})
         text = self._line(columns, cells)
         text.stylize_before(base)
         segments = list(text.render(self.app.console))
@@ -285,8 +309,8 @@ class SessionTable(ScrollView, can_focus=True):
     def _line(columns: list[Column], cells: list[Text]) -> Text:
         text = Text(" ", no_wrap=True, end="")
         for column, cell in zip(columns, cells, strict=True):
-            if column.keep_end and cell.cell_len > column.width:
-                cell = Text("…", cell.style) + cell[cell.cell_len - column.width + 1 :]
+            if column.middle and cell.cell_len > column.width:
+                cell = Text(middle_ellipsis(cell.plain, column.width), cell.style)
             cell.truncate(column.width, overflow="ellipsis")
             pad = " " * (column.width - cell.cell_len)
             if column.right:
@@ -295,7 +319,7 @@ class SessionTable(ScrollView, can_focus=True):
             text.append(("" if column.right else pad) + " " * GAP)
         return text
 
-    def _cells(self, row: Any) -> list[Text]:
+    def _cells(self, row: Any, keys: set[str]) -> list[Text]:
         summary = row.summary
         title = Text(row.guide(), style=self._style("guide"), no_wrap=True)
         if summary.name:
@@ -308,12 +332,14 @@ class SessionTable(ScrollView, can_focus=True):
             Text(str(summary.message_count)),
             Text(age(moment, self.now) if self.now is not None else ""),
         ]
-        if self.all_scope:
+        if "cwd" in keys:
             cells.append(Text(one_line(tilde(summary.cwd or "", self.home)), self._style("dim")))
         if self.show_paths:
-            path = one_line(tilde(str(summary.path), self.home))
-            cells.append(Text(path, self._style("dim")))
+            cells.append(Text(self._path(summary), self._style("dim")))
         return cells
+
+    def _path(self, summary: Any) -> str:
+        return one_line(tilde(str(summary.path), self.home))
 
     def _style(self, name: str) -> Style:
         """A component's colour and text style, without its background (the row's shows).

@@ -9,7 +9,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-import pitui.core.catalog.catalog as catalog_module
+import pitui.core.catalog.scan_pass as scan_pass_module
+import pitui.core.catalog.tool_pass as tool_pass_module
 from pitui.core.catalog import blobs
 from pitui.core.catalog.builder import SummaryBuilder
 from pitui.core.catalog.catalog import Catalog
@@ -161,7 +162,7 @@ def test_tools_background_and_close_midway(tmp_path: Path, monkeypatch) -> None:
     root = tmp_path / "s"
     for i in range(30):
         _session(root, f"s{i:02d}", [f"needle{i:02d} " + "filler words " * 2000] * 3)
-    monkeypatch.setattr(catalog_module, "TOOL_BATCH_BYTES", 50_000)
+    monkeypatch.setattr(tool_pass_module, "TOOL_BATCH_BYTES", 50_000)
     with Catalog(root, cache_dir=tmp_path / "c") as catalog:
         catalog.scan(progress=lambda d, t: None)
         assert catalog._tools_thread is not None  # "auto" with a progress callback
@@ -190,7 +191,7 @@ def test_rewritten_and_deleted_files_leave_no_tool_hits(tmp_path: Path, monkeypa
         catalog.scan()
         assert _ids(catalog, "oldneedle") == [] and _ids(catalog, "newneedle") == ["a"]
         assert _ids(catalog, "otherneedle") == []
-    monkeypatch.setattr("pitui.core.catalog.index.GARBAGE_MIN", 1)
+    monkeypatch.setattr("pitui.core.catalog.index_writes.GARBAGE_MIN", 1)
     with open(a, "ab") as fh:
         fh.write(_tool_line("zz", "appendedneedle"))
     with Catalog(root, cache_dir=cache) as catalog:  # garbage outweighs: tool index rebuilt
@@ -219,8 +220,8 @@ def test_on_batch_and_parallel_equal_serial(tmp_path: Path, monkeypatch) -> None
         catalog.scan()
         serial = [s.to_json() for s in catalog.sessions()]
         serial_hits = _ids(catalog, "parser")
-    monkeypatch.setattr(catalog_module, "PARALLEL_MIN", 10)
-    monkeypatch.setattr(catalog_module, "BATCH", 16)
+    monkeypatch.setattr(scan_pass_module, "PARALLEL_MIN", 10)
+    monkeypatch.setattr(scan_pass_module, "BATCH", 16)
     batches: list[int] = []
     with Catalog(root, cache_dir=tmp_path / "c") as catalog:
         catalog.scan(on_batch=lambda sessions: batches.append(len(sessions)), tools="now")

@@ -75,16 +75,71 @@ def test_crlf_lines_are_accepted(tmp_path: Path) -> None:
 
 
 def test_partial_last_line_is_not_an_entry_and_file_is_untouched(tmp_path: Path) -> None:
-    data = line(HEADER) + line(entry(1)) + json.dumps(entry(2, 1)).encode()
+    whole = json.dumps(entry(2, 1)).encode()
+    data = line(HEADER) + line(entry(1)) + whole[:-5]
     path = write(tmp_path / "s.jsonl", data)
     reader = SessionReader(path)
     assert [e.id for e in reader.read().entries] == ["e0000001"]
-    assert reader.partial_bytes > 0
+    assert reader.partial_bytes > 0 and not reader.unterminated
     assert path.read_bytes() == data
     with path.open("ab") as handle:
-        handle.write(b"\n")
+        handle.write(whole[-5:] + b"\n")
     assert [e.id for e in reader.refresh().entries] == ["e0000002"]
     assert reader.partial_bytes == 0
+
+
+def test_complete_last_line_without_newline_is_an_entry_once(tmp_path: Path) -> None:
+    """As Pi's loader: a last line that is a whole object is an entry. When the writer then
+    ends it, the entry is not read twice; lines after it are read as usual."""
+    data = line(HEADER) + line(entry(1)) + json.dumps(entry(2, 1)).encode()
+    path = write(tmp_path / "s.jsonl", data)
+    reader = SessionReader(path)
+    assert [(e.id, e.line) for e in reader.read().entries] == [("e0000001", 2), ("e0000002", 3)]
+    assert reader.unterminated and reader.partial_bytes == 0
+    assert path.read_bytes() == data
+    assert reader.refresh().entries == []
+    with path.open("ab") as handle:
+        handle.write(b"\n")
+    batch = reader.refresh()
+    assert batch.entries == [] and not batch.reset and not reader.unterminated
+    with path.open("ab") as handle:
+        handle.write(line(entry(3, 2)))
+    assert [(e.id, e.line) for e in reader.refresh().entries] == [("e0000003", 4)]
+    assert reader.refresh().entries == []
+
+
+def test_completed_in_one_append_with_the_next_line(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", line(HEADER) + json.dumps(entry(1)).encode())
+    reader = SessionReader(path)
+    assert [e.id for e in reader.read().entries] == ["e0000001"]
+    with path.open("ab") as handle:
+        handle.write(b"\n" + line(entry(2, 1)))
+    batch = reader.refresh()
+    assert [e.id for e in batch.entries] == ["e0000002"] and not batch.reset
+
+
+def test_unterminated_entry_extended_is_read_again(tmp_path: Path) -> None:
+    """Text glued onto a whole last line makes it a different line (not JSON, for Pi
+    too): the entry read from it must not stay."""
+    path = write(
+        tmp_path / "s.jsonl", line(HEADER) + line(entry(1)) + json.dumps(entry(2, 1)).encode()
+    )
+    reader = SessionReader(path)
+    assert len(reader.read().entries) == 2
+    with path.open("ab") as handle:
+        handle.write(line(entry(3, 1)))
+    batch = reader.refresh()
+    assert batch.reset and [e.id for e in batch.entries] == ["e0000001"]
+    assert len(batch.diagnostics) == 1 and batch.diagnostics[0].line == 3
+
+
+def test_first_line_without_newline(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", json.dumps(HEADER).encode())
+    reader = SessionReader(path)
+    assert reader.read().entries == [] and reader.header == HEADER
+    write(path, b'{"type":"session","id":"' + b"x" * 100_000)
+    with pytest.raises(NotASession, match="first line is incomplete or too long"):
+        SessionReader(path).read()
 
 
 def test_huge_line(tmp_path: Path) -> None:

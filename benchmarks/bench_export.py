@@ -1,0 +1,82 @@
+"""Exporting the branch of a 100,000-entry session as Markdown: the whole `pitui export`
+process vs a Node process running Pi 1.6.0's load + buildSessionContext of the same file.
+
+    python benchmarks/bench_export.py [--entries 100000] [--repeats 3]
+
+Both are timed as whole processes (start-up included), best of `repeats`; peak RSS is each
+process's own (wait4). Pi has no Markdown export: its load + context is the nearest work
+(reading and resolving the same file) and is what the ratio compares with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
+
+OUT = REPO / "benchmarks" / "out"
+
+
+def run_process(args: list[str]) -> tuple[float, float]:
+    """Wall time (s) and peak RSS (MB) of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{args[0]} failed: {proc.stderr.read().decode() if proc.stderr else ''}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def best(args: list[str], repeats: int) -> tuple[float, float]:
+    runs = [run_process(args) for _ in range(repeats)]
+    return min(t for t, _ in runs), max(m for _, m in runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--entries", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    from oracle import oracle_available
+
+    from pitui.demo.generate import generate_large_session
+
+    node = oracle_available()
+    if node is None:
+        raise SystemExit("Pi oracle not installed: run scripts/install-oracle.sh")
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"large-{args.entries}.jsonl"
+    if not path.exists():
+        generate_large_session(path, n_entries=args.entries)
+    pi_copy = OUT / "large-pi-copy.jsonl"  # Pi may append a newline to a file it loads
+    pi_copy.write_bytes(path.read_bytes())
+    target = OUT / "export.md"
+    ours = best(
+        [sys.executable, "-m", "pitui", "export", str(path), "-o", str(target), "--force"],
+        args.repeats,
+    )
+    pi = best(
+        [node, str(REPO / "benchmarks" / "pi_load_context.mjs"), str(pi_copy), "1"], args.repeats
+    )
+    size_mb = path.stat().st_size / 1e6
+    print(
+        f"session: {args.entries} entries, {size_mb:.0f} MB; Markdown: {target.stat().st_size / 1e6:.1f} MB"
+    )
+    print(f"{'whole process':28}{'pitui export':>14}{'Pi load+ctx':>13}{'ratio':>8}")
+    print(
+        f"{'time (s), best of ' + str(args.repeats):28}{ours[0]:>14.2f}{pi[0]:>13.2f}{ours[0] / pi[0]:>8.2f}"
+    )
+    print(f"{'peak RSS (MB)':28}{ours[1]:>14.0f}{pi[1]:>13.0f}{ours[1] / pi[1]:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()

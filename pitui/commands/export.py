@@ -1,0 +1,60 @@
+"""`pitui export FILE [--leaf ID] [--format md|html|jsonl] [--context] [--redact] [-o PATH]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pitui.core.errors import PituiError
+from pitui.core.export import EXTENSIONS, FORMATS, ExportOptions, export_session
+from pitui.core.export.destination import destination, proposed_name, write_export
+from pitui.core.export.messages import DEFAULT_MAX_TOOL_LINES
+from pitui.core.session.session import Session
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="session .jsonl file")
+    parser.add_argument("--leaf", help="last entry of the branch (default: the session's leaf)")
+    parser.add_argument("--format", choices=FORMATS, default="md", help="default: md")
+    parser.add_argument(
+        "--context", action="store_true", help="the exact LLM context of the leaf, not the branch"
+    )
+    parser.add_argument("--redact", action="store_true", help="replace secrets by [REDACTED:kind]")
+    parser.add_argument(
+        "-o", "--output", metavar="PATH", help="write to PATH (a folder: a name is proposed)"
+    )
+    parser.add_argument("--force", action="store_true", help="replace an existing output file")
+    parser.add_argument(
+        "--max-tool-lines",
+        type=int,
+        default=DEFAULT_MAX_TOOL_LINES,
+        metavar="N",
+        help=f"cut tool output after N lines (0: never; default {DEFAULT_MAX_TOOL_LINES})",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_tool_lines < 0:
+        raise PituiError("--max-tool-lines must be 0 or more")
+    session = Session(args.file)
+    options = ExportOptions(args.format, args.context, args.redact, args.max_tool_lines)
+    result = export_session(session, args.leaf, options)
+    if args.output is None:
+        sys.stdout.writelines(result.parts)
+        sys.stdout.flush()
+    else:
+        name = proposed_name(result.name, EXTENSIONS[args.format], args.context)
+        path = write_export(
+            destination(args.output, name), result.parts, force=args.force, source=session.path
+        )
+        print(f"wrote {path}", file=sys.stderr)
+    if args.redact:
+        print(redaction_report(result.redacted), file=sys.stderr)
+    return 0
+
+
+def redaction_report(counts: dict[str, int]) -> str:
+    if not counts:
+        return "redacted: nothing"
+    parts = [f"{kind} {count}" for kind, count in sorted(counts.items())]
+    return f"redacted {sum(counts.values())}: " + ", ".join(parts)

@@ -1,0 +1,190 @@
+"""`FastEntries`: the common entry shapes decoded straight into msgspec structs.
+
+Most lines of a session are messages of a few known shapes; decoding them into typed structs
+(and the content only for user and assistant messages) is several times faster than building
+dicts. Anything the structs refuse, or `_fast_entry` declines, takes the exact path of
+`EntryRules`, so the result is the same line for line.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+from pitui.core.catalog import capped
+from pitui.core.catalog.capped import MESSAGE_TEXT_CAP, SESSION_TEXT_CAP
+from pitui.core.catalog.entry_rules import EntryRules
+from pitui.core.catalog.js_numbers import SAFE_INT, is_number, js_add, js_sum
+from pitui.core.format import jsvalues as js
+
+
+class FastEntries(EntryRules):
+    """`EntryRules` plus `feed_lines`, the fast way to feed many complete lines."""
+
+    def feed_lines(self, lines: list[bytes]) -> None:
+        """`feed_line` for each line; the common entry shapes decode straight into structs.
+
+        A line the typed decoder refuses (or that `_fast_entry` declines) takes the exact path,
+        so the result is the same as feeding each line to `feed_line`.
+        """
+        decode, fast, errors = _decode_entry, self._fast_entry, _FAST_ERRORS
+        for raw in lines:
+            if self.header is None or self.rejected or b"\r" in raw:
+                self.feed_line(raw)
+                continue
+            try:
+                if fast(decode(raw)):
+                    continue
+            except errors:
+                pass
+            except js.JsTypeError as error:
+                self.rejected = str(error)
+                continue
+            self.feed_line(raw)
+
+    def _fast_entry(self, e: _Entry) -> bool:
+        """`_entry` on a msgspec-decoded line; False (nothing changed) to take the exact path.
+
+        The structs only accept what reads the same as `parse_line`'s dicts (numbers in int64
+        or float range, timestamps that are not arrays/objects, content a string or an array of
+        objects); `_fast_entry` declines a text block whose `text` is not a string.
+        """
+        kind = e.type
+        if kind == "message":
+            message = e.message
+            if message is None or message is UNSET:
+                return False
+            role = message.role
+            text = ""
+            if role == "user" or role == "assistant":
+                content = message.content
+                if content is UNSET:
+                    role = None
+                else:
+                    if len(content) > MESSAGE_TEXT_CAP:  # never decode all of a huge text
+                        try:
+                            text = capped.text_blocks(content)
+                        except capped.Declined:
+                            return False
+                    else:
+                        blocks = _decode_content(content)
+                        if type(blocks) is str:
+                            text = blocks
+                        else:
+                            parts = [b.text for b in blocks if b.type == "text"]
+                            for part in parts:
+                                if type(part) is not str:
+                                    return False
+                            text = " ".join(parts)
+        self.entry_count += 1
+        entry_id, parent = e.id, e.parentId
+        if type(parent) is str and parent != entry_id:
+            self.parents.add(parent)
+            self.leaves.discard(parent)
+        if type(entry_id) is str and entry_id not in self.parents:
+            self.leaves.add(entry_id)
+        if kind == "message":
+            self.message_count += 1
+            if role == "user" or role == "assistant":
+                stamp = message.timestamp
+                if type(stamp) is int or type(stamp) is float:
+                    moment: float | None = stamp
+                else:
+                    stamp = e.timestamp
+                    moment = js.js_date_ms(js.UNDEFINED if stamp is UNSET else stamp)
+                if moment is not None:
+                    self.last_activity = max(self.last_activity or 0, moment)
+                if text:
+                    size = self.text_size + len(text) + 1
+                    if size <= SESSION_TEXT_CAP and len(text) <= MESSAGE_TEXT_CAP:
+                        self.texts.append(text)  # `_text`, inlined for the common case
+                        self.text_size = size
+                        if not self.first_message and role == "user":
+                            self.first_message = text
+                    else:
+                        self._text(role, text)
+                if role == "assistant":
+                    self._model(message.model)
+                    usage = message.usage
+                    if usage is not None and usage is not UNSET:
+                        self._fast_usage(usage)
+        elif kind == "session_info":
+            self._name(js.UNDEFINED if e.name is UNSET else e.name)
+        elif kind == "label":
+            target, label = e.targetId, e.label
+            if type(target) is str:
+                self.labels.pop(target, None)
+                if type(label) is str and label:
+                    self.labels[target] = label
+        elif kind == "model_change":
+            self._model(e.modelId)
+        return True
+
+    def _fast_usage(self, usage: _Usage) -> None:
+        total = usage.totalTokens
+        if not is_number(total):
+            parts = (usage.input, usage.output, usage.cacheRead, usage.cacheWrite)
+            total = js_sum(p for p in parts if is_number(p))
+        tokens = self.tokens
+        if type(total) is int and type(tokens) is int and -SAFE_INT <= total + tokens <= SAFE_INT:
+            self.tokens = tokens + total  # the common case of `js_add`
+        else:
+            self.tokens = js_add(tokens, total)
+        cost = usage.cost
+        if cost is not None and cost is not UNSET:
+            value = cost.total
+            if type(value) is float:
+                self.cost += value
+            elif type(value) is int:
+                self.cost = float(js_add(self.cost, value))
+
+
+UNSET = msgspec.UNSET
+_FAST_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+# A JSON number as `parse_line` reads it (orjson: a float outside int64/uint64; the struct
+# path declines all ints past int64 to stay simple), or a string, boolean or null.
+_Int64 = Annotated[int, msgspec.Meta(ge=-(1 << 63), le=(1 << 63) - 1)]
+_Scalar = _Int64 | float | str | bool | None
+
+
+class _Cost(msgspec.Struct, gc=False):
+    total: _Scalar = UNSET
+
+
+class _Usage(msgspec.Struct, gc=False):
+    totalTokens: _Scalar = UNSET
+    input: _Scalar = UNSET
+    output: _Scalar = UNSET
+    cacheRead: _Scalar = UNSET
+    cacheWrite: _Scalar = UNSET
+    cost: _Cost | None = UNSET
+
+
+class _Message(msgspec.Struct, gc=False):
+    role: Any = UNSET
+    content: msgspec.Raw = UNSET  # decoded only for user and assistant messages
+    timestamp: _Scalar = UNSET
+    model: Any = UNSET
+    usage: _Usage | None = UNSET
+
+
+class _Entry(msgspec.Struct, gc=False):
+    type: Any = UNSET
+    id: Any = UNSET
+    parentId: Any = UNSET
+    timestamp: _Scalar = UNSET
+    message: _Message | None = UNSET
+    name: Any = UNSET
+    targetId: Any = UNSET
+    label: Any = UNSET
+    modelId: Any = UNSET
+
+
+class _Block(msgspec.Struct, gc=False):
+    type: Any = UNSET
+    text: Any = UNSET
+
+
+_decode_entry = msgspec.json.Decoder(_Entry).decode
+_decode_content = msgspec.json.Decoder(str | list[_Block]).decode

@@ -1,0 +1,68 @@
+"""What moves between a file's reader (maybe a worker process) and the index: a file's row,
+its new index content, and a range of tool output still to index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from pitui.core.catalog import blobs
+from pitui.core.catalog.summary import SessionSummary
+
+if TYPE_CHECKING:
+    from pitui.core.catalog.builder import SummaryBuilder
+
+
+class FileRow(msgspec.Struct):
+    """What the index knows about one file's bytes (a Struct: a warm listing makes one per
+    file, and a dataclass costs several times as much to build)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    inode: int
+    head_len: int
+    head_hash: bytes
+    offset: int
+    is_session: bool
+    ctime_ns: int = 0
+
+
+@dataclass
+class Update:
+    """One file's new index content (`reset`: its tool output must be indexed again).
+
+    Made ready to write where the file was read (maybe a worker process): `state` is the
+    builder's JSON state, `record` the summary's, `base_text` the conversation text of the
+    complete lines when it differs from the summary's (a partial last line adds to that)."""
+
+    row: FileRow
+    summary: SessionSummary | None
+    reset: bool
+    state: bytes
+    record: bytes | None
+    base_text: str | None
+
+    @classmethod
+    def of(
+        cls, row: FileRow, builder: SummaryBuilder, summary: SessionSummary | None, reset: bool
+    ) -> Update:
+        text = summary.all_messages_text if summary else ""
+        base = " ".join(builder.texts)
+        record = blobs.dumps(summary.to_record()) if summary else None
+        state = blobs.dumps(builder.state())
+        base_text = None if base == text else blobs.storable(base)
+        return cls(row, summary, reset, state, record, base_text)
+
+
+@dataclass(frozen=True)
+class ToolTask:
+    """Tool output still to index: bytes `start`..`end` of `path` (inode `inode`)."""
+
+    file_id: int
+    path: str
+    start: int
+    end: int
+    inode: int

@@ -1,0 +1,87 @@
+"""The catalog index's SQLite schema: its tables, its version (a mismatch rebuilds it from
+scratch) and the small SQL helpers every part of the index shares."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+
+from pitui.core.catalog.text_index import TEXT_SCHEMA
+
+TOOL_FTS = """
+CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
+    tools, content='', tokenize='unicode61 remove_diacritics 2')"""
+SCHEMA_VERSION = "pitui-catalog-7"
+DB_NAME = "catalog.sqlite3"
+SCHEMA = (
+    """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files(
+    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
+    head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL DEFAULT 0,
+    tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, base_text TEXT,
+    text_rowid INTEGER);
+CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
+    WHERE is_session=1 AND tools_offset < offset;
+CREATE TABLE IF NOT EXISTS tool_rows(
+    rowid INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
+"""
+    + TOOL_FTS
+    + ";"
+    + TEXT_SCHEMA
+)
+PENDING = "is_session=1 AND tools_offset < offset"  # the files_tools_pending index's rows
+
+
+def create_schema(db: sqlite3.Connection) -> None:
+    """Create the tables, dropping all of an older (or unknown) schema's first."""
+    with transaction(db):
+        version = _version(db)
+        if version != SCHEMA_VERSION:
+            if version is not None or _has_tables(db):
+                _drop_all(db)
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+
+
+def prefix_range(prefix: str) -> tuple[str, str]:
+    """Bounds of the paths starting with `prefix` (an index range scan, not a LIKE)."""
+    if not prefix:
+        return "", "\U0010ffff"
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
+@contextlib.contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[None]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _version(db: sqlite3.Connection) -> str | None:
+    try:
+        found = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return found[0] if found else None
+
+
+def _has_tables(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+
+
+def _drop_all(db: sqlite3.Connection) -> None:
+    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    for name in ("fts", "tool_fts", "text_fts", *names):
+        with contextlib.suppress(sqlite3.OperationalError):
+            db.execute(f'DROP TABLE IF EXISTS "{name}"')

@@ -1,0 +1,113 @@
+"""The catalog's second pass: the trigram index of conversation text, then tool output.
+
+Tool output is most of the bytes and only pitui's last search tier reads it, so it is indexed
+after the listing, in a background thread when the caller is interactive (`tools_pending`
+says so meanwhile). A `Catalog` mixin: the state it uses is made in `Catalog.__init__`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from pitui.core.catalog.index import Index, ToolTask
+from pitui.core.catalog.workers import Workers
+
+TOOL_BATCH_BYTES = 4 * 1024 * 1024  # tool text per transaction (keeps the lock short)
+Progress = Callable[[int, int], None]
+
+
+class ToolPass:
+    """Indexing tool output (and conversation text as trigrams), here or in the background."""
+
+    index: Index
+    _lock: threading.RLock
+    _workers: Workers
+    _tools_thread: threading.Thread | None
+    _tools_again: bool
+    _stop: threading.Event
+    tools_error: BaseException | None
+
+    @property
+    def tools_pending(self) -> bool:
+        """Whether some session's tool output is not searchable yet."""
+        with self._lock:
+            thread = self._tools_thread
+        return (thread is not None and thread.is_alive()) or bool(self.index.tool_tasks_left())
+
+    def index_tools(self, progress: Progress | None = None) -> None:
+        """Index all tool output not indexed yet, here (waits for a background pass first)."""
+        with self._lock:
+            thread = self._tools_thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        self.index.index_texts(self._stop)
+        self.index.collect_tool_garbage()
+        self._index_tools(self.index.tool_tasks(), progress, self._stop)
+        self._workers.shutdown()
+
+    def _start_tools(self, progress: Progress | None) -> None:
+        with self._lock:
+            thread = self._tools_thread
+            if thread is not None and thread.is_alive():
+                self._tools_again = True  # the running pass goes round once more
+                return
+            left = self.index.texts_left() or self.index.tool_tasks_left()
+            start = not self._stop.is_set() and left
+            if start:
+                self._tools_again = False
+                self._tools_thread = threading.Thread(
+                    target=self._tools_worker,
+                    args=(progress,),
+                    name="pitui-catalog-tools",
+                    daemon=True,
+                )
+                self._tools_thread.start()
+        if not start:
+            self._workers.shutdown()
+
+    def _index_tools_here_if_small(self, tasks: list[ToolTask]) -> None:
+        """Index these tasks before returning, unless that is a long job (then it is left
+        to the background pass)."""
+        if sum(t.end - t.start for t in tasks) <= TOOL_BATCH_BYTES:
+            self._index_tools(tasks, None, threading.Event())
+
+    def _tools_worker(self, progress: Progress | None) -> None:
+        try:
+            self.index.collect_tool_garbage()
+            while not self._stop.is_set():
+                self.index.index_texts(self._stop)
+                self._index_tools(self.index.tool_tasks(), progress, self._stop)
+                with self._lock:
+                    if not self._tools_again:
+                        break
+                    self._tools_again = False
+        except Exception as error:  # e.g. the catalog was closed meanwhile
+            self.tools_error = error
+        finally:
+            self._workers.shutdown()
+
+    def _index_tools(
+        self, tasks: list[ToolTask], progress: Progress | None, stop: threading.Event
+    ) -> None:
+        total = sum(t.end - t.start for t in tasks)
+        done = 0
+        if progress:
+            progress(0, total)
+        batch: list[tuple[ToolTask, str]] = []
+        size = 0
+        for task, pieces in self._workers.read_tools(tasks):
+            if stop.is_set():
+                return
+            batch += pieces
+            size += sum(len(text) for _, text in pieces)
+            done += task.end - task.start
+            if size >= TOOL_BATCH_BYTES:
+                self.index.add_tools(batch)
+                batch, size = [], 0
+                if progress:
+                    progress(done, total)
+        if batch:
+            self.index.add_tools(batch)
+        if progress:
+            progress(total, total)

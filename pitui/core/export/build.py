@@ -1,0 +1,171 @@
+"""The documents of an export: a branch entry by entry, or the exact context of a leaf."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pitui.core.export.document import Block, Document
+from pitui.core.export.entries import entry_blocks, message_heading
+from pitui.core.export.fence import escape_inline, inline_code
+from pitui.core.export.messages import DEFAULT_MAX_TOOL_LINES, MessageRenderer
+from pitui.core.export.redactor import Redactor
+from pitui.core.export.source import entry_raws
+from pitui.core.rows.render_text import content_text
+from pitui.core.session.context import build_context
+from pitui.core.session.entry import Entry
+from pitui.core.session.session import Session
+
+TITLE_LENGTH = 80
+USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite")
+
+
+@dataclass(slots=True)
+class Totals:
+    """What the assistant messages of a branch say about models, tokens and cost."""
+
+    models: list[str] = field(default_factory=list)
+    tokens: dict[str, int] = field(default_factory=dict)
+    cost: float = 0.0
+    first_user: str | None = None
+
+    def add(self, message: Any) -> None:
+        if not isinstance(message, dict):
+            return
+        role = message.get("role")
+        if role == "user" and self.first_user is None:
+            text = content_text(message.get("content"), with_tools=False).strip()
+            self.first_user = text or None
+        if role != "assistant":
+            return
+        if message.get("model"):
+            model = f"{message.get('provider')}/{message.get('model')}"
+            if model not in self.models:
+                self.models.append(model)
+        usage = message.get("usage")
+        if isinstance(usage, dict):
+            tokens = self.tokens
+            for key in USAGE_KEYS:
+                value = usage.get(key)
+                if type(value) is int:
+                    tokens[key] = tokens.get(key, 0) + value
+            cost = usage.get("cost")
+            total = cost.get("total") if isinstance(cost, dict) else None
+            if type(total) is float or type(total) is int:
+                self.cost += total
+
+    def header(self) -> list[str]:
+        lines = []
+        if self.models:
+            lines.append("**Models:** " + ", ".join(inline_code(m) for m in self.models))
+        if self.tokens:
+            parts = [f"{key} {value:,}" for key, value in self.tokens.items()]
+            lines.append("**Tokens:** " + ", ".join(parts))
+        if self.cost:
+            lines.append(f"**Cost:** ${self.cost:.4f}")
+        return lines
+
+
+def resolve_leaf(session: Session, leaf_id: str | None) -> Entry | None:
+    return session.tree.get(leaf_id) if leaf_id is not None else session.tree.leaf
+
+
+def branch_document(
+    session: Session,
+    leaf_id: str | None = None,
+    *,
+    redactor: Redactor | None = None,
+    max_tool_lines: int = DEFAULT_MAX_TOOL_LINES,
+) -> Document:
+    """Every entry from the root to the leaf (default: the session's leaf), in order."""
+    redactor = redactor or Redactor(False)
+    leaf = resolve_leaf(session, leaf_id)
+    path = session.tree.path_to(leaf.id) if leaf else []
+    renderer = MessageRenderer(max_tool_lines)
+    totals = Totals()
+    blocks: list[Block] = []
+    for _, raw in entry_raws(path):
+        raw = redactor.entry(raw)
+        if raw.get("type") == "message":
+            totals.add(raw.get("message"))
+        blocks.extend(entry_blocks(raw, renderer))
+    header = _session_header(session, redactor, leaf, f"{len(path):,} entries on the branch")
+    title = _title(session, redactor, totals)
+    return Document(title, header + totals.header(), blocks, name=title)
+
+
+def context_document(
+    session: Session,
+    leaf_id: str | None = None,
+    *,
+    redactor: Redactor | None = None,
+    max_tool_lines: int = DEFAULT_MAX_TOOL_LINES,
+) -> Document:
+    """Exactly the messages of the leaf's context (`pitui context`), numbered."""
+    redactor = redactor or Redactor(False)
+    leaf = resolve_leaf(session, leaf_id)
+    context = build_context(session.tree, leaf.id if leaf else None)
+    renderer = MessageRenderer(max_tool_lines)
+    totals = Totals()
+    blocks: list[Block] = []
+    for number, message in enumerate(context.messages, 1):
+        message = redactor.value(message)
+        totals.add(message)
+        blocks.extend(
+            renderer.blocks(message, message_heading(message).replace("### ", f"### {number}. ", 1))
+        )
+    model = context.settings.get("model")
+    model_text = (
+        f"{model.get('provider')}/{model.get('modelId')}" if isinstance(model, dict) else "none"
+    )
+    summary = (
+        f"**Context:** exactly the {len(context.messages):,} messages sent to the model from "
+        f"this leaf (Pi's buildSessionContext), about {context.tokens:,} tokens (Pi's estimate)"
+    )
+    settings = (
+        f"**Model:** {inline_code(redactor.text(model_text))}, thinking "
+        f"{inline_code(str(context.settings.get('thinkingLevel')))}"
+    )
+    header = _session_header(
+        session, redactor, leaf, f"{len(context.path):,} entries on the branch"
+    )
+    title = _title(session, redactor, totals)
+    return Document("Context: " + title, [summary, settings, *header], blocks, name=title)
+
+
+def _session_header(
+    session: Session, redactor: Redactor, leaf: Entry | None, size: str
+) -> list[str]:
+    created = session.header.get("timestamp")
+    lines = [
+        f"**Session:** {inline_code(session.id)}",
+        f"**Folder:** {inline_code(redactor.text(session.cwd))}",
+    ]
+    if created is not None:
+        lines.append(f"**Created:** {escape_inline(str(created))}")
+    lines.append(f"**Leaf:** {inline_code(leaf.id) if leaf else 'none'} ({size})")
+    return lines
+
+
+def _title(session: Session, redactor: Redactor, totals: Totals) -> str:
+    name = session.tree.name
+    title = redactor.text(name) if name else totals.first_user
+    if not title:
+        return f"Session {session.id}"
+    line = " ".join(title.split())
+    return line if len(line) <= TITLE_LENGTH else line[: TITLE_LENGTH - 1] + "…"
+
+
+def session_title(session: Session, leaf_id: str | None = None) -> str:
+    """What an export is named after: the session's name, or the first user message of the
+    branch, on one line (without reading more than the entries up to that message)."""
+    if session.tree.name:
+        return session.tree.name
+    leaf = resolve_leaf(session, leaf_id)
+    for entry in session.tree.path_to(leaf.id) if leaf else []:
+        if entry.role == "user":
+            totals = Totals()
+            totals.add(entry.message)
+            if totals.first_user:
+                return " ".join(totals.first_user.split())[:TITLE_LENGTH]
+    return f"session-{session.id}"

@@ -1,0 +1,121 @@
+"""Markdown blocks of one entry of a branch, whatever its type."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+import orjson
+
+from pitui.core.export.document import Block
+from pitui.core.export.fence import escape_inline, fenced, inline_code, quoted
+from pitui.core.export.messages import MessageRenderer
+
+ROLE_TITLES = {
+    "user": "User",
+    "assistant": "Assistant",
+    "toolResult": "Tool result",
+    "bashExecution": "Shell",
+    "branchSummary": "Branch summary",
+    "compactionSummary": "Compaction summary",
+    "system": "System",
+    "custom": "Extension message",
+}
+SKIPPED_TYPES = frozenset({"usage"})  # Pi never shows them
+
+
+def message_heading(message: Any, suffix: str = "") -> str:
+    if not isinstance(message, dict):
+        return "### Message" + suffix
+    role, model, tool = message.get("role"), message.get("model"), message.get("toolName")
+    return (
+        _heading(
+            role if isinstance(role, str) or role is None else str(role),
+            str(model) if model and role == "assistant" else None,
+            str(tool) if tool and role == "toolResult" else None,
+        )
+        + suffix
+    )
+
+
+@lru_cache(maxsize=1024)
+def _heading(role: str | None, model: str | None, tool: str | None) -> str:
+    """A message heading; a session has few distinct ones, so they are made once."""
+    title = ROLE_TITLES.get(role, f"Message ({role})") if role is not None else "Message"
+    if model:
+        title += f" · {model}"
+    heading = f"### {escape_inline(title)}"
+    return heading + f": {inline_code(tool)}" if tool else heading
+
+
+def entry_blocks(raw: dict[str, Any], renderer: MessageRenderer) -> list[Block]:
+    """The blocks of one entry (none for entries Pi never shows)."""
+    kind = raw.get("type")
+    suffix = _id_suffix(raw)
+    if kind == "message":
+        message = raw.get("message")
+        return renderer.blocks(message, message_heading(message, suffix))
+    if kind in SKIPPED_TYPES:
+        return []
+    note = _note(kind, raw)
+    if note is not None:
+        return [Block(note)]
+    if kind == "compaction":
+        tokens = raw.get("tokensBefore")
+        title = "### Compaction" + (f" ({tokens} tokens before)" if tokens is not None else "")
+        return [Block(f"{title}{suffix}\n\n{quoted(str(raw.get('summary', '')))}")]
+    if kind == "branch_summary":
+        return [Block(f"### Branch summary{suffix}\n\n{quoted(str(raw.get('summary', '')))}")]
+    if kind == "custom_message":
+        message = {"role": "custom", "customType": raw.get("customType"), **_content(raw)}
+        return renderer.blocks(message, message_heading(message, suffix))
+    if kind == "context_edit":
+        return _context_edit(raw)
+    return [Block(f"*Entry of type {inline_code(str(kind))}*\n\n{fenced(_json(raw), 'json')}")]
+
+
+def _note(kind: Any, raw: dict[str, Any]) -> str | None:
+    """One-line notes: labels, model and thinking changes, names, extension data."""
+    if kind == "label":
+        target = inline_code(str(raw.get("targetId")))
+        label = raw.get("label")
+        if not label:
+            return f"*Label cleared on {target}*"
+        return f"*Label {inline_code(str(label))} on {target}*"
+    if kind == "model_change":
+        model = f"{raw.get('provider')}/{raw.get('modelId')}"
+        return f"*Model: {inline_code(model)}*"
+    if kind == "thinking_level_change":
+        return f"*Thinking level: {inline_code(str(raw.get('thinkingLevel')))}*"
+    if kind == "session_info":
+        return f"*Session named {inline_code(str(raw.get('name', '')))}*"
+    if kind == "custom":
+        return f"*Extension data {inline_code(str(raw.get('customType')))}*"
+    return None
+
+
+def _context_edit(raw: dict[str, Any]) -> list[Block]:
+    target = inline_code(str(raw.get("targetId")))
+    replacement = raw.get("replacement")
+    if replacement is None:
+        return [Block(f"*Context edit: {target} left out of the context*")]
+    content = replacement.get("content") if isinstance(replacement, dict) else replacement
+    text = content if isinstance(content, str) else _json(content)
+    return [Block(f"*Context edit: the content of {target} replaced by*\n\n{fenced(text, 'text')}")]
+
+
+def _content(raw: dict[str, Any]) -> dict[str, Any]:
+    return {"content": raw["content"]} if "content" in raw else {}
+
+
+def _id_suffix(raw: dict[str, Any]) -> str:
+    entry_id = raw.get("id")
+    return f" · {inline_code(str(entry_id))}" if entry_id is not None else ""
+
+
+def _json(value: Any) -> str:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:  # an integer beyond 64 bits
+        return json.dumps(value, ensure_ascii=False, indent=2, default=str)

@@ -1,0 +1,107 @@
+"""Exporting a session: a branch or a leaf's context as Markdown, HTML or a Pi session file."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pitui.core.errors import PituiError
+from pitui.core.export.build import branch_document, context_document, resolve_leaf
+from pitui.core.export.document import blocks_markdown, inert_json, markdown_parts
+from pitui.core.export.entries import entry_blocks
+from pitui.core.export.html import html_parts
+from pitui.core.export.jsonl import MISSING, branched_session_lines
+from pitui.core.export.messages import DEFAULT_MAX_TOOL_LINES, MessageRenderer
+from pitui.core.export.redactor import Redactor
+from pitui.core.export.source import entry_raws
+from pitui.core.format.jsvalues import js_truthy
+from pitui.core.session.session import Session
+
+Format = Literal["md", "html", "jsonl"]
+FORMATS: tuple[Format, ...] = ("md", "html", "jsonl")
+EXTENSIONS = {"md": ".md", "html": ".html", "jsonl": ".jsonl"}
+
+
+@dataclass(frozen=True, slots=True)
+class ExportOptions:
+    format: Format = "md"
+    context: bool = False
+    redact: bool = False
+    max_tool_lines: int = DEFAULT_MAX_TOOL_LINES
+
+
+@dataclass(slots=True)
+class ExportResult:
+    """An export: its text comes in `parts`, made as they are read, once (write them one
+    after the other), or whole as `text` (kept)."""
+
+    parts: Iterator[str]
+    redacted: Counter[str]
+    name: str  # the session's name or first user message, to name the file after
+    _text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "".join(self.parts)
+        return self._text
+
+
+def export_session(
+    session: Session, leaf_id: str | None = None, options: ExportOptions | None = None
+) -> ExportResult:
+    """The export of the branch ending at `leaf_id` (default: the session's leaf)."""
+    options = options or ExportOptions()
+    if leaf_id is not None and session.tree.get(leaf_id) is None:
+        raise PituiError(f"no entry with id {leaf_id!r} in {session.path}")
+    redactor = Redactor(options.redact)
+    if options.format == "jsonl":
+        if options.context:
+            raise PituiError("--context has no jsonl form; `pitui context --json` prints it")
+        lines = jsonl_lines(session, leaf_id, redactor)
+        name = redactor.text(session.tree.name or "") or f"session-{session.id}"
+        return ExportResult(iter([inert_json("".join(lines))]), redactor.counts, name)
+    build = context_document if options.context else branch_document
+    document = build(session, leaf_id, redactor=redactor, max_tool_lines=options.max_tool_lines)
+    parts = html_parts(document) if options.format == "html" else markdown_parts(document)
+    return ExportResult(iter(parts), redactor.counts, document.name)
+
+
+def entry_markdown(raw: dict[str, Any], *, redact: bool = False) -> str:
+    """One entry's Markdown, as in a branch export (tool output not cut)."""
+    blocks = entry_blocks(Redactor(redact).entry(raw), MessageRenderer(max_tool_lines=0))
+    return blocks_markdown(blocks)
+
+
+def jsonl_lines(session: Session, leaf_id: str | None, redactor: Redactor) -> list[str]:
+    leaf = resolve_leaf(session, leaf_id)
+    path = session.tree.path_to(leaf.id) if leaf else []
+    raws = [redactor.entry(raw) for _, raw in entry_raws(path)]
+    return branched_session_lines(
+        raws,
+        [(t, redactor.value(label), when) for t, label, when in session_labels(session)],
+        cwd=session.cwd,
+        parent_session=str(session.path),
+    )
+
+
+def session_labels(session: Session) -> list[tuple[Any, Any, Any]]:
+    """Pi's labelsById with their timestamps: each label entry in file order sets (a truthy
+    label) or clears its target, a target set again moving to the end."""
+    labels: dict[Any, tuple[Any, Any]] = {}
+    entries = [e for e in session.tree.entries if e.type == "label"]
+    for _, raw in entry_raws(entries):
+        target = raw.get("targetId")
+        if not _hashable(target):
+            continue
+        if js_truthy(raw.get("label")):
+            labels[target] = (raw["label"], raw.get("timestamp", MISSING))
+        else:
+            labels.pop(target, None)
+    return [(target, label, when) for target, (label, when) in labels.items()]
+
+
+def _hashable(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool) or value is None

@@ -1,0 +1,70 @@
+"""Markdown building blocks that survive any content: fences, inline code, languages."""
+
+from __future__ import annotations
+
+import re
+
+_BACKTICKS = re.compile(r"`+")
+
+LANGUAGES = {
+    ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript",
+    ".cjs": "javascript", ".jsx": "jsx", ".ts": "typescript", ".tsx": "tsx", ".json": "json",
+    ".jsonl": "json", ".md": "markdown", ".sh": "sh", ".bash": "bash", ".zsh": "sh",
+    ".rs": "rust", ".go": "go", ".java": "java", ".kt": "kotlin", ".c": "c", ".h": "c",
+    ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".cs": "csharp", ".rb": "ruby",
+    ".php": "php", ".swift": "swift", ".scala": "scala", ".sql": "sql", ".html": "html",
+    ".htm": "html", ".css": "css", ".scss": "scss", ".xml": "xml", ".yaml": "yaml",
+    ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini", ".lua": "lua",
+    ".r": "r", ".dart": "dart", ".vue": "vue", ".svelte": "svelte", ".tf": "hcl",
+    ".diff": "diff", ".patch": "diff", ".dockerfile": "dockerfile", ".ex": "elixir",
+    ".exs": "elixir", ".hs": "haskell", ".ml": "ocaml", ".zig": "zig", ".nix": "nix",
+}  # fmt: skip
+NAMES = {"dockerfile": "dockerfile", "makefile": "makefile", ".env": "sh"}
+
+
+def language_for(path: object) -> str:
+    """The fence language of a file path ("" when unknown)."""
+    if not isinstance(path, str) or not path:
+        return ""
+    name = path.replace("\\", "/").rpartition("/")[2].lower()
+    if name in NAMES:
+        return NAMES[name]
+    dot = name.rfind(".")
+    return LANGUAGES.get(name[dot:], "") if dot > 0 else ""
+
+
+def fenced(text: str, language: str = "") -> str:
+    """A fenced code block holding `text` verbatim: the fence is longer than any run of
+    backticks inside, so content with its own fences cannot close it."""
+    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0) if "`" in text else 0
+    fence = "`" * max(3, longest + 1)
+    body = text if text.endswith("\n") or not text else text + "\n"
+    return f"{fence}{_info(language)}\n{body}{fence}"
+
+
+def _info(language: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_+\-.#]", "", language)
+
+
+def inline_code(text: str) -> str:
+    """`text` as inline code on one line, whatever backticks it holds."""
+    flat = text.replace("\n", " ").replace("\r", " ")
+    if "`" not in flat and flat.strip() == flat and flat:
+        return f"`{flat}`"
+    longest = max((len(m) for m in _BACKTICKS.findall(flat)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") or not flat.strip() else ""
+    return f"{ticks}{pad}{flat}{pad}{ticks}"
+
+
+def quoted(text: str) -> str:
+    """Every line of `text` as a Markdown quote."""
+    return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|<>~&])")
+
+
+def escape_inline(text: str) -> str:
+    """Plain text made literal in Markdown, on one line."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))

@@ -1,0 +1,151 @@
+"""One self-contained HTML page from an export document.
+
+Session content is untrusted: markdown-it renders it with raw HTML disabled (a `<script>`
+in a message is shown as text), images are never loaded (they become links), links get
+`rel="noopener noreferrer"` and only http(s) and mailto targets. The page has no script and
+requests nothing: its style is inline.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator, Sequence
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+
+from pitui.core.export.document import Document, inert
+from pitui.core.export.fence import escape_inline
+
+SAFE_SCHEMES = ("http://", "https://", "mailto:")
+REL = "noopener noreferrer nofollow"
+
+STYLE = """
+:root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e;
+  --code-bg: #f6f8fa; --border: #d1d9e0; --accent: #0969da; --quote: #656d76; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --code-bg: #161b22;
+    --border: #3d444d; --accent: #4493f8; --quote: #9198a1; }
+}
+body { background: var(--bg); color: var(--fg); margin: 0 auto; max-width: 60rem;
+  padding: 1.5rem; font: 16px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
+h1 { font-size: 1.6rem; border-bottom: 1px solid var(--border); padding-bottom: .3rem; }
+h3 { font-size: 1.05rem; margin: 1.6rem 0 .4rem; border-top: 1px solid var(--border);
+  padding-top: .8rem; }
+header ul { color: var(--muted); padding-left: 1.2rem; }
+pre { background: var(--code-bg); border: 1px solid var(--border); border-radius: 6px;
+  padding: .7rem; overflow-x: auto; font-size: 13px; line-height: 1.4; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  background: var(--code-bg); border-radius: 4px; padding: .1em .3em; font-size: 90%; }
+pre code { background: none; padding: 0; font-size: inherit; white-space: pre; }
+blockquote { margin: 0; padding: 0 1rem; color: var(--quote);
+  border-left: .25rem solid var(--border); }
+details { border: 1px solid var(--border); border-radius: 6px; padding: .3rem .7rem;
+  margin: .5rem 0; }
+summary { cursor: pointer; color: var(--muted); }
+a { color: var(--accent); }
+table { border-collapse: collapse; }
+td, th { border: 1px solid var(--border); padding: .2rem .5rem; }
+em { color: var(--muted); }
+"""
+
+
+def _renderer() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.enable(["table", "strikethrough"])
+    md.add_render_rule("link_open", _link_open)
+    md.add_render_rule("image", _image)
+    return md
+
+
+def _link_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    token = tokens[idx]
+    href = str(token.attrGet("href") or "")
+    token.attrs = {"href": href, "rel": REL} if href.lower().startswith(SAFE_SCHEMES) else {}
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _image(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    """An image is shown as a link to it, never loaded."""
+    token = tokens[idx]
+    src = str(token.attrGet("src") or "")
+    alt = html.escape(self.renderInlineAsText(token.children or [], options, env))
+    label = f"[image: {alt}]" if alt else "[image]"
+    if not src.lower().startswith(SAFE_SCHEMES):
+        return label
+    return f'<a href="{html.escape(src)}" rel="{REL}">{label}</a>'
+
+
+_MD = _renderer()
+
+
+def render_markdown(text: str) -> str:
+    text = inert(text)
+    fast = _fence_html(text)
+    return fast if fast is not None else _MD.render(text)
+
+
+def _fence_html(text: str) -> str | None:
+    """A block that is one fenced code block, as markdown-it renders it, without parsing:
+    most of a large export is tool output in fences. None when the text is anything else."""
+    if not text.startswith("```"):
+        return None
+    newline = text.find("\n")
+    opener = text[:newline] if newline != -1 else ""
+    fence = opener[: len(opener) - len(opener.lstrip("`"))]
+    info = opener[len(fence) :]
+    if not opener or "`" in info or not text.endswith("\n" + fence):
+        return None
+    body = text[newline + 1 : len(text) - len(fence)]
+    if fence in body or (info and not info.split()[0].isascii()):
+        return None
+    language = info.split()[0] if info.strip() else ""
+    attribute = f' class="language-{_escape(language)}"' if language else ""
+    return f"<pre><code{attribute}>{_escape(body)}</code></pre>\n"
+
+
+def _escape(text: str) -> str:
+    """markdown-it's escapeHtml: &, <, > and double quotes."""
+    return html.escape(text, quote=False).replace('"', "&quot;")
+
+
+def to_html(document: Document) -> str:
+    return "".join(html_parts(document))
+
+
+def html_parts(document: Document) -> Iterator[str]:
+    """The page in pieces (one a block), each made when it is asked for."""
+    head = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'\">",
+        f"<title>{html.escape(inert(document.title))}</title>",
+        f"<style>{STYLE}</style>",
+        "</head>",
+        "<body>",
+        "<header>",
+        render_markdown(f"# {escape_inline(document.title)}"),
+        render_markdown("\n".join(f"- {line}" for line in document.header)),
+        "</header>",
+        "<main>",
+    ]
+    yield "".join(part + "\n" for part in head)
+    for block in document.blocks:
+        body = render_markdown(block.markdown)
+        if block.summary is None:
+            yield body + "\n"
+        else:
+            summary = html.escape(inert(block.summary))
+            yield f"<details><summary>{summary}</summary>\n{body}</details>\n"
+    yield "</main>\n</body>\n</html>\n"

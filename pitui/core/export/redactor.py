@@ -1,0 +1,46 @@
+"""Redaction applied, or not, to everything an export takes from a session."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pitui.core.secrets import redact, redact_json
+
+# Fields that tie entries together: never secrets, and changing them would break the file.
+STRUCTURE_KEYS = frozenset({"type", "id", "parentId", "timestamp", "targetId", "fromId"})
+# Fields of messages that name things, never secrets (and opaque model signatures, which are
+# long random strings that only the model reads).
+NAMING_KEYS = STRUCTURE_KEYS | {
+    "role", "toolCallId", "toolName", "api", "provider", "model", "modelId", "stopReason",
+    "mimeType", "customType", "thinkingSignature", "textSignature", "responseId",
+}  # fmt: skip
+
+
+class Redactor:
+    """Counts what it redacts; does nothing when disabled."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.counts: Counter[str] = Counter()
+
+    def text(self, text: str) -> str:
+        if not self.enabled:
+            return text
+        redacted, found = redact(text)
+        self.counts.update(found)
+        return redacted
+
+    def value(self, value: Any) -> Any:
+        if not self.enabled:
+            return value
+        return redact_json(value, self.counts, NAMING_KEYS)[0]
+
+    def entry(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """An entry's JSON with its content redacted and its structure kept."""
+        if not self.enabled:
+            return raw
+        return {
+            key: value if key in STRUCTURE_KEYS else redact_json(value, self.counts, NAMING_KEYS)[0]
+            for key, value in raw.items()
+        }

@@ -1,0 +1,150 @@
+"""The user's Pi key remapping, `<agentDir>/keybindings.json`, as a Textual keymap.
+
+Pi reads the file as an object of `id: key | [keys]` (its `KeybindingsManager`): a key is up
+to four of the modifiers `ctrl`, `shift`, `alt`, `super` joined by `+` before a base key (a
+lower-case letter or digit, a named key such as `pageUp`, `escape`, `f5`, or a symbol). A user
+entry replaces all of that id's keys. pitui maps each Pi id it has an equivalent for onto its
+own binding ids (`PI_TO_PITUI`) and hands the result to `App.set_keymap`. Entries pitui cannot
+use are skipped and named in the notices; a Pi id pitui has no feature for is skipped quietly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import orjson
+from textual.keys import _character_to_key
+
+PI_TO_PITUI: Mapping[str, tuple[str, ...]] = {
+    "tui.select.up": ("session.up", "picker.up"),
+    "tui.select.down": ("session.down", "picker.down"),
+    "tui.select.pageUp": ("session.page_up", "picker.page_up"),
+    "tui.select.pageDown": ("session.page_down", "picker.page_down"),
+    "tui.select.confirm": ("session.select", "picker.open", "picker.list_open"),
+    "tui.select.cancel": ("session.back", "picker.quit"),
+    "tui.editor.cursorLeft": ("session.page_left",),  # Pi's /tree pages with it
+    "tui.editor.cursorRight": ("session.page_right",),
+    "app.tree.foldOrUp": ("session.fold_up",),
+    "app.tree.unfoldOrDown": ("session.unfold_down",),
+    "app.tree.editLabel": ("session.label",),
+    "app.tree.toggleLabelTimestamp": ("session.label_times",),
+    "app.tree.filter.default": ("session.filter_default",),
+    "app.tree.filter.noTools": ("session.filter_no_tools",),
+    "app.tree.filter.userOnly": ("session.filter_user",),
+    "app.tree.filter.labeledOnly": ("session.filter_labeled",),
+    "app.tree.filter.all": ("session.filter_all",),
+    "app.tree.filter.cycleForward": ("entry_tree.filter",),
+    "app.tree.filter.cycleBackward": ("session.filter_back",),
+    "app.message.copy": ("session.copy",),
+    "app.session.rename": ("picker.rename", "session.rename"),
+    "app.session.delete": ("picker.trash",),
+    "app.session.togglePath": ("picker.paths",),
+    "app.session.toggleSort": ("picker.sort",),
+    "app.session.toggleNamedFilter": ("picker.named",),
+}
+
+MODIFIERS = ("ctrl", "shift", "alt", "super")
+NAMED_KEYS = {
+    "escape": "escape",
+    "esc": "escape",
+    "enter": "enter",
+    "return": "enter",
+    "tab": "tab",
+    "space": "space",
+    "backspace": "backspace",
+    "delete": "delete",
+    "insert": "insert",
+    "home": "home",
+    "end": "end",
+    "pageUp": "pageup",
+    "pageDown": "pagedown",
+    "up": "up",
+    "down": "down",
+    "left": "left",
+    "right": "right",
+    **{f"f{n}": f"f{n}" for n in range(1, 13)},
+}
+SYMBOLS = frozenset("`-=[]\\;',./!@#$%^&*()_+|~{}:<>?\"")
+
+
+def textual_keys(pi_key: str) -> list[str] | None:
+    """Pi's key id as Textual key names (None: not a key Pi accepts). Textual sorts the
+    modifiers by name; a shifted letter also arrives as the capital letter."""
+    if not isinstance(pi_key, str) or not pi_key:
+        return None
+    if pi_key.endswith("+"):  # the "+" key itself, maybe after modifiers
+        rest = pi_key[:-1]
+        if rest and not rest.endswith("+"):
+            return None
+        parts = [*(rest[:-1].split("+") if rest else []), "+"]
+    else:
+        parts = pi_key.split("+")
+    *mods, base = parts
+    if len(mods) > 4 or len(set(mods)) != len(mods) or not set(mods) <= set(MODIFIERS):
+        return None
+    if base in NAMED_KEYS:
+        name = NAMED_KEYS[base]
+    elif (len(base) == 1 and (base.isdigit() or "a" <= base <= "z")) or base in SYMBOLS:
+        name = _character_to_key(base)
+    else:
+        return None
+    keys = ["+".join([*sorted(mods), name])]
+    if mods == ["shift"] and len(base) == 1 and "a" <= base <= "z":
+        keys.append(base.upper())
+    return keys
+
+
+def pi_keymap(config: Any) -> tuple[dict[str, str], list[str]]:
+    """The Textual keymap for a parsed keybindings.json, and what was skipped and why."""
+    if not isinstance(config, dict):
+        return {}, ["keybindings.json is not a JSON object"]
+    keymap: dict[str, str] = {}
+    notices: list[str] = []
+    for pi_id, value in config.items():
+        if pi_id == "$schema":
+            continue
+        targets = PI_TO_PITUI.get(pi_id)
+        if targets is None:
+            if not pi_id.startswith(("app.", "tui.")):
+                notices.append(f"{pi_id}: not a Pi key id")
+            continue  # a Pi feature pitui does not have
+        keys = _keys_of(value)
+        if keys is None:
+            notices.append(f"{pi_id}: not a key or list of keys Pi accepts")
+            continue
+        if not keys:
+            notices.append(f"{pi_id}: an empty list cannot unbind a pitui key")
+            continue
+        for target in targets:
+            keymap[target] = ",".join(keys)
+    return keymap, notices
+
+
+def _keys_of(value: Any) -> list[str] | None:
+    values = value if isinstance(value, list) else [value]
+    keys: list[str] = []
+    for item in values:
+        found = textual_keys(item)
+        if found is None:
+            return None  # Pi drops the whole entry when one key is invalid
+        keys.extend(k for k in found if k not in keys)
+    return keys
+
+
+def load_pi_keymap(path: Path) -> tuple[dict[str, str], list[str]]:
+    """Read `path` (absent: no keymap, no notice). Never raises."""
+    try:
+        if not path.exists():
+            return {}, []
+        if not path.is_file():
+            return {}, [f"{path} is not a regular file"]
+        raw = path.read_bytes()
+    except OSError as error:
+        return {}, [f"cannot read {path}: {error.strerror or error}"]
+    try:
+        config = orjson.loads(raw.removeprefix(b"\xef\xbb\xbf"))
+    except orjson.JSONDecodeError as error:
+        return {}, [f"{path} is not valid JSON: {error}"]
+    return pi_keymap(config)

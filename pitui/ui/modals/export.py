@@ -1,0 +1,161 @@
+"""Export from the app: a small dialog (format, branch or context, redaction, where to),
+then the export in a thread worker and a notification with the path.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
+
+from pitui.core.errors import PituiError
+from pitui.core.export import EXTENSIONS, FORMATS, ExportOptions, export_session
+from pitui.core.export.destination import proposed_name, write_export
+from pitui.core.rows.safe_text import one_line
+from pitui.core.session.session import Session
+from pitui.ui.format import line
+
+FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "jsonl": "Pi session (.jsonl)"}
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRequest:
+    options: ExportOptions
+    destination: Path
+
+
+class ExportModal(ModalScreen[ExportRequest | None]):
+    """Dismisses with what to export where, or None on Esc."""
+
+    DEFAULT_CSS = """
+    ExportModal RadioSet { layout: horizontal; border: none; height: auto; padding: 0; }
+    ExportModal RadioButton { width: auto; margin-right: 2; }
+    ExportModal Checkbox { border: none; padding: 0; height: auto; }
+    ExportModal #export-error { color: $text-error; height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="export.cancel", tooltip="Export nothing")
+    ]
+
+    def __init__(self, title: str, what: str, folder: Path) -> None:
+        super().__init__(classes="modal")
+        self._title = title
+        self._what = what
+        self._folder = folder
+        self._chosen_format = "md"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(line(f"Export {self._what}"), classes="dialog-title")
+            with RadioSet(id="export-format"):
+                for fmt in FORMATS:
+                    yield RadioButton(FORMAT_NAMES[fmt], value=fmt == "md", id=f"format-{fmt}")
+            yield Checkbox("Exact LLM context instead of the branch", id="export-context")
+            yield Checkbox("Redact secrets", id="export-redact")
+            yield Input(str(self._folder / self._proposed()), id="export-path")
+            yield Label("", id="export-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Export", id="export-go", variant="primary")
+                yield Button("Cancel", id="export-cancel")
+            yield Label(line("Enter exports - Esc cancels"), classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#export-path", Input).focus()
+
+    def _proposed(self) -> str:
+        context = self.is_mounted and self.query_one("#export-context", Checkbox).value
+        return proposed_name(self._title, EXTENSIONS[self._chosen_format], bool(context))
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        event.stop()
+        self._chosen_format = (event.pressed.id or "format-md").removeprefix("format-")
+        self.query_one("#export-redact", Checkbox).value = self._chosen_format == "html"
+        context = self.query_one("#export-context", Checkbox)
+        context.disabled = self._chosen_format == "jsonl"
+        if context.disabled:
+            context.value = False
+        self._rename()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        if event.checkbox.id == "export-context":
+            self._rename()
+
+    def _rename(self) -> None:
+        """The proposed name follows the format and the context choice, in the same folder."""
+        path_input = self.query_one("#export-path", Input)
+        folder = Path(path_input.value).parent if path_input.value else self._folder
+        path_input.value = str(folder / self._proposed())
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "export-go":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+    def _submit(self) -> None:
+        text = self.query_one("#export-path", Input).value.strip()
+        error = self.query_one("#export-error", Label)
+        if not text:
+            error.update("Where to? Type a file name.")
+            return
+        path = Path(os.path.expanduser(text))
+        if path.exists() or path.is_symlink():
+            error.update(line(f"{path.name} exists: choose another name"))
+            return
+        options = ExportOptions(
+            format=self._chosen_format,  # type: ignore[arg-type]
+            context=self.query_one("#export-context", Checkbox).value,
+            redact=self.query_one("#export-redact", Checkbox).value,
+        )
+        self.dismiss(ExportRequest(options, path))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def ask_export(screen: Any, path: Path, leaf_id: str | None, title: str, what: str) -> None:
+    """Ask what to export, then export in a thread worker and notify with the path."""
+
+    def chosen(request: ExportRequest | None) -> None:
+        if request is not None:
+            screen.run_worker(
+                lambda: _run(screen, path, leaf_id, request),
+                thread=True,
+                group="export",
+                exit_on_error=False,
+                description="exporting",
+            )
+
+    screen.app.push_screen(ExportModal(title, what, Path.cwd()), callback=chosen)
+
+
+def _run(screen: Any, path: Path, leaf_id: str | None, request: ExportRequest) -> None:
+    try:
+        session = Session(path)
+        if leaf_id is not None and session.tree.get(leaf_id) is None:
+            leaf_id = None  # the entry is gone (the file was replaced): its leaf instead
+        result = export_session(session, leaf_id, request.options)
+        written = write_export(request.destination, result.parts, source=session.path)
+    except (PituiError, OSError) as error:
+        screen.app.call_from_thread(
+            screen.notify, line(f"Export failed: {error}"), severity="error"
+        )
+        return
+    note = f"Exported to {written}"
+    if request.options.redact:
+        counts = result.redacted
+        note += f" ({sum(counts.values())} secrets redacted)" if counts else " (no secret found)"
+    screen.app.call_from_thread(screen.notify, one_line(note), timeout=8, markup=False)

@@ -1,0 +1,147 @@
+"""`pitui export`: stdout, files that are never overwritten by surprise, names, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pitui.cli import main
+from pitui.demo.generate import write_session
+
+HEADER = {
+    "type": "session",
+    "version": 3,
+    "id": "s1",
+    "timestamp": "2025-01-01T00:00:00.000Z",
+    "cwd": "/p",
+}
+KEY = "ghp_" + "a1B2c3D4" * 5
+
+
+@pytest.fixture
+def session_file(tmp_path: Path) -> Path:
+    entries = [
+        {
+            "type": "message",
+            "id": "a",
+            "parentId": None,
+            "timestamp": "2025-01-01T00:00:01.000Z",
+            "message": {"role": "user", "content": f"push with {KEY} please"},
+        },
+        {
+            "type": "message",
+            "id": "b",
+            "parentId": "a",
+            "timestamp": "2025-01-01T00:00:02.000Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "pushed"}]},
+        },
+        {
+            "type": "session_info",
+            "id": "n",
+            "parentId": "b",
+            "timestamp": "2025-01-01T00:00:03.000Z",
+            "name": "../../etc/passwd\x1b[31m: a/b\\c",
+        },
+    ]
+    return write_session(tmp_path / "in" / "s.jsonl", HEADER, entries)
+
+
+def test_markdown_on_stdout_by_default(
+    session_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", str(session_file)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# ") and "push with" in out and "pushed" in out
+
+
+def test_redact_lists_kinds_on_stderr(
+    session_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", str(session_file), "--redact"]) == 0
+    captured = capsys.readouterr()
+    assert KEY not in captured.out and "[REDACTED:github]" in captured.out
+    assert "redacted 1: github 1" in captured.err
+
+
+def test_output_file_is_never_overwritten_without_force(
+    session_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.html"
+    assert main(["export", str(session_file), "--format", "html", "-o", str(out)]) == 0
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    out.write_text("mine")
+    assert main(["export", str(session_file), "-o", str(out)]) == 1
+    assert "exists; use --force" in capsys.readouterr().err
+    assert out.read_text() == "mine"
+    assert main(["export", str(session_file), "-o", str(out), "--force"]) == 0
+    assert out.read_text().startswith("# ")
+
+
+def test_never_replaces_the_session_itself(
+    session_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = session_file.read_bytes()
+    assert (
+        main(["export", str(session_file), "--format", "jsonl", "-o", str(session_file), "--force"])
+        == 1
+    )
+    assert "is the session being exported" in capsys.readouterr().err
+    assert session_file.read_bytes() == before
+
+
+def test_folder_gets_a_safe_proposed_name(session_file: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    assert main(["export", str(session_file), "-o", str(folder) + "/"]) == 0
+    assert main(["export", str(session_file), "-o", str(folder), "--context"]) == 0
+    assert main(["export", str(session_file), "-o", str(folder), "--format", "jsonl"]) == 0
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == [
+        "etc-passwd-31m-a-b-c-context.md",
+        "etc-passwd-31m-a-b-c.jsonl",
+        "etc-passwd-31m-a-b-c.md",
+    ]
+
+
+def test_jsonl_is_a_session_file(session_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", str(session_file), "--format", "jsonl", "--leaf", "a"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["type"] == "session" and lines[0]["parentSession"] == str(session_file)
+    assert [e["id"] for e in lines[1:]] == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--leaf", "nope"], "no entry with id 'nope'"),
+        (["--format", "jsonl", "--context"], "--context has no jsonl form"),
+        (["--max-tool-lines", "-1"], "--max-tool-lines must be 0 or more"),
+        (["-o", "/nonexistent-dir/"], "is not a folder"),
+    ],
+)
+def test_bad_input_is_one_line(
+    session_file: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["export", str(session_file), *args]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pitui: ") and message in err and err.count("\n") == 1
+
+
+def test_not_a_session_and_whole_process(tmp_path: Path) -> None:
+    bogus = tmp_path / "x.jsonl"
+    bogus.write_text("hello\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "pitui", "export", str(bogus)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (
+        result.returncode == 1
+        and result.stderr.startswith("pitui: ")
+        and "Traceback" not in result.stderr
+    )

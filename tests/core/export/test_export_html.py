@@ -1,0 +1,178 @@
+"""The HTML export: well formed, self-contained, no script, session HTML shown as text."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+from pitui.core.export import ExportOptions, export_session
+from pitui.core.export.html import STYLE
+from pitui.core.session.session import Session
+from pitui.demo.generate import write_session
+from tests.core.export.export_helpers import store_sessions
+
+HEADER = {
+    "type": "session",
+    "version": 3,
+    "id": "s1",
+    "timestamp": "2025-01-01T00:00:00.000Z",
+    "cwd": "/p",
+}
+VOID = {"meta", "br", "hr", "img", "input", "link"}
+HOSTILE = (
+    "<script>alert(1)</script> <img src=x onerror=alert(2)> "
+    "[click](javascript:alert(3)) [site](https://example.com/page) ![pixel](https://tracker.example/p.png) "
+    "<a href='https://evil.example'>raw</a> </details></main>"
+)
+
+
+class StrictParser(HTMLParser):
+    """Records every tag and attribute; fails on a tag closed out of order."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes {self.stack[-1:]}"
+        self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parse(page: str) -> StrictParser:
+    parser = StrictParser()
+    parser.feed(page)
+    parser.close()
+    assert parser.stack == [], f"unclosed: {parser.stack}"
+    return parser
+
+
+def html_of(session: Session, **options: object) -> str:
+    return export_session(session, options=ExportOptions(format="html", **options)).text  # type: ignore[arg-type]
+
+
+def test_every_store_session_is_well_formed_and_self_contained(tmp_path: Path) -> None:
+    for session in store_sessions(tmp_path)[:12]:
+        for context in (False, True):
+            page = html_of(session, context=context)
+            parsed = parse(page)
+            assert "<script" not in page.lower()
+            for tag, attrs in parsed.tags:
+                assert "src" not in attrs, tag
+                assert not any(name.startswith("on") for name in attrs), tag
+                if "href" in attrs:
+                    assert tag == "a" and attrs["rel"] == "noopener noreferrer nofollow"
+                    assert str(attrs["href"]).startswith(("http://", "https://", "mailto:"))
+            assert "prefers-color-scheme: dark" in page
+
+
+def test_session_html_is_shown_as_text(tmp_path: Path) -> None:
+    message = {"role": "user", "content": HOSTILE}
+    session = Session(
+        write_session(
+            tmp_path / "s.jsonl",
+            HEADER,
+            [
+                {
+                    "type": "message",
+                    "id": "a",
+                    "parentId": None,
+                    "timestamp": "2025-01-01T00:00:01.000Z",
+                    "message": message,
+                },
+                {
+                    "type": "session_info",
+                    "id": "n",
+                    "parentId": "a",
+                    "timestamp": "2025-01-01T00:00:02.000Z",
+                    "name": "<script>x</script>",
+                },
+            ],
+        )
+    )
+    page = html_of(session)
+    parsed = parse(page)
+    tags = [tag for tag, _ in parsed.tags]
+    assert "script" not in tags and "img" not in tags
+    text = "".join(parsed.text)
+    assert "<script>alert(1)</script>" in text and "<img src=x onerror=alert(2)>" in text
+    assert "<title>&lt;script&gt;x&lt;/script&gt;</title>" in page
+    links = [attrs for tag, attrs in parsed.tags if tag == "a"]
+    assert {a.get("href") for a in links} == {
+        "https://example.com/page",
+        "https://tracker.example/p.png",
+    }
+    assert all(a["rel"] == "noopener noreferrer nofollow" for a in links)
+    assert "[image: pixel]" in text  # an image is a link, never loaded
+    assert tags.count("details") == 0 and tags.count("main") == 1
+
+
+def test_thinking_is_a_details_element(tmp_path: Path) -> None:
+    message = {
+        "role": "assistant",
+        "content": [{"type": "thinking", "thinking": "</details> *deep*"}],
+    }
+    session = Session(
+        write_session(
+            tmp_path / "s.jsonl",
+            HEADER,
+            [
+                {
+                    "type": "message",
+                    "id": "a",
+                    "parentId": None,
+                    "timestamp": "2025-01-01T00:00:01.000Z",
+                    "message": message,
+                },
+            ],
+        )
+    )
+    parsed = parse(html_of(session))
+    assert [tag for tag, _ in parsed.tags].count("details") == 1
+    assert "</details> " in "".join(parsed.text)
+
+
+def test_template_requests_nothing() -> None:
+    assert "url(" not in STYLE and "@import" not in STYLE and "http" not in STYLE
+
+
+def test_fenced_blocks_render_as_markdown_it_does() -> None:
+    """The shortcut for blocks that are one fence gives markdown-it's own HTML."""
+    from pitui.core.export.fence import fenced
+    from pitui.core.export.html import _MD, _fence_html, render_markdown
+
+    samples = [
+        fenced("a < b && c > \"d\" 'e'\n  indented\n", "python"),
+        fenced("``` inside ````\n", "json"),
+        fenced("", ""),
+        fenced("x", "c++"),
+        "```\nnot closed",
+        "```js\ncode\n```\ntext after\n```",
+        "plain text",
+    ]
+    for text in samples:
+        assert render_markdown(text) == _MD.render(text), text
+    assert (
+        _fence_html("plain text") is None
+        and _fence_html("```js\ncode\n```\ntext after\n```") is None
+    )
+
+
+def test_fast_fences_equal_markdown_it_over_the_store(tmp_path: Path) -> None:
+    from pitui.core.export.build import branch_document
+    from pitui.core.export.document import inert
+    from pitui.core.export.html import _MD, render_markdown
+
+    blocks = [b for s in store_sessions(tmp_path)[:12] for b in branch_document(s).blocks]
+    assert sum(b.markdown.startswith("```") for b in blocks) >= 40
+    for block in blocks:
+        assert render_markdown(block.markdown) == _MD.render(inert(block.markdown))

@@ -1,0 +1,116 @@
+"""Every text colour pitui sets has a WCAG contrast ratio of at least 4.5:1 against the
+background it is drawn on, in each theme pitui ships (pitui.tcss and the widgets' CSS, as
+resolved by Textual for that theme)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rich.color import Color as RichColor
+from rich.style import Style
+from ui_helpers import settle, wait_for
+
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.widgets.entry_tree import _STYLE_CLASSES, EntryTree
+from pitui.ui.widgets.session_table import SessionTable
+
+THEMES = ("pitui-dark", "pitui-light")
+MINIMUM = 4.5
+
+
+def luminance(color: RichColor) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = color.get_truecolor()
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def ratio(fg: RichColor, bg: RichColor) -> float:
+    a, b = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def test_ratio_is_wcag() -> None:
+    assert ratio(RichColor.parse("#000000"), RichColor.parse("#ffffff")) == pytest.approx(21)
+    assert ratio(RichColor.parse("#777777"), RichColor.parse("#ffffff")) == pytest.approx(
+        4.48, abs=0.01
+    )
+
+
+def pairs_of(widget: Any, components: list[str], on: Style | None = None) -> list[tuple]:
+    """(what, fg, bg, dim) for each component's colour on the widget's (or `on`'s) bg."""
+    out = []
+    for name in components:
+        style = widget.get_component_rich_style(name)
+        bg = (on or style).bgcolor or widget.rich_style.bgcolor
+        if style.color is not None:
+            out.append((name, style.color, bg, bool(style.dim)))
+    return out
+
+
+def static_pair(widget: Any) -> tuple:
+    style = widget.rich_style
+    return (f"#{widget.id}", style.color, style.bgcolor, bool(style.dim))
+
+
+async def collect(pilot: Any) -> list[tuple]:
+    app = pilot.app
+    picker = app.screen
+    await wait_for(pilot, lambda: picker.scanned)
+    await settle(pilot)
+    table = picker.query_one(SessionTable)
+    found = pairs_of(table, sorted(table.COMPONENT_CLASSES))
+    cursor = table.get_component_rich_style("session-table--cursor")
+    found.append(("session-table text on cursor", table.rich_style.color, cursor.bgcolor, False))
+    found += [static_pair(picker.query_one(sel)) for sel in ("#picker-status", "#picker-empty")]
+    await pilot.press(*"rounding")
+    await wait_for(pilot, lambda: not picker.search_pending)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+    screen = app.screen
+    await wait_for(pilot, lambda: screen.live is not None)
+    await settle(pilot)
+    tree = screen.query_one(EntryTree)
+    found += pairs_of(tree, sorted(_STYLE_CLASSES.values()))
+    cursor = tree.get_component_rich_style("entry-tree--cursor")
+    found.append(("entry-tree text on cursor", tree.rich_style.color, cursor.bgcolor, False))
+    found += [static_pair(screen.query_one(sel)) for sel in ("#session-title",)]
+    return found
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_every_text_colour_is_readable(app_factory: Any, theme: str) -> None:
+    app = app_factory()
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.theme = theme
+        await pilot.pause()
+        found = await collect(pilot)
+    low = []
+    for what, fg, bg, dim in found:
+        assert not dim, f"{what}: dim text halves its contrast"
+        value = ratio(fg, bg)
+        if value < MINIMUM:
+            low.append(f"{what}: {value:.2f}")
+    assert len(found) > 15 and not low, low
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_tool_rows_keep_the_row_background_to_the_edge(app_factory: Any, theme: str) -> None:
+    app = app_factory()
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.theme = theme
+        await collect(pilot)
+        tree = app.screen.query_one(EntryTree)
+        width = tree.scrollable_content_region.width
+        tools = [i for i, row in enumerate(tree.rows) if row.text.startswith("[")]
+        assert tools
+        for index in tools:
+            if index == tree.cursor:
+                continue
+            strip = tree._render_row(index, width, False)
+            assert strip.cell_length == width
+            backgrounds = {seg.style.bgcolor for seg in strip if seg.style is not None}
+            assert backgrounds == {tree.rich_style.bgcolor}, (index, backgrounds)

@@ -1,0 +1,122 @@
+"""Pilot tests of exporting from the app: Alt+E in the session screen and in the picker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_session_screen import loaded, session_path
+from ui_helpers import settle, wait_for
+
+from pitui.core.session.session import Session
+from pitui.ui.modals.export import ExportModal
+from pitui.ui.screens.picker import PickerScreen
+
+SIZE = (100, 30)
+
+
+async def test_session_screen_exports_the_highlighted_branch(
+    app_factory: Any, demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    path = session_path(demo_root, "Fix rounding bug in checkout totals")
+    before = path.read_bytes()
+    async with app_factory(sessions_root=None, session_file=path).run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("g", "down", "down", "down")  # an entry early on the branch
+        await settle(pilot)
+        leaf = screen.entry.id
+        await pilot.press("alt+e")
+        modal = pilot.app.screen
+        assert isinstance(modal, ExportModal)
+        field = modal.query_one("#export-path")
+        name = Session(path).tree.name
+        assert name and field.value == str(
+            out / (name.replace(": ", "-").replace(" ", "-") + ".md")
+        )
+        await pilot.click("#format-html")
+        await settle(pilot)
+        assert field.value.endswith(".html")
+        assert modal.query_one("#export-redact").value is True  # on by default for HTML
+        await pilot.click("#export-go")
+        await wait_for(pilot, lambda: any(out.iterdir()))
+        await settle(pilot)
+        notes = [n.message for n in pilot.app._notifications]
+    (written,) = out.iterdir()
+    page = written.read_text()
+    assert page.startswith("<!DOCTYPE html>") and f"<code>{leaf}</code>" in page
+    assert any(f"Exported to {written}" in note and "no secret found" in note for note in notes)
+    session = Session(path)
+    later = session.tree.path_to(session.tree.leaf.id)[-1].id
+    assert later != leaf and f"<code>{later}</code>" not in page  # only the highlighted branch
+    assert path.read_bytes() == before
+
+
+async def test_picker_exports_context_and_refuses_an_existing_file(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        await wait_for(pilot, lambda: picker.scanned)
+        await settle(pilot)
+        await pilot.press("alt+e")
+        modal = pilot.app.screen
+        assert isinstance(modal, ExportModal)
+        field = modal.query_one("#export-path")
+        await pilot.click("#export-context")
+        await settle(pilot)
+        assert field.value.endswith("-context.md")
+        target = Path(field.value)
+        target.write_text("mine")
+        field.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.screen is modal and "exists" in str(
+            modal.query_one("#export-error").render()
+        )
+        field.value = str(out / "context.md")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: (out / "context.md").exists())
+        await settle(pilot)
+    assert target.read_text() == "mine"
+    assert (out / "context.md").read_text().startswith("# Context: ")
+
+
+async def test_escape_exports_nothing(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: picker.scanned)
+        await pilot.press("alt+e", "escape")
+        await settle(pilot)
+        assert pilot.app.screen is picker
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".md"] == []
+
+
+async def test_copy_the_highlighted_entry_as_markdown(app_factory: Any, demo_root: Path) -> None:
+    path = session_path(demo_root, "Fix rounding bug in checkout totals")
+    async with app_factory(sessions_root=None, session_file=path).run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("g", "down", "down")
+        await settle(pilot)
+        entry = screen.entry
+        await pilot.press("alt+m")
+        copied = pilot.app.clipboard
+    assert copied.startswith("### ") and f"`{entry.id}`" in copied
+    message = entry.raw.get("message") or {}
+    content = message.get("content")
+    texts = (
+        [content]
+        if isinstance(content, str)
+        else [b["text"] for b in content or [] if b.get("type") == "text"]
+    )
+    assert texts and all(text in copied for text in texts)

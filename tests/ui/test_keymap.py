@@ -1,0 +1,154 @@
+"""The user's Pi key remapping (`<agentDir>/keybindings.json`) applied as a Textual keymap."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from oracle import oracle_available, oracle_dir
+from ui_helpers import settle, wait_for
+
+from pitui.ui.keymap import PI_TO_PITUI, load_pi_keymap, pi_keymap, textual_keys
+from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.widgets.entry_tree import EntryTree
+
+SIZE = (160, 40)
+
+
+@pytest.mark.parametrize(
+    ("pi_key", "expected"),
+    [
+        ("ctrl+t", ["ctrl+t"]),
+        ("shift+ctrl+o", ["ctrl+shift+o"]),
+        ("shift+l", ["shift+l", "L"]),
+        ("alt+left", ["alt+left"]),
+        ("pageUp", ["pageup"]),
+        ("esc", ["escape"]),
+        ("f5", ["f5"]),
+        ("/", ["slash"]),
+        ("ctrl++", ["ctrl+plus"]),
+        ("x", ["x"]),
+        ("ctrl+ctrl+x", None),
+        ("hyper+x", None),
+        ("ctrl+X", None),
+        ("pageup", None),
+        ("", None),
+        (7, None),
+    ],
+)
+def test_pi_key_syntax(pi_key: Any, expected: list[str] | None) -> None:
+    assert textual_keys(pi_key) == expected
+
+
+def test_table_names_only_bindings_the_app_has() -> None:
+    from textual.binding import Binding
+
+    from pitui.ui.app import PituiApp
+    from pitui.ui.screens.picker_keys import PICKER_BINDINGS
+    from pitui.ui.screens.session import SessionHeader
+    from pitui.ui.screens.session_keys import SESSION_BINDINGS
+    from pitui.ui.widgets.session_table import SessionTable
+
+    sources = [PICKER_BINDINGS, SESSION_BINDINGS, EntryTree.BINDINGS, SessionTable.BINDINGS]
+    sources += [SessionHeader.BINDINGS, PituiApp.BINDINGS]
+    ids = {b.id for src in sources for b in Binding.make_bindings(src)}
+    for targets in PI_TO_PITUI.values():
+        assert set(targets) <= ids
+
+
+def test_bad_entries_are_named_never_raised(tmp_path: Path) -> None:
+    keymap, notices = pi_keymap(
+        {
+            "$schema": "x",
+            "app.tree.filter.noTools": "ctrl+y",
+            "app.tree.filter.userOnly": ["ctrl+u", "bogus+q"],
+            "app.session.rename": [],
+            "app.model.select": "ctrl+l",  # Pi's, no pitui feature: quietly skipped
+            "tree.typo": "ctrl+z",
+        }
+    )
+    assert keymap == {"session.filter_no_tools": "ctrl+y"}
+    assert len(notices) == 3 and any("tree.typo" in n for n in notices)
+    assert pi_keymap([1, 2]) == ({}, ["keybindings.json is not a JSON object"])
+    bad = tmp_path / "keybindings.json"
+    bad.write_text("{not json")
+    assert load_pi_keymap(bad)[0] == {} and "not valid JSON" in load_pi_keymap(bad)[1][0]
+    assert load_pi_keymap(tmp_path / "absent.json") == ({}, [])
+    assert "not a regular file" in load_pi_keymap(tmp_path)[1][0]
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps({"app.message.copy": "ctrl+y"}).encode())
+    assert load_pi_keymap(bom) == ({"session.copy": "ctrl+y"}, [])
+
+
+def test_pi_accepts_what_pitui_accepts(pi_oracle: Any, tmp_path: Path) -> None:
+    """Pi's own loader (KeybindingsManager.loadFromFile) keeps exactly the entries pitui maps."""
+    config = {
+        "app.tree.filter.noTools": "ctrl+y",
+        "app.tree.filter.userOnly": ["shift+ctrl+u", "alt+u"],
+        "app.tree.filter.all": "ctrl+ctrl+a",
+        "app.tree.editLabel": "shift+L",
+        "app.tree.filter.labeledOnly": ["pageUp", "f12", "ctrl+/"],
+        "app.message.copy": "hyper+c",
+        "app.session.rename": "esc",
+    }
+    path = tmp_path / "keybindings.json"
+    path.write_text(json.dumps(config))
+    module = oracle_dir() / "node_modules/@earendil-works/pi-coding-agent/dist/core/keybindings.js"
+    script = (
+        f"const m = await import({json.dumps(module.as_uri())});"
+        f"console.log(JSON.stringify(m.KeybindingsManager.loadFromFile({json.dumps(str(path))})));"
+    )
+    node = oracle_available()  # installed: the pi_oracle fixture saw to it
+    assert node is not None
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        cwd=tmp_path,
+    )
+    kept_by_pi = set(json.loads(out.stdout))
+    keymap, _ = pi_keymap(config)
+    kept_by_pitui = {pi_id for pi_id in config if PI_TO_PITUI[pi_id][0] in keymap}
+    assert kept_by_pitui == kept_by_pi
+
+
+async def test_remapped_keys_work_in_the_app(app_factory: Any, tmp_path: Path) -> None:
+    file = tmp_path / "keybindings.json"
+    file.write_text(
+        json.dumps(
+            {
+                "app.tree.filter.noTools": "ctrl+y",
+                "app.session.toggleSort": "alt+o",
+                "app.tree.filter.all": "nonsense+key",
+            }
+        )
+    )
+    app = app_factory(keybindings=file)
+    async with app.run_test(size=SIZE) as pilot:
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        await wait_for(pilot, lambda: picker.scanned)
+        await settle(pilot)
+        assert any("app.tree.filter.all" in str(n.message) for n in app._notifications)
+        sort = picker.sort
+        await pilot.press("ctrl+s")  # no longer the sort key
+        assert picker.sort == sort
+        await pilot.press("alt+o")
+        assert picker.sort != sort
+        await pilot.press(*"rounding")
+        await wait_for(pilot, lambda: not picker.search_pending)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        screen = pilot.app.screen
+        await wait_for(pilot, lambda: screen.live is not None)
+        tree = screen.query_one(EntryTree)
+        await pilot.press("ctrl+t")
+        assert tree.filter == "default"
+        await pilot.press("ctrl+y")
+        assert tree.filter == "no-tools"

@@ -1,0 +1,101 @@
+"""Layout: a narrow screen shows the tree and one other pane; the tree takes the larger
+share and can be resized from the keyboard; theme and layout are remembered between runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ui_helpers import settle, wait_for
+
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.settings import Settings, from_json, load_settings, save_settings, settings_path
+
+
+async def open_session(pilot: Any, query: str = "rounding") -> SessionScreen:
+    picker = pilot.app.screen
+    await wait_for(pilot, lambda: picker.scanned)
+    await settle(pilot)
+    await pilot.press(*query)
+    await wait_for(pilot, lambda: not picker.search_pending)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: screen.live is not None)
+    await settle(pilot)
+    return screen
+
+
+def shown(screen: SessionScreen) -> list[str]:
+    panes = {"tree": "#entry-tree", "message": "#message-pane", "context": "#context-pane"}
+    return [name for name, sel in panes.items() if screen.query_one(sel).display]
+
+
+async def test_narrow_screen_shows_the_tree_and_one_pane(app_factory: Any) -> None:
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        screen = await open_session(pilot)
+        assert shown(screen) == ["tree", "message"]
+        tree = screen.query_one("#entry-tree")
+        assert tree.size.width > screen.query_one("#message-pane").size.width
+        await pilot.press("3")  # switch the second pane
+        assert shown(screen) == ["tree", "context"]
+        await pilot.press("2")
+        assert shown(screen) == ["tree", "message"]
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause()
+        assert shown(screen) == ["tree", "message", "context"]
+
+
+async def test_tree_is_widest_and_resizes_and_is_remembered(app_factory: Any) -> None:
+    async with app_factory().run_test(size=(200, 50)) as pilot:
+        screen = await open_session(pilot)
+        tree = screen.query_one("#entry-tree")
+        others = [screen.query_one(s).size.width for s in ("#message-pane", "#context-pane")]
+        assert tree.size.width > max(others)
+        before = tree.size.width
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await pilot.pause()
+        assert tree.size.width > before
+        await pilot.press("3", "f2")
+        await settle(pilot)
+    saved = load_settings()
+    assert saved.tree_share == Settings().tree_share + 2
+    assert saved.hidden_panes == ["context"] and saved.theme == "pitui-light"
+    app = app_factory()
+    async with app.run_test(size=(200, 50)) as pilot:
+        assert app.theme == "pitui-light"
+        screen = await open_session(pilot)
+        assert shown(screen) == ["tree", "message"]
+
+
+def test_settings_file_never_breaks_the_start(tmp_path: Path) -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{broken")
+    assert load_settings() == Settings()
+    assert from_json({"theme": "nope", "tree_share": 99, "hidden_panes": "x"}) == Settings()
+    every = from_json({"hidden_panes": ["tree", "message", "context"]})
+    assert every.hidden_panes == []  # never every pane hidden
+    save_settings(Settings(theme="pitui-light", tree_share=3))
+    assert json.loads(path.read_text())["tree_share"] == 3
+    assert str(path).startswith(str(tmp_path))  # PITUI_CONFIG_DIR, never the user's
+
+
+async def test_an_empty_session_file_loads_once_pi_writes_it(
+    app_factory: Any, demo_root: Path, tmp_path: Path
+) -> None:
+    source = sorted(demo_root.rglob("*.jsonl"))[0]
+    empty = tmp_path / "new-session.jsonl"
+    empty.write_bytes(b"")
+    app = app_factory(session_file=empty)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        await wait_for(pilot, lambda: screen.gone is not None)
+        assert "empty" in screen.gone and screen.live is None
+        lines = source.read_bytes().splitlines(keepends=True)
+        empty.write_bytes(b"".join(lines[:2]))  # pi writes the header and a first entry
+        await wait_for(pilot, lambda: screen.live is not None, timeout=10)
+        await settle(pilot)
+        assert screen.gone is None and len(screen.live.session.tree.entries) == 1

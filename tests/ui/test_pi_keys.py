@@ -1,0 +1,180 @@
+"""Pi's keys: the session screen speaks Pi 1.6.0's /tree keys (dist/core/keybindings.js), and
+the picker resumes and forks from its search box without typing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ui_helpers import settle, stub_pi, wait_for
+
+from pitui.ui.handoff import Handoff
+from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.widgets.entry_tree import EntryTree
+
+SIZE = (160, 40)
+
+
+async def open_session(pilot: Any, query: str) -> SessionScreen:
+    picker = pilot.app.screen
+    await wait_for(pilot, lambda: picker.scanned)
+    await settle(pilot)
+    await pilot.press(*query)
+    await wait_for(pilot, lambda: not picker.search_pending)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: screen.live is not None)
+    await settle(pilot)
+    return screen
+
+
+@pytest.mark.parametrize(
+    ("key", "mode"),
+    [
+        ("ctrl+t", "no-tools"),
+        ("ctrl+u", "user-only"),
+        ("ctrl+l", "labeled-only"),
+        ("ctrl+a", "all"),
+    ],
+)
+async def test_direct_filter_keys_toggle_with_default(
+    app_factory: Any, key: str, mode: str
+) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_session(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        theme = pilot.app.theme
+        await pilot.press(key)
+        assert tree.filter == mode
+        await pilot.press(key)  # as Pi: the same key goes back to the default view
+        assert tree.filter == "default"
+        await pilot.press(key, "ctrl+d")  # Ctrl+D: the default view, never the trash
+        assert tree.filter == "default"
+        assert pilot.app.screen is screen and not isinstance(pilot.app.screen, ConfirmModal)
+        assert pilot.app.theme == theme  # Ctrl+T is no longer the theme
+
+
+async def test_cycle_back_and_page_keys(app_factory: Any) -> None:
+    async with app_factory().run_test(size=(160, 12)) as pilot:
+        screen = await open_session(pilot, "compactions")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("ctrl+shift+o")
+        assert tree.filter == "all"  # default, cycled backwards
+        await pilot.press("g")
+        page = tree.scrollable_content_region.height
+        assert len(tree.rows) > page
+        await pilot.press("right")  # Pi: Right pages down
+        assert tree.cursor == page
+        await pilot.press("left")
+        assert tree.cursor == 0
+
+
+async def test_shift_t_label_times_and_delete_trashes(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_session(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("shift+t")
+        assert tree.label_times
+        await pilot.press("delete")
+        assert isinstance(pilot.app.screen, ConfirmModal)
+        await pilot.press("escape")
+
+
+async def test_theme_toggle_is_in_the_palette_and_f2(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_session(pilot, "rounding")
+        titles = [c.title for c in pilot.app.get_system_commands(screen)]
+        assert "Move the session to the trash (del)" in titles
+        assert "Dark / light theme (f2)" in titles
+
+
+@pytest.mark.parametrize(("key", "fork"), [("ctrl+e", False), ("alt+r", True)])
+async def test_picker_resume_and_fork_from_the_search_box(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str, fork: bool
+) -> None:
+    stub_pi(tmp_path, monkeypatch)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        await wait_for(pilot, lambda: picker.scanned)
+        await settle(pilot)
+        await pilot.press(*"zsh")
+        await wait_for(pilot, lambda: not picker.search_pending)
+        path = Path(picker.rows[0].summary.path)
+        await pilot.press(key)
+        assert picker.query_one("#search").value == "zsh"  # nothing typed
+        await pilot.pause()
+        if app.is_running and app.screen is not picker:
+            await pilot.press("enter")  # the session's folder is missing: "Run here"
+            await pilot.pause()
+    assert isinstance(app.return_value, Handoff)
+    assert app.return_value.argv == ["pi", *(["--fork"] if fork else ["--session"]), str(path)]
+
+
+async def test_typing_filters_the_tree_with_a_counter_and_esc_clears_first(
+    app_factory: Any,
+) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_session(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        full = len(tree.rows)
+        await pilot.press("c", "e")  # no key of the tree: typing starts the search
+        search = screen.query_one("#tree-search")
+        assert screen.focused is search and search.value == "ce"
+        await pilot.press(*"nts")
+        await wait_for(pilot, lambda: tree.query == "cents")
+        await settle(pilot)
+        shown = len(tree.rows)
+        assert 0 < shown < full
+        model = tree.model
+        assert model is not None
+        expected = [model.rows[i].entry.id for i in model.search("cents")]
+        assert [r.entry.id for r in tree.rows] == expected  # Pi's tokens over Pi's text
+        count = screen.query_one("#tree-search-count")
+        assert str(count.render()) == f"({tree.cursor + 1}/{shown})"
+        await pilot.press("enter")  # done typing: the rows stay filtered
+        assert screen.focused is tree and len(tree.rows) == shown
+        await pilot.press("g", "n")
+        assert str(count.render()) == f"(2/{shown})"
+        await pilot.press("escape")  # clears the search first
+        assert pilot.app.screen is screen and len(tree.rows) == full and not tree.query
+        await pilot.press("escape")  # then leaves
+        assert isinstance(pilot.app.screen, PickerScreen)
+
+
+async def test_two_words_are_and_ed(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_session(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("slash", *"cents total")
+        await wait_for(pilot, lambda: tree.query == "cents total")
+        await settle(pilot)
+        for row in tree.rows:
+            text = row.search_text()
+            assert "cents" in text and "total" in text
+
+
+async def test_help_names_the_new_keys(app_factory: Any) -> None:
+    from pitui.ui.screens.help import HelpScreen
+
+    async with app_factory().run_test(size=(160, 60)) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: picker.scanned)
+        await pilot.press("f1")
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen)
+        text = str(help_screen._keys_table().columns[0]._cells)
+        assert "ctrl+e" in text and "alt+r" in text
+        await pilot.press("escape")
+        screen = await open_session(pilot, "rounding")
+        await pilot.press("f1")
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen) and help_screen.under is screen
+        keys = str(help_screen._keys_table().columns[0]._cells)
+        for key in ("ctrl+t", "ctrl+u", "ctrl+l", "ctrl+a", "ctrl+d", "delete", "f2"):
+            assert key in keys, key
