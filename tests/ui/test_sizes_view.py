@@ -95,3 +95,18 @@ async def test_not_a_session_says_so(app_factory: Any, tmp_path: Path) -> None:
         await wait_for(pilot, lambda: "not a Pi session" in plain(view.query_one("#sizes-note")))
         await pilot.press("enter")  # no entries: nothing happens
         assert pilot.app.screen is view
+
+
+async def test_enter_after_arrows_typed_ahead(app_factory: Any) -> None:
+    """Keys that arrive together are taken in order: Enter goes to the row the arrows reach."""
+    from textual import events
+
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        view = await open_sizes(pilot)
+        target = view.largest[3]
+        for key in ("down", "down", "down", "enter"):
+            pilot.app.post_message(events.Key(key, "\r" if key == "enter" else None))
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+        await settle(pilot)
+        assert screen.query_one(EntryTree).highlighted.id == target.id

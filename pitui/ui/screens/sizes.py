@@ -43,7 +43,8 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
     """Dismissed with the chosen entry's id, or None (Esc, or an entry without an id)."""
 
     DEFAULT_CSS = """
-    #sizes-title { height: 1; padding: 0 1; background: $boost; }
+    #sizes-title { height: 1; padding: 0 1; background: $boost; text-wrap: nowrap;
+                   text-overflow: ellipsis; }
     #sizes-note { height: auto; padding: 0 1; }
     #sizes-kinds { height: auto; max-height: 45%; }
     #sizes-largest { height: 1fr; }
@@ -53,8 +54,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
             "enter",
             "jump",
             "Show in tree",
-            id="sizes.jump",
-            priority=True,
+            id="sizes.jump",  # not a priority binding: it would overtake arrows still queued
             tooltip="Close the view and move the tree's cursor to this entry",
         ),
         Binding("escape,q", "close", "Back", id="sizes.close", tooltip="Back to the session"),
@@ -142,7 +142,8 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
         self.dismiss(entry.id)
 
     @on(DataTable.RowSelected, "#sizes-largest")
-    def _clicked(self, event: DataTable.RowSelected) -> None:
+    def _chosen(self, event: DataTable.RowSelected) -> None:
+        """Enter in the table (after the keys before it), or a click on the cursor's row."""
         self.action_jump()
 
     def action_close(self) -> None:
