@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "trash": "move a session to the trash",
     "stats": "usage and cost across sessions",
     "du": "what makes sessions large",
+    "secrets": "credentials found in sessions (values masked)",
     "prune": "move selected sessions to the trash",
     "restore": "bring back sessions pitui moved to the trash",
     "fork": "write a new session from the path to one entry",

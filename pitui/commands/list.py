@@ -29,7 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
     parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
-    parser.add_argument("--sort", choices=SORTS, help="order (default threaded; recent for --json)")
+    parser.add_argument(
+        "--sort",
+        choices=SORTS,
+        help="order (default threaded; recent for --json; cost, size: largest first)",
+    )
     parser.add_argument("--named", action="store_true", help="only sessions with a name")
     parser.add_argument("--no-cache", action="store_true", help="do not use the catalog index")
     parser.add_argument("--json", action="store_true", help="print a JSON array (Pi's keys first)")

@@ -133,14 +133,30 @@ async def test_ctrl_s_cycles_sorts(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         seen = [picker.sort]
-        for _ in range(3):
+        for _ in range(5):
             await pilot.press("ctrl+s")
             await settle(pilot)
             seen.append(picker.sort)
-        assert seen == ["threaded", "recent", "relevance", "threaded"]
+        assert seen == ["threaded", "recent", "relevance", "cost", "size", "threaded"]
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert all(r.depth == 0 for r in picker.rows)  # recent: no threading
+
+
+@pytest.mark.parametrize(("sort", "field"), [("cost", "total_cost"), ("size", "size")])
+async def test_sort_by_cost_and_size(app_factory: Any, sort: str, field: str) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        while picker.sort != sort:
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+        values = [getattr(r.summary, field) for r in picker.rows]
+        assert len(values) == 12 and values == sorted(values, reverse=True)
+        assert len(set(values)) > 1  # the demo store's sessions differ, so the order says something
+        assert f"sort: {sort}" in plain(picker.query_one("#picker-status"), 200)
+        table = picker.query_one(SessionTable)
+        table.move_to(0)
+        assert table.highlighted is picker.rows[0].summary  # the table shows the same order
 
 
 async def test_ctrl_n_named_only(app_factory: Any) -> None:

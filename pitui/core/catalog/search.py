@@ -8,6 +8,7 @@ gets exactly Pi's score; the extra tiers only add sessions Pi would not find.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,10 +20,11 @@ from pitui.core.format.jsvalues import js_trim, normalize_ws_lower
 
 TIER_NAME, TIER_TEXT, TIER_FUZZY, TIER_LABEL, TIER_TOOLS = range(5)
 TIER_WEIGHT = 1_000_000
-SORTS = ("threaded", "recent", "relevance")
+SORTS = ("threaded", "recent", "relevance", "cost", "size")
+MEASURES = {"cost": "total_cost", "size": "size"}  # sorts by a summary field, largest first
 MAX_TRIGRAMS = 24  # more narrow the candidates little and cost the index more
 
-__all__ = ["SORTS", "CatalogRow", "Lookups", "SearchResult", "run_search"]
+__all__ = ["MEASURES", "SORTS", "CatalogRow", "Lookups", "SearchResult", "run_search"]
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,18 @@ def _passes_filters(s: SessionSummary, query: Query) -> bool:
     return query.before_ms is None or (t is not None and t < query.before_ms)
 
 
+def _largest_first(sessions: list[SessionSummary], sort: str) -> list[SessionSummary]:
+    """Largest value first, stable (newest first among equals); NaN, as JavaScript's
+    numbers allow in a cost, last."""
+    name = MEASURES[sort]
+
+    def key(s: SessionSummary) -> float:
+        value = float(getattr(s, name))
+        return float("inf") if math.isnan(value) else -value
+
+    return sorted(sessions, key=key)
+
+
 def run_search(
     sessions: list[SessionSummary],
     text: str,
@@ -186,9 +200,13 @@ def run_search(
     pool = [s for s in sessions if not named_only or js_trim(s.name or "")]
     pool = [s for s in pool if _passes_filters(s, query)]
     if not query.has_text:
+        if sort in MEASURES:
+            return SearchResult(flat_rows(_largest_first(pool, sort)))
         return SearchResult(threaded_rows(pool) if sort == "threaded" else flat_rows(pool))
     matcher = _Matcher(query, lookups or Lookups())
     scored = [(score, s) for s in pool if (score := matcher.score(s)) is not None]
+    if sort in MEASURES:  # the query selects, the measure orders
+        return SearchResult(flat_rows(_largest_first([s for _, s in scored], sort)))
     if sort != "recent":  # Pi ranks by score for "relevance" and for "threaded" with a query
         scored.sort(key=lambda pair: pair[0])  # stable: newest first within a score
     return SearchResult(flat_rows([s for _, s in scored]))

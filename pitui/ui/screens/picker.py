@@ -27,6 +27,7 @@ from pitui.ui.messages import (
 )
 from pitui.ui.screens.picker_actions import SORTS, PickerActions
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
+from pitui.ui.screens.picker_secrets import DEBOUNCE, PickerSecrets, with_secret_marks
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -42,7 +43,7 @@ class SearchRequest:
     named_only: bool
 
 
-class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
+class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
     """Catalog search in thread workers; the list updates as the catalog fills in."""
 
     BINDINGS: ClassVar[list[BindingType]] = PICKER_BINDINGS
@@ -123,6 +124,7 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
         if report.notice:
             self.notify(report.notice, severity="warning", markup=False)
         self.run_search()
+        self.look_for_secrets()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == "scan":
@@ -139,6 +141,8 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
         if message.notice:
             self.notify(message.notice, severity="warning", markup=False)
         self.run_search()
+        if self.scanned:
+            self.look_for_secrets(delay=DEBOUNCE)
 
     @work(
         thread=True,
@@ -197,6 +201,7 @@ class PickerScreen(PickerActions, ReportsFailures, Screen[None]):
         result = search_with_marks(  # pin: / tag:NAME, pinned first
             catalog, request.query, cwd=cwd, sort=request.sort, named_only=request.named_only
         )
+        result.rows = with_secret_marks(result.rows, self.secret_paths)
         known = len(catalog.sessions(cwd=None)) if not result.rows else -1
         if not get_current_worker().is_cancelled:
             self.post_message(SearchDone(request, (result, known)))

@@ -19,7 +19,7 @@ PICKER_BINDINGS: list[BindingType] = [
         "Sort",
         id="picker.sort",
         priority=True,
-        tooltip="Threaded / recent / relevance",
+        tooltip="Threaded / recent / relevance / cost / size",
     ),
     Binding(
         "ctrl+n",

@@ -1,5 +1,5 @@
 """What the session screen does: back, resume, copy, label, name, trash, export, fork, context
-edits."""
+edits, the size view."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from pitui.ui.branch_actions import ask_context_edit, ask_fork
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.messages import ContextBuilt
 from pitui.ui.modals.export import ask_export
+from pitui.ui.screens.sizes import SizeViewScreen
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.context_pane import ContextList, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
@@ -162,3 +163,28 @@ class SessionCommands(ReportsFailures, Screen[None]):
             view = prepare_context(live.session.context(leaf_id=edit_id))
         view.note = f"shown from the new leaf {edit_id} (the edit); move to go back"
         self.post_message(ContextBuilt(highlighted.id, view))
+
+    # -- sizes: what makes the session large --------------------------------------------
+
+    def action_sizes(self) -> None:
+        self.app.push_screen(SizeViewScreen(self.path), self._jump_to_entry)
+
+    def _jump_to_entry(self, entry_id: str | None) -> None:
+        """Move the tree's cursor to `entry_id`, clearing a search and showing every entry
+        first if the filter hides it; in a folded branch, to its nearest shown ancestor."""
+        tree = self.query_one(EntryTree)
+        model = tree.model
+        if entry_id is None or model is None:
+            return
+        if model.tree.get(entry_id) is None:
+            self.notify("That line is not an entry of the tree (the session header?)")
+            return
+        if tree.query:  # a search shows only its matches: show every row again
+            self._close_search(clear=True)
+        if model.row_of(entry_id) is None and tree.filter != "all":
+            tree.set_filter("all")  # the filter hid it; the user asked to see it
+        tree.move_to_entry(entry_id)
+        if model.index_of(entry_id) is None:
+            self.notify("The entry is in a folded branch: on its nearest shown ancestor")
+        if tree.display:
+            tree.focus()

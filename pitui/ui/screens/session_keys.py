@@ -117,5 +117,13 @@ SESSION_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Omit, replace or restore the message in the model's future context",
     ),
+    Binding(  # B too: most terminals send alt+b as ESC b, which Textual reads as ctrl+left
+        "alt+b,B",
+        "sizes",
+        "Sizes",
+        id="session.sizes",
+        show=False,
+        tooltip="What makes this session large: bytes by kind, largest entries",
+    ),
     Binding("escape", "back", "Back", id="session.back", tooltip="Back to the picker"),
 ]

@@ -1,0 +1,72 @@
+"""`pitui secrets [--all | --session-dir DIR] [--no-cache] [--json]`: the sessions, entries and
+kinds of credentials found in them (the export's detector), values masked."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.usage.scope import scope_of
+from pitui.core.usage.secrets_cache import SecretsCache
+from pitui.core.usage.secrets_scan import SessionSecrets
+from pitui.core.user_dirs import cache_dir
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
+    parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
+    parser.add_argument("--no-cache", action="store_true", help="do not keep the secrets cache")
+    parser.add_argument("--json", action="store_true", help="print JSON (schema in the README)")
+
+
+def run(args: argparse.Namespace) -> int:
+    scope = scope_of(args.all, args.session_dir)
+    for problem in scope.unreadable:
+        print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
+    cache = SecretsCache(None if args.no_cache else cache_dir())
+    found = find_in(scope.files, cache)
+    cache.close()
+    if cache.notice:
+        print(f"pitui: {one_line(cache.notice)}", file=sys.stderr)
+    found = [s for s in found if scope.accepts(s.cwd)]
+    if args.json:
+        data = {"sessions": [s.to_json() for s in found]}
+        sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
+    else:
+        sys.stdout.write(render(found))
+    return 0
+
+
+def find_in(files: list[str], cache: SecretsCache) -> list[SessionSecrets]:
+    """Sessions holding credentials; a file the cache knows to hold none is not read."""
+    found: list[SessionSecrets] = []
+    for path in files:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        known = cache.cached(path, st)
+        if known is not None and not known:
+            continue
+        result = cache.scan(path)
+        if result is not None and result.hits:
+            found.append(result)
+    return found
+
+
+def render(found: list[SessionSecrets]) -> str:
+    if not found:
+        return "No credentials found.\n"
+    count = sum(len(s.hits) for s in found)
+    sessions = f"{len(found)} session{'s' * (len(found) != 1)}"
+    lines = [f"{count} credential{'s' * (count != 1)} in {sessions} (values masked)"]
+    for session in found:
+        lines += ["", one_line(session.path)]
+        lines.append(f"  {'LINE':>6}  {'ENTRY':<10}  {'KIND':<24}  VALUE")
+        for hit in session.hits:
+            entry = one_line(hit.entry_id) if hit.entry_id else "(no id)"
+            lines.append(f"  {hit.line:>6}  {entry:<10}  {hit.kind:<24}  {one_line(hit.masked)}")
+    return "\n".join(lines) + "\n"

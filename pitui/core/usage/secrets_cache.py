@@ -1,0 +1,164 @@
+"""Which session files hold credentials, remembered per file (path, size, mtime) in
+`secrets-cache.json` in the cache folder, so that only new and changed files are read again.
+
+Only the kinds and counts are kept, never a value. The detector's patterns are part of the
+cache's identity: new patterns empty it. Written to a temporary file renamed into place; a
+damaged or unwritable cache is only rebuilt, never an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from pitui.core.errors import PituiError
+from pitui.core.secrets.patterns import PATTERNS
+from pitui.core.usage.secrets_scan import SessionSecrets, scan_session
+
+SCHEMA_VERSION = "pitui-secrets-2"
+FILE_NAME = "secrets-cache.json"
+MARK_BYTES = 512
+
+
+def _meta() -> dict[str, str]:
+    patterns = repr([(p.kind, p.regex.pattern) for p in PATTERNS]).encode()
+    return {"schema": SCHEMA_VERSION, "detector": hashlib.blake2b(patterns).hexdigest()[:16]}
+
+
+class SecretsCache:
+    """Kinds of credentials per session file; `kinds_of` reads only what changed."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.path = None if folder is None else folder / FILE_NAME
+        self.notice: str | None = None
+        self._files: dict[str, list[Any]] = self._load()  # path: [size, mtime_ns, {kind: n}]
+        self._dirty = False
+
+    def _load(self) -> dict[str, list[Any]]:
+        if self.path is None:
+            return {}
+        try:
+            data = orjson.loads(self.path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            return {}
+        if not isinstance(data, dict) or data.get("meta") != _meta():
+            return {}
+        files = data.get("files")
+        return files if isinstance(files, dict) else {}
+
+    def cached(self, path: str, st: os.stat_result) -> Counter[str] | None:
+        """The kinds found when the file last had this size and mtime (None: not known)."""
+        record = self._record(path)
+        if record is None or record[:2] != [st.st_size, st.st_mtime_ns]:
+            return None
+        return Counter(record[2])
+
+    def _record(self, path: str) -> list[Any] | None:
+        record = self._files.get(path)
+        valid = isinstance(record, list) and len(record) == 6 and isinstance(record[2], dict)
+        return record if valid else None
+
+    def _remember(self, path: str, st: os.stat_result, kinds: Counter[str], found: Any) -> None:
+        mark = _mark(path, found.scanned)
+        self._files[path] = [st.st_size, st.st_mtime_ns, dict(kinds), found.scanned,
+                             found.lines, mark]  # fmt: skip
+        self._dirty = True
+
+    def scan(self, path: str) -> SessionSecrets | None:
+        """A full scan of a regular file, remembered (None: not a regular file, unreadable)."""
+        st = _regular(path)
+        if st is None:
+            return None
+        try:
+            found = scan_session(path)
+        except PituiError:
+            return None
+        self._remember(path, st, found.kinds, found)
+        return found
+
+    def _kinds(self, path: str) -> Counter[str]:
+        """Cached, or read: only the lines appended since the last read when what was read
+        is still there (a session file only grows), else the whole file."""
+        st = _regular(path)
+        if st is None:
+            return Counter()
+        kinds = self.cached(path, st)
+        if kinds is not None:
+            return kinds
+        record = self._record(path)
+        if record is not None and st.st_size >= record[3] and _mark(path, record[3]) == record[5]:
+            try:
+                found = scan_session(path, record[3], record[4] + 1)
+            except PituiError:
+                return Counter()
+            kinds = Counter(record[2]) + found.kinds
+            self._remember(path, st, kinds, found)
+            return kinds
+        whole = self.scan(path)
+        return whole.kinds if whole is not None else Counter()
+
+    def kinds_of(
+        self, paths: Iterable[str], stop: Callable[[], bool] = lambda: False
+    ) -> dict[str, Counter[str]]:
+        """The files among `paths` that hold credentials, with their kinds. `stop()` true:
+        return what is known so far."""
+        out: dict[str, Counter[str]] = {}
+        for path in paths:
+            if stop():
+                break
+            kinds = self._kinds(path)
+            if kinds:
+                out[path] = kinds
+        return out
+
+    def close(self) -> None:
+        """Write the cache if it changed."""
+        if not self._dirty or self.path is None:
+            return
+        self._dirty = False
+        body = orjson.dumps({"meta": _meta(), "files": self._files})
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=".secrets-", dir=self.path.parent)
+        except OSError as error:
+            self.notice = f"secrets cache not kept ({error.strerror or error})"
+            return
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body)
+            os.replace(temp, self.path)
+        except OSError as error:
+            self.notice = f"secrets cache not kept ({error.strerror or error})"
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+
+
+def _regular(path: str) -> os.stat_result | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st if stat.S_ISREG(st.st_mode) else None
+
+
+def _mark(path: str, offset: int) -> str:
+    """A fingerprint of what was read up to `offset`: its first and last bytes (a file
+    rewritten, not appended to, changes them)."""
+    digest = hashlib.blake2b(digest_size=8)
+    try:
+        with open(path, "rb") as fh:
+            digest.update(fh.read(min(offset, MARK_BYTES)))
+            fh.seek(max(0, offset - MARK_BYTES))
+            digest.update(fh.read(min(offset, MARK_BYTES)))
+    except OSError:
+        return ""
+    return digest.hexdigest()

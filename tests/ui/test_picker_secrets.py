@@ -1,0 +1,53 @@
+"""The picker's marker on sessions that hold credentials, found in the background and kept
+in the secrets cache."""
+
+from __future__ import annotations
+
+import os
+import random
+import string
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+from entry_builders import header, msg
+from ui_helpers import settle, wait_for
+
+from pitui.core.usage.secrets_cache import FILE_NAME
+from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.screens.picker_secrets import MARK, SecretRow
+from pitui.ui.widgets.session_table import SessionTable
+
+_rng = random.Random(5)
+TOKEN = "ghp_" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(36))
+
+
+def plant(root: Path) -> Path:
+    folder = next(p for p in root.iterdir() if p.is_dir())
+    lines = [header("leaky-one", "/home/demo/projects/leaky"),
+             msg("u1", None, text=f"Leaky session: my token is {TOKEN}", n=1)]  # fmt: skip
+    path = folder / "2025-12-01T09-00-00-000Z_leaky.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    then = time.time() - 3600
+    os.utime(path, (then, then))
+    return path
+
+
+async def test_marker_on_the_sessions_with_credentials(
+    app_factory: Any, demo_root: Path, tmp_path: Path
+) -> None:
+    leaky = plant(demo_root)
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        await wait_for(pilot, lambda: str(leaky) in picker.secret_paths)
+        await settle(pilot)
+        marked = [r for r in picker.rows if isinstance(r, SecretRow)]
+        assert [r.summary.path for r in marked] == [str(leaky)]
+        assert len(picker.rows) == 13  # the 12 demo sessions, none marked, and this one
+        assert marked[0].guide().endswith(MARK)
+        table = picker.query_one(SessionTable)
+        line = table.render_line(1 + picker.rows.index(marked[0])).text
+        assert MARK + "Leaky session" in line
+    assert (tmp_path / "cache" / FILE_NAME).is_file()
