@@ -80,7 +80,9 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
     def compose(self) -> ComposeResult:
         yield SessionHeader(Text(one_line(str(self.path)), style="bold"), id="session-title")
         yield Static(id="session-notice")
-        with VerticalScroll(id="session-tail"):
+        tail = VerticalScroll(id="session-tail")
+        tail.can_focus = False  # a preview while loading: no keys, no stop on Tab
+        with tail:
             yield Static(id="session-tail-text")
         with Horizontal(id="panes"):
             yield EntryTree(id="entry-tree")
