@@ -98,6 +98,7 @@ async def test_trash_and_rename_before_the_answer_name_the_answers_row(
         await started(pilot)
         await pilot.press(*"neovim", "ctrl+d")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+        await wait_for(pilot, lambda: bool(pilot.app.screen.query(".dialog-body")))  # composed
         body = plain(pilot.app.screen.query_one(".dialog-body"), 200)
         assert "Neovim: set up pyright" in body
         await pilot.press("escape")
@@ -105,4 +106,5 @@ async def test_trash_and_rename_before_the_answer_name_the_answers_row(
         await pilot.press("backspace", "backspace", "backspace", "backspace", "backspace")
         await pilot.press("backspace", *"zsh", "ctrl+r")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, TextInputModal))
+        await wait_for(pilot, lambda: bool(pilot.app.screen.query("#text-input")))  # composed
         assert pilot.app.screen.query_one("#text-input").value == "Speed up zsh startup"
