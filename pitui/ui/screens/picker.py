@@ -17,6 +17,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from pitui.core.rows.safe_text import one_line
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.marks import search_with_marks
 from pitui.ui.messages import (
@@ -117,12 +118,8 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
     def on_catalog_scanned(self, message: CatalogScanned) -> None:
         self.scanned = True
         self.progress = None
-        report = message.report
-        if report.unreadable:
-            folders = ", ".join(report.unreadable[:3])
-            self.notify(f"cannot read {folders}", severity="warning", markup=False)
-        if report.notice:
-            self.notify(report.notice, severity="warning", markup=False)
+        for notice in scan_notices(message.report):
+            self.notify(notice, severity="warning", markup=False)
         self.run_search()
         self.look_for_secrets()
 
@@ -305,3 +302,20 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
     @property
     def highlighted(self) -> Any:
         return self.query_one(SessionTable).highlighted
+
+
+def scan_notices(report: Any) -> list[str]:
+    """What a scan could not list fully, a line each (names escaped: they come from disk)."""
+    shown = 3  # names per kind; the rest counted
+    notices = []
+    for what, items in (
+        ("cannot read", report.unreadable),
+        ("not a regular file, skipped", report.skipped),
+        ("listed with what could be read", report.problems),
+    ):
+        if items:
+            more = f" (+{len(items) - shown} more)" if len(items) > shown else ""
+            notices.append(f"{what}: {one_line(', '.join(items[:shown]))}{more}")
+    if report.notice:
+        notices.append(one_line(report.notice))
+    return notices
