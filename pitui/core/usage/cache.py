@@ -12,7 +12,6 @@ is rebuilt from the session files.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 import time
@@ -21,6 +20,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import orjson
+
+from pitui.core.usage.cache_file import write_cache
 
 SCHEMA_VERSION = "pitui-usage-1"
 FILE_NAME = "usage-cache.json"
@@ -73,23 +74,8 @@ class UsageCache:
         if not self._dirty or self.path is None:
             return
         self._dirty = False
-        import tempfile
-
-        body = orjson.dumps({"meta": _meta(), "files": self._files, "lineage": self.lineage})
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=".usage-", dir=self.path.parent)
-        except OSError as error:
-            self.notice = f"usage cache not kept ({error.strerror or error})"
-            return
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body)
-            os.replace(temp, self.path)
-        except OSError as error:
-            self.notice = f"usage cache not kept ({error.strerror or error})"
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+        value = {"meta": _meta(), "files": self._files, "lineage": self.lineage}
+        self.notice = write_cache(self.path, value, "usage cache") or self.notice
 
     def refresh(
         self, paths: Iterable[str], whole_folders: bool = False

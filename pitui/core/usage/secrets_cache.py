@@ -8,11 +8,9 @@ damaged or unwritable cache is only rebuilt, never an error.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import stat
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -22,6 +20,7 @@ import orjson
 
 from pitui.core.errors import PituiError
 from pitui.core.secrets.patterns import PATTERNS
+from pitui.core.usage.cache_file import write_cache
 from pitui.core.usage.secrets_scan import SessionSecrets, scan_session
 
 SCHEMA_VERSION = "pitui-secrets-2"
@@ -125,21 +124,8 @@ class SecretsCache:
         if not self._dirty or self.path is None:
             return
         self._dirty = False
-        body = orjson.dumps({"meta": _meta(), "files": self._files})
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=".secrets-", dir=self.path.parent)
-        except OSError as error:
-            self.notice = f"secrets cache not kept ({error.strerror or error})"
-            return
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body)
-            os.replace(temp, self.path)
-        except OSError as error:
-            self.notice = f"secrets cache not kept ({error.strerror or error})"
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+        value = {"meta": _meta(), "files": self._files}
+        self.notice = write_cache(self.path, value, "secrets cache") or self.notice
 
 
 def _regular(path: str) -> os.stat_result | None:
