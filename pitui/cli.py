@@ -8,7 +8,6 @@ import sys
 from collections.abc import Sequence
 
 from pitui.core.errors import PituiError
-from pitui.core.rows.safe_text import one_line
 
 SUBCOMMANDS = {
     "context": "print the LLM context of a leaf",
@@ -47,6 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         module.add_arguments(parser)
         return int(module.run(parser.parse_args(args)) or 0)
     except PituiError as error:  # a path or session text in it never reaches the terminal raw
+        from pitui.core.rows.safe_text import one_line
+
         print(f"pitui: {one_line(str(error))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

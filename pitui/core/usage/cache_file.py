@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 import orjson
@@ -14,6 +13,8 @@ import orjson
 def write_cache(path: Path, value: object, what: str) -> str | None:
     """Write `value` as JSON to `path`; a one-line notice if it could not be kept (a cache
     that cannot be kept costs only time), else None."""
+    import tempfile  # only when a cache changed: a warm `pitui stats` never writes
+
     body = orjson.dumps(value)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
