@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import stat
 
 from pitui.core.changes import context_edit
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
+from pitui.core.session.source import open_regular
 
 MAX_REPLACEMENT_BYTES = 16 * 1024 * 1024
 
@@ -53,13 +53,9 @@ def run(args: argparse.Namespace) -> int:
 def read_text(path: str) -> str:
     """A regular file's text (UTF-8), or a one-line error."""
     try:
-        # O_NONBLOCK: opening a FIFO must not hang; it is refused below
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = open_regular(path)  # a FIFO or device is refused, never opened
         with os.fdopen(fd, "rb") as handle:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise PituiError(f"{path} is not a regular file")
-            if info.st_size > MAX_REPLACEMENT_BYTES:
+            if os.fstat(fd).st_size > MAX_REPLACEMENT_BYTES:
                 raise PituiError(f"{path} is larger than 16 MB")
             data = handle.read(MAX_REPLACEMENT_BYTES + 1)
     except OSError as error:

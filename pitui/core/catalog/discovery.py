@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
+
+from pitui.core.session.source import NotRegularFile, open_regular
 
 ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"
 ENV_SESSION_DIR = "PI_CODING_AGENT_SESSION_DIR"
@@ -48,10 +49,12 @@ def settings_session_dir(agent: Path) -> str | None:
 
 def _read_regular(path: Path, limit: int = 16 * 1024 * 1024) -> bytes:
     """A small regular file's bytes (a FIFO or device in its place is an error, not a hang)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+        fd = open_regular(path)
+    except NotRegularFile:
+        raise OSError(f"{path}: not a regular file of at most {limit} bytes") from None
+    try:
+        if os.fstat(fd).st_size > limit:
             raise OSError(f"{path}: not a regular file of at most {limit} bytes")
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read(limit)

@@ -14,21 +14,20 @@ from pitui.core.catalog.js_numbers import node_mtime_ms
 from pitui.core.catalog.lines import LineReader
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.tools import tool_text
+from pitui.core.session.source import NotRegularFile
+from pitui.core.session.source import open_regular as open_regular_fd
 
 HEAD_BYTES = 4096
 
 
 def open_regular(path: str) -> BinaryIO:
-    """Open a regular file for reading, never blocking (a FIFO swapped in after the stat)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    """Open a regular file for reading, never blocking (a FIFO swapped in after the stat);
+    a file that is not regular is an `OSError` here, as the scan reports it."""
     try:
-        reason = not_regular(os.fstat(fd).st_mode)
-        if reason is not None:
-            raise _NotRegular(reason)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
+        fd = open_regular_fd(path)
+    except NotRegularFile as error:
+        raise _NotRegular(not_regular(error.mode) or "not a regular file") from None
+    return os.fdopen(fd, "rb")
 
 
 class _NotRegular(OSError):

@@ -32,6 +32,7 @@ from pitui.core.changes.write_guard import process_writing
 from pitui.core.errors import PituiError
 from pitui.core.format.migration import CURRENT_VERSION
 from pitui.core.session.session import Session
+from pitui.core.session.source import NotRegularFile, open_regular
 
 POLL_SECONDS = 0.05
 LOCK_WAIT_SECONDS = 30.0  # how long to wait for another pitui migrating the same file
@@ -91,13 +92,11 @@ def _migrate_locked(
 
 def _open_regular(path: Path) -> int:
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+        return open_regular(path)
+    except NotRegularFile:
+        raise PituiError(f"{shown(path)} is not a regular file: nothing was changed") from None
     except OSError as error:
         raise PituiError(os_message("cannot read", path, error)) from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise PituiError(f"{shown(path)} is not a regular file: nothing was changed")
-    return fd
 
 
 def _lock(fd: int, path: Path) -> None:

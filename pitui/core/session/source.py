@@ -31,6 +31,7 @@ class NotRegularFile(PituiError):
 
     def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
         super().__init__(f"{os.fspath(path)} is not a regular file ({file_kind(mode)})")
+        self.mode = mode
 
 
 def file_kind(mode: int) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +16,7 @@ import orjson
 
 from pitui.core.errors import PituiError
 from pitui.core.secrets.detect import MIN_SECRET, find_secrets, is_placeholder, is_secret_key
+from pitui.core.session.source import open_regular
 
 # The export's `NAMING_KEYS` (tests/commands/test_secrets_command.py holds them equal): fields
 # that tie entries together or name things, never secrets.
@@ -77,9 +77,7 @@ def scan_session(path: str, offset: int = 0, first_line: int = 1) -> SessionSecr
     (the start of line `first_line`). A line being written, without its newline yet, is left
     for the next scan: `scanned` ends before it."""
     try:
-        with open(path, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise PituiError(f"cannot read {path}: not a regular file")
+        with os.fdopen(open_regular(path), "rb") as fh:  # never blocks on a FIFO
             fh.seek(offset)
             data = fh.read()
     except OSError as error:

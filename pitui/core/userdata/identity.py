@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from pitui.core.errors import PituiError
 from pitui.core.format.jsonline import LineError, parse_line
+from pitui.core.session.source import open_regular
 
 HEADER_SCAN_BYTES = 1024 * 1024  # as Pi's bounded header scan
 
@@ -34,12 +34,10 @@ def session_id_of(path: str | os.PathLike[str]) -> tuple[str, str]:
 
 def _first_lines(path: Path) -> list[bytes]:
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = open_regular(path)  # NotRegularFile (a PituiError) names what it is
     except OSError as error:
         raise PituiError(f"cannot read {path}: {error.strerror or error}") from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise PituiError(f"{path} is not a regular file")
         data = os.pread(fd, HEADER_SCAN_BYTES, 0)
     except OSError as error:
         raise PituiError(f"cannot read {path}: {error.strerror or error}") from None
