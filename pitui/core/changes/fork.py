@@ -15,17 +15,16 @@ provably round-trips (`line_reuse`), and encoded again otherwise.
 from __future__ import annotations
 
 import os
-import secrets
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pitui.core.changes.line_reuse import same_as_stringify
-from pitui.core.changes.new_file import js_resolve, uuid7, write_new_file
+from pitui.core.changes.new_file import js_resolve, write_new_file
 from pitui.core.changes.writer import encode_line
 from pitui.core.errors import PituiError
+from pitui.core.format.ids import new_entry_id, uuid7
 from pitui.core.format.jsvalues import js_truthy
 from pitui.core.format.migration import CURRENT_VERSION
 from pitui.core.format.timestamps import now_iso
@@ -183,7 +182,7 @@ def label_entries(session: Session, kept: list[Kept]) -> list[dict[str, Any]]:
     for target, (label, timestamp) in resolved.items():
         if not isinstance(target, str) or target not in kept_ids:
             continue
-        entry: dict[str, Any] = {"type": "label", "id": _new_id(used), "parentId": parent}
+        entry: dict[str, Any] = {"type": "label", "id": new_entry_id(used), "parentId": parent}
         if timestamp is not _MISSING:
             entry["timestamp"] = timestamp
         entry["targetId"] = target
@@ -192,14 +191,6 @@ def label_entries(session: Session, kept: list[Kept]) -> list[dict[str, Any]]:
         written.append(entry)
         parent = entry["id"]
     return written
-
-
-def _new_id(used: set[str]) -> str:
-    for _ in range(100):
-        candidate = secrets.token_hex(4)
-        if candidate not in used:
-            return candidate
-    return str(uuid.uuid4())
 
 
 # --------------------------------------------------------------------------- lines

@@ -7,21 +7,10 @@ import errno
 import os
 import posixpath
 import secrets
-import time
-import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
 from pitui.core.errors import PituiError
-
-
-def uuid7() -> str:
-    """A UUID version 7 (milliseconds since the epoch, then random bits), as Pi's uuidv7."""
-    ms = time.time_ns() // 1_000_000
-    value = (ms & ((1 << 48) - 1)) << 80 | secrets.randbits(80)
-    value = (value & ~(0xF << 76)) | (0x7 << 76)
-    value = (value & ~(0x3 << 62)) | (0x2 << 62)
-    return str(uuid.UUID(int=value))
 
 
 def js_resolve(path: str) -> str:

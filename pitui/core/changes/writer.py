@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +28,7 @@ from pitui.core.changes.write_guard import (
     remember_own_write,
 )
 from pitui.core.errors import PituiError
+from pitui.core.format.ids import new_entry_id
 from pitui.core.format.jsonline import dumps
 from pitui.core.format.jsvalues import js_trim
 from pitui.core.format.migration import CURRENT_VERSION
@@ -136,12 +135,7 @@ def _base_entry(entry_type: str, session: Session) -> dict[str, Any]:
 
 def _new_id(session: Session) -> str:
     """8 lowercase hex chars unused in the file (a full UUID after 100 collisions), as Pi."""
-    used = {entry.raw_id for entry in session.tree.entries}  # as decoded: no line read again
-    for _ in range(100):
-        candidate = secrets.token_hex(4)
-        if candidate not in used:
-            return candidate
-    return str(uuid.uuid4())
+    return new_entry_id({entry.raw_id for entry in session.tree.entries})  # no line read again
 
 
 def encode_line(value: Any) -> bytes:

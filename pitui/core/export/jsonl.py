@@ -8,16 +8,14 @@ points at the entry that took the label's place.
 
 from __future__ import annotations
 
-import os
-import time
-import uuid
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 from typing import Any
 
+from pitui.core.format.ids import new_entry_id, uuid7
 from pitui.core.format.jsonline import dumps
+from pitui.core.format.migration import CURRENT_VERSION
+from pitui.core.format.timestamps import now_iso
 
-CURRENT_VERSION = 3
 MISSING: Any = object()  # JavaScript's undefined: the key is left out
 
 
@@ -36,7 +34,7 @@ def branched_session_lines(
     `path`: the entries from the root to the leaf (JSON objects, not changed); `labels`:
     (targetId, label, timestamp) of every label the session holds, in Pi's order (the order
     in which each label was last set)."""
-    timestamp = timestamp or iso_now()
+    timestamp = timestamp or now_iso()
     header: dict[str, Any] = {
         "type": "session",
         "version": CURRENT_VERSION,
@@ -48,7 +46,7 @@ def branched_session_lines(
         header["parentSession"] = parent_session
     entries = _relinked(path)
     ids = {entry.get("id") for entry in entries}
-    make_id = new_id or short_id
+    make_id = new_id or new_entry_id
     parent = entries[-1].get("id") if entries else None
     parent = parent if parent else None  # Pi: `?.id || null`
     for target, label, label_time in labels:
@@ -98,27 +96,3 @@ def _relinked(path: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 def _defined(entry: dict[str, Any]) -> dict[str, Any]:
     """JSON.stringify leaves out undefined values: a label without a timestamp has none."""
     return {k: v for k, v in entry.items() if v is not MISSING}
-
-
-def short_id(taken: set[Any]) -> str:
-    """Pi's generateId: 8 hex characters not taken (a whole UUID after 100 collisions)."""
-    for _ in range(100):
-        candidate = uuid.uuid4().hex[:8]
-        if candidate not in taken:
-            return candidate
-    return str(uuid.uuid4())
-
-
-def uuid7() -> str:
-    """A version 7 UUID (Pi's session ids): 48 bits of Unix milliseconds, then random."""
-    ms = time.time_ns() // 1_000_000
-    rand = int.from_bytes(os.urandom(10), "big")
-    value = (ms & (1 << 48) - 1) << 80 | 0x7 << 76 | (rand >> 68 & 0xFFF) << 64
-    value |= 0b10 << 62 | rand & (1 << 62) - 1
-    return str(uuid.UUID(int=value))
-
-
-def iso_now() -> str:
-    """`new Date().toISOString()`."""
-    now = datetime.now(UTC)
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"

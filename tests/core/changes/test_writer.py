@@ -27,6 +27,7 @@ from pitui.core.changes.writer import (
     set_name,
 )
 from pitui.core.errors import PituiError
+from pitui.core.format import ids
 from pitui.core.session.session import Session
 from pitui.demo.generate import (
     generate_v1_session,
@@ -148,7 +149,7 @@ def test_ids_are_fresh_and_chain(v3: Path) -> None:
 
 def test_id_collision_falls_back_like_pi(v3: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     taken = _ids(v3)[0]
-    monkeypatch.setattr(writer.secrets, "token_hex", lambda n: taken)
+    monkeypatch.setattr(ids.secrets, "token_hex", lambda n: taken)
     new_id = set_name(v3, "n", force=True)
     assert len(new_id) == 36 and new_id.count("-") == 4
 
