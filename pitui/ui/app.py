@@ -25,7 +25,7 @@ from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.messages import SessionRemoved
 from pitui.ui.settings import Settings, load_settings, save_settings
-from pitui.ui.themes import DARK, LIGHT, PITUI_THEMES
+from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, DARK, LIGHT, PITUI_THEMES
 from pitui.ui.writes import WriteFlow
 
 
@@ -76,6 +76,7 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         self.hub = hub
         for theme in PITUI_THEMES:
             self.register_theme(theme)
+        self.ansi_theme_dark, self.ansi_theme_light = ANSI_DARK, ANSI_LIGHT
         self.theme = config.settings.theme
 
     @property

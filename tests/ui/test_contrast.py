@@ -114,3 +114,29 @@ async def test_tool_rows_keep_the_row_background_to_the_edge(app_factory: Any, t
             assert strip.cell_length == width
             backgrounds = {seg.style.bgcolor for seg in strip if seg.style is not None}
             assert backgrounds == {tree.rich_style.bgcolor}, (index, backgrounds)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_terminal_colour_names_are_readable(app_factory: Any, theme: str) -> None:
+    """Rich text styled "green", "cyan", ... (headers, previews, tables) is drawn through the
+    app's ANSI theme: each of the six colours, normal and bright, reads at 4.5:1 on every
+    background of the theme."""
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        app.theme = theme
+        await pilot.pause()
+        variables = app.get_css_variables()
+        backgrounds = [
+            RichColor.parse(variables[name]) for name in ("background", "surface", "panel")
+        ]
+        palette = app.ansi_theme.ansi_colors
+        low = []
+        for index in [*range(1, 7), *range(9, 15)]:
+            triplet = palette[index]
+            colour = RichColor.from_rgb(triplet.red, triplet.green, triplet.blue)
+            for background in backgrounds:
+                if ratio(colour, background) < MINIMUM:
+                    low.append(
+                        (index, triplet, background.name, round(ratio(colour, background), 2))
+                    )
+        assert low == []
