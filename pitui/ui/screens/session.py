@@ -218,7 +218,8 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         if session is None:
             return
         name = session.tree.name
-        title = Text(one_line(name or "(unnamed session)"), style="bold" if name else "bold dim")
+        title = Text()  # each part its own style: a Text's own style would dim them all
+        title.append(one_line(name or "(unnamed session)"), "bold" if name else "bold dim")
         title.append(f"  {one_line(tilde(session.cwd, self.app.config.home))}", style="cyan")
         title.append(f"  {one_line(tilde(str(self.path), self.app.config.home))}", style="dim")
         count = len(session.tree.entries)

@@ -146,7 +146,8 @@ def row_text(row: ContextRow) -> Text:
     if row.role is None:
         return Text(row.text, style="bold magenta")
     style = "dim strike" if row.omitted else ""
-    text = Text(f"{row.tokens:>7,} ", style="dim")
+    text = Text()  # the count alone is dim (a Text's own style would dim the whole row)
+    text.append(f"{row.tokens:>7,} ", "dim")
     text.append(
         f"{row.role:<14.14}",
         ROLE_STYLES.get(row.role, "bold") + (" dim strike" if row.omitted else ""),

@@ -73,7 +73,8 @@ def _model_of(entry: Entry) -> str:
 def header_text(entry: Entry, tree: SessionTree | None = None) -> Text:
     """Type/role, id, timestamp, model, usage and cost, label, line of one entry."""
     kind = entry.type + (f" · {entry.role}" if entry.role else "")
-    text = Text(one_line(kind), style=TYPE_STYLES.get(entry.type, "bold"))
+    text = Text()  # not Text(kind, style=...): that style would colour the whole header
+    text.append(one_line(kind), TYPE_STYLES.get(entry.type, "bold"))
     text.append(f"  {one_line(entry.id)}", "cyan")
     if entry.timestamp is not None:
         text.append(f"  {one_line(as_text(entry.timestamp))}", "dim")
