@@ -116,14 +116,19 @@ def contains(snippet: str) -> Check:
 
 
 def measure(argv: list[str], env: dict[str, str], cwd: Path, steps: list) -> dict:
-    """Run `argv`; for each (name, check, keys) step, wait for check then send keys."""
+    """Run `argv`; for each (name, check, keys) step, wait for check then send keys. A step
+    after keys were sent also records "since keys": its seconds from that send."""
     launch = Launch(argv, env, cwd)
     found = {}
+    sent: float | None = None
     try:
         for name, check, keys in steps:
             found[name] = launch.until(check)
+            if sent is not None:
+                found[name]["since keys"] = found[name]["s"] - sent
             if keys:
                 launch.send(*keys)
+                sent = time.perf_counter() - launch.start
     finally:
         launch.close()
     return found
@@ -260,6 +265,86 @@ def bench_session(entries: int, repeats: int, work: Path) -> dict[str, list[dict
     return runs
 
 
+def enter_store(entries: int, work: Path) -> tuple[Path, Path, Path, str, str]:
+    """An agent dir whose project folder will hold the large session alone (copied from the
+    returned source; the generated store's sessions are as recent, so they stay in their own
+    folders, reached by Tab), its title snippet as both pickers show it, and its leaf
+    snippet as Pi shows the conversation."""
+    from pitui.core.catalog.discovery import project_folder_name
+
+    cwd = work / "project"
+    cwd.mkdir(parents=True, exist_ok=True)
+    file, leaf = session_copy(entries, cwd)
+    agent = work / "enter-agent"
+    folder = agent / "sessions" / project_folder_name(str(cwd))
+    if not folder.exists():
+        folder.mkdir(parents=True)
+        for source in (store(1000) / "sessions").iterdir():
+            (agent / "sessions" / source.name).symlink_to(source)
+    return agent, file, folder / file.name, first_user_text(file)[:16], leaf
+
+
+def first_user_text(file: Path) -> str:
+    """The session's title as both pickers show it: its first user message, one line."""
+    with file.open("rb") as handle:
+        for line in handle:
+            message = json.loads(line).get("message") or {}
+            if message.get("role") == "user":
+                content = message["content"]
+                texts = [content] if isinstance(content, str) else [
+                    c["text"] for c in content if c.get("type") == "text"]  # fmt: skip
+                if texts and texts[0].strip():
+                    return " ".join(texts[0].split())
+    raise SystemExit(f"no user message in {file}")
+
+
+def waited(seconds: float) -> Check:
+    """Holds `seconds` after it is first asked."""
+    start: list[float] = []
+
+    def check(_: str) -> bool:
+        start.append(start[0] if start else time.perf_counter())
+        return time.perf_counter() - start[0] >= seconds
+
+    return check
+
+
+def bench_enter(entries: int, repeats: int, work: Path, pause: float) -> dict[str, list[dict]]:
+    """Enter on the large session in each picker, `pause` seconds after it is listed (a
+    user reads the list first), to its rows / conversation on screen."""
+    agent, source, target, title, leaf = enter_store(entries, work)
+    cwd = work / "project"
+    pi_home = work / "pi-home"
+    pi_home.mkdir(parents=True, exist_ok=True)
+    runs: dict[str, list[dict]] = {"pitui": [], "pi": []}
+
+    def fresh_copy() -> None:
+        shutil.copyfile(source, target)  # Pi appends to the session it opens
+        now = time.time() + 60  # the newest: the first row of both pickers
+        os.utime(target, (now, now))
+
+    def pi_run() -> dict:
+        fresh_copy()
+        pi = [procs.node(), str(PI_CLI), "--resume"]
+        return measure(pi, pi_env(agent, pi_home), cwd,
+                       [("list", contains(title), None), ("read", waited(pause), ("Enter",)),
+                        ("conversation", contains(leaf), None)])  # fmt: skip
+
+    def pitui_run() -> dict:
+        fresh_copy()
+        return measure(procs.pitui_argv(), pitui_env(agent, work / "cache-enter"), cwd,
+                       [("list", contains(title), None), ("read", waited(pause), ("Enter",)),
+                        ("rows", tree_rows, None),
+                        ("loaded", tree_loaded(entries), None)])  # fmt: skip
+
+    pitui_run()  # indexes the store once: the other runs find a warm index
+    for i in range(repeats):
+        order = [("pitui", pitui_run), ("pi", pi_run)]
+        for side, run in order if i % 2 == 0 else order[::-1]:
+            runs[side].append(run())
+    return runs
+
+
 # -- report ---------------------------------------------------------------------------------
 
 
@@ -268,6 +353,7 @@ def report(title: str, runs: dict[str, list[dict]]) -> None:
     the same name, else against Pi's last step."""
     print(f"\n== {title} (best of {len(runs['pi'])})")
     pi_best: dict[str, tuple[float, float]] = {}
+    pi_since = float("nan")  # Pi's last step's seconds from the keys sent
     for side in ("pi", "pitui"):
         for name in runs[side][0]:
             seen = [run[name] for run in runs[side]]
@@ -276,6 +362,13 @@ def report(title: str, runs: dict[str, list[dict]]) -> None:
             mb = max(s["mb"] for s in seen)
             line = (f"{side:<6}{name:<13}{walls[0]:6.2f}s ({walls[0]:.2f}-{walls[-1]:.2f})"
                     f"  cpu {cpu:5.2f}s  {mb:5.0f}MB")  # fmt: skip
+            since = sorted(s["since keys"] for s in seen if "since keys" in s)
+            if since:
+                line += f"  from Enter {since[0]:.2f}s ({since[0]:.2f}-{since[-1]:.2f})"
+                if side == "pi":
+                    pi_since = since[0]
+                else:
+                    line += f" = {since[0] / pi_since:.2f}x"
             if side == "pi":
                 pi_best[name] = (walls[0], cpu)
             else:
@@ -287,9 +380,11 @@ def report(title: str, runs: dict[str, list[dict]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--part", choices=("picker", "session", "all"), default="all")
+    parser.add_argument("--part", choices=("picker", "session", "enter", "all"), default="all")
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--entries", type=int, default=100_000)
+    parser.add_argument("--pause", type=float, default=1.0,
+                        help="enter: seconds from the list shown to Enter (0: at once)")  # fmt: skip
     args = parser.parse_args()
     if shutil.which("tmux") is None or not PI_CLI.exists():
         raise SystemExit("needs tmux and Pi's package (scripts/install-oracle.sh)")
@@ -302,6 +397,12 @@ def main() -> None:
     if args.part in ("session", "all"):
         runs = bench_session(args.entries, args.repeats, work)
         report(f"open the {args.entries:,}-entry session: launch to screen", runs)
+    if args.part in ("enter", "all"):
+        runs = bench_enter(args.entries, args.repeats, work, args.pause)
+        report(
+            f"Enter on the {args.entries:,}-entry session, {args.pause:g} s after it is listed",
+            runs,
+        )
     print(f"\nload average {load:.2f} -> {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs")
 
 

@@ -32,3 +32,19 @@ def test_no_core_module_imports_textual() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_picker_launch_leaves_renderers_and_session_screen_for_later() -> None:
+    """The app imports at launch only what the picker needs: the exporters (markdown-it)
+    load when an export is made, the session screen (pydantic models, Markdown) in the
+    background once the list is shown."""
+    code = (
+        "import sys\n"
+        "import pitui.commands.app, pitui.ui.app, pitui.ui.screens.picker\n"
+        "heavy = ['markdown_it', 'pydantic', 'pitui.core.export.export',\n"
+        "         'pitui.ui.screens.session']\n"
+        "print(sorted(name for name in heavy if name in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

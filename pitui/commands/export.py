@@ -6,9 +6,9 @@ import argparse
 import sys
 
 from pitui.core.errors import PituiError
-from pitui.core.export import EXTENSIONS, FORMATS, ExportOptions, export_session
 from pitui.core.export.destination import destination, proposed_name, write_export
-from pitui.core.export.messages import DEFAULT_MAX_TOOL_LINES
+from pitui.core.export.export import export_session
+from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES, EXTENSIONS, FORMATS, ExportOptions
 from pitui.core.session.session import Session
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -78,6 +79,7 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
             self.register_theme(theme)
         self.ansi_theme_dark, self.ansi_theme_light = ANSI_DARK, ANSI_LIGHT
         self.theme = config.settings.theme
+        self._preloading = False
 
     @property
     def catalog(self) -> Catalog | None:
@@ -116,6 +118,20 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
 
     def on_unmount(self) -> None:
         self.hub.close()
+
+    def preload_session_screen(self) -> None:
+        """Import the session screen's modules (about 0.2 s: pydantic models, Markdown) in a
+        thread, once the picker shows its list, so Enter on a session does not wait for them."""
+        if self._preloading:
+            return
+        self._preloading = True
+        self.run_worker(
+            partial(importlib.import_module, "pitui.ui.screens.session"),
+            thread=True,
+            group="preload",
+            exit_on_error=False,
+            description="loading the session screen",
+        )
 
     def session_written(self, path: Path) -> None:
         """A session screen wrote to `path`: the picker underneath re-reads it."""

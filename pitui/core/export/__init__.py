@@ -1,11 +1,4 @@
-"""Exports of a session: Markdown, HTML, a Pi session file; secrets optionally redacted."""
+"""Exports of a session: Markdown, HTML, a Pi session file; secrets optionally redacted.
 
-from pitui.core.export.export import (
-    EXTENSIONS,
-    FORMATS,
-    ExportOptions,
-    ExportResult,
-    export_session,
-)
-
-__all__ = ["EXTENSIONS", "FORMATS", "ExportOptions", "ExportResult", "export_session"]
+`export.export_session` does the work; `options` is what can be asked for, light enough for
+the app to import at launch (the renderers load only when an export is made)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pitui.core.errors import PituiError
 from pitui.core.export.build import branch_document, context_document, resolve_leaf
@@ -13,23 +13,12 @@ from pitui.core.export.document import blocks_markdown, inert_json, markdown_par
 from pitui.core.export.entries import entry_blocks
 from pitui.core.export.html import html_parts
 from pitui.core.export.jsonl import MISSING, branched_session_lines
-from pitui.core.export.messages import DEFAULT_MAX_TOOL_LINES, MessageRenderer
+from pitui.core.export.messages import MessageRenderer
+from pitui.core.export.options import ExportOptions
 from pitui.core.export.redactor import Redactor
 from pitui.core.export.source import entry_raws
 from pitui.core.format.jsvalues import js_truthy
 from pitui.core.session.session import Session
-
-Format = Literal["md", "html", "jsonl"]
-FORMATS: tuple[Format, ...] = ("md", "html", "jsonl")
-EXTENSIONS = {"md": ".md", "html": ".html", "jsonl": ".jsonl"}
-
-
-@dataclass(frozen=True, slots=True)
-class ExportOptions:
-    format: Format = "md"
-    context: bool = False
-    redact: bool = False
-    max_tool_lines: int = DEFAULT_MAX_TOOL_LINES
 
 
 @dataclass(slots=True)

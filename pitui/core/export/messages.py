@@ -10,8 +10,8 @@ import orjson
 
 from pitui.core.export.document import Block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, language_for, quoted
+from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
 
-DEFAULT_MAX_TOOL_LINES = 60
 _PATH_KEYS = ("path", "file_path", "filePath", "file")
 READ_TOOLS = frozenset({"read", "read_file", "view", "cat"})
 

@@ -16,8 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
 
 from pitui.core.errors import PituiError
-from pitui.core.export import EXTENSIONS, FORMATS, ExportOptions, export_session
 from pitui.core.export.destination import proposed_name, write_export
+from pitui.core.export.options import EXTENSIONS, FORMATS, ExportOptions
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
 from pitui.ui.format import line
@@ -143,6 +143,8 @@ def ask_export(screen: Any, path: Path, leaf_id: str | None, title: str, what: s
 
 
 def _run(screen: Any, path: Path, leaf_id: str | None, request: ExportRequest) -> None:
+    from pitui.core.export.export import export_session  # Markdown/HTML renderers: only when asked
+
     try:
         session = Session(path)
         if leaf_id is not None and session.tree.get(leaf_id) is None:

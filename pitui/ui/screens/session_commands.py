@@ -11,7 +11,6 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from pitui.core.export.build import session_title
-from pitui.core.export.export import entry_markdown
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
 from pitui.ui.branch_actions import ask_context_edit, ask_fork
@@ -95,6 +94,8 @@ class SessionCommands(ReportsFailures, Screen[None]):
         entry = self.entry
         if entry is None or getattr(entry, "type", None) == "session":
             return
+        from pitui.core.export.export import entry_markdown  # the exporter: only when asked
+
         text = entry_markdown(entry.raw)
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied {len(text):,} characters of Markdown")

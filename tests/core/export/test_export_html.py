@@ -5,8 +5,9 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 
-from pitui.core.export import ExportOptions, export_session
+from pitui.core.export.export import export_session
 from pitui.core.export.html import STYLE
+from pitui.core.export.options import ExportOptions
 from pitui.core.session.session import Session
 from pitui.demo.generate import write_session
 from tests.core.export.export_helpers import store_sessions

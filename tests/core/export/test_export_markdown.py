@@ -7,8 +7,9 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from pitui.core.export import ExportOptions, export_session
+from pitui.core.export.export import export_session
 from pitui.core.export.fence import fenced, inline_code, language_for
+from pitui.core.export.options import ExportOptions
 from pitui.core.format.jsonline import dumps
 from pitui.core.session.session import Session
 from pitui.demo.generate import write_session

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from pitui.core.export import ExportOptions, export_session
+from pitui.core.export.export import export_session
+from pitui.core.export.options import ExportOptions
 from pitui.core.rows.render_text import content_text
 from pitui.core.rows.safe_text import visible
 from pitui.core.session.session import Session

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from pitui.core.export import ExportOptions, export_session
+from pitui.core.export.export import export_session
+from pitui.core.export.options import ExportOptions
 from pitui.core.session.session import Session
 from pitui.demo.generate import write_session
 from tests.core.secrets.planted import ORDINARY, PLANTED
