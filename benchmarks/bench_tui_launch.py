@@ -8,7 +8,8 @@ picker   `pitui --all` on a store of `--sessions` generated sessions (warm index
          first session title appears and until the whole list is in (status "N shown"),
          against `pi --resume` until its picker is up, then Tab (All sessions) until the same
          title appears (Pi shows rows while it lists, "Loading 50/1000") and until the whole
-         list is in ("◉ All").
+         list is in ("◉ All"); and, as the floor no Textual app here can beat, a Textual app
+         showing one line (`textual_floor.py`).
 session  `pitui FILE` on the 100k-entry session (~110 MB) until tree rows appear and until
          the whole tree is loaded (the header shows the entry count and no progress line),
          against `pi --session COPY` until the conversation (the leaf message) is shown. Pi
@@ -179,8 +180,12 @@ def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict
         (pi_agent / "sessions").symlink_to(agent / "sessions")
     ours = procs.pitui_argv("--all")
     pi = [procs.node(), str(PI_CLI), "--resume"]
-    runs: dict[str, list[dict]] = {"pitui": [], "pi": []}
+    floor = [sys.executable, str(REPO / "benchmarks" / "textual_floor.py")]
+    runs: dict[str, list[dict]] = {"pitui": [], "pi": [], "textual floor": []}
     for i in range(repeats):
+        runs["textual floor"].append(
+            measure(floor, pitui_env(agent, cache), work,
+                    [("ready", contains("textual floor: ready"), None)]))  # fmt: skip
         order = [
             ("pitui", lambda: measure(ours, pitui_env(agent, cache), work,
                                       [("title", contains(title), None),
@@ -354,17 +359,17 @@ def report(title: str, runs: dict[str, list[dict]]) -> None:
     print(f"\n== {title} (best of {len(runs['pi'])})")
     pi_best: dict[str, tuple[float, float]] = {}
     pi_since = float("nan")  # Pi's last step's seconds from the keys sent
-    for side in ("pi", "pitui"):
+    for side in ("pi", *(side for side in runs if side != "pi")):
         for name in runs[side][0]:
             seen = [run[name] for run in runs[side]]
             walls = sorted(s["s"] for s in seen)
             cpu = min(s["cpu"] for s in seen)
             mb = max(s["mb"] for s in seen)
-            line = (f"{side:<6}{name:<13}{walls[0]:6.2f}s ({walls[0]:.2f}-{walls[-1]:.2f})"
+            line = (f"{side:<14}{name:<13}{walls[0]:6.2f}s ({walls[0]:.2f}-{walls[-1]:.2f})"
                     f"  cpu {cpu:5.2f}s  {mb:5.0f}MB")  # fmt: skip
             since = sorted(s["since keys"] for s in seen if "since keys" in s)
             if since:
-                line += f"  from Enter {since[0]:.2f}s ({since[0]:.2f}-{since[-1]:.2f})"
+                line += f"  from keys {since[0]:.2f}s ({since[0]:.2f}-{since[-1]:.2f})"
                 if side == "pi":
                     pi_since = since[0]
                 else:

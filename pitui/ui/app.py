@@ -77,7 +77,10 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         self.hub = hub
         for theme in PITUI_THEMES:
             self.register_theme(theme)
-        self.ansi_theme_dark, self.ansi_theme_light = ANSI_DARK, ANSI_LIGHT
+        # Without their watchers (each would restyle every widget once more at start): the
+        # theme's watcher, below, applies the ANSI theme of the chosen theme.
+        self.set_reactive(App.ansi_theme_dark, ANSI_DARK)
+        self.set_reactive(App.ansi_theme_light, ANSI_LIGHT)
         self.theme = config.settings.theme
         self._preloading = False
 
