@@ -374,3 +374,26 @@ async def test_new_session_on_disk_appears_live(app_factory: Any, demo_root: Pat
         await wait_for(pilot, lambda: len(picker.rows) == 13, timeout=20)
         copy.unlink()
         await wait_for(pilot, lambda: len(picker.rows) == 12, timeout=20)
+
+
+async def test_changes_made_while_closed_reach_the_list(
+    app_factory: Any, demo_root: Path, tmp_path: Path
+) -> None:
+    """A warm index answers first; a file renamed and one deleted while pitui was closed
+    show once the start-up scan has found them (no watcher here)."""
+    async with app_factory().run_test(size=SIZE) as pilot:
+        first = await started(pilot)
+        before = len(first.rows)
+    files = session_files(demo_root)
+    renamed, deleted = files[0], files[1]
+    header_id = json.loads(renamed.read_bytes().splitlines()[-1])["id"]
+    info = {"type": "session_info", "id": "cafe0001", "parentId": header_id,
+            "timestamp": "2026-03-01T00:00:00.000Z", "name": "Renamed while closed"}  # fmt: skip
+    with renamed.open("a") as handle:
+        handle.write(json.dumps(info) + "\n")
+    deleted.unlink()
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await wait_for(pilot, lambda: "Renamed while closed" in titles(picker))
+        assert len(picker.rows) == before - 1
+        assert picker.query_one(SessionTable).row_count == before - 1

@@ -41,6 +41,7 @@ class ScanReport:
     notice: str | None = None  # e.g. the index is in use by another pitui: a temporary one
     skipped: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # sessions listed with what was read
+    changed: int = 0  # sessions (re)indexed or forgotten: 0, what was known is still true
 
 
 class ScanPass(ToolPass):
@@ -132,6 +133,7 @@ class ScanPass(ToolPass):
                     for path, summary in self._summaries.items()
                     if summary.problem and path in wanted
                 ],
+                changed=len(stale) + len(vanished),
             )
 
     def _refresh(

@@ -120,7 +120,10 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         self.progress = None
         for notice in scan_notices(message.report):
             self.notify(notice, severity="warning", markup=False)
-        self.run_search()
+        if message.report.changed or not self.rows:
+            self.run_search()
+        else:  # the list shown came from an index the scan found up to date
+            self._update_status()
         self.look_for_secrets()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

@@ -182,3 +182,22 @@ def test_unreadable_dir_reported(tmp_path: Path) -> None:
         assert report.sessions == 6
     finally:
         locked.chmod(0o755)
+
+
+def test_scan_report_counts_what_changed(tmp_path: Path) -> None:
+    """`changed` is 0 only when the index already answered everything (the picker keeps the
+    list it showed then); each new, grown, rewritten or vanished file counts once."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    paths = generate_corpus(root, seed=4, count=8, include_malformed=False)
+
+    def changed() -> int:
+        with Catalog(root, cache_dir=cache) as catalog:
+            return catalog.scan().changed
+
+    assert changed() == len(list(root.rglob("*.jsonl")))  # an empty index: every file
+    assert changed() == 0
+    with paths[1].open("ab") as fh:
+        fh.write(_line("feed0003", "one more line"))
+    paths[2].unlink()
+    assert changed() == 2
+    assert changed() == 0
