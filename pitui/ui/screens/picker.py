@@ -120,9 +120,9 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         self.progress = None
         for notice in scan_notices(message.report):
             self.notify(notice, severity="warning", markup=False)
-        if message.report.changed or not self.rows:
-            self.run_search()
-        else:  # the list shown came from an index the scan found up to date
+        if message.report.changed or (self._shown is not None and not self.rows):
+            self.run_search()  # (an empty list: its message changes once the scan is done)
+        else:  # the index the list came from (or the answer on its way) was up to date
             self._update_status()
         self.look_for_secrets()
 
