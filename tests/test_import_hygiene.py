@@ -36,13 +36,13 @@ def test_no_core_module_imports_textual() -> None:
 
 def test_picker_launch_leaves_renderers_and_session_screen_for_later() -> None:
     """The app imports at launch only what the picker needs: the exporters (markdown-it)
-    load when an export is made, the session screen (pydantic models, Markdown) in the
-    background once the list is shown."""
+    load when an export is made, the secrets detector when the list is shown, the session
+    screen (pydantic models, Markdown) in the background once the list is shown."""
     code = (
         "import sys\n"
         "import pitui.commands.app, pitui.ui.app, pitui.ui.screens.picker\n"
         "heavy = ['markdown_it', 'pydantic', 'pitui.core.export.export',\n"
-        "         'pitui.ui.screens.session']\n"
+        "         'pitui.core.secrets.patterns', 'pitui.ui.screens.session']\n"
         "print(sorted(name for name in heavy if name in sys.modules))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.message import Message
@@ -16,9 +16,11 @@ from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from pitui.core.catalog.threads import CatalogRow
-from pitui.core.usage.secrets_cache import SecretsCache
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.marks import MarkedRow
+
+if TYPE_CHECKING:
+    from pitui.core.usage.secrets_cache import SecretsCache
 
 MARK = "⚠ "
 BATCH = 50  # files read between two updates of the list
@@ -99,6 +101,8 @@ class PickerSecrets(ReportsFailures, Screen[None]):
     def _cache(self, catalog: Any) -> SecretsCache:
         """One cache for the screen's life (without an index folder it lives in memory)."""
         if self._secrets_cache is None:
+            from pitui.core.usage.secrets_cache import SecretsCache  # its detector: off launch
+
             index_path: Path | None = catalog.index.path
             self._secrets_cache = SecretsCache(index_path.parent if index_path else None)
         return self._secrets_cache
