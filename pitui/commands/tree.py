@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         text = json.dumps(to_json(tree, args.filter), ensure_ascii=False)
         sys.stdout.write(escape_json_c1(text) + "\n")
     else:
-        sys.stdout.write(render(TreeRows(tree, args.filter)))
+        sys.stdout.write(render(TreeRows(tree, args.filter, texts=True)))
     return 0
 
 

@@ -106,6 +106,10 @@ class Row:
             self.set_display(self.entry.read_raw())
         return self._display  # type: ignore[return-value]
 
+    def known_display(self, display: tuple[str, str, str, str] | None) -> None:
+        """Take the row's display worked out elsewhere (controls already made visible)."""
+        self._display = display
+
     def set_display(self, raw: dict[str, Any]) -> None:
         """Work out how the row shows from its entry's JSON (which it does not keep)."""
         display = entry_display(self.entry, raw, self._owner.tool_calls)
@@ -136,7 +140,11 @@ class Row:
         return rest if self.label is None else f"{self.label.lower()} {rest}"
 
     def plain(self) -> str:
-        return "".join(text for text, _ in self.parts())
+        if self.folded or (self.label is not None and self._owner.label_times):
+            return "".join(text for text, _ in self.parts())
+        tag, _, body, _ = self.display()  # as parts(), without building them
+        label = "" if self.label is None else f"[{one_line(self.label)}] "
+        return f"{self.guide}{'• ' if self.on_active_path else ''}{label}{tag}{body}"
 
     def _label_time(self) -> str:
         label = self._owner.tree.labels.get(self.entry.id)

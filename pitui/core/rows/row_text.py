@@ -59,7 +59,11 @@ def _error_or_aborted(reason: Any) -> bool:
 
 def entry_tool_calls(entry: Entry) -> list[ToolCall]:
     """The tool calls of an assistant entry, from its parsed JSON."""
-    message = entry.message or {}
+    return message_tool_calls(entry.message or {})
+
+
+def message_tool_calls(message: dict[str, Any]) -> list[ToolCall]:
+    """The tool calls of an assistant message (its parsed JSON)."""
     content = message.get("content")
     if message.get("role") != "assistant" or not isinstance(content, list):
         return []
@@ -142,28 +146,45 @@ def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
 def _message_display(message: dict[str, Any], tool_calls: ToolCalls) -> Display:
     role = message.get("role")
     if role == "user":
-        return "user: ", "user", _norm(js_slice(_text_blocks(message.get("content")), 200)), ""
+        return user_display(_text_blocks(message.get("content")))
     if role == "assistant":
-        text = _norm(js_slice(_text_blocks(message.get("content")), 200))
-        if text:
-            return "assistant: ", "assistant", text, ""
-        if message.get("stopReason") == "aborted":
-            return "assistant: ", "assistant", "(aborted)", "muted"
-        error = message.get("errorMessage")
-        if js_truthy(error):
-            return "assistant: ", "assistant", js_slice(_norm(js_string(error)), 80), "error"
-        return "assistant: ", "assistant", "(no content)", "muted"
+        text = _text_blocks(message.get("content"))
+        return assistant_display(text, message.get("stopReason"), message.get("errorMessage"))
     if role == "toolResult":
         call_id = message.get("toolCallId")
-        call = tool_calls().get(_hashable(call_id)) if js_truthy(call_id) else None
-        if call is not None:
-            return "", "", call, "muted"
-        name = message.get("toolName")
-        return "", "", f"[{'tool' if name is None else js_string(name)}]", "muted"
+        calls = tool_calls() if js_truthy(call_id) else {}
+        return tool_result_display(call_id, message.get("toolName"), calls)
     if role == "bashExecution":
         command = message.get("command")
         return "", "", f"[bash]: {_norm('' if command is None else js_string(command))}", "dim"
     return "", "", f"[{_field(message, 'role')}]", "dim"
+
+
+def user_display(text: str) -> Display:
+    """A user message's row, from the text of its content (Pi's extractFullContent)."""
+    return "user: ", "user", _norm(js_slice(text, 200)), ""
+
+
+def assistant_display(text: str, stop_reason: Any, error: Any) -> Display:
+    """An assistant message's row, from the text of its content, its stopReason and its
+    errorMessage (None where missing)."""
+    text = _norm(js_slice(text, 200))
+    if text:
+        return "assistant: ", "assistant", text, ""
+    if stop_reason == "aborted":
+        return "assistant: ", "assistant", "(aborted)", "muted"
+    if js_truthy(error):
+        return "assistant: ", "assistant", js_slice(_norm(js_string(error)), 80), "error"
+    return "assistant: ", "assistant", "(no content)", "muted"
+
+
+def tool_result_display(call_id: Any, name: Any, tool_calls: Mapping[Any, str]) -> Display:
+    """A tool result's row: the call it answers as that call shows, else its toolName
+    (None where missing)."""
+    call = tool_calls.get(_hashable(call_id)) if js_truthy(call_id) else None
+    if call is not None:
+        return "", "", call, "muted"
+    return "", "", f"[{'tool' if name is None else js_string(name)}]", "muted"
 
 
 def _hashable(value: Any) -> Any:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitui.core.rows.all_texts import read_all_texts
 from pitui.core.rows.append import AppendRows
 from pitui.core.rows.filters import FILTERS, check_filter, passes
 from pitui.core.rows.order import active_first, walk
@@ -33,14 +34,22 @@ __all__ = ["FILTERS", "TreeRows", "walk"]
 class TreeRows(AppendRows):
     """Visible rows of `tree` under a filter, with folding, search and incremental append."""
 
-    def __init__(self, tree: SessionTree, filter: str = "default") -> None:
+    def __init__(self, tree: SessionTree, filter: str = "default", *, texts: bool = False) -> None:
+        """`texts`: work out every row's text now, from one read of the file (for printing
+        them all), rather than each when first shown."""
         self.tree = tree
         self._filter = check_filter(filter)
         self._folded: set[str] = set()
         self._calls = ToolCallMap()
         self._assistants_read = 0  # tree entries whose text flag and tool calls are known
         self.label_times = False  # Pi's Shift+T: the time of each label after it
+        known = read_all_texts(tree, self._calls) if texts else None
+        if known is not None:
+            self._assistants_read = len(tree.entries)
         self.rebuild()
+        if known is not None:
+            for row in self._order:
+                row.known_display(known[row.entry.index])
 
     # -- public state -------------------------------------------------------------------
     @property

@@ -1,0 +1,171 @@
+"""Every row's text at once, from one read of the session file: what `pitui tree` prints.
+
+A row's text (`Row.display`) is otherwise worked out when the row is first shown, from its
+line read again and parsed whole, after every assistant line was read once for its text
+flag and tool calls. Printing every row that way reads most lines twice, one system call
+each, and parses all of them. Here each line is read once, in file order a window at a time,
+and a message line is decoded only as far as its row needs: a user's or an assistant's text
+blocks and tool calls, a tool result's call id (its content, most of a session's bytes, is
+skipped). Other entries, and lines of an unusual shape, take the usual path: the whole line
+parsed, as `JSON.parse` would, and `entry_display`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from pitui.core.format.jsvalues import UNDEFINED, js_string, js_trim
+from pitui.core.rows.order import walk
+from pitui.core.rows.row_text import (
+    Display,
+    ToolCall,
+    assistant_display,
+    entry_display,
+    message_tool_calls,
+    tool_result_display,
+    user_display,
+)
+from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.tool_calls import ToolCallMap
+from pitui.core.session.entry import Entry, content_has_text
+from pitui.core.session.prefetch import each_line
+from pitui.core.session.tree import SessionTree
+
+_LightErrors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+
+
+class _Block(msgspec.Struct, gc=False):
+    type: Any = None
+    text: Any = UNDEFINED
+    id: Any = None
+    name: Any = UNDEFINED
+    arguments: Any = UNDEFINED
+
+
+class _Said(msgspec.Struct, gc=False):
+    """A user's or an assistant's message: a content that is not a string, a list of objects
+    or null fails to decode, and the line takes the usual path."""
+
+    role: Any = None
+    content: str | list[_Block] | None = None
+    stopReason: Any = None
+    errorMessage: Any = None
+
+
+class _Result(msgspec.Struct, gc=False):
+    role: Any = None
+    toolCallId: Any = None
+    toolName: Any = None
+
+
+class _SaidLine(msgspec.Struct, gc=False):
+    id: Any = None
+    type: Any = None
+    message: _Said | None = None
+
+
+class _ResultLine(msgspec.Struct, gc=False):
+    id: Any = None
+    type: Any = None
+    message: _Result | None = None
+
+
+_decode_said = msgspec.json.Decoder(_SaidLine).decode
+_decode_result = msgspec.json.Decoder(_ResultLine).decode
+# A tool result, shown once every call is known: (entry, its JSON if parsed whole, else
+# its call id and toolName).
+_Pending = tuple[Entry, dict[str, Any] | None, Any, Any]
+
+
+def read_all_texts(tree: SessionTree, calls: ToolCallMap) -> list[Display | None]:
+    """Each entry's row text (tag, tag style, body, body style; controls made visible), by
+    entry index; on the way, every assistant entry's text flag is set and its tool calls
+    are added to `calls` (settled in Pi's walking order where call ids repeat)."""
+    texts: list[Display | None] = [None] * len(tree.entries)
+    pending: list[_Pending] = []  # tool results: shown once every call is known
+    by_id = tree.by_id
+    for entry, line in each_line(tree.entries):
+        role = entry.role if entry.type == "message" else None
+        said = _light(entry, line, role)
+        if said is None:
+            raw = entry.read_raw() if line is None else entry.raw_of_line(line)
+            if role == "assistant":
+                message = raw.get("message")
+                message = message if isinstance(message, dict) else {}
+                entry.set_text_flag(content_has_text(message.get("content")))
+                if by_id.get(entry.id) is entry:
+                    calls.add(entry, message_tool_calls(message))
+            if role == "toolResult":
+                pending.append((entry, raw, None, None))
+            else:
+                texts[entry.index] = _safe(entry_display(entry, raw, lambda: calls.texts))
+        elif role == "toolResult":
+            pending.append((entry, None, said.toolCallId, said.toolName))
+        elif role == "user":
+            texts[entry.index] = _safe(user_display(_text(said.content)))
+        else:
+            text, found = _assistant_facts(entry, said.content)
+            if by_id.get(entry.id) is entry:
+                calls.add(entry, found)
+            texts[entry.index] = _safe(assistant_display(text, said.stopReason, said.errorMessage))
+    if calls.has_repeats:
+        calls.settle(walk(tree, tree.leaf_holders()))
+    shown = calls.texts
+    for entry, raw, call_id, name in pending:
+        if raw is not None:
+            display = entry_display(entry, raw, lambda: shown)
+        else:
+            display = tool_result_display(call_id, name, shown)
+        texts[entry.index] = _safe(display)
+    return texts
+
+
+def _light(entry: Entry, line: bytes | None, role: str | None) -> Any:
+    """The message of a user, assistant or tool result line, decoded only as far as its row
+    needs; None when the line must be parsed whole (another kind, in memory already, an
+    unusual shape, or not this entry's line any more)."""
+    if line is None or role not in ("user", "assistant", "toolResult"):
+        return None
+    try:
+        decoded = (_decode_result if role == "toolResult" else _decode_said)(line)
+    except _LightErrors:
+        return None
+    message = decoded.message
+    if decoded.id != entry.raw_id or decoded.type != entry.type or message is None:
+        return None
+    if message.role != role:
+        return None
+    if role == "toolResult" and not (message.toolCallId is None or type(message.toolCallId) is str):
+        return None  # a number as a call id: kept as JSON.parse reads it, by the whole parse
+    return message
+
+
+def _text(content: str | list[_Block] | None) -> str:
+    """Pi's extractFullContent: a string, or its text blocks' texts, each as String()."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "".join(
+        [b.text if type(b.text) is str else js_string(b.text) for b in content if b.type == "text"]
+    )
+
+
+def _assistant_facts(
+    entry: Entry, content: str | list[_Block] | None
+) -> tuple[str, list[ToolCall]]:
+    """An assistant message's text and tool calls; its text flag (Pi's hasTextContent) set."""
+    if content is None or isinstance(content, str):
+        entry.set_text_flag(content is not None and bool(js_trim(content)))
+        return content or "", []
+    has_text = any(b.type == "text" and type(b.text) is str and js_trim(b.text) for b in content)
+    entry.set_text_flag(has_text)
+    found = [(b.id, b.name, b.arguments) for b in content if b.type == "toolCall"]
+    return _text(content), found
+
+
+def _safe(display: Display) -> Display:
+    tag, tag_style, body, body_style = display
+    return one_line(tag), tag_style, one_line(body), body_style
