@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.format.jsvalues import UNDEFINED, js_string, js_trim
+from pitui.core.format.jsvalues import JS_SPACE, UNDEFINED, js_string
 from pitui.core.rows.order import walk
 from pitui.core.rows.row_text import (
     Display,
@@ -74,6 +74,7 @@ class _ResultLine(msgspec.Struct, gc=False):
 
 _decode_said = msgspec.json.Decoder(_SaidLine).decode
 _decode_result = msgspec.json.Decoder(_ResultLine).decode
+_DECODERS = {"user": _decode_said, "assistant": _decode_said, "toolResult": _decode_result}
 # A tool result, shown once every call is known: (entry, its JSON if parsed whole, else
 # its call id and toolName).
 _Pending = tuple[Entry, dict[str, Any] | None, Any, Any]
@@ -88,37 +89,36 @@ def read_all_texts(tree: SessionTree, calls: ToolCallMap) -> list[Display | None
     by_id = tree.by_id
     for entry, line in each_line(tree.entries):
         role = entry.role if entry.type == "message" else None
-        said = _light(entry, line, role)
-        if said is None:
+        message = _light(entry, line, role)
+        if message is None:
             raw = entry.read_raw() if line is None else entry.raw_of_line(line)
-            if role == "assistant":
-                message = raw.get("message")
-                message = message if isinstance(message, dict) else {}
-                entry.set_text_flag(content_has_text(message.get("content")))
-                if by_id.get(entry.id) is entry:
-                    calls.add(entry, message_tool_calls(message))
             if role == "toolResult":
                 pending.append((entry, raw, None, None))
             else:
-                texts[entry.index] = _safe(entry_display(entry, raw, lambda: calls.texts))
+                texts[entry.index] = _whole(entry, raw, calls, by_id.get(entry.id) is entry)
         elif role == "toolResult":
-            pending.append((entry, None, said.toolCallId, said.toolName))
+            pending.append((entry, None, message.toolCallId, message.toolName))
         elif role == "user":
-            texts[entry.index] = _safe(user_display(_text(said.content)))
+            _, _, body, _ = user_display(_text(message.content))
+            texts[entry.index] = ("user: ", "user", one_line(body), "")
         else:
-            text, found = _assistant_facts(entry, said.content)
+            text, found = _assistant_facts(entry, message.content)
             if by_id.get(entry.id) is entry:
                 calls.add(entry, found)
-            texts[entry.index] = _safe(assistant_display(text, said.stopReason, said.errorMessage))
+            tag, style, body, body_style = assistant_display(
+                text, message.stopReason, message.errorMessage
+            )
+            texts[entry.index] = (tag, style, one_line(body), body_style)
     if calls.has_repeats:
         calls.settle(walk(tree, tree.leaf_holders()))
     shown = calls.texts
     for entry, raw, call_id, name in pending:
         if raw is not None:
-            display = entry_display(entry, raw, lambda: shown)
+            display = _safe(entry_display(entry, raw, lambda: shown))
         else:
-            display = tool_result_display(call_id, name, shown)
-        texts[entry.index] = _safe(display)
+            _, _, body, style = tool_result_display(call_id, name, shown)
+            display = ("", "", one_line(body), style)
+        texts[entry.index] = display
     return texts
 
 
@@ -126,20 +126,33 @@ def _light(entry: Entry, line: bytes | None, role: str | None) -> Any:
     """The message of a user, assistant or tool result line, decoded only as far as its row
     needs; None when the line must be parsed whole (another kind, in memory already, an
     unusual shape, or not this entry's line any more)."""
-    if line is None or role not in ("user", "assistant", "toolResult"):
+    decode = _DECODERS.get(role)  # type: ignore[arg-type]
+    if line is None or decode is None:
         return None
     try:
-        decoded = (_decode_result if role == "toolResult" else _decode_said)(line)
+        decoded = decode(line)
     except _LightErrors:
         return None
     message = decoded.message
-    if decoded.id != entry.raw_id or decoded.type != entry.type or message is None:
+    if message is None or message.role != role or decoded.id != entry.raw_id:
         return None
-    if message.role != role:
+    if decoded.type != "message":
         return None
     if role == "toolResult" and not (message.toolCallId is None or type(message.toolCallId) is str):
         return None  # a number as a call id: kept as JSON.parse reads it, by the whole parse
     return message
+
+
+def _whole(entry: Entry, raw: dict[str, Any], calls: ToolCallMap, is_node: bool) -> Display:
+    """The row of an entry parsed whole (not a tool result); an assistant's text flag and
+    tool calls (if its id is its own: a line whose id a later one took is no node)."""
+    if entry.type == "message" and entry.role == "assistant":
+        message = raw.get("message")
+        message = message if isinstance(message, dict) else {}
+        entry.set_text_flag(content_has_text(message.get("content")))
+        if is_node:
+            calls.add(entry, message_tool_calls(message))
+    return _safe(entry_display(entry, raw, lambda: calls.texts))
 
 
 def _text(content: str | list[_Block] | None) -> str:
@@ -156,14 +169,27 @@ def _text(content: str | list[_Block] | None) -> str:
 def _assistant_facts(
     entry: Entry, content: str | list[_Block] | None
 ) -> tuple[str, list[ToolCall]]:
-    """An assistant message's text and tool calls; its text flag (Pi's hasTextContent) set."""
+    """An assistant message's text (Pi's extractFullContent) and tool calls; its text flag
+    (Pi's hasTextContent: some text block's text is a string not blank) set."""
     if content is None or isinstance(content, str):
-        entry.set_text_flag(content is not None and bool(js_trim(content)))
+        entry.set_text_flag(content is not None and bool(content.strip(JS_SPACE)))
         return content or "", []
-    has_text = any(b.type == "text" and type(b.text) is str and js_trim(b.text) for b in content)
+    texts: list[str] = []
+    found: list[ToolCall] = []
+    has_text = False
+    for block in content:
+        kind = block.type
+        if kind == "text":
+            text = block.text
+            if type(text) is str:
+                has_text = has_text or bool(text.strip(JS_SPACE))
+                texts.append(text)
+            else:
+                texts.append(js_string(text))
+        elif kind == "toolCall":
+            found.append((block.id, block.name, block.arguments))
     entry.set_text_flag(has_text)
-    found = [(b.id, b.name, b.arguments) for b in content if b.type == "toolCall"]
-    return _text(content), found
+    return "".join(texts), found
 
 
 def _safe(display: Display) -> Display:

@@ -3,6 +3,7 @@ call it answers (`[read: path]`, `[bash: command]`)."""
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -71,12 +72,13 @@ def message_tool_calls(message: dict[str, Any]) -> list[ToolCall]:
     return [(b.get("id"), b.get("name", UNDEFINED), b.get("arguments", UNDEFINED)) for b in blocks]
 
 
-def tool_call_texts(found: list[ToolCall]) -> Iterator[tuple[Any, str]]:
+def tool_call_texts(found: list[ToolCall], home: str | None = None) -> Iterator[tuple[Any, str]]:
     """(call id, how the call shows) of each call Pi can show (without arguments its
-    formatToolCall throws)."""
+    formatToolCall throws); `home`: the home folder paths are shown from (`home_dir()`)."""
+    home = home_dir() if home is None else home
     for call_id, name, arguments in found:
         try:
-            yield call_id, _tool_call_text(name, arguments)
+            yield call_id, _tool_call_text(name, arguments, home)
         except TypeError:
             continue
 
@@ -191,18 +193,36 @@ def _hashable(value: Any) -> Any:
     return value if isinstance(value, str | int | float | type(None)) else None
 
 
-def _home(path: str) -> str:
-    """Pi's shortenHomePath with its HOME: a path in the home folder (once normalised, as
+def home_dir() -> str:
+    """The home folder as Pi's shortenHomePath finds it ("" when there is none)."""
+    return os.environ.get("HOME") or os.environ.get("USERPROFILE") or ""
+
+
+@functools.lru_cache(maxsize=4)
+def _home_key(home: str) -> tuple[str, str]:
+    """The home folder normalised, and as the start of a path inside it."""
+    key = os.path.abspath(home)
+    return key, key.rstrip(os.sep) + os.sep
+
+
+def _home(path: str, home: str) -> str:
+    """Pi's shortenHomePath with `home`: a path in the home folder (once normalised, as
     path.resolve does) as `~/...`, the home folder itself as `~`."""
-    home = os.environ.get("HOME") or os.environ.get("USERPROFILE") or ""
     if not home or not os.path.isabs(path):
         return path
-    home_key, path_key = os.path.abspath(home), os.path.abspath(path)
+    home_key, inside = _home_key(home)
+    path_key = path if _normalised(path) else os.path.abspath(path)
     if path_key == home_key:
         return "~"
-    if not path_key.startswith(home_key.rstrip(os.sep) + os.sep):
+    if not path_key.startswith(inside):
         return path
     return "~" + os.sep + os.path.relpath(path_key, home_key)
+
+
+def _normalised(path: str) -> bool:
+    """An absolute POSIX path that abspath leaves as it is (no `//`, `.`, `..` or trailing
+    `/`): most paths, spared the normalising."""
+    return os.sep == "/" and "//" not in path and "/." not in path and not path.endswith("/")
 
 
 def _line_number(value: Any) -> float | None:
@@ -236,21 +256,21 @@ def _read_range(offset: Any, limit: Any) -> str:
     return f":{js_number_string(start)}" + (f"-{js_number_string(end)}" if end else "")
 
 
-def _tool_call_text(name: Any, args: Any) -> str:
+def _tool_call_text(name: Any, args: Any, home: str) -> str:
     """Pi's formatToolCall."""
     if name in ("read", "write", "edit"):
-        path = _home(_arg(args, "path", "file_path", default=""))
+        path = _home(_arg(args, "path", "file_path", default=""), home)
         extra = _read_range(_value(args, "offset"), _value(args, "limit")) if name == "read" else ""
         return f"[{name}: {path}{extra}]"
     if name == "bash":
         raw = _arg(args, "command", default="")
         return f"[bash: {js_slice(_norm(raw), 50)}{'...' if js_length(raw) > 50 else ''}]"
     if name == "grep":
-        return f"[grep: /{_arg(args, 'pattern', default='')}/ in {_home(_arg(args, 'path'))}]"
+        return f"[grep: /{_arg(args, 'pattern', default='')}/ in {_home(_arg(args, 'path'), home)}]"
     if name == "find":
-        return f"[find: {_arg(args, 'pattern', default='')} in {_home(_arg(args, 'path'))}]"
+        return f"[find: {_arg(args, 'pattern', default='')} in {_home(_arg(args, 'path'), home)}]"
     if name == "ls":
-        return f"[ls: {_home(_arg(args, 'path'))}]"
+        return f"[ls: {_home(_arg(args, 'path'), home)}]"
     dumped = dumps(args)
     return f"[{js_string(name)}: {js_slice(dumped, 40)}{'...' if js_length(dumped) > 40 else ''}]"
 

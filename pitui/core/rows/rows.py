@@ -16,7 +16,7 @@ from typing import Any
 
 from pitui.core.rows.all_texts import read_all_texts
 from pitui.core.rows.append import AppendRows
-from pitui.core.rows.filters import FILTERS, check_filter, passes
+from pitui.core.rows.filters import EVERYTHING, FILTERS, check_filter, passes
 from pitui.core.rows.order import active_first, walk
 from pitui.core.rows.row import GuideMemo, Row, place
 from pitui.core.rows.row_text import entry_tool_calls
@@ -104,7 +104,8 @@ class TreeRows(AppendRows):
         self._leaf_id = leaf.id if leaf else None
         self._count = len(tree.entries)
         self._unique = len(tree.by_id)
-        self._read_assistants()
+        if self._filter != EVERYTHING:  # which assistants say nothing decides what shows
+            self._read_assistants()
         active = tree.active_path_ids()
         self._order = self._flatten(active, tree.leaf_holders() if tree.has_duplicates else active)
         self._row_of = {row.entry.id: row for row in self._order}
