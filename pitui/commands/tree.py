@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from pitui.core.rows.all_texts import RowTexts
 from pitui.core.rows.filters import passes
 from pitui.core.rows.rows import FILTERS, TreeRows
 from pitui.core.rows.safe_text import escape_json_c1
@@ -26,12 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    tree = Session(args.file).tree
     if args.json:
+        tree = Session(args.file).tree
         text = json.dumps(to_json(tree, args.filter), ensure_ascii=False)
         sys.stdout.write(escape_json_c1(text) + "\n")
     else:
-        sys.stdout.write(render(TreeRows(tree, args.filter, texts=True)))
+        texts = RowTexts()  # every row is printed: its text is taken as its line is read
+        tree = Session(args.file, on_line=texts.take).tree
+        sys.stdout.write(render(TreeRows(tree, args.filter, texts=texts)))
     return 0
 
 

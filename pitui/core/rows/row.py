@@ -52,7 +52,14 @@ class Row:
         "parent",
     )
 
-    def __init__(self, owner: RowOwner, entry: Entry, parent: Row | None) -> None:
+    def __init__(
+        self,
+        owner: RowOwner,
+        entry: Entry,
+        parent: Row | None,
+        display: tuple[str, str, str, str] | None = None,
+    ) -> None:
+        """`display`: the row's text if already worked out (controls made visible)."""
         self._owner = owner
         self.entry = entry
         self.parent = parent  # nearest visible ancestor's row
@@ -70,7 +77,7 @@ class Row:
         label = owner.tree.labels.get(entry.id)
         self.label: str | None = label.text if label else None
         self._guide: str | None = None
-        self._display: tuple[str, str, str, str] | None = None
+        self._display = display
         self._search: str | None = None  # what search looks in, but the label, lowercased
 
     def __repr__(self) -> str:
@@ -105,10 +112,6 @@ class Row:
         if self._display is None:
             self.set_display(self.entry.read_raw())
         return self._display  # type: ignore[return-value]
-
-    def known_display(self, display: tuple[str, str, str, str] | None) -> None:
-        """Take the row's display worked out elsewhere (controls already made visible)."""
-        self._display = display
 
     def set_display(self, raw: dict[str, Any]) -> None:
         """Work out how the row shows from its entry's JSON (which it does not keep)."""
