@@ -10,6 +10,8 @@ benchmarks/out/):
                                                component (TreeSelectorComponent: flatten,
                                                filter, first screen), every row's text printed
   tree-json  `pitui tree FILE --json`      vs  the same, one JSON object per row
+The tree cases also run Pi's load + context (the `context` case's Pi side) in the same
+alternation and give the ratio to it: their target is to take no longer than that.
 (Pi's side: `pi_session_print.mjs`.) Runs alternate pitui and Pi; each figure is the best of
 `--repeats` runs: wall time, CPU time (user + system, the steadier figure on a loaded
 machine) and peak RSS (`os.wait4`), with the range of wall times. The file is read through
@@ -58,9 +60,11 @@ def run_case(name: str, file: Path, repeats: int) -> dict[str, list[procs.Figure
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     pi = [procs.node(), str(PI_SCRIPT), pi_mode, str(file)]
-    figures: dict[str, list[procs.Figure]] = {"pitui": [], "pi": []}
+    order = [("pitui", ours, env), ("pi", pi, None)]
+    if pi_mode != "context":  # the target: Pi's load + context, in the same runs
+        order.append(("pi-context", [procs.node(), str(PI_SCRIPT), "context", str(file)], None))
+    figures: dict[str, list[procs.Figure]] = {side: [] for side, _, _ in order}
     for i in range(repeats):  # alternate, and alternate who goes first
-        order = (("pitui", ours, env), ("pi", pi, None))
         for side, argv, side_env in order if i % 2 == 0 else order[::-1]:
             figure, out = procs.measure(argv, side_env)
             assert out, f"{side} printed nothing"
@@ -92,12 +96,15 @@ def main() -> None:
     file = session_file(args.entries)
     load = os.getloadavg()[0]
     print(f"{file.name}: {file.stat().st_size / 1e6:.0f} MB, best of {args.repeats}")
-    print(f"{'case':<10}{'side':<7}{'wall best (range)':>26}{'cpu':>12}{'peak RSS':>10}")
+    print(f"{'case':<10}{'side':<11}{'wall best (range)':>26}{'cpu':>12}{'peak RSS':>10}")
     for name in args.only:
         figures = run_case(name, file, args.repeats)
-        for side in ("pitui", "pi"):
-            print(f"{name:<10}{side:<7}{summary(figures[side])}")
-        print(f"{'':<10}ratio  {ratios(figures['pitui'], figures['pi'])}", flush=True)
+        for side in figures:
+            print(f"{name:<10}{side:<11}{summary(figures[side])}")
+        print(f"{'':<10}{'ratio':<11}{ratios(figures['pitui'], figures['pi'])}", flush=True)
+        if "pi-context" in figures:
+            versus = ratios(figures["pitui"], figures["pi-context"])
+            print(f"{'':<10}{'vs context':<11}{versus}", flush=True)
     print(f"load average {load:.2f} -> {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs")
 
 

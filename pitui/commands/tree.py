@@ -7,9 +7,11 @@ import json
 import sys
 from typing import Any
 
+from pitui.core.rows.all_texts import RowTexts
 from pitui.core.rows.filters import passes
 from pitui.core.rows.rows import FILTERS, TreeRows
 from pitui.core.rows.safe_text import escape_json_c1
+from pitui.core.session.prefetch import prefetch_text_flags
 from pitui.core.session.session import Session
 from pitui.core.session.tree import SessionTree
 
@@ -25,12 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    tree = Session(args.file).tree
     if args.json:
+        tree = Session(args.file).tree
         text = json.dumps(to_json(tree, args.filter), ensure_ascii=False)
         sys.stdout.write(escape_json_c1(text) + "\n")
     else:
-        sys.stdout.write(render(TreeRows(tree, args.filter)))
+        texts = RowTexts()  # every row is printed: its text is taken as its line is read
+        tree = Session(args.file, on_line=texts.take).tree
+        sys.stdout.write(render(TreeRows(tree, args.filter, texts=texts)))
     return 0
 
 
@@ -44,7 +48,9 @@ def render(rows: TreeRows) -> str:
 def to_json(tree: SessionTree, filter: str = "default") -> list[dict[str, Any]]:
     """Every entry in file order. `depth` is its indent level with every entry shown,
     `active` whether it is on the path root → leaf, `shown` whether `filter` shows it."""
-    every = TreeRows(tree, "everything")  # also learns which assistants say nothing
+    every = TreeRows(tree, "everything")
+    # every filter hides an assistant that says nothing (unless it is the leaf)
+    prefetch_text_flags(e for e in tree.entries if e.role == "assistant")
     leaf = tree.leaf
     leaf_id = leaf.id if leaf is not None else None
     active = tree.active_path_ids()

@@ -52,7 +52,14 @@ class Row:
         "parent",
     )
 
-    def __init__(self, owner: RowOwner, entry: Entry, parent: Row | None) -> None:
+    def __init__(
+        self,
+        owner: RowOwner,
+        entry: Entry,
+        parent: Row | None,
+        display: tuple[str, str, str, str] | None = None,
+    ) -> None:
+        """`display`: the row's text if already worked out (controls made visible)."""
         self._owner = owner
         self.entry = entry
         self.parent = parent  # nearest visible ancestor's row
@@ -70,7 +77,7 @@ class Row:
         label = owner.tree.labels.get(entry.id)
         self.label: str | None = label.text if label else None
         self._guide: str | None = None
-        self._display: tuple[str, str, str, str] | None = None
+        self._display = display
         self._search: str | None = None  # what search looks in, but the label, lowercased
 
     def __repr__(self) -> str:
@@ -136,7 +143,11 @@ class Row:
         return rest if self.label is None else f"{self.label.lower()} {rest}"
 
     def plain(self) -> str:
-        return "".join(text for text, _ in self.parts())
+        if self.folded or (self.label is not None and self._owner.label_times):
+            return "".join(text for text, _ in self.parts())
+        tag, _, body, _ = self.display()  # as parts(), without building them
+        label = "" if self.label is None else f"[{one_line(self.label)}] "
+        return f"{self.guide}{'• ' if self.on_active_path else ''}{label}{tag}{body}"
 
     def _label_time(self) -> str:
         label = self._owner.tree.labels.get(self.entry.id)

@@ -3,6 +3,7 @@ call it answers (`[read: path]`, `[bash: command]`)."""
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -59,7 +60,11 @@ def _error_or_aborted(reason: Any) -> bool:
 
 def entry_tool_calls(entry: Entry) -> list[ToolCall]:
     """The tool calls of an assistant entry, from its parsed JSON."""
-    message = entry.message or {}
+    return message_tool_calls(entry.message or {})
+
+
+def message_tool_calls(message: dict[str, Any]) -> list[ToolCall]:
+    """The tool calls of an assistant message (its parsed JSON)."""
     content = message.get("content")
     if message.get("role") != "assistant" or not isinstance(content, list):
         return []
@@ -67,12 +72,13 @@ def entry_tool_calls(entry: Entry) -> list[ToolCall]:
     return [(b.get("id"), b.get("name", UNDEFINED), b.get("arguments", UNDEFINED)) for b in blocks]
 
 
-def tool_call_texts(found: list[ToolCall]) -> Iterator[tuple[Any, str]]:
+def tool_call_texts(found: list[ToolCall], home: str | None = None) -> Iterator[tuple[Any, str]]:
     """(call id, how the call shows) of each call Pi can show (without arguments its
-    formatToolCall throws)."""
+    formatToolCall throws); `home`: the home folder paths are shown from (`home_dir()`)."""
+    home = home_dir() if home is None else home
     for call_id, name, arguments in found:
         try:
-            yield call_id, _tool_call_text(name, arguments)
+            yield call_id, _tool_call_text(name, arguments, home)
         except TypeError:
             continue
 
@@ -142,46 +148,81 @@ def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
 def _message_display(message: dict[str, Any], tool_calls: ToolCalls) -> Display:
     role = message.get("role")
     if role == "user":
-        return "user: ", "user", _norm(js_slice(_text_blocks(message.get("content")), 200)), ""
+        return user_display(_text_blocks(message.get("content")))
     if role == "assistant":
-        text = _norm(js_slice(_text_blocks(message.get("content")), 200))
-        if text:
-            return "assistant: ", "assistant", text, ""
-        if message.get("stopReason") == "aborted":
-            return "assistant: ", "assistant", "(aborted)", "muted"
-        error = message.get("errorMessage")
-        if js_truthy(error):
-            return "assistant: ", "assistant", js_slice(_norm(js_string(error)), 80), "error"
-        return "assistant: ", "assistant", "(no content)", "muted"
+        text = _text_blocks(message.get("content"))
+        return assistant_display(text, message.get("stopReason"), message.get("errorMessage"))
     if role == "toolResult":
         call_id = message.get("toolCallId")
-        call = tool_calls().get(_hashable(call_id)) if js_truthy(call_id) else None
-        if call is not None:
-            return "", "", call, "muted"
-        name = message.get("toolName")
-        return "", "", f"[{'tool' if name is None else js_string(name)}]", "muted"
+        calls = tool_calls() if js_truthy(call_id) else {}
+        return tool_result_display(call_id, message.get("toolName"), calls)
     if role == "bashExecution":
         command = message.get("command")
         return "", "", f"[bash]: {_norm('' if command is None else js_string(command))}", "dim"
     return "", "", f"[{_field(message, 'role')}]", "dim"
 
 
+def user_display(text: str) -> Display:
+    """A user message's row, from the text of its content (Pi's extractFullContent)."""
+    return "user: ", "user", _norm(js_slice(text, 200)), ""
+
+
+def assistant_display(text: str, stop_reason: Any, error: Any) -> Display:
+    """An assistant message's row, from the text of its content, its stopReason and its
+    errorMessage (None where missing)."""
+    text = _norm(js_slice(text, 200))
+    if text:
+        return "assistant: ", "assistant", text, ""
+    if stop_reason == "aborted":
+        return "assistant: ", "assistant", "(aborted)", "muted"
+    if js_truthy(error):
+        return "assistant: ", "assistant", js_slice(_norm(js_string(error)), 80), "error"
+    return "assistant: ", "assistant", "(no content)", "muted"
+
+
+def tool_result_display(call_id: Any, name: Any, tool_calls: Mapping[Any, str]) -> Display:
+    """A tool result's row: the call it answers as that call shows, else its toolName
+    (None where missing)."""
+    call = tool_calls.get(_hashable(call_id)) if js_truthy(call_id) else None
+    if call is not None:
+        return "", "", call, "muted"
+    return "", "", f"[{'tool' if name is None else js_string(name)}]", "muted"
+
+
 def _hashable(value: Any) -> Any:
     return value if isinstance(value, str | int | float | type(None)) else None
 
 
-def _home(path: str) -> str:
-    """Pi's shortenHomePath with its HOME: a path in the home folder (once normalised, as
+def home_dir() -> str:
+    """The home folder as Pi's shortenHomePath finds it ("" when there is none)."""
+    return os.environ.get("HOME") or os.environ.get("USERPROFILE") or ""
+
+
+@functools.lru_cache(maxsize=4)
+def _home_key(home: str) -> tuple[str, str]:
+    """The home folder normalised, and as the start of a path inside it."""
+    key = os.path.abspath(home)
+    return key, key.rstrip(os.sep) + os.sep
+
+
+def _home(path: str, home: str) -> str:
+    """Pi's shortenHomePath with `home`: a path in the home folder (once normalised, as
     path.resolve does) as `~/...`, the home folder itself as `~`."""
-    home = os.environ.get("HOME") or os.environ.get("USERPROFILE") or ""
     if not home or not os.path.isabs(path):
         return path
-    home_key, path_key = os.path.abspath(home), os.path.abspath(path)
+    home_key, inside = _home_key(home)
+    path_key = path if _normalised(path) else os.path.abspath(path)
     if path_key == home_key:
         return "~"
-    if not path_key.startswith(home_key.rstrip(os.sep) + os.sep):
+    if not path_key.startswith(inside):
         return path
     return "~" + os.sep + os.path.relpath(path_key, home_key)
+
+
+def _normalised(path: str) -> bool:
+    """An absolute POSIX path that abspath leaves as it is (no `//`, `.`, `..` or trailing
+    `/`): most paths, spared the normalising."""
+    return os.sep == "/" and "//" not in path and "/." not in path and not path.endswith("/")
 
 
 def _line_number(value: Any) -> float | None:
@@ -215,21 +256,21 @@ def _read_range(offset: Any, limit: Any) -> str:
     return f":{js_number_string(start)}" + (f"-{js_number_string(end)}" if end else "")
 
 
-def _tool_call_text(name: Any, args: Any) -> str:
+def _tool_call_text(name: Any, args: Any, home: str) -> str:
     """Pi's formatToolCall."""
     if name in ("read", "write", "edit"):
-        path = _home(_arg(args, "path", "file_path", default=""))
+        path = _home(_arg(args, "path", "file_path", default=""), home)
         extra = _read_range(_value(args, "offset"), _value(args, "limit")) if name == "read" else ""
         return f"[{name}: {path}{extra}]"
     if name == "bash":
         raw = _arg(args, "command", default="")
         return f"[bash: {js_slice(_norm(raw), 50)}{'...' if js_length(raw) > 50 else ''}]"
     if name == "grep":
-        return f"[grep: /{_arg(args, 'pattern', default='')}/ in {_home(_arg(args, 'path'))}]"
+        return f"[grep: /{_arg(args, 'pattern', default='')}/ in {_home(_arg(args, 'path'), home)}]"
     if name == "find":
-        return f"[find: {_arg(args, 'pattern', default='')} in {_home(_arg(args, 'path'))}]"
+        return f"[find: {_arg(args, 'pattern', default='')} in {_home(_arg(args, 'path'), home)}]"
     if name == "ls":
-        return f"[ls: {_home(_arg(args, 'path'))}]"
+        return f"[ls: {_home(_arg(args, 'path'), home)}]"
     dumped = dumps(args)
     return f"[{js_string(name)}: {js_slice(dumped, 40)}{'...' if js_length(dumped) > 40 else ''}]"
 

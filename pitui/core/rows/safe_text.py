@@ -34,6 +34,8 @@ def visible(text: str) -> str:
 
 def one_line(text: str) -> str:
     """For single-line displays: newlines and tabs become spaces, controls visible."""
+    if text.isascii() and text.isprintable():  # most text: nothing to replace
+        return text
     return _CONTROL_LINE.sub(lambda m: " " if m.group() in "\n\r\t" else _picture(m), text)
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pitui.core.rows.row_text import ToolCall, tool_call_texts
+from pitui.core.rows.row_text import ToolCall, home_dir, tool_call_texts
 from pitui.core.session.entry import Entry
 
 
 class ToolCallMap:
     def __init__(self) -> None:
         self.texts: dict[Any, str] = {}
+        self._home = home_dir()  # paths under it show as ~/...
         self._owner: dict[Any, int] = {}  # call id -> index of the entry that made it
         self._repeated: dict[Any, dict[int, str]] = {}  # call id -> its text per entry
 
@@ -27,7 +28,7 @@ class ToolCallMap:
 
     def add(self, entry: Entry, found: list[ToolCall]) -> None:
         texts, owners, index = self.texts, self._owner, entry.index
-        for call_id, text in tool_call_texts(found):
+        for call_id, text in tool_call_texts(found, self._home):
             try:
                 owner = owners.setdefault(call_id, index)
             except TypeError:  # an id no map can hold (an object, a list)

@@ -77,6 +77,9 @@ class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
     source: Any = _internal("source", None)  # the LineSource `raw` is read again from
     _raw: Any = _internal("raw", None)
     _text: Any = _internal("text", None)  # whether an assistant message has text, once known
+    # The entry's id; an entry without one gets a stand-in naming its line. Set with `line`
+    # by whoever makes the entry (the reader, `from_raw`): the tree asks for it many times.
+    id: str = _internal("id", "")
 
     @classmethod
     def from_raw(cls, raw: dict[str, Any], line: int, offset: int, index: int) -> Entry:
@@ -86,9 +89,10 @@ class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
         if isinstance(message, dict):
             fields = MessageFields(_text_or_none(message.get("role")), message.get("stopReason"))
         kind = raw.get("type")
+        raw_id = _text_or_none(raw.get("id"))
         return cls(
             type=kind if isinstance(kind, str) else "?",
-            raw_id=_text_or_none(raw.get("id")),
+            raw_id=raw_id,
             parent_id=_text_or_none(raw.get("parentId")),
             timestamp=raw.get("timestamp"),
             message_fields=fields,
@@ -96,12 +100,8 @@ class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
             offset=offset,
             index=index,
             _raw=raw,
+            id=raw_id if raw_id is not None else f"line:{line}",
         )
-
-    @property
-    def id(self) -> str:
-        """The entry's id; an entry without one gets a stand-in naming its line."""
-        return self.raw_id if self.raw_id is not None else f"line:{self.line}"
 
     @property
     def role(self) -> str | None:

@@ -39,6 +39,23 @@ class _Line(msgspec.Struct, gc=False):
 _decode_line = msgspec.json.Decoder(_Line).decode
 
 
+class _TextBlock(msgspec.Struct, gc=False):
+    type: Any = None
+    text: msgspec.Raw = msgspec.Raw(b"null")
+
+
+class _TextMessage(msgspec.Struct, gc=False):
+    content: str | list[_TextBlock] | None = None
+
+
+class _TextLine(msgspec.Struct, gc=False):
+    id: Any = None
+    message: _TextMessage | None = None
+
+
+_decode_text_line = msgspec.json.Decoder(_TextLine).decode
+
+
 @dataclass(frozen=True, slots=True)
 class LineFacts:
     """What the tree needs of an entry's message: whether it has non-blank text, and the
@@ -65,6 +82,20 @@ def line_facts(line: bytes, entry_id: str | None) -> LineFacts | None:
         any(b.type == "text" and _raw_text_has_text(b.text) for b in blocks),
         [(b.id, b.name, b.arguments) for b in blocks if b.type == "toolCall"],
     )
+
+
+def line_has_text(line: bytes, entry_id: str | None) -> bool | None:
+    """`line_facts(line, entry_id).has_text`, without decoding the tool calls."""
+    try:
+        decoded = _decode_text_line(line)
+    except LightError:
+        return None
+    if decoded.id != entry_id:
+        return None
+    content = None if decoded.message is None else decoded.message.content
+    if isinstance(content, str):
+        return bool(js_trim(content))
+    return any(b.type == "text" and _raw_text_has_text(b.text) for b in content or ())
 
 
 def _raw_text_has_text(raw: msgspec.Raw) -> bool:

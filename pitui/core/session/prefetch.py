@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from operator import attrgetter
 
 from pitui.core.session.entry import Entry
-from pitui.core.session.light import line_facts
+from pitui.core.session.light import line_has_text
 from pitui.core.session.source import LineSource
 
 WINDOW = 16 * 1024 * 1024  # at most this much read at once
@@ -29,11 +29,11 @@ def prefetch_raw(entries: Iterable[Entry]) -> None:
 def prefetch_text_flags(entries: Iterable[Entry]) -> None:
     """Work out, for every assistant entry, whether its message has text."""
     for entry, line in read_lines(e for e in entries if not e.text_known and not e.raw_loaded):
-        facts = line_facts(line, entry.raw_id)
-        if facts is None:
+        flag = line_has_text(line, entry.raw_id)
+        if flag is None:
             entry.set_raw_line(line)  # an unusual shape: the full parse decides
         else:
-            entry.set_text_flag(facts.has_text)
+            entry.set_text_flag(flag)
 
 
 def each_line(entries: Iterable[Entry]) -> Iterator[tuple[Entry, bytes | None]]:

@@ -24,6 +24,9 @@ from pitui.core.session.source import LineSource, NotRegularFile
 CHUNK_SIZE = 16 * 1024 * 1024
 TAIL_CHECK = 64
 Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
+# Hears each entry decoded on the fast path with its line's bytes, valid during the call only:
+# what else a caller needs of every line is taken from it then, not read again later.
+LineHook = Callable[[Entry, memoryview], None]
 _SPACE = frozenset(b" \t\r\x0b\x0c")
 _CLOSE = ord("}")
 
@@ -69,8 +72,9 @@ class _Line:
 class SessionReader:
     """Reads a session file's complete lines; `refresh()` reads only what was appended."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], on_line: LineHook | None = None) -> None:
         self.path = Path(path)
+        self.on_line = on_line
         self.header: dict[str, Any] | None = None
         self.offset = 0  # just after the last complete line consumed
         self.partial_bytes = 0  # bytes of a last line not yet ended by "\n" (not read)
@@ -86,7 +90,7 @@ class SessionReader:
 
     def read(self, progress: Progress | None = None) -> ReadBatch:
         """Read the whole file from the start."""
-        self.__init__(self.path)  # type: ignore[misc]
+        self.__init__(self.path, self.on_line)  # type: ignore[misc]
         batch = self._read_new(progress)
         batch.reset = True
         return batch
@@ -238,6 +242,7 @@ class SessionReader:
             links.non_messages,
         )
         line_number, index, previous = self._line_number, self._entry_count, NO_ID
+        on_line = self.on_line
         while (end := find(b"\n", start, limit)) != -1:
             try:
                 entry = decode_entry(view[start:end])
@@ -249,6 +254,8 @@ class SessionReader:
                 non_messages.append(entry)
             line_number += 1
             entry.line = line_number
+            raw_id = entry.raw_id
+            entry.id = raw_id if raw_id is not None else f"line:{line_number}"
             entry.offset = base + start
             entry.index = index
             entry.source = source
@@ -258,8 +265,10 @@ class SessionReader:
                 starts.append(entry.index)
                 if parent_id not in by_id:
                     unlinked.append(entry)
-            previous = entry.raw_id
+            previous = raw_id
             by_id[previous] = entry
+            if on_line is not None:
+                on_line(entry, view[start:end])
             start = end + 1
         self._parsed_count += index - self._entry_count
         self._line_number, self._entry_count = line_number, index

@@ -10,7 +10,7 @@ from typing import Any
 from pitui.core.session.collector import collector_paused
 from pitui.core.session.context import Context, build_context
 from pitui.core.session.entry import Diagnostic, Entry
-from pitui.core.session.reader import Progress, SessionReader
+from pitui.core.session.reader import LineHook, Progress, SessionReader
 from pitui.core.session.tree import SessionTree
 
 
@@ -31,9 +31,15 @@ class Session:
     Raises `NotASession` (from the reader) when the file is not a session or unreadable.
     """
 
-    def __init__(self, path: str | os.PathLike[str], progress: Progress | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        progress: Progress | None = None,
+        on_line: LineHook | None = None,
+    ) -> None:
+        """`on_line`: hears each line as it is read (see `LineHook`)."""
         self.path = Path(path).absolute()
-        self.reader = SessionReader(self.path)
+        self.reader = SessionReader(self.path, on_line)
         self.tree = SessionTree()
         self.read_diagnostics: list[Diagnostic] = []
         self.refresh(progress)

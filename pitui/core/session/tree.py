@@ -129,7 +129,9 @@ class SessionTree:
         """Children of each id (None: the roots, in file order), oldest first."""
         if self._children is None:
             children: dict[str | None, list[Entry]] = {None: []}
-            nodes = sorted(self.by_id.values(), key=_INDEX)
+            nodes = list(self.by_id.values())
+            if self._run_starts is None:  # else every id is new and came in file order
+                nodes.sort(key=_INDEX)
             for entry in nodes:
                 children[entry.id] = []
             by_id, cut, roots = self.by_id, self._cut, children[None]

@@ -1,0 +1,278 @@
+"""Every row's text at once, from one read of the session file: what `pitui tree` prints.
+
+A row's text (`Row.display`) is otherwise worked out when the row is first shown, from its
+line read again and parsed whole, after every assistant line was read once for its text
+flag and tool calls. Printing every row that way reads most lines twice, one system call
+each, and parses all of them. Here each line is read once, in file order a window at a time,
+and a message line is decoded only as far as its row needs: a user's or an assistant's text
+blocks and tool calls, a tool result's call id (its content, most of a session's bytes, is
+skipped). Other entries, and lines of an unusual shape, take the usual path: the whole line
+parsed, as `JSON.parse` would, and `entry_display`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from pitui.core.format.jsvalues import JS_SPACE, UNDEFINED, js_string
+from pitui.core.rows.order import walk
+from pitui.core.rows.row_text import (
+    Display,
+    ToolCall,
+    assistant_display,
+    entry_display,
+    message_tool_calls,
+    tool_result_display,
+    user_display,
+)
+from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.tool_calls import ToolCallMap
+from pitui.core.session.entry import Entry, content_has_text
+from pitui.core.session.prefetch import each_line
+from pitui.core.session.tree import SessionTree
+
+_LightErrors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+
+
+class _Block(msgspec.Struct, gc=False):
+    type: Any = None
+    text: Any = UNDEFINED
+    id: Any = None
+    name: Any = UNDEFINED
+    arguments: Any = UNDEFINED
+
+
+class _Said(msgspec.Struct, gc=False):
+    """A user's or an assistant's message: a content that is not a string, a list of objects
+    or null fails to decode, and the line takes the usual path."""
+
+    role: Any = None
+    content: str | list[_Block] | None = None
+    stopReason: Any = None
+    errorMessage: Any = None
+
+
+class _Result(msgspec.Struct, gc=False):
+    role: Any = None
+    toolCallId: Any = None
+    toolName: Any = None
+
+
+class _SaidLine(msgspec.Struct, gc=False):
+    id: Any = None
+    type: Any = None
+    message: _Said | None = None
+
+
+class _ResultLine(msgspec.Struct, gc=False):
+    id: Any = None
+    type: Any = None
+    message: _Result | None = None
+
+
+_decode_said = msgspec.json.Decoder(_SaidLine).decode
+_decode_result = msgspec.json.Decoder(_ResultLine).decode
+_DECODERS = {"user": _decode_said, "assistant": _decode_said, "toolResult": _decode_result}
+_PENDING: Display = ("", "", "", "")  # a tool result's: known once every call is known
+# A tool result, shown once every call is known: (entry, its JSON if parsed whole, else
+# its call id and toolName).
+_Pending = tuple[Entry, dict[str, Any] | None, Any, Any]
+
+
+class RowTexts:
+    """Every row's text, each line read once: taken from its bytes as the session loads
+    (`take`, the reader's line hook), or read again after (`finish`) for the lines it could
+    not take (other kinds, parsed whole, unusual shapes)."""
+
+    def __init__(self) -> None:
+        self._texts: list[Display | None] = []  # by entry index; None: not taken
+        self._pending: list[_Pending] = []  # tool results taken
+        self._found: list[tuple[Entry, list[ToolCall]]] = []  # assistants taken, in file order
+
+    def take(self, entry: Entry, line: bytes | memoryview) -> None:
+        """Work out what the row of a user, assistant or tool result line needs."""
+        texts, index = self._texts, entry.index
+        if index != len(texts):
+            if index < len(texts):  # the file is being read again from the start
+                self.__init__()  # type: ignore[misc]
+                texts = self._texts
+            texts.extend([None] * (index - len(texts)))
+        text, result, found = _taken(entry, line)
+        texts.append(text)
+        if result is not None:
+            self._pending.append(result)
+        elif found is not None:
+            self._found.append((entry, found))
+
+    def finish(self, tree: SessionTree, calls: ToolCallMap) -> list[Display | None]:
+        """Each entry's row text (tag, tag style, body, body style; controls made visible),
+        by entry index; every assistant entry's text flag is set and its tool calls are
+        added to `calls` (settled in Pi's walking order where call ids repeat)."""
+        entries = tree.entries
+        texts, pending, found = self._texts, self._pending, self._found
+        self.__init__()  # type: ignore[misc]
+        if len(texts) > len(entries) or (entries and entries[-1].index != len(entries) - 1):
+            texts, pending, found = [], [], []  # not the entries that were taken
+        texts.extend([None] * (len(entries) - len(texts)))
+        unread = [entry for entry, text in zip(entries, texts, strict=True) if text is None]
+        for entry, line in each_line(unread):
+            self._read(entry, line, texts, found, pending, calls)
+        _add_calls(tree, calls, found)
+        shown = calls.texts
+        for entry, raw, call_id, name in pending:
+            if raw is not None:
+                display = _safe(entry_display(entry, raw, lambda: shown))
+            else:
+                _, _, body, style = tool_result_display(call_id, name, shown)
+                display = ("", "", one_line(body), style)
+            texts[entry.index] = display
+        return texts
+
+    def _read(
+        self,
+        entry: Entry,
+        line: bytes | None,
+        texts: list[Display | None],
+        found: list[tuple[Entry, list[ToolCall]]],
+        pending: list[_Pending],
+        calls: ToolCallMap,
+    ) -> None:
+        """A line not taken while loading: taken now, or parsed whole."""
+        role = entry.role if entry.type == "message" else None
+        if line is not None:
+            text, result, calls_made = _taken(entry, line)
+            if text is not None:
+                texts[entry.index] = text
+                if result is not None:
+                    pending.append(result)
+                elif calls_made is not None:
+                    found.append((entry, calls_made))
+                return
+        raw = entry.read_raw() if line is None else entry.raw_of_line(line)
+        if role == "toolResult":
+            texts[entry.index] = _PENDING
+            pending.append((entry, raw, None, None))
+            return
+        if role == "assistant":
+            message = raw.get("message")
+            message = message if isinstance(message, dict) else {}
+            entry.set_text_flag(content_has_text(message.get("content")))
+            found.append((entry, message_tool_calls(message)))
+        texts[entry.index] = _safe(entry_display(entry, raw, lambda: calls.texts))
+
+
+def read_all_texts(tree: SessionTree, calls: ToolCallMap) -> list[Display | None]:
+    """`RowTexts().finish(tree, calls)`: every row's text, each line read once now."""
+    return RowTexts().finish(tree, calls)
+
+
+def _add_calls(
+    tree: SessionTree, calls: ToolCallMap, found: list[tuple[Entry, list[ToolCall]]]
+) -> None:
+    """Add the tool calls of each assistant node, in the order reading its lines again
+    would (`each_line`: entries in memory first, then file order), then settle repeats."""
+    by_id = tree.by_id
+    if any(e.raw_loaded or e.source is None for e, _ in found):
+        first = sorted((f for f in found if f[0].raw_loaded or f[0].source is None), key=_index)
+        rest = [f for f in found if not (f[0].raw_loaded or f[0].source is None)]
+        found = first + sorted(rest, key=_offset)
+    elif any(found[i][0].offset > found[i + 1][0].offset for i in range(len(found) - 1)):
+        found = sorted(found, key=_offset)
+    for entry, calls_made in found:
+        if by_id.get(entry.id) is entry:  # a line whose id a later one took is no node
+            calls.add(entry, calls_made)
+    if calls.has_repeats:
+        calls.settle(walk(tree, tree.leaf_holders()))
+
+
+def _taken(
+    entry: Entry, line: bytes | memoryview
+) -> tuple[Display | None, _Pending | None, list[ToolCall] | None]:
+    """What the row of a user, assistant or tool result line needs: its text (None if the
+    line must be parsed whole, `_PENDING` for a tool result), a tool result's call, an
+    assistant's tool calls (its text flag set)."""
+    role = entry.role
+    message = _light(entry, line, role)
+    if message is None:
+        return None, None, None
+    if role == "toolResult":
+        return _PENDING, (entry, None, message.toolCallId, message.toolName), None
+    if role == "user":
+        _, _, body, _ = user_display(_text(message.content))
+        return ("user: ", "user", one_line(body), ""), None, None
+    text, found = _assistant_facts(entry, message.content)
+    tag, style, body, body_style = assistant_display(text, message.stopReason, message.errorMessage)
+    return (tag, style, one_line(body), body_style), None, found
+
+
+def _offset(found: tuple[Entry, list[ToolCall]]) -> int:
+    return found[0].offset
+
+
+def _index(found: tuple[Entry, list[ToolCall]]) -> int:
+    return found[0].index
+
+
+def _light(entry: Entry, line: bytes | memoryview, role: str | None) -> Any:
+    """The message of a user, assistant or tool result line, decoded only as far as its row
+    needs; None when the line must be parsed whole (another kind, in memory already, an
+    unusual shape, or not this entry's line any more)."""
+    decode = _DECODERS.get(role)  # type: ignore[arg-type]
+    if decode is None:
+        return None
+    try:
+        decoded = decode(line)
+    except _LightErrors:
+        return None
+    message = decoded.message
+    if message is None or message.role != role or decoded.id != entry.raw_id:
+        return None
+    if decoded.type != "message":
+        return None
+    if role == "toolResult" and not (message.toolCallId is None or type(message.toolCallId) is str):
+        return None  # a number as a call id: kept as JSON.parse reads it, by the whole parse
+    return message
+
+
+def _text(content: str | list[_Block] | None) -> str:
+    """Pi's extractFullContent: a string, or its text blocks' texts, each as String()."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "".join(
+        [b.text if type(b.text) is str else js_string(b.text) for b in content if b.type == "text"]
+    )
+
+
+def _assistant_facts(
+    entry: Entry, content: str | list[_Block] | None
+) -> tuple[str, list[ToolCall]]:
+    """An assistant message's text (Pi's extractFullContent) and tool calls; its text flag
+    (Pi's hasTextContent: some text block's text is a string not blank) set."""
+    if content is None or isinstance(content, str):
+        entry.set_text_flag(content is not None and bool(content.strip(JS_SPACE)))
+        return content or "", []
+    texts: list[str] = []
+    found: list[ToolCall] = []
+    has_text = False
+    for block in content:
+        kind = block.type
+        if kind == "text":
+            text = block.text
+            if type(text) is str:
+                has_text = has_text or bool(text.strip(JS_SPACE))
+                texts.append(text)
+            else:
+                texts.append(js_string(text))
+        elif kind == "toolCall":
+            found.append((block.id, block.name, block.arguments))
+    entry.set_text_flag(has_text)
+    return "".join(texts), found
+
+
+def _safe(display: Display) -> Display:
+    tag, tag_style, body, body_style = display
+    return one_line(tag), tag_style, one_line(body), body_style
