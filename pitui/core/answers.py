@@ -32,7 +32,8 @@ except ImportError:  # a Python built without it
 
 FORMAT = b"pitui-answer-1\n"
 FOLDER = "answers"
-KEEP = 64  # answers kept per cache folder (the oldest go first)
+KEEP = 16  # answers kept per cache folder (the oldest go first) ...
+KEEP_BYTES = 64 * 1024 * 1024  # ... and at most this many bytes of them (the newest always)
 _ENV_PREFIXES = ("PI_", "PITUI_", "XDG_")
 _ENV_NAMES = ("HOME", "TZ", "APPDATA", "LOCALAPPDATA", "USERPROFILE")
 _CODE_STAMP: list[str] = []
@@ -228,11 +229,15 @@ class Answers:
 
 
 def _trim(folder: str) -> None:
-    """Keep the `KEEP` newest answers."""
+    """Keep the `KEEP` newest answers, within `KEEP_BYTES` (a listing of 10,000 sessions as
+    JSON is ~10 MB)."""
     with contextlib.suppress(OSError):
         with os.scandir(folder) as entries:
-            kept = [(e.stat().st_mtime_ns, e.path) for e in entries if e.is_file()]
-        kept.sort(reverse=True)
-        for _, path in kept[KEEP:]:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+            found = [(e.stat().st_mtime_ns, e.stat().st_size, e.path) for e in entries]
+        found.sort(reverse=True)
+        total = 0
+        for count, (_, size, path) in enumerate(found):
+            total += size
+            if count >= KEEP or (count and total > KEEP_BYTES):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)

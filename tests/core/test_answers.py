@@ -90,8 +90,24 @@ def test_key_follows_options_cwd_and_environment(monkeypatch: pytest.MonkeyPatch
         monkeypatch.undo()
 
 
+def _aged(answers: Answers, seconds: int) -> None:
+    """Distinct times, in the order kept (the clock may not tick between two writes)."""
+    assert answers.path is not None
+    os.utime(answers.path, ns=(seconds * 10**9, seconds * 10**9))
+
+
 def test_oldest_answers_are_dropped(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("pitui.core.answers.KEEP", 3)
     for n in range(6):
-        _keep(store, key=b"k%d" % n)
-    assert len(os.listdir(store / "cache" / "answers")) == 3
+        _aged(_keep(store, key=b"k%d" % n), n)
+    assert sorted(os.listdir(store / "cache" / "answers")) == sorted(
+        os.path.basename(str(Answers(str(store / "cache"), b"k%d" % n).path)) for n in (3, 4, 5)
+    )
+
+
+def test_answers_kept_within_a_size(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("pitui.core.answers.KEEP_BYTES", 2500)
+    for n in range(4):
+        _aged(_keep(store, "x" * 1000, key=b"k%d" % n), n)
+    kept = [Answers(str(store / "cache"), b"k%d" % n).get() for n in range(4)]
+    assert kept[:2] == [None, None] and kept[3] == "x" * 1000
