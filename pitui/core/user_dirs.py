@@ -5,8 +5,8 @@ platform's user folders (platformdirs). Light on purpose: write commands import 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not typing's: a kept answer is given before typing is imported
 if TYPE_CHECKING:
     from pathlib import Path
 
