@@ -44,6 +44,10 @@ def _stat_text(path: str) -> str:
         st = os.stat(path)
     except OSError as error:
         return f"!{error.errno}"
+    return _stat_line(st)
+
+
+def _stat_line(st: os.stat_result) -> str:
     return f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino} {st.st_mode}"
 
 
@@ -113,13 +117,9 @@ class Dependencies:
         return st
 
     def stat_result(self, path: str, st: os.stat_result | None) -> None:
-        """A file stat'ed by the caller when it read it (None: it was absent then)."""
-        measure = (
-            "!2"
-            if st is None
-            else f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino} {st.st_mode}"
-        )
-        self.items.append(("f", path, measure))
+        """A file stat'ed by the caller when it read it (None: absent then, or unknown: as
+        absent, which a file present later does not match)."""
+        self.items.append(("f", path, "!2" if st is None else _stat_line(st)))
 
     def names(self) -> bytes:
         return "\0".join(k + p for k, p, _ in self.items).encode("utf-8", "surrogateescape")
