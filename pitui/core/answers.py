@@ -30,7 +30,7 @@ try:
 except ImportError:  # a Python built without it
     from hashlib import blake2b
 
-FORMAT = b"pitui-answer-1\n"
+FORMAT = b"pitui-answer-2\n"
 FOLDER = "answers"
 KEEP = 16  # answers kept per cache folder (the oldest go first) ...
 KEEP_BYTES = 64 * 1024 * 1024  # ... and at most this many bytes of them (the newest always)
@@ -124,14 +124,14 @@ class Dependencies:
     def names(self) -> bytes:
         return "\0".join(k + p for k, p, _ in self.items).encode("utf-8", "surrogateescape")
 
-    def digest(self, key: bytes) -> bytes:
-        measures = "\0".join(m for _, _, m in self.items).encode("utf-8", "surrogateescape")
-        return _digest(key, self.names(), measures)
+    def digests(self, key: bytes) -> bytes:
+        return b"".join(_digest(key, k + p, m) for k, p, m in self.items)
 
 
-def _digest(key: bytes, names: bytes, measures: bytes) -> bytes:
-    h = blake2b(key, digest_size=32)
-    h.update(b"\1" + names + b"\1" + measures)
+def _digest(key: bytes, name: str, measure: str) -> bytes:
+    """One dependency as measured, for this key (32 bytes: hex)."""
+    h = blake2b(key, digest_size=16)
+    h.update(f"\0{name}\0{measure}".encode("utf-8", "surrogateescape"))
     return h.hexdigest().encode()
 
 
@@ -170,11 +170,10 @@ class Answers:
     """The kept answers of one cache folder (None: keep nothing, as `--no-cache`)."""
 
     def __init__(self, cache_folder: str | None, key: bytes) -> None:
-        self.key = key
+        self.key = blake2b(key, digest_size=16).digest()
         self.path = None
         if cache_folder is not None:
-            name = blake2b(key, digest_size=16).hexdigest()
-            self.path = os.path.join(cache_folder, FOLDER, name)
+            self.path = os.path.join(cache_folder, FOLDER, self.key.hex())
 
     def get(self) -> str | None:
         """The kept answer, if every dependency it recorded is unchanged."""
@@ -191,15 +190,21 @@ class Answers:
             return None
 
     def _valid(self, data: bytes) -> str | None:
+        """The answer, measuring its dependencies in the order kept and stopping at the
+        first that changed (a miss measures, on average, half of them)."""
         if not data.startswith(FORMAT):
             return None
-        digest, size, rest = data[len(FORMAT) :].split(b"\n", 2)
-        names = rest[: int(size)]
-        items = names.decode("utf-8", "surrogateescape").split("\0") if names else []
-        measures = "\0".join(_MEASURE[item[0]](item[1:]) for item in items)
-        if _digest(self.key, names, measures.encode("utf-8", "surrogateescape")) != digest:
+        sizes, rest = data[len(FORMAT) :].split(b"\n", 1)
+        size, count = map(int, sizes.split())
+        names = rest[:size].decode("utf-8", "surrogateescape").split("\0") if size else []
+        if len(names) != count:
             return None
-        return rest[int(size) :].decode("utf-8", "surrogatepass")
+        digests = rest[size : size + 32 * count]
+        for i, name in enumerate(names):
+            measure = _MEASURE[name[0]](name[1:])
+            if _digest(self.key, name, measure) != digests[32 * i : 32 * i + 32]:
+                return None
+        return rest[size + 32 * count :].decode("utf-8", "surrogatepass")
 
     def put(self, dependencies: Dependencies, answer: str) -> None:
         """Keep `answer` (never fails: an answer that cannot be kept is computed again)."""
@@ -207,13 +212,9 @@ class Answers:
             return
         names = dependencies.names()
         body = answer.encode("utf-8", "surrogatepass")
-        data = b"%s%s\n%d\n%s%s" % (
-            FORMAT,
-            dependencies.digest(self.key),
-            len(names),
-            names,
-            body,
-        )
+        count = len(dependencies.items)
+        digests = dependencies.digests(self.key)
+        data = b"%s%d %d\n%s%s%s" % (FORMAT, len(names), count, names, digests, body)
         folder = os.path.dirname(self.path)
         temp = f"{self.path}.{os.getpid()}.tmp"
         try:
