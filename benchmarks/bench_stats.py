@@ -26,18 +26,17 @@ sys.path.insert(0, str(REPO))
 
 
 CPU: list[float] = []  # user + sys seconds of each run (steadier than wall on a busy machine)
+RSS: list[float] = []  # peak RSS of each run, MB
 
 
 def run(args: list[str], env: dict[str, str]) -> float:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "pitui", *args], env=env, check=True, stdout=subprocess.DEVNULL
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return wall
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import procs
+
+    figure, _ = procs.measure([sys.executable, "-m", "pitui", *args], env)
+    CPU.append(figure.cpu)
+    RSS.append(figure.rss_mb)
+    return figure.wall
 
 
 def store(root: Path, sessions: int, entries: int) -> Path:
@@ -96,6 +95,7 @@ def main() -> None:
     cache = Path(tempfile.mkdtemp(prefix="pitui-bench-stats-cache-"))
     env = dict(os.environ, PI_CODING_AGENT_DIR=str(agent), PITUI_CACHE_DIR=str(cache))
     env["PYTHONPATH"] = str(REPO)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: compiled once, not every run
     print(f"{len(files):,} sessions, {size / 1e6:.0f} MB; load {os.getloadavg()[0]:.2f}")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([sys.executable, "-c", "import pitui.cli"], env=env, check=True)
@@ -113,7 +113,7 @@ def main() -> None:
             print(
                 f"pitui {name} --all: cold {cold:.3f} s (cpu {cold_cpu:.3f} s), warm best "
                 f"{min(warm):.3f} s, median {statistics.median(warm):.3f} s "
-                f"(cpu best {min(warm_cpu):.3f} s)",
+                f"(cpu best {min(warm_cpu):.3f} s; peak RSS {max(RSS[-args.repeats :]):.0f} MB)",
                 flush=True,
             )
         one = files[0]
@@ -124,7 +124,8 @@ def main() -> None:
             grown = run(["stats", "--all"], env)
         finally:
             os.truncate(one, size_before)  # the kept store stays as generated
-        print(f"pitui stats --all after one file grew: {grown:.3f} s (cpu {CPU[-1]:.3f} s)")
+        print(f"pitui stats --all after one file grew: {grown:.3f} s (cpu {CPU[-1]:.3f} s, "
+          f"{RSS[-1]:.0f} MB)")  # fmt: skip
         if args.screen:
             import asyncio
 

@@ -10,7 +10,7 @@ import pitui
 PACKAGE = Path(pitui.__file__).parent
 # Lower layers first: a module may import from its own layer or any layer before it.
 LAYERS = [
-    ("pitui.core.errors", "pitui.core.user_dirs"),
+    ("pitui.core.errors", "pitui.core.user_dirs", "pitui.core.answers"),
     ("pitui.core.format", "pitui.core.secrets"),
     ("pitui.core.session",),
     ("pitui.core.rows", "pitui.core.catalog"),

@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
-from datetime import datetime
-from typing import Any
 
-import orjson
+from pitui.core.catalog.sorts import SORTS
 
-from pitui.core.catalog import discovery
-from pitui.core.catalog.blobs import storable
-from pitui.core.catalog.catalog import Catalog, CatalogRow, SearchResult
-from pitui.core.catalog.search import SORTS
-from pitui.core.rows.safe_text import escape_json_c1, one_line
-from pitui.core.userdata.arrange import apply_marks, split_query
-from pitui.core.userdata.store import Marks
+TYPE_CHECKING = False  # not typing's: a warm listing answers before typing is imported
+if TYPE_CHECKING:
+    from typing import Any
+
+    from pitui.core.answers import Answers, Dependencies
+    from pitui.core.catalog.catalog import CatalogRow, SearchResult
+    from pitui.core.userdata.store import Marks
 
 TITLE_WIDTH = 60
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,9 +36,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The kept answer when nothing it was computed from changed (see `answers`: a warm
+    listing then imports neither the catalog nor the JSON encoder), else the listing."""
+    answers = None if args.no_cache else _answers(args)
+    if answers is not None:
+        kept = answers.get()
+        if kept is not None:
+            sys.stdout.write(kept)
+            return 0
+    return _list(args, answers)
+
+
+def _answers(args: argparse.Namespace) -> Answers:
+    from pitui.core.answers import Answers, key_of
+    from pitui.core.user_dirs import cache_folder
+
+    return Answers(cache_folder(), key_of("list", vars(args), os.getcwd()))
+
+
+def _list(args: argparse.Namespace, answers: Answers | None) -> int:
+    from pitui.core.catalog import discovery
+    from pitui.core.catalog.catalog import Catalog
+    from pitui.core.rows.safe_text import one_line
+    from pitui.core.userdata.arrange import apply_marks, split_query
+
     cwd = os.getcwd()
+    depends = _dependencies(args.session_dir, cwd) if answers is not None else None
     mark_query = split_query(args.query)  # pin: and tag:NAME are pitui's, not the catalog's
-    marks = load_marks()
+    problems: list[str] = []
+    marks = load_marks(problems)
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=args.no_cache) as catalog:
         # a plain listing never waits for the tool-output and trigram indexes (a search, or
@@ -55,42 +77,61 @@ def run(args: argparse.Namespace) -> int:
         )
     result.rows = apply_marks(result.rows, marks, mark_query)
     if notice:
-        print(f"pitui: {one_line(notice)}", file=sys.stderr)
-    for problem in report.unreadable:
-        print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
-    for problem in report.skipped:
-        print(f"pitui: skipped {one_line(problem)}", file=sys.stderr)
-    for problem in report.problems:
-        print(f"pitui: {one_line(problem)}", file=sys.stderr)
+        problems.append(one_line(notice))
+    problems += [f"cannot read {one_line(problem)}" for problem in report.unreadable]
+    problems += [f"skipped {one_line(problem)}" for problem in report.skipped]
+    problems += [one_line(problem) for problem in report.problems]
     skipped = report.skipped_not_sessions
     if skipped:
         what = "file that is not a session" if skipped == 1 else "files that are not sessions"
-        print(f"pitui: skipped {skipped} .jsonl {what}", file=sys.stderr)
+        problems.append(f"skipped {skipped} .jsonl {what}")
     if result.error:
-        print(f"pitui: {one_line(result.error)}", file=sys.stderr)
+        problems.append(one_line(result.error))
+    for problem in problems:
+        print(f"pitui: {problem}", file=sys.stderr)
     if args.json:
         data = [_with_marks(row.summary.to_json(), row, marks) for row in result.rows]
-        sys.stdout.write(to_json(data) + "\n")
+        out = to_json(data) + "\n"
     else:
-        sys.stdout.write(render(result, show_cwd=args.all, marks=marks))
+        out = render(result, show_cwd=args.all, marks=marks)
+    sys.stdout.write(out)
+    if answers is not None and depends is not None and not problems:
+        answers.put(depends, out)  # only a clean answer: a warning is said every time
     return 0
+
+
+def _dependencies(session_dir: str | None, cwd: str) -> Dependencies:
+    """What a listing reads: the catalog scans every session folder of its root, whatever
+    the cwd (see `kept`), and pins and tags mark the rows."""
+    from pitui.commands.kept import marks_dependencies, scope_dependencies
+
+    depends = scope_dependencies(True, session_dir, cwd)
+    marks_dependencies(depends)
+    return depends
 
 
 def to_json(data: list[dict[str, Any]]) -> str:
     """A JSON array as JSON.stringify writes it (a lone surrogate as `\\udXXX`), with DEL
     and C1 controls escaped too."""
+    import orjson
+
+    from pitui.core.rows.safe_text import escape_json_c1
+
     try:
         dumped = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
     except (TypeError, orjson.JSONEncodeError):  # lone surrogates: the standard library
         import json
+        import re
 
         dumped = json.dumps(data, ensure_ascii=False, indent=2)
-        dumped = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
+        dumped = re.sub("[\\ud800-\\udfff]", lambda m: f"\\u{ord(m.group()):04x}", dumped)
     return escape_json_c1(dumped)
 
 
 def render(result: SearchResult, show_cwd: bool, marks: Marks | None = None) -> str:
     """A table: modified time, messages, guide + name or first message, (cwd)."""
+    from pitui.core.userdata.store import Marks
+
     header = f"{'MODIFIED':<16}  {'MSGS':>5}  {'SESSION':<{TITLE_WIDTH}}"
     lines = [header + ("  CWD" if show_cwd else "")]
     lines += [_row(row, show_cwd, marks or Marks()) for row in result.rows]
@@ -100,6 +141,9 @@ def render(result: SearchResult, show_cwd: bool, marks: Marks | None = None) -> 
 
 
 def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
+    from pitui.core.catalog.blobs import storable
+    from pitui.core.rows.safe_text import one_line
+
     s = row.summary
     when = _local(s.modified_ms)
     title = _marked(storable(one_line(s.name or s.first_message)), s.id, marks)
@@ -109,6 +153,8 @@ def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
 
 
 def _local(ms: int | None) -> str:
+    from datetime import datetime
+
     if ms is None:
         return "?"
     return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
@@ -118,20 +164,27 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def load_marks() -> Marks:
-    """Pins and tags; a broken pins-and-tags file is reported, never fatal for listing."""
+def load_marks(problems: list[str] | None = None) -> Marks:
+    """Pins and tags; a broken pins-and-tags file is reported (printed, or added to
+    `problems`), never fatal for listing."""
     from pitui.core.errors import PituiError
-    from pitui.core.userdata.store import UserData
+    from pitui.core.rows.safe_text import one_line
+    from pitui.core.userdata.store import Marks, UserData
 
     try:
         return UserData().marks()
     except PituiError as error:
-        print(f"pitui: {one_line(str(error))}", file=sys.stderr)
+        if problems is None:
+            print(f"pitui: {one_line(str(error))}", file=sys.stderr)
+        else:
+            problems.append(one_line(str(error)))
         return Marks()
 
 
 def _marked(title: str, session_id: object, marks: Marks) -> str:
     """`* ` before a pinned session's title, then its tags in brackets (kept when clipped)."""
+    from pitui.core.rows.safe_text import one_line
+
     tags = marks.tags_of(session_id)
     title = f"[{one_line(' '.join(tags))}] {title}" if tags else title
     return f"* {title}" if marks.is_pinned(session_id) else title

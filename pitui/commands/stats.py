@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
 from pitui.core.errors import PituiError
-from pitui.core.usage.groups import GROUPINGS, Group, Stats, summarize
-from pitui.core.usage.load import load_usage
-from pitui.core.usage.scope import scope_of
+from pitui.core.usage.groupings import GROUPINGS
+
+TYPE_CHECKING = False  # not typing's: a warm `pitui stats` answers before typing is imported
+if TYPE_CHECKING:
+    from pitui.core.answers import Answers
+    from pitui.core.usage.groups import Group, Stats
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -25,26 +29,72 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The kept answer when nothing it was computed from changed (see `answers`: a warm
+    `pitui stats` then reads neither the usage cache nor the sessions), else the sums."""
     since, until = _date(args.since, "--since"), _date(args.until, "--until")
+    answers = None if args.no_cache else _answers(args)
+    if answers is not None:
+        kept = answers.get()
+        if kept is not None:
+            sys.stdout.write(kept)
+            return 0
+    return _stats(args, since, until, answers)
+
+
+def _answers(args: argparse.Namespace) -> Answers:
+    from pitui.core.answers import Answers, key_of
+    from pitui.core.user_dirs import cache_folder
+
+    return Answers(cache_folder(), key_of("stats", vars(args), os.getcwd()))
+
+
+def _stats(
+    args: argparse.Namespace, since: str | None, until: str | None, answers: Answers | None
+) -> int:
+    import stat
+
+    from pitui.core.rows.safe_text import one_line
+    from pitui.core.usage.groups import summarize
+    from pitui.core.usage.load import load_usage
+    from pitui.core.usage.scope import scope_of
+
+    depends = None
+    if answers is not None:  # before anything is read: a change meanwhile misses next time
+        from pitui.commands.kept import scope_dependencies
+
+        depends = scope_dependencies(args.all, args.session_dir, os.getcwd())
     scope = scope_of(args.all, args.session_dir)
     usage = load_usage(scope.files, scope.accepts, no_cache=args.no_cache, whole_folders=True)
     infos, rows, notice = usage.infos, usage.rows, usage.notice
-    from pitui.core.rows.safe_text import one_line
+    problems = [one_line(notice)] if notice else []
+    problems += [f"cannot read {one_line(problem)}" for problem in scope.unreadable]
+    for problem in problems:
+        print(f"pitui: {problem}", file=sys.stderr)
 
-    if notice:
-        print(f"pitui: {one_line(notice)}", file=sys.stderr)
-    for problem in scope.unreadable:
-        print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
-    stats = summarize(infos, rows, args.by, since, until, usage.lineage)
+    def exists(path: str) -> bool:  # a fork's ancestor: its presence decides where copies count
+        if depends is None:
+            return os.path.isfile(path)
+        st = depends.stat(path)
+        return st is not None and stat.S_ISREG(st.st_mode)
+
+    stats = summarize(infos, rows, args.by, since, until, usage.lineage, exists)
     if args.json:
         import json
 
         from pitui.core.rows.safe_text import escape_json_c1
 
         text = json.dumps(to_json(stats, since, until), ensure_ascii=False, indent=1)
-        sys.stdout.write(escape_json_c1(text) + "\n")
+        out = escape_json_c1(text) + "\n"
     else:
-        sys.stdout.write(render(stats))
+        out = render(stats)
+    sys.stdout.write(out)
+    if answers is not None and depends is not None and not problems:
+        from pitui.core.usage.cache import FILE_NAME
+        from pitui.core.user_dirs import cache_folder
+
+        # the lineage of gone forks came from this cache file (see `groups.counted_rows`)
+        depends.stat_result(os.path.join(cache_folder(), FILE_NAME), usage.cache_stat)
+        answers.put(depends, out)
     return 0
 
 

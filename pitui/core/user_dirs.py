@@ -5,11 +5,21 @@ platform's user folders (platformdirs). Light on purpose: write commands import 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+
+TYPE_CHECKING = False  # not typing's: a kept answer is given before typing is imported
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def cache_dir() -> Path:
-    return _folder("PITUI_CACHE_DIR", "user_cache_dir")
+    from pathlib import Path
+
+    return Path(cache_folder())
+
+
+def cache_folder() -> str:
+    """`cache_dir()` as a string (a warm `pitui list` answers before pathlib is imported)."""
+    return _folder_text("PITUI_CACHE_DIR", "user_cache_dir")
 
 
 def data_dir() -> Path:
@@ -21,9 +31,15 @@ def config_dir() -> Path:
 
 
 def _folder(variable: str, platform_function: str) -> Path:
+    from pathlib import Path
+
+    return Path(_folder_text(variable, platform_function))
+
+
+def _folder_text(variable: str, platform_function: str) -> str:
     env = os.environ.get(variable)
     if env:
-        return Path(env)
+        return env
     import platformdirs
 
-    return Path(getattr(platformdirs, platform_function)("pitui"))
+    return str(getattr(platformdirs, platform_function)("pitui"))

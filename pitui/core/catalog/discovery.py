@@ -123,17 +123,23 @@ def list_one(folder: Path) -> Listing:
 def list_all(root: Path) -> Listing:
     """Every project folder (directories and symlinks) under the sessions root (`listAll()`)."""
     listing = Listing()
+    for folder in list_folders(root, listing):
+        jsonl_files(folder, listing)
+    return listing
+
+
+def list_folders(root: Path, listing: Listing | None = None) -> list[str]:
+    """The project folders `list_all` reads, in its order (a root that cannot be read is
+    noted in `listing`)."""
     try:
         entries = list(os.scandir(root))
     except FileNotFoundError:
-        return listing
+        return []
     except OSError as error:
-        listing.unreadable.append(f"{root}: {error.strerror or error}")
-        return listing
-    for entry in sorted(entries, key=lambda e: e.name):
-        if _is_dir_or_link(entry):
-            jsonl_files(entry.path, listing)
-    return listing
+        if listing is not None:
+            listing.unreadable.append(f"{root}: {error.strerror or error}")
+        return []
+    return [e.path for e in sorted(entries, key=lambda e: e.name) if _is_dir_or_link(e)]
 
 
 def _is_dir_or_link(entry: os.DirEntry[str]) -> bool:

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 
 from pitui.core.catalog.fuzzy import fuzzy_match
 from pitui.core.catalog.query import Query, Token, parse_query
+from pitui.core.catalog.sorts import MEASURES, SORTS
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.threads import CatalogRow, flat_rows, threaded_rows
 from pitui.core.format.jsvalues import js_trim, normalize_ws_lower
 
 TIER_NAME, TIER_TEXT, TIER_FUZZY, TIER_LABEL, TIER_TOOLS = range(5)
 TIER_WEIGHT = 1_000_000
-SORTS = ("threaded", "recent", "relevance", "cost", "size")
-MEASURES = {"cost": "total_cost", "size": "size"}  # sorts by a summary field, largest first
 MAX_TRIGRAMS = 24  # more narrow the candidates little and cost the index more
 
 __all__ = ["MEASURES", "SORTS", "CatalogRow", "Lookups", "SearchResult", "run_search"]

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from pitui.core.usage.cache_file import write_cache
+from pitui.core.usage.cache_file import write_cache_stat
 
 SCHEMA_VERSION = "pitui-usage-1"
 FILE_NAME = "usage-cache.json"
@@ -50,6 +50,9 @@ class UsageCache:
     def __init__(self, folder: Path | None) -> None:
         self.notice: str | None = None
         self.path = None if folder is None else folder / FILE_NAME
+        # the stat of the cache file read (or written) as it was then: what the lineage below
+        # comes from (None: no file)
+        self.file_stat: os.stat_result | None = None
         data = self._load()
         files, lineage = data.get("files"), data.get("lineage")
         self._files: dict[str, Record] = files if isinstance(files, dict) else {}
@@ -62,7 +65,9 @@ class UsageCache:
         if self.path is None:
             return {}
         try:
-            data = orjson.loads(self.path.read_bytes())
+            with self.path.open("rb") as fh:
+                self.file_stat = os.fstat(fh.fileno())
+                data = orjson.loads(fh.read())
         except (OSError, orjson.JSONDecodeError):
             return {}  # absent or damaged: rebuilt
         if not isinstance(data, dict) or data.get("meta") != _meta():
@@ -75,7 +80,8 @@ class UsageCache:
             return
         self._dirty = False
         value = {"meta": _meta(), "files": self._files, "lineage": self.lineage}
-        self.notice = write_cache(self.path, value, "usage cache") or self.notice
+        notice, self.file_stat = write_cache_stat(self.path, value, "usage cache")
+        self.notice = notice or self.notice
 
     def refresh(
         self, paths: Iterable[str], whole_folders: bool = False

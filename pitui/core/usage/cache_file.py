@@ -13,6 +13,14 @@ import orjson
 def write_cache(path: Path, value: object, what: str) -> str | None:
     """Write `value` as JSON to `path`; a one-line notice if it could not be kept (a cache
     that cannot be kept costs only time), else None."""
+    return write_cache_stat(path, value, what)[0]
+
+
+def write_cache_stat(
+    path: Path, value: object, what: str
+) -> tuple[str | None, os.stat_result | None]:
+    """`write_cache`, and the stat of the file written once in place (None if another
+    writer's file replaced it already, or if it was not kept)."""
     import tempfile  # only when a cache changed: a warm `pitui stats` never writes
 
     body = orjson.dumps(value)
@@ -20,13 +28,17 @@ def write_cache(path: Path, value: object, what: str) -> str | None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=f".{path.stem}-", dir=path.parent)
     except OSError as error:
-        return f"{what} not kept ({error.strerror or error})"
+        return f"{what} not kept ({error.strerror or error})", None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(body)
+            fh.flush()
+            ours = os.fstat(fh.fileno())
         os.replace(temp, path)
+        found = os.stat(path)
     except OSError as error:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        return f"{what} not kept ({error.strerror or error})"
-    return None
+        return f"{what} not kept ({error.strerror or error})", None
+    same = found.st_ino == ours.st_ino and found.st_dev == ours.st_dev
+    return None, found if same else None

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitui.core.usage.cache import Row, SessionInfo
+from pitui.core.usage.groupings import GROUPINGS
 
-GROUPINGS = ("day", "week", "month", "model", "provider", "project", "session")
+__all__ = ["BY_TIME", "GROUPINGS", "NO_DATE", "Group", "Stats", "counted_rows", "summarize"]
 BY_TIME = ("day", "week", "month")
 NO_DATE = "(no date)"
 
@@ -125,13 +126,15 @@ def summarize(
     since: str | None = None,
     until: str | None = None,
     lineage: dict[str, list[Any]] | None = None,
+    exists: Callable[[str], bool] = os.path.isfile,
 ) -> Stats:
-    """Group the counted rows by `by`; `since`/`until` are inclusive YYYY-MM-DD local days."""
+    """Group the counted rows by `by`; `since`/`until` are inclusive YYYY-MM-DD local days.
+    `exists` says whether an ancestor of a fork is still present (see `counted_rows`)."""
     key_of = _key_function(by, infos)
     sums: dict[str, list[float]] = {}
     sessions: dict[str, set[str]] = {}
     dated = since is not None or until is not None
-    for row in counted_rows(infos, rows, lineage=lineage):
+    for row in counted_rows(infos, rows, exists, lineage):
         if dated:
             day = row[1]
             if not day or (since and day < since) or (until and day > until):

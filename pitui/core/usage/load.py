@@ -18,6 +18,7 @@ class Usage(NamedTuple):
     rows: list[Row]
     notice: str | None
     lineage: dict[str, list[Any]]
+    cache_stat: Any = None  # os.stat_result of the cache file the lineage was read from
 
 
 def load_usage(
@@ -38,4 +39,4 @@ def load_usage(
     if accepts is not None:
         infos = {p: i for p, i in infos.items() if accepts(i.cwd)}
         rows = [r for r in rows if r[0] in infos]
-    return Usage(infos, rows, cache.notice, cache.lineage)
+    return Usage(infos, rows, cache.notice, cache.lineage, cache.file_stat)

@@ -1,0 +1,37 @@
+"""What `pitui list` and `pitui stats` read, as dependencies of their kept answers (see
+`pitui.core.answers`): measured before the command reads any of it."""
+
+from __future__ import annotations
+
+import os
+
+from pitui.core.answers import Dependencies
+
+
+def scope_dependencies(every: bool, session_dir: str | None, cwd: str) -> Dependencies:
+    """The settings that may name a session dir, then the session folders in scope: the
+    custom session dir, or every project folder (`every`), or the cwd's own."""
+    from pitui.core.catalog import discovery
+
+    depends = Dependencies()
+    depends.file(str(discovery.agent_dir() / "settings.json"))
+    custom = discovery.custom_session_dir(session_dir, cwd)
+    root = discovery.sessions_root()
+    if custom is not None:
+        depends.sessions(str(custom))
+    elif every:
+        depends.folder(str(root))
+        for folder in discovery.list_folders(root):
+            depends.sessions(folder)
+    else:
+        depends.sessions(str(discovery.project_dir(root, cwd)))
+    return depends
+
+
+def marks_dependencies(depends: Dependencies) -> None:
+    """The pins-and-tags file (and its journals)."""
+    from pitui.core.userdata.store import FILE_NAME, data_dir
+
+    marks = os.path.join(data_dir(), FILE_NAME)
+    for suffix in ("", "-journal", "-wal"):
+        depends.file(marks + suffix)
