@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import time
 
@@ -166,6 +167,24 @@ def _walk(folder: str, found: list[str]) -> None:
                 _walk(entry.path, found)
 
 
+def _read_regular(path: str) -> bytes | None:
+    """The file's bytes if it is a regular file (a FIFO or a device put in its place is
+    never read: opened without blocking, then checked)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 class Answers:
     """The kept answers of one cache folder (None: keep nothing, as `--no-cache`)."""
 
@@ -179,10 +198,8 @@ class Answers:
         """The kept answer, if every dependency it recorded is unchanged."""
         if self.path is None:
             return None
-        try:
-            with open(self.path, "rb") as fh:
-                data = fh.read()
-        except OSError:
+        data = _read_regular(self.path)
+        if data is None:
             return None
         try:
             return self._valid(data)

@@ -56,6 +56,15 @@ def test_any_change_misses(store: Path, change) -> None:  # type: ignore[no-unty
     assert answers.get() is None
 
 
+def test_an_answer_that_is_not_a_regular_file_is_not_read(store: Path) -> None:
+    """A FIFO in the answer's place would block a plain open(): a miss, at once."""
+    answers = _keep(store)
+    assert answers.path is not None
+    os.unlink(answers.path)
+    os.mkfifo(answers.path)
+    assert answers.get() is None
+
+
 def test_another_key_misses(store: Path) -> None:
     _keep(store, key=b"k")
     assert Answers(str(store / "cache"), b"other").get() is None
