@@ -3,9 +3,30 @@
 
 from __future__ import annotations
 
+import argparse
 import os
+import sys
 
-from pitui.core.answers import Dependencies
+from pitui.core.answers import Answers, Dependencies, key_of
+
+
+def kept_answers(command: str, args: argparse.Namespace) -> Answers | None:
+    """The command's kept answers for these options here (None with `--no-cache`: nothing
+    is given again or kept)."""
+    if args.no_cache:
+        return None
+    from pitui.core.user_dirs import cache_folder
+
+    return Answers(cache_folder(), key_of(command, vars(args), os.getcwd()))
+
+
+def given_again(answers: Answers | None) -> bool:
+    """Print the kept answer if nothing it was computed from changed (True: done)."""
+    kept = answers.get() if answers is not None else None
+    if kept is None:
+        return False
+    sys.stdout.write(kept)
+    return True
 
 
 def scope_dependencies(every: bool, session_dir: str | None, cwd: str) -> Dependencies:

@@ -38,20 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """The kept answer when nothing it was computed from changed (see `answers`: a warm
     listing then imports neither the catalog nor the JSON encoder), else the listing."""
-    answers = None if args.no_cache else _answers(args)
-    if answers is not None:
-        kept = answers.get()
-        if kept is not None:
-            sys.stdout.write(kept)
-            return 0
-    return _list(args, answers)
+    from pitui.commands.kept import given_again, kept_answers
 
-
-def _answers(args: argparse.Namespace) -> Answers:
-    from pitui.core.answers import Answers, key_of
-    from pitui.core.user_dirs import cache_folder
-
-    return Answers(cache_folder(), key_of("list", vars(args), os.getcwd()))
+    answers = kept_answers("list", args)
+    return 0 if given_again(answers) else _list(args, answers)
 
 
 def _list(args: argparse.Namespace, answers: Answers | None) -> int:

@@ -32,20 +32,10 @@ def run(args: argparse.Namespace) -> int:
     """The kept answer when nothing it was computed from changed (see `answers`: a warm
     `pitui stats` then reads neither the usage cache nor the sessions), else the sums."""
     since, until = _date(args.since, "--since"), _date(args.until, "--until")
-    answers = None if args.no_cache else _answers(args)
-    if answers is not None:
-        kept = answers.get()
-        if kept is not None:
-            sys.stdout.write(kept)
-            return 0
-    return _stats(args, since, until, answers)
+    from pitui.commands.kept import given_again, kept_answers
 
-
-def _answers(args: argparse.Namespace) -> Answers:
-    from pitui.core.answers import Answers, key_of
-    from pitui.core.user_dirs import cache_folder
-
-    return Answers(cache_folder(), key_of("stats", vars(args), os.getcwd()))
+    answers = kept_answers("stats", args)
+    return 0 if given_again(answers) else _stats(args, since, until, answers)
 
 
 def _stats(
