@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pitui.cli import main
+from pitui.core.export.destination import proposed_name
 from pitui.demo.generate import write_session
 
 HEADER = {
@@ -105,6 +106,22 @@ def test_folder_gets_a_safe_proposed_name(session_file: Path, tmp_path: Path) ->
         "etc-passwd-31m-a-b-c.jsonl",
         "etc-passwd-31m-a-b-c.md",
     ]
+
+
+@pytest.mark.parametrize(
+    ("title", "extension", "context", "name"),
+    [
+        ("Fix the typos in posts/notes.md.", ".md", False, "Fix-the-typos-in-posts-notes.md"),
+        ("Fix the typos in notes.md", ".md", True, "Fix-the-typos-in-notes.md-context.md"),
+        ("Fix the typos in notes.md", ".html", False, "Fix-the-typos-in-notes.md.html"),
+        ("Read NOTES.MD", ".md", False, "Read-NOTES.md"),
+        (".md", ".md", False, "md.md"),
+    ],
+)
+def test_proposed_name_never_doubles_the_extension(
+    title: str, extension: str, context: bool, name: str
+) -> None:
+    assert proposed_name(title, extension, context) == name
 
 
 def test_jsonl_is_a_session_file(session_file: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,7 +23,12 @@ def safe_file_stem(text: str) -> str:
 
 
 def proposed_name(title: str, extension: str, context: bool = False) -> str:
-    return safe_file_stem(title) + ("-context" if context else "") + extension
+    """A file name from the session's title; a title naming a file of the export's own kind
+    ("Fix the typos in notes.md") gives "Fix-the-typos-in-notes.md", not "...notes.md.md"."""
+    stem = safe_file_stem(title)
+    if not context and stem.lower().endswith(extension) and len(stem) > len(extension):
+        stem = stem[: -len(extension)].rstrip("-.") or stem
+    return stem + ("-context" if context else "") + extension
 
 
 def destination(target: str | os.PathLike[str], name: str) -> Path:
