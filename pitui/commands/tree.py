@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(escape_json_c1(text) + "\n")
     else:
         texts = RowTexts()  # every row is printed: its text is taken as its line is read
-        tree = Session(args.file, on_line=texts.take).tree
+        tree = Session(args.file, on_line=texts.take, decode=texts.decode).tree
         sys.stdout.write(render(TreeRows(tree, args.filter, texts=texts)))
     return 0
 

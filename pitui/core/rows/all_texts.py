@@ -29,7 +29,7 @@ from pitui.core.rows.row_text import (
 )
 from pitui.core.rows.safe_text import one_line
 from pitui.core.rows.tool_calls import ToolCallMap
-from pitui.core.session.entry import Entry, content_has_text
+from pitui.core.session.entry import Entry, MessageFields, content_has_text
 from pitui.core.session.prefetch import each_line
 from pitui.core.session.tree import SessionTree
 
@@ -72,6 +72,24 @@ class _ResultLine(msgspec.Struct, gc=False):
     message: _Result | None = None
 
 
+class _RowMessage(MessageFields, gc=False):
+    """An entry's message as a row needs it. `content` is a view into the reader's buffer,
+    valid only while the hook hears the line (then dropped): decoded only for a user or an
+    assistant, never copied (a tool result's content is most of a session's bytes)."""
+
+    content: msgspec.Raw = None  # type: ignore[assignment]
+    errorMessage: Any = None
+    toolCallId: Any = None
+    toolName: Any = None
+
+
+class RowEntry(Entry, gc=False, eq=False, kw_only=True):
+    """An entry decoded with what its row needs of its message, from the same decode."""
+
+    message_fields: _RowMessage | None = msgspec.field(default=None, name="message")
+
+
+_decode_content = msgspec.json.Decoder(str | list[_Block] | None).decode
 _decode_said = msgspec.json.Decoder(_SaidLine).decode
 _decode_result = msgspec.json.Decoder(_ResultLine).decode
 _DECODERS = {"user": _decode_said, "assistant": _decode_said, "toolResult": _decode_result}
@@ -86,6 +104,9 @@ class RowTexts:
     (`take`, the reader's line hook), or read again after (`finish`) for the lines it could
     not take (other kinds, parsed whole, unusual shapes)."""
 
+    # The reader's decoder for `take`: one decode of each line serves the tree and the row.
+    decode = staticmethod(msgspec.json.Decoder(RowEntry).decode)
+
     def __init__(self) -> None:
         self._texts: list[Display | None] = []  # by entry index; None: not taken
         self._pending: list[_Pending] = []  # tool results taken
@@ -99,7 +120,12 @@ class RowTexts:
                 self.__init__()  # type: ignore[misc]
                 texts = self._texts
             texts.extend([None] * (index - len(texts)))
-        text, result, found = _taken(entry, line)
+        fields = entry.message_fields
+        if type(fields) is _RowMessage:
+            text, result, found = _taken_fields(entry, fields)
+            fields.content = None  # a view into the reader's buffer: not kept
+        else:
+            text, result, found = _taken(entry, line)
         texts.append(text)
         if result is not None:
             self._pending.append(result)
@@ -203,6 +229,31 @@ def _taken(
         _, _, body, _ = user_display(_text(message.content))
         return ("user: ", "user", one_line(body), ""), None, None
     text, found = _assistant_facts(entry, message.content)
+    tag, style, body, body_style = assistant_display(text, message.stopReason, message.errorMessage)
+    return (tag, style, one_line(body), body_style), None, found
+
+
+def _taken_fields(
+    entry: Entry, message: _RowMessage
+) -> tuple[Display | None, _Pending | None, list[ToolCall] | None]:
+    """`_taken`, from what the reader decoded with the entry (`RowTexts.decode`)."""
+    role = message.role
+    if entry.type != "message" or role not in _DECODERS:
+        return None, None, None
+    if role == "toolResult":
+        call_id = message.toolCallId
+        if not (call_id is None or type(call_id) is str):
+            return None, None, None  # a number as a call id: as JSON.parse reads it
+        return _PENDING, (entry, None, call_id, message.toolName), None
+    raw = message.content
+    try:
+        content = None if raw is None else _decode_content(raw)
+    except _LightErrors:
+        return None, None, None
+    if role == "user":
+        _, _, body, _ = user_display(_text(content))
+        return ("user: ", "user", one_line(body), ""), None, None
+    text, found = _assistant_facts(entry, content)
     tag, style, body, body_style = assistant_display(text, message.stopReason, message.errorMessage)
     return (tag, style, one_line(body), body_style), None, found
 
