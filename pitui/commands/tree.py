@@ -9,6 +9,7 @@ from typing import Any
 
 from pitui.core.rows.all_texts import RowTexts
 from pitui.core.rows.filters import passes
+from pitui.core.rows.printed import tree_text
 from pitui.core.rows.rows import FILTERS, TreeRows
 from pitui.core.rows.safe_text import escape_json_c1
 from pitui.core.session.prefetch import prefetch_text_flags
@@ -34,15 +35,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         texts = RowTexts()  # every row is printed: its text is taken as its line is read
         tree = Session(args.file, on_line=texts.take, decode=texts.decode).tree
-        sys.stdout.write(render(TreeRows(tree, args.filter, texts=texts)))
+        sys.stdout.write(tree_text(tree, args.filter, texts))
     return 0
-
-
-def render(rows: TreeRows) -> str:
-    """One line per row; `•` marks the active path (root to leaf), as in Pi."""
-    if not rows.rows:
-        return f"No entries found [{rows.filter}]\n"
-    return "".join(row.plain() + "\n" for row in rows.rows)
 
 
 def to_json(tree: SessionTree, filter: str = "default") -> list[dict[str, Any]]:
