@@ -16,8 +16,15 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.format.jsvalues import JS_SPACE, UNDEFINED, js_string
+from pitui.core.format.jsvalues import JS_SPACE, js_string
 from pitui.core.rows.order import walk
+from pitui.core.rows.row_entry import (
+    Content,
+    LightErrors,
+    RowMessage,
+    decode_content,
+    decode_row_entry,
+)
 from pitui.core.rows.row_text import (
     Display,
     ToolCall,
@@ -29,19 +36,9 @@ from pitui.core.rows.row_text import (
 )
 from pitui.core.rows.safe_text import one_line
 from pitui.core.rows.tool_calls import ToolCallMap
-from pitui.core.session.entry import Entry, MessageFields, content_has_text
+from pitui.core.session.entry import Entry, content_has_text
 from pitui.core.session.prefetch import each_line
 from pitui.core.session.tree import SessionTree
-
-_LightErrors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
-
-
-class _Block(msgspec.Struct, gc=False):
-    type: Any = None
-    text: Any = UNDEFINED
-    id: Any = None
-    name: Any = UNDEFINED
-    arguments: Any = UNDEFINED
 
 
 class _Said(msgspec.Struct, gc=False):
@@ -49,7 +46,7 @@ class _Said(msgspec.Struct, gc=False):
     or null fails to decode, and the line takes the usual path."""
 
     role: Any = None
-    content: str | list[_Block] | None = None
+    content: Content = None
     stopReason: Any = None
     errorMessage: Any = None
 
@@ -72,24 +69,6 @@ class _ResultLine(msgspec.Struct, gc=False):
     message: _Result | None = None
 
 
-class _RowMessage(MessageFields, gc=False):
-    """An entry's message as a row needs it. `content` is a view into the reader's buffer,
-    valid only while the hook hears the line (then dropped): decoded only for a user or an
-    assistant, never copied (a tool result's content is most of a session's bytes)."""
-
-    content: msgspec.Raw = None  # type: ignore[assignment]
-    errorMessage: Any = None
-    toolCallId: Any = None
-    toolName: Any = None
-
-
-class RowEntry(Entry, gc=False, eq=False, kw_only=True):
-    """An entry decoded with what its row needs of its message, from the same decode."""
-
-    message_fields: _RowMessage | None = msgspec.field(default=None, name="message")
-
-
-_decode_content = msgspec.json.Decoder(str | list[_Block] | None).decode
 _decode_said = msgspec.json.Decoder(_SaidLine).decode
 _decode_result = msgspec.json.Decoder(_ResultLine).decode
 _DECODERS = {"user": _decode_said, "assistant": _decode_said, "toolResult": _decode_result}
@@ -105,7 +84,7 @@ class RowTexts:
     not take (other kinds, parsed whole, unusual shapes)."""
 
     # The reader's decoder for `take`: one decode of each line serves the tree and the row.
-    decode = staticmethod(msgspec.json.Decoder(RowEntry).decode)
+    decode = staticmethod(decode_row_entry)
 
     def __init__(self) -> None:
         self._texts: list[Display | None] = []  # by entry index; None: not taken
@@ -121,7 +100,7 @@ class RowTexts:
                 texts = self._texts
             texts.extend([None] * (index - len(texts)))
         fields = entry.message_fields
-        if type(fields) is _RowMessage:
+        if type(fields) is RowMessage:
             text, result, found = _taken_fields(entry, fields)
             fields.content = None  # a view into the reader's buffer: not kept
         else:
@@ -234,7 +213,7 @@ def _taken(
 
 
 def _taken_fields(
-    entry: Entry, message: _RowMessage
+    entry: Entry, message: RowMessage
 ) -> tuple[Display | None, _Pending | None, list[ToolCall] | None]:
     """`_taken`, from what the reader decoded with the entry (`RowTexts.decode`)."""
     role = message.role
@@ -247,8 +226,8 @@ def _taken_fields(
         return _PENDING, (entry, None, call_id, message.toolName), None
     raw = message.content
     try:
-        content = None if raw is None else _decode_content(raw)
-    except _LightErrors:
+        content = None if raw is None else decode_content(raw)
+    except LightErrors:
         return None, None, None
     if role == "user":
         _, _, body, _ = user_display(_text(content))
@@ -275,7 +254,7 @@ def _light(entry: Entry, line: bytes | memoryview, role: str | None) -> Any:
         return None
     try:
         decoded = decode(line)
-    except _LightErrors:
+    except LightErrors:
         return None
     message = decoded.message
     if message is None or message.role != role or decoded.id != entry.raw_id:
@@ -287,7 +266,7 @@ def _light(entry: Entry, line: bytes | memoryview, role: str | None) -> Any:
     return message
 
 
-def _text(content: str | list[_Block] | None) -> str:
+def _text(content: Content) -> str:
     """Pi's extractFullContent: a string, or its text blocks' texts, each as String()."""
     if content is None:
         return ""
@@ -298,9 +277,7 @@ def _text(content: str | list[_Block] | None) -> str:
     )
 
 
-def _assistant_facts(
-    entry: Entry, content: str | list[_Block] | None
-) -> tuple[str, list[ToolCall]]:
+def _assistant_facts(entry: Entry, content: Content) -> tuple[str, list[ToolCall]]:
     """An assistant message's text (Pi's extractFullContent) and tool calls; its text flag
     (Pi's hasTextContent: some text block's text is a string not blank) set."""
     if content is None or isinstance(content, str):
