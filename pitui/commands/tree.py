@@ -8,7 +8,7 @@ from json.encoder import encode_basestring
 
 from pitui.core.rows.all_texts import RowTexts
 from pitui.core.rows.filters import EVERYTHING, passes
-from pitui.core.rows.printed import shown_rows, tree_text
+from pitui.core.rows.printed import shown_rows, tree_chunks
 from pitui.core.rows.row_entry import TextFlags
 from pitui.core.rows.rows import FILTERS
 from pitui.core.rows.safe_text import escape_json_c1
@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         texts = RowTexts()  # every row is printed: its text is taken as its line is read
         tree = Session(args.file, on_line=texts.take, decode=texts.decode).tree
-        sys.stdout.write(tree_text(tree, args.filter, texts))
+        for chunk in tree_chunks(tree, args.filter, texts):
+            sys.stdout.write(chunk)
     return 0
 
 

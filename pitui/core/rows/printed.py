@@ -9,7 +9,7 @@ a chain of only children nothing in a place changes: such a row shares its paren
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from pitui.core.rows.all_texts import RowTexts
@@ -46,21 +46,28 @@ class Shown(NamedTuple):
 def tree_text(tree: SessionTree, mode: str, texts: RowTexts) -> str:
     """The rows `mode` shows, one line each (`•` marks the active path, as in Pi), from the
     row texts `texts` took as the session loaded."""
+    return "".join(tree_chunks(tree, mode, texts))
+
+
+def tree_chunks(tree: SessionTree, mode: str, texts: RowTexts) -> Iterator[str]:
+    """`tree_text` a few thousand lines at a time: the whole text is never in memory (nor
+    its encoding, when each chunk is written as it comes)."""
     with collector_paused():
         calls = ToolCallMap()
         known = texts.finish(tree, calls)  # also every assistant's text flag, for filters
         shown = shown_rows(tree, mode)
         if not shown.entries:
-            return f"No entries found [{mode}]\n"
-        return "".join(_lines(tree, shown, known, lambda: calls.texts))
+            yield f"No entries found [{mode}]\n"
+            return
+        yield from _chunks(tree, shown, known, lambda: calls.texts)
 
 
-def _lines(
+def _chunks(
     tree: SessionTree,
     shown: Shown,
     known: list[Display | None],
     calls: Callable[[], dict[object, str]],
-) -> list[str]:
+) -> Iterator[str]:
     labels, active, lines = tree.labels, shown.active, []
     append = lines.append
     for entry, place in zip(shown.entries, shown.places, strict=True):
@@ -74,7 +81,13 @@ def _lines(
         if label is not None:
             head += f"[{one_line(label.text)}] "
         append(f"{head}{display[0]}{display[2]}\n")
-    return lines
+        if len(lines) == _CHUNK:
+            yield "".join(lines)
+            lines.clear()
+    yield "".join(lines)
+
+
+_CHUNK = 4096  # lines
 
 
 def shown_rows(tree: SessionTree, mode: str) -> Shown:
