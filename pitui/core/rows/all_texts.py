@@ -93,19 +93,60 @@ class RowTexts:
 
     def take(self, entry: Entry, line: bytes | memoryview) -> None:
         """Work out what the row of a user, assistant or tool result line needs."""
-        texts, index = self._texts, entry.index
-        if index != len(texts):
-            if index < len(texts):  # the file is being read again from the start
-                self.__init__()  # type: ignore[misc]
-                texts = self._texts
-            texts.extend([None] * (index - len(texts)))
+        texts = self._texts
+        if entry.index != len(texts):
+            texts = self._skip_to(entry.index)
         fields = entry.message_fields
-        if type(fields) is RowMessage:
-            text, result, found = _taken_fields(entry, fields)
-            fields.content = None  # a view into the reader's buffer: not kept
+        if type(fields) is not RowMessage:  # not decoded by `decode`: the line is read
+            self._add(entry, *_taken(entry, line))
+            return
+        raw, fields.content = fields.content, None  # a view into the reader's buffer
+        role = fields.role
+        if entry.type != "message":
+            texts.append(None)
+        elif role == "toolResult":
+            call_id = fields.toolCallId
+            if call_id is None or type(call_id) is str:
+                texts.append(_PENDING)
+                self._pending.append((entry, None, call_id, fields.toolName))
+            else:
+                texts.append(None)  # a number as a call id: kept as JSON.parse reads it
+        elif role == "user" or role == "assistant":
+            try:
+                content = None if raw is None else decode_content(raw)
+            except LightErrors:
+                texts.append(None)  # an unusual shape: parsed whole
+                return
+            if role == "user":
+                _, _, body, _ = user_display(_text(content))
+                texts.append(("user: ", "user", one_line(body), ""))
+                return
+            text, found = _assistant_facts(entry, content)
+            tag, style, body, body_style = assistant_display(
+                text, fields.stopReason, fields.errorMessage
+            )
+            texts.append((tag, style, one_line(body), body_style))
+            self._found.append((entry, found))
         else:
-            text, result, found = _taken(entry, line)
-        texts.append(text)
+            texts.append(None)
+
+    def _skip_to(self, index: int) -> list[Display | None]:
+        """Entries before `index` were not heard (parsed whole): none taken."""
+        texts = self._texts
+        if index < len(texts):  # the file is being read again from the start
+            self.__init__()  # type: ignore[misc]
+            texts = self._texts
+        texts.extend([None] * (index - len(texts)))
+        return texts
+
+    def _add(
+        self,
+        entry: Entry,
+        text: Display | None,
+        result: _Pending | None,
+        found: list[ToolCall] | None,
+    ) -> None:
+        self._texts.append(text)
         if result is not None:
             self._pending.append(result)
         elif found is not None:
@@ -129,6 +170,8 @@ class RowTexts:
         for entry, raw, call_id, name in pending:
             if raw is not None:
                 display = _safe(entry_display(entry, raw, lambda: shown))
+            elif call_id and (call := shown.get(call_id)) is not None:  # a string or None
+                display = ("", "", one_line(call), "muted")  # tool_result_display's
             else:
                 _, _, body, style = tool_result_display(call_id, name, shown)
                 display = ("", "", one_line(body), style)
@@ -208,31 +251,6 @@ def _taken(
         _, _, body, _ = user_display(_text(message.content))
         return ("user: ", "user", one_line(body), ""), None, None
     text, found = _assistant_facts(entry, message.content)
-    tag, style, body, body_style = assistant_display(text, message.stopReason, message.errorMessage)
-    return (tag, style, one_line(body), body_style), None, found
-
-
-def _taken_fields(
-    entry: Entry, message: RowMessage
-) -> tuple[Display | None, _Pending | None, list[ToolCall] | None]:
-    """`_taken`, from what the reader decoded with the entry (`RowTexts.decode`)."""
-    role = message.role
-    if entry.type != "message" or role not in _DECODERS:
-        return None, None, None
-    if role == "toolResult":
-        call_id = message.toolCallId
-        if not (call_id is None or type(call_id) is str):
-            return None, None, None  # a number as a call id: as JSON.parse reads it
-        return _PENDING, (entry, None, call_id, message.toolName), None
-    raw = message.content
-    try:
-        content = None if raw is None else decode_content(raw)
-    except LightErrors:
-        return None, None, None
-    if role == "user":
-        _, _, body, _ = user_display(_text(content))
-        return ("user: ", "user", one_line(body), ""), None, None
-    text, found = _assistant_facts(entry, content)
     tag, style, body, body_style = assistant_display(text, message.stopReason, message.errorMessage)
     return (tag, style, one_line(body), body_style), None, found
 
