@@ -163,9 +163,10 @@ class RowTexts:
             texts, pending, found = [], [], []  # not the entries that were taken
         texts.extend([None] * (len(entries) - len(texts)))
         unread = [entry for entry, text in zip(entries, texts, strict=True) if text is None]
+        taken = len(found)  # fast-path entries, heard in file order
         for entry, line in each_line(unread):
             self._read(entry, line, texts, found, pending, calls)
-        _add_calls(tree, calls, found)
+        _add_calls(tree, calls, found, in_file_order=len(found) == taken)
         shown = calls.texts
         for entry, raw, call_id, name in pending:
             if raw is not None:
@@ -217,22 +218,36 @@ def read_all_texts(tree: SessionTree, calls: ToolCallMap) -> list[Display | None
 
 
 def _add_calls(
-    tree: SessionTree, calls: ToolCallMap, found: list[tuple[Entry, list[ToolCall]]]
+    tree: SessionTree,
+    calls: ToolCallMap,
+    found: list[tuple[Entry, list[ToolCall]]],
+    in_file_order: bool = False,
 ) -> None:
     """Add the tool calls of each assistant node, in the order reading its lines again
-    would (`each_line`: entries in memory first, then file order), then settle repeats."""
+    would (`each_line`: entries in memory first, then file order), then settle repeats.
+    `in_file_order`: `found` holds only entries taken as they loaded, that order."""
     by_id = tree.by_id
+    if not in_file_order:
+        found = _reading_order(found)
+    add = calls.add
+    for entry, calls_made in found:
+        if calls_made and by_id.get(entry.id) is entry:  # else no node (a later line's id)
+            add(entry, calls_made)
+    if calls.has_repeats:
+        calls.settle(walk(tree, tree.leaf_holders()))
+
+
+def _reading_order(
+    found: list[tuple[Entry, list[ToolCall]]],
+) -> list[tuple[Entry, list[ToolCall]]]:
+    """`each_line`'s order: entries whose JSON is in memory first, then file order."""
     if any(e.raw_loaded or e.source is None for e, _ in found):
         first = sorted((f for f in found if f[0].raw_loaded or f[0].source is None), key=_index)
         rest = [f for f in found if not (f[0].raw_loaded or f[0].source is None)]
-        found = first + sorted(rest, key=_offset)
-    elif any(found[i][0].offset > found[i + 1][0].offset for i in range(len(found) - 1)):
-        found = sorted(found, key=_offset)
-    for entry, calls_made in found:
-        if by_id.get(entry.id) is entry:  # a line whose id a later one took is no node
-            calls.add(entry, calls_made)
-    if calls.has_repeats:
-        calls.settle(walk(tree, tree.leaf_holders()))
+        return first + sorted(rest, key=_offset)
+    if any(found[i][0].offset > found[i + 1][0].offset for i in range(len(found) - 1)):
+        return sorted(found, key=_offset)
+    return found
 
 
 def _taken(

@@ -76,11 +76,10 @@ def _chunks(
             tag, tag_style, body, body_style = entry_display(entry, entry.read_raw(), calls)
             display = (one_line(tag), tag_style, one_line(body), body_style)
         entry_id = entry.id
-        label = labels.get(entry_id) if labels else None
-        head = place.guide + ("• " if entry_id in active else "")
-        if label is not None:
-            head += f"[{one_line(label.text)}] "
-        append(f"{head}{display[0]}{display[2]}\n")
+        mark = "• " if entry_id in active else ""
+        if labels and (label := labels.get(entry_id)) is not None:
+            mark += f"[{one_line(label.text)}] "
+        append(f"{place.guide}{mark}{display[0]}{display[2]}\n")
         if len(lines) == _CHUNK:
             yield "".join(lines)
             lines.clear()

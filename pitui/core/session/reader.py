@@ -254,8 +254,9 @@ class SessionReader:
         line_number, index, previous = self._line_number, self._entry_count, NO_ID
         on_line, decode = self.on_line, self.decode
         while (end := find(b"\n", start, limit)) != -1:
+            line = view[start:end]
             try:
-                entry = decode(view[start:end])
+                entry = decode(line)
             except DecodeErrors:
                 break
             if entry.type != "message":
@@ -278,7 +279,7 @@ class SessionReader:
             previous = raw_id
             by_id[previous] = entry
             if on_line is not None:
-                on_line(entry, view[start:end])
+                on_line(entry, line)
             start = end + 1
         self._parsed_count += index - self._entry_count
         self._line_number, self._entry_count = line_number, index
