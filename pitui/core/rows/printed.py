@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from pitui.core.rows.all_texts import RowTexts
-from pitui.core.rows.filters import passes
+from pitui.core.rows.filters import EVERYTHING, passes
 from pitui.core.rows.order import active_first
 from pitui.core.rows.row import Gutters, draw_guide
 from pitui.core.rows.row_text import Display, entry_display
@@ -68,9 +68,23 @@ def _chunks(
     known: list[Display | None],
     calls: Callable[[], dict[object, str]],
 ) -> Iterator[str]:
+    entries, places = shown.entries, shown.places
+    for start in range(0, len(entries), _CHUNK):
+        end = start + _CHUNK
+        yield "".join(_lines(tree, entries[start:end], places[start:end], shown, known, calls))
+
+
+def _lines(
+    tree: SessionTree,
+    entries: list[Entry],
+    places: list[Place],
+    shown: Shown,
+    known: list[Display | None],
+    calls: Callable[[], dict[object, str]],
+) -> list[str]:
     labels, active, lines = tree.labels, shown.active, []
     append = lines.append
-    for entry, place in zip(shown.entries, shown.places, strict=True):
+    for entry, place in zip(entries, places, strict=True):
         display = known[entry.index]
         if display is None:  # not worked out while loading (it always is, in practice)
             tag, tag_style, body, body_style = entry_display(entry, entry.read_raw(), calls)
@@ -80,10 +94,7 @@ def _chunks(
         if labels and (label := labels.get(entry_id)) is not None:
             mark += f"[{one_line(label.text)}] "
         append(f"{place.guide}{mark}{display[0]}{display[2]}\n")
-        if len(lines) == _CHUNK:
-            yield "".join(lines)
-            lines.clear()
-    yield "".join(lines)
+    return lines
 
 
 _CHUNK = 4096  # lines
@@ -110,13 +121,14 @@ def _walk(tree: SessionTree, mode: str) -> tuple[list[Entry], list[int], set[str
     # multiply rows without end, so repeats stop expanding past a generous budget.
     expanded: set[str] | None = set() if tree.has_duplicates else None
     visits, budget = 0, 4 * len(tree.entries) + 10_000
+    every = mode == EVERYTHING
     pop, add_entry, add_parent, get_kids = stack.pop, entries.append, parents.append, children.get
     while stack:
         entry, parent = pop()
         while True:  # down a chain of only children without the stack
             entry_id = entry.id
             visits += 1
-            if passes(entry, mode, leaf_id, labeled):
+            if every or passes(entry, mode, leaf_id, labeled):
                 add_parent(parent)
                 parent = len(entries)
                 add_entry(entry)

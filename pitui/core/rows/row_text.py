@@ -266,8 +266,11 @@ def tool_call_text(name: Any, args: Any, home: str) -> str:
     """Pi's formatToolCall; raises TypeError where it throws (no arguments)."""
     if name in ("read", "write", "edit"):
         path = _home(_arg(args, "path", "file_path", default=""), home)
-        offset, limit = _value(args, "offset"), _value(args, "limit")
-        extra = _read_range(offset, limit) if name == "read" else ""
+        extra = ""
+        if name == "read" and isinstance(args, dict):
+            offset, limit = args.get("offset"), args.get("limit")
+            if offset is not None or limit is not None:  # else no range, as _read_range says
+                extra = _read_range(offset, limit)
         return f"[{name}: {path}{extra}]"
     if name == "bash":
         raw = _arg(args, "command", default="")
