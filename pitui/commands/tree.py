@@ -57,15 +57,21 @@ def _json_objects(tree: SessionTree, filter: str) -> list[str]:
     leaf = tree.leaf
     leaf_id = leaf.id if leaf is not None else None
     active, labels, by_id = every.active, tree.labels, tree.by_id
+    names: dict[str | None, str] = {None: "null"}  # types and roles, few: encoded once
     objects = []
     for entry in tree.entries:
-        entry_id = entry.id
+        entry_id, kind, parent_id = entry.id, entry.type, entry.parent_id
+        fields = entry.message_fields
+        role = None if fields is None else fields.role
         current = by_id.get(entry_id) is entry  # a duplicate id: only the later line counts
         label = labels.get(entry_id)
         depth = depth_of.get(entry_id) if current else None
+        kind_json = names.get(kind) or names.setdefault(kind, encode_basestring(kind))
+        role_json = names.get(role) or names.setdefault(role, encode_basestring(role))
         objects.append(
-            f'{{"id": {encode_basestring(entry_id)}, "parentId": {_string(entry.parent_id)}, '
-            f'"type": {encode_basestring(entry.type)}, "role": {_string(entry.role)}, '
+            f'{{"id": {encode_basestring(entry_id)}, '
+            f'"parentId": {"null" if parent_id is None else encode_basestring(parent_id)}, '
+            f'"type": {kind_json}, "role": {role_json}, '
             f'"label": {"null" if label is None else encode_basestring(label.text)}, '
             f'"depth": {"null" if depth is None else depth}, '
             f'"active": {_BOOL[current and entry_id in active]}, '
@@ -75,7 +81,3 @@ def _json_objects(tree: SessionTree, filter: str) -> list[str]:
 
 
 _BOOL = {True: "true", False: "false"}
-
-
-def _string(value: str | None) -> str:
-    return "null" if value is None else encode_basestring(value)
