@@ -11,6 +11,7 @@ import bisect
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 from operator import attrgetter
 
 from pitui.core.format.jsvalues import js_string, js_trim, js_truthy
@@ -155,12 +156,12 @@ class SessionTree:
         is the only child so far of the one before it, so only a run's first entry needs
         its parent looked up (and only parents given such a child can have several)."""
         entries, by_id = self.entries, self.by_id
-        after = iter(entries)
-        next(after, None)
-        firsts = set(starts)
-        kids = [[] if i in firsts else [kid] for i, kid in enumerate(after, 1)]
+        kids = [[kid] for kid in islice(entries, 1, None)]  # each entry's, the next one...
         if entries:
-            kids.append([])  # the last entry's
+            kids.append([])  # (the last entry's)
+        for index in starts:
+            if index:
+                kids[index - 1] = []  # ...but where a run starts
         ids = [e.id for e in entries]
         children: dict[str | None, list[Entry]] = dict(zip(ids, kids, strict=True))
         roots: list[Entry] = []
