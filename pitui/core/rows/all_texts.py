@@ -16,8 +16,15 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.format.jsvalues import JS_SPACE, UNDEFINED, js_string
+from pitui.core.format.jsvalues import JS_SPACE, js_string
 from pitui.core.rows.order import walk
+from pitui.core.rows.row_entry import (
+    Content,
+    LightErrors,
+    RowMessage,
+    decode_content,
+    decode_row_entry,
+)
 from pitui.core.rows.row_text import (
     Display,
     ToolCall,
@@ -33,23 +40,13 @@ from pitui.core.session.entry import Entry, content_has_text
 from pitui.core.session.prefetch import each_line
 from pitui.core.session.tree import SessionTree
 
-_LightErrors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
-
-
-class _Block(msgspec.Struct, gc=False):
-    type: Any = None
-    text: Any = UNDEFINED
-    id: Any = None
-    name: Any = UNDEFINED
-    arguments: Any = UNDEFINED
-
 
 class _Said(msgspec.Struct, gc=False):
     """A user's or an assistant's message: a content that is not a string, a list of objects
     or null fails to decode, and the line takes the usual path."""
 
     role: Any = None
-    content: str | list[_Block] | None = None
+    content: Content = None
     stopReason: Any = None
     errorMessage: Any = None
 
@@ -86,6 +83,9 @@ class RowTexts:
     (`take`, the reader's line hook), or read again after (`finish`) for the lines it could
     not take (other kinds, parsed whole, unusual shapes)."""
 
+    # The reader's decoder for `take`: one decode of each line serves the tree and the row.
+    decode = staticmethod(decode_row_entry)
+
     def __init__(self) -> None:
         self._texts: list[Display | None] = []  # by entry index; None: not taken
         self._pending: list[_Pending] = []  # tool results taken
@@ -93,14 +93,60 @@ class RowTexts:
 
     def take(self, entry: Entry, line: bytes | memoryview) -> None:
         """Work out what the row of a user, assistant or tool result line needs."""
-        texts, index = self._texts, entry.index
-        if index != len(texts):
-            if index < len(texts):  # the file is being read again from the start
-                self.__init__()  # type: ignore[misc]
-                texts = self._texts
-            texts.extend([None] * (index - len(texts)))
-        text, result, found = _taken(entry, line)
-        texts.append(text)
+        texts = self._texts
+        if entry.index != len(texts):
+            texts = self._skip_to(entry.index)
+        fields = entry.message_fields
+        if type(fields) is not RowMessage:  # not decoded by `decode`: the line is read
+            self._add(entry, *_taken(entry, line))
+            return
+        raw, fields.content = fields.content, None  # a view into the reader's buffer
+        role = fields.role
+        if entry.type != "message":
+            texts.append(None)
+        elif role == "toolResult":
+            call_id = fields.toolCallId
+            if call_id is None or type(call_id) is str:
+                texts.append(_PENDING)
+                self._pending.append((entry, None, call_id, fields.toolName))
+            else:
+                texts.append(None)  # a number as a call id: kept as JSON.parse reads it
+        elif role == "user" or role == "assistant":
+            try:
+                content = None if raw is None else decode_content(raw)
+            except LightErrors:
+                texts.append(None)  # an unusual shape: parsed whole
+                return
+            if role == "user":
+                _, _, body, _ = user_display(_text(content))
+                texts.append(("user: ", "user", one_line(body), ""))
+                return
+            text, found = _assistant_facts(entry, content)
+            tag, style, body, body_style = assistant_display(
+                text, fields.stopReason, fields.errorMessage
+            )
+            texts.append((tag, style, one_line(body), body_style))
+            self._found.append((entry, found))
+        else:
+            texts.append(None)
+
+    def _skip_to(self, index: int) -> list[Display | None]:
+        """Entries before `index` were not heard (parsed whole): none taken."""
+        texts = self._texts
+        if index < len(texts):  # the file is being read again from the start
+            self.__init__()  # type: ignore[misc]
+            texts = self._texts
+        texts.extend([None] * (index - len(texts)))
+        return texts
+
+    def _add(
+        self,
+        entry: Entry,
+        text: Display | None,
+        result: _Pending | None,
+        found: list[ToolCall] | None,
+    ) -> None:
+        self._texts.append(text)
         if result is not None:
             self._pending.append(result)
         elif found is not None:
@@ -117,13 +163,16 @@ class RowTexts:
             texts, pending, found = [], [], []  # not the entries that were taken
         texts.extend([None] * (len(entries) - len(texts)))
         unread = [entry for entry, text in zip(entries, texts, strict=True) if text is None]
+        taken = len(found)  # fast-path entries, heard in file order
         for entry, line in each_line(unread):
             self._read(entry, line, texts, found, pending, calls)
-        _add_calls(tree, calls, found)
+        _add_calls(tree, calls, found, in_file_order=len(found) == taken)
         shown = calls.texts
         for entry, raw, call_id, name in pending:
             if raw is not None:
                 display = _safe(entry_display(entry, raw, lambda: shown))
+            elif call_id and (call := shown.get(call_id)) is not None:  # a string or None
+                display = ("", "", one_line(call), "muted")  # tool_result_display's
             else:
                 _, _, body, style = tool_result_display(call_id, name, shown)
                 display = ("", "", one_line(body), style)
@@ -169,22 +218,36 @@ def read_all_texts(tree: SessionTree, calls: ToolCallMap) -> list[Display | None
 
 
 def _add_calls(
-    tree: SessionTree, calls: ToolCallMap, found: list[tuple[Entry, list[ToolCall]]]
+    tree: SessionTree,
+    calls: ToolCallMap,
+    found: list[tuple[Entry, list[ToolCall]]],
+    in_file_order: bool = False,
 ) -> None:
     """Add the tool calls of each assistant node, in the order reading its lines again
-    would (`each_line`: entries in memory first, then file order), then settle repeats."""
+    would (`each_line`: entries in memory first, then file order), then settle repeats.
+    `in_file_order`: `found` holds only entries taken as they loaded, that order."""
     by_id = tree.by_id
+    if not in_file_order:
+        found = _reading_order(found)
+    add = calls.add
+    for entry, calls_made in found:
+        if calls_made and by_id.get(entry.id) is entry:  # else no node (a later line's id)
+            add(entry, calls_made)
+    if calls.has_repeats:
+        calls.settle(walk(tree, tree.leaf_holders()))
+
+
+def _reading_order(
+    found: list[tuple[Entry, list[ToolCall]]],
+) -> list[tuple[Entry, list[ToolCall]]]:
+    """`each_line`'s order: entries whose JSON is in memory first, then file order."""
     if any(e.raw_loaded or e.source is None for e, _ in found):
         first = sorted((f for f in found if f[0].raw_loaded or f[0].source is None), key=_index)
         rest = [f for f in found if not (f[0].raw_loaded or f[0].source is None)]
-        found = first + sorted(rest, key=_offset)
-    elif any(found[i][0].offset > found[i + 1][0].offset for i in range(len(found) - 1)):
-        found = sorted(found, key=_offset)
-    for entry, calls_made in found:
-        if by_id.get(entry.id) is entry:  # a line whose id a later one took is no node
-            calls.add(entry, calls_made)
-    if calls.has_repeats:
-        calls.settle(walk(tree, tree.leaf_holders()))
+        return first + sorted(rest, key=_offset)
+    if any(found[i][0].offset > found[i + 1][0].offset for i in range(len(found) - 1)):
+        return sorted(found, key=_offset)
+    return found
 
 
 def _taken(
@@ -224,7 +287,7 @@ def _light(entry: Entry, line: bytes | memoryview, role: str | None) -> Any:
         return None
     try:
         decoded = decode(line)
-    except _LightErrors:
+    except LightErrors:
         return None
     message = decoded.message
     if message is None or message.role != role or decoded.id != entry.raw_id:
@@ -236,7 +299,7 @@ def _light(entry: Entry, line: bytes | memoryview, role: str | None) -> Any:
     return message
 
 
-def _text(content: str | list[_Block] | None) -> str:
+def _text(content: Content) -> str:
     """Pi's extractFullContent: a string, or its text blocks' texts, each as String()."""
     if content is None:
         return ""
@@ -247,9 +310,7 @@ def _text(content: str | list[_Block] | None) -> str:
     )
 
 
-def _assistant_facts(
-    entry: Entry, content: str | list[_Block] | None
-) -> tuple[str, list[ToolCall]]:
+def _assistant_facts(entry: Entry, content: Content) -> tuple[str, list[ToolCall]]:
     """An assistant message's text (Pi's extractFullContent) and tool calls; its text flag
     (Pi's hasTextContent: some text block's text is a string not blank) set."""
     if content is None or isinstance(content, str):

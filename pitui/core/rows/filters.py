@@ -29,7 +29,8 @@ def passes(entry: Entry, mode: str, leaf_id: str | None, labeled: Container[str]
         return True
     if kind == "usage":
         return False
-    role = entry.role
+    fields = entry.message_fields  # entry.role, without a call: this runs per entry
+    role = None if fields is None else fields.role
     if role == "assistant" and kind == "message" and entry.id != leaf_id and is_silent(entry):
         return False
     if mode == "user-only":

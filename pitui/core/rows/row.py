@@ -200,12 +200,13 @@ class GuideMemo:
         key = (id(row.gutters), row.depth, connector)
         guide = self._guides.get(key)
         if guide is None:
-            guide = self._guides[key] = _guide(row.depth, connector, row.gutters)
+            guide = self._guides[key] = draw_guide(row.depth, connector, row.gutters)
             self._held.append(row.gutters)
         return guide
 
 
-def _guide(width: int, connector: str, gutters: Gutters) -> str:
+def draw_guide(width: int, connector: str, gutters: Gutters) -> str:
+    """The guide before a row `width` levels in: its gutters (`│`), then its connector."""
     chars = [" "] * (width * 3)
     if connector:
         at = (width - 1) * 3

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import posixpath
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -78,7 +79,7 @@ def tool_call_texts(found: list[ToolCall], home: str | None = None) -> Iterator[
     home = home_dir() if home is None else home
     for call_id, name, arguments in found:
         try:
-            yield call_id, _tool_call_text(name, arguments, home)
+            yield call_id, tool_call_text(name, arguments, home)
         except TypeError:
             continue
 
@@ -198,6 +199,9 @@ def home_dir() -> str:
     return os.environ.get("HOME") or os.environ.get("USERPROFILE") or ""
 
 
+_POSIX = os.sep == "/" and os.path.isabs is posixpath.isabs  # isabs: starts with "/"
+
+
 @functools.lru_cache(maxsize=4)
 def _home_key(home: str) -> tuple[str, str]:
     """The home folder normalised, and as the start of a path inside it."""
@@ -208,7 +212,7 @@ def _home_key(home: str) -> tuple[str, str]:
 def _home(path: str, home: str) -> str:
     """Pi's shortenHomePath with `home`: a path in the home folder (once normalised, as
     path.resolve does) as `~/...`, the home folder itself as `~`."""
-    if not home or not os.path.isabs(path):
+    if not home or not (path.startswith("/") if _POSIX else os.path.isabs(path)):
         return path
     home_key, inside = _home_key(home)
     path_key = path if _normalised(path) else os.path.abspath(path)
@@ -240,6 +244,8 @@ def _line_number(value: Any) -> float | None:
 
 def _read_range(offset: Any, limit: Any) -> str:
     """Pi's formatReadLineRange (None and UNDEFINED both stand for JavaScript's nullish)."""
+    if offset is None and limit is None:  # most reads
+        return ""
     offset = None if offset is UNDEFINED else offset
     limit = None if limit is UNDEFINED else limit
     if offset is None and limit is None:
@@ -256,11 +262,15 @@ def _read_range(offset: Any, limit: Any) -> str:
     return f":{js_number_string(start)}" + (f"-{js_number_string(end)}" if end else "")
 
 
-def _tool_call_text(name: Any, args: Any, home: str) -> str:
-    """Pi's formatToolCall."""
+def tool_call_text(name: Any, args: Any, home: str) -> str:
+    """Pi's formatToolCall; raises TypeError where it throws (no arguments)."""
     if name in ("read", "write", "edit"):
         path = _home(_arg(args, "path", "file_path", default=""), home)
-        extra = _read_range(_value(args, "offset"), _value(args, "limit")) if name == "read" else ""
+        extra = ""
+        if name == "read" and isinstance(args, dict):
+            offset, limit = args.get("offset"), args.get("limit")
+            if offset is not None or limit is not None:  # else no range, as _read_range says
+                extra = _read_range(offset, limit)
         return f"[{name}: {path}{extra}]"
     if name == "bash":
         raw = _arg(args, "command", default="")
@@ -282,9 +292,11 @@ def _value(args: Any, key: str) -> Any:
 
 def _arg(args: Any, *keys: str, default: str = ".") -> str:
     """`String(args.a || args.b || default)`."""
+    if not isinstance(args, dict):
+        return default
     for key in keys:
-        value = _value(args, key)
-        if isinstance(value, str):
+        value = args.get(key)
+        if type(value) is str:
             if value:
                 return value
         elif js_truthy(value):

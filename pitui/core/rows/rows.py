@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitui.core.rows.all_texts import RowTexts
 from pitui.core.rows.append import AppendRows
 from pitui.core.rows.filters import EVERYTHING, FILTERS, check_filter, passes
 from pitui.core.rows.order import active_first, walk
 from pitui.core.rows.row import GuideMemo, Row, place
-from pitui.core.rows.row_text import Display, entry_tool_calls
+from pitui.core.rows.row_text import entry_tool_calls
 from pitui.core.rows.search import search_rows
 from pitui.core.rows.tool_calls import ToolCallMap
 from pitui.core.session.collector import collector_paused
@@ -34,24 +33,14 @@ __all__ = ["FILTERS", "TreeRows", "walk"]
 class TreeRows(AppendRows):
     """Visible rows of `tree` under a filter, with folding, search and incremental append."""
 
-    def __init__(
-        self, tree: SessionTree, filter: str = "default", *, texts: RowTexts | None = None
-    ) -> None:
-        """`texts`: work out every row's text now (for printing them all), from what
-        `texts` took of each line as the session loaded, rather than each when first shown."""
+    def __init__(self, tree: SessionTree, filter: str = "default") -> None:
         self.tree = tree
         self._filter = check_filter(filter)
         self._folded: set[str] = set()
         self._calls = ToolCallMap()
         self._assistants_read = 0  # tree entries whose text flag and tool calls are known
         self.label_times = False  # Pi's Shift+T: the time of each label after it
-        self._known: list[Display | None] | None = None  # row texts for the first build
-        if texts is not None:
-            with collector_paused():
-                self._known = texts.finish(tree, self._calls)
-            self._assistants_read = len(tree.entries)
         self.rebuild()
-        self._known = None
 
     # -- public state -------------------------------------------------------------------
     @property
@@ -142,14 +131,14 @@ class TreeRows(AppendRows):
         # multiply rows without end, so repeats stop expanding past a generous budget.
         expanded: set[str] | None = set() if self.tree.has_duplicates else None
         visits, budget = 0, 4 * len(self.tree.entries) + 10_000
-        known, pop, append = self._known, stack.pop, order.append
+        pop, append = stack.pop, order.append
         while stack:
             entry, parent = pop()
             while True:  # down a chain of only children without the stack
                 entry_id = entry.id
                 visits += 1
                 if passes(entry, mode, leaf_id, labeled):
-                    row = Row(self, entry, parent, known[entry.index] if known else None)
+                    row = Row(self, entry, parent)
                     if entry_id in active:
                         row.on_active_path = True
                         row.is_leaf_marker = entry_id == leaf_id

@@ -43,4 +43,6 @@ def escape_json_c1(dumped: str) -> str:
     """JSON text with DEL, C1 controls, bidi controls and lone surrogates escaped (json.dumps
     escapes only C0): the same value, safe for a terminal. A lone surrogate comes out as
     JSON.stringify writes it (`\\ud83d`)."""
+    if dumped.isascii() and "\x7f" not in dumped:  # most JSON: nothing to escape
+        return dumped
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pitui.core.rows.row_text import ToolCall, home_dir, tool_call_texts
+from pitui.core.rows.row_text import ToolCall, home_dir, tool_call_text
 from pitui.core.session.entry import Entry
 
 
@@ -27,8 +27,12 @@ class ToolCallMap:
         return bool(self._repeated)
 
     def add(self, entry: Entry, found: list[ToolCall]) -> None:
-        texts, owners, index = self.texts, self._owner, entry.index
-        for call_id, text in tool_call_texts(found, self._home):
+        texts, owners, index, home = self.texts, self._owner, entry.index, self._home
+        for call_id, name, arguments in found:  # as tool_call_texts(), once per call
+            try:
+                text = tool_call_text(name, arguments, home)
+            except TypeError:  # Pi cannot show it
+                continue
             try:
                 owner = owners.setdefault(call_id, index)
             except TypeError:  # an id no map can hold (an object, a list)

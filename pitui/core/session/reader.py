@@ -27,6 +27,10 @@ Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
 # Hears each entry decoded on the fast path with its line's bytes, valid during the call only:
 # what else a caller needs of every line is taken from it then, not read again later.
 LineHook = Callable[[Entry, memoryview], None]
+# Decodes one line into an entry (an `Entry`, or a subclass keeping more of the line for a
+# hook that reads it while the line is still in memory); raises one of `DecodeErrors` for
+# a line that must be parsed whole.
+LineDecoder = Callable[[memoryview], Entry]
 _SPACE = frozenset(b" \t\r\x0b\x0c")
 _CLOSE = ord("}")
 
@@ -72,9 +76,15 @@ class _Line:
 class SessionReader:
     """Reads a session file's complete lines; `refresh()` reads only what was appended."""
 
-    def __init__(self, path: str | os.PathLike[str], on_line: LineHook | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        on_line: LineHook | None = None,
+        decode: LineDecoder = decode_entry,
+    ) -> None:
         self.path = Path(path)
         self.on_line = on_line
+        self.decode = decode
         self.header: dict[str, Any] | None = None
         self.offset = 0  # just after the last complete line consumed
         self.partial_bytes = 0  # bytes of a last line not yet ended by "\n" (not read)
@@ -90,7 +100,7 @@ class SessionReader:
 
     def read(self, progress: Progress | None = None) -> ReadBatch:
         """Read the whole file from the start."""
-        self.__init__(self.path, self.on_line)  # type: ignore[misc]
+        self.__init__(self.path, self.on_line, self.decode)  # type: ignore[misc]
         batch = self._read_new(progress)
         batch.reset = True
         return batch
@@ -242,10 +252,11 @@ class SessionReader:
             links.non_messages,
         )
         line_number, index, previous = self._line_number, self._entry_count, NO_ID
-        on_line = self.on_line
+        on_line, decode = self.on_line, self.decode
         while (end := find(b"\n", start, limit)) != -1:
+            line = view[start:end]
             try:
-                entry = decode_entry(view[start:end])
+                entry = decode(line)
             except DecodeErrors:
                 break
             if entry.type != "message":
@@ -268,7 +279,7 @@ class SessionReader:
             previous = raw_id
             by_id[previous] = entry
             if on_line is not None:
-                on_line(entry, view[start:end])
+                on_line(entry, line)
             start = end + 1
         self._parsed_count += index - self._entry_count
         self._line_number, self._entry_count = line_number, index

@@ -9,8 +9,8 @@ from typing import Any
 
 from pitui.core.session.collector import collector_paused
 from pitui.core.session.context import Context, build_context
-from pitui.core.session.entry import Diagnostic, Entry
-from pitui.core.session.reader import LineHook, Progress, SessionReader
+from pitui.core.session.entry import Diagnostic, Entry, decode_entry
+from pitui.core.session.reader import LineDecoder, LineHook, Progress, SessionReader
 from pitui.core.session.tree import SessionTree
 
 
@@ -36,10 +36,11 @@ class Session:
         path: str | os.PathLike[str],
         progress: Progress | None = None,
         on_line: LineHook | None = None,
+        decode: LineDecoder = decode_entry,
     ) -> None:
-        """`on_line`: hears each line as it is read (see `LineHook`)."""
+        """`on_line`: hears each line as it is read (see `LineHook`), decoded by `decode`."""
         self.path = Path(path).absolute()
-        self.reader = SessionReader(self.path, on_line)
+        self.reader = SessionReader(self.path, on_line, decode)
         self.tree = SessionTree()
         self.read_diagnostics: list[Diagnostic] = []
         self.refresh(progress)

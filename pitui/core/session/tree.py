@@ -11,6 +11,7 @@ import bisect
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 from operator import attrgetter
 
 from pitui.core.format.jsvalues import js_string, js_trim, js_truthy
@@ -127,6 +128,8 @@ class SessionTree:
     @property
     def children(self) -> dict[str | None, list[Entry]]:
         """Children of each id (None: the roots, in file order), oldest first."""
+        if self._children is None and self._run_starts is not None:
+            self._children = self._children_by_runs(self._run_starts)
         if self._children is None:
             children: dict[str | None, list[Entry]] = {None: []}
             nodes = list(self.by_id.values())
@@ -147,6 +150,36 @@ class SessionTree:
                     kids.sort(key=_child_key)
             self._children = children
         return self._children
+
+    def _children_by_runs(self, starts: list[int]) -> dict[str | None, list[Entry]]:
+        """`children` when every id is new and came in file order: inside a run each entry
+        is the only child so far of the one before it, so only a run's first entry needs
+        its parent looked up (and only parents given such a child can have several)."""
+        entries, by_id = self.entries, self.by_id
+        kids = [[kid] for kid in islice(entries, 1, None)]  # each entry's, the next one...
+        if entries:
+            kids.append([])  # (the last entry's)
+        for index in starts:
+            if index:
+                kids[index - 1] = []  # ...but where a run starts
+        ids = [e.id for e in entries]
+        children: dict[str | None, list[Entry]] = dict(zip(ids, kids, strict=True))
+        roots: list[Entry] = []
+        children[None] = roots
+        branched: set[str] = set()
+        for index in starts:
+            entry = entries[index]
+            named = entry.parent_id
+            parent = None if named is None else by_id.get(named)
+            if parent is None or parent is entry:
+                roots.append(entry)
+            else:
+                children[named].append(entry)
+                branched.add(named)
+        for parent_id in branched:
+            if len(kids := children[parent_id]) > 1:
+                kids.sort(key=_child_key)
+        return children
 
     @property
     def has_duplicates(self) -> bool:

@@ -1,0 +1,202 @@
+"""Every row of a tree as a line of text, laid out as `TreeRows` lays it out (nothing
+folded), without a `Row` per entry: what `pitui tree` prints.
+
+A row's place (Pi's FlatNode: indent, connector, gutters) follows from its parent's and
+from how many shown kids the parent has, so the shown rows are found first (entries in
+display order, each with its parent's row), their kids counted, then placed in order. Down
+a chain of only children nothing in a place changes: such a row shares its parent's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
+
+from pitui.core.rows.all_texts import RowTexts
+from pitui.core.rows.filters import EVERYTHING, passes
+from pitui.core.rows.order import active_first
+from pitui.core.rows.row import Gutters, draw_guide
+from pitui.core.rows.row_text import Display, entry_display
+from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.tool_calls import ToolCallMap
+from pitui.core.session.collector import collector_paused
+from pitui.core.session.entry import Entry
+from pitui.core.session.tree import SessionTree
+
+
+class Place(NamedTuple):
+    """Where a row sits and the guide drawn before it (see `row.place`)."""
+
+    indent: int
+    branched: bool  # its parent has several shown kids: a connector (Pi's justBranched)
+    is_last: bool  # the last of its parent's shown kids (read only when `branched`)
+    gutters: Gutters
+    depth: int  # display indent
+    guide: str
+
+
+class Shown(NamedTuple):
+    """The rows a filter shows, unfolded, in display order."""
+
+    entries: list[Entry]
+    places: list[Place]
+    active: set[str]  # ids on the path root → leaf
+
+
+def tree_text(tree: SessionTree, mode: str, texts: RowTexts) -> str:
+    """The rows `mode` shows, one line each (`•` marks the active path, as in Pi), from the
+    row texts `texts` took as the session loaded."""
+    return "".join(tree_chunks(tree, mode, texts))
+
+
+def tree_chunks(tree: SessionTree, mode: str, texts: RowTexts) -> Iterator[str]:
+    """`tree_text` a few thousand lines at a time: the whole text is never in memory (nor
+    its encoding, when each chunk is written as it comes)."""
+    with collector_paused():
+        calls = ToolCallMap()
+        known = texts.finish(tree, calls)  # also every assistant's text flag, for filters
+        shown = shown_rows(tree, mode)
+        if not shown.entries:
+            yield f"No entries found [{mode}]\n"
+            return
+        yield from _chunks(tree, shown, known, lambda: calls.texts)
+
+
+def _chunks(
+    tree: SessionTree,
+    shown: Shown,
+    known: list[Display | None],
+    calls: Callable[[], dict[object, str]],
+) -> Iterator[str]:
+    entries, places = shown.entries, shown.places
+    for start in range(0, len(entries), _CHUNK):
+        end = start + _CHUNK
+        yield "".join(_lines(tree, entries[start:end], places[start:end], shown, known, calls))
+
+
+def _lines(
+    tree: SessionTree,
+    entries: list[Entry],
+    places: list[Place],
+    shown: Shown,
+    known: list[Display | None],
+    calls: Callable[[], dict[object, str]],
+) -> list[str]:
+    labels, active, lines = tree.labels, shown.active, []
+    append = lines.append
+    for entry, place in zip(entries, places, strict=True):
+        display = known[entry.index]
+        if display is None:  # not worked out while loading (it always is, in practice)
+            tag, tag_style, body, body_style = entry_display(entry, entry.read_raw(), calls)
+            display = (one_line(tag), tag_style, one_line(body), body_style)
+        entry_id = entry.id
+        mark = "• " if entry_id in active else ""
+        if labels and (label := labels.get(entry_id)) is not None:
+            mark += f"[{one_line(label.text)}] "
+        append(f"{place.guide}{mark}{display[0]}{display[2]}\n")
+    return lines
+
+
+_CHUNK = 4096  # lines
+
+
+def shown_rows(tree: SessionTree, mode: str) -> Shown:
+    """The rows `mode` shows, placed; as `TreeRows(tree, mode)`'s rows, unfolded."""
+    entries, parents, active = _walk(tree, mode)
+    return Shown(entries, _places(parents), active)
+
+
+def _walk(tree: SessionTree, mode: str) -> tuple[list[Entry], list[int], set[str]]:
+    """As `TreeRows._flatten`: a pre-order walk, the branch holding the leaf first; the
+    entries `mode` shows, each with the row of its nearest shown ancestor (-1: none)."""
+    children, labeled = tree.placements, tree.labels
+    leaf = tree.leaf
+    leaf_id = leaf.id if leaf is not None else None
+    active = tree.active_path_ids()
+    first = tree.leaf_holders() if tree.has_duplicates else active
+    entries: list[Entry] = []
+    parents: list[int] = []
+    stack = [(root, -1) for root in reversed(active_first(children[None], first))]
+    # A repeated id shows its subtree once per placement, as in Pi; nested repeats could
+    # multiply rows without end, so repeats stop expanding past a generous budget.
+    expanded: set[str] | None = set() if tree.has_duplicates else None
+    visits, budget = 0, 4 * len(tree.entries) + 10_000
+    every = mode == EVERYTHING
+    pop, add_entry, add_parent, get_kids = stack.pop, entries.append, parents.append, children.get
+    while stack:
+        entry, parent = pop()
+        while True:  # down a chain of only children without the stack
+            entry_id = entry.id
+            visits += 1
+            if every or passes(entry, mode, leaf_id, labeled):
+                add_parent(parent)
+                parent = len(entries)
+                add_entry(entry)
+            kids = get_kids(entry_id)
+            if not kids:
+                break
+            if expanded is not None:
+                if entry_id in expanded and visits + len(stack) > budget:
+                    break
+                expanded.add(entry_id)
+            if len(kids) == 1:
+                entry = kids[0]
+                continue
+            stack.extend((kid, parent) for kid in reversed(active_first(kids, first)))
+            break
+    return entries, parents, active
+
+
+def _places(parents: list[int]) -> list[Place]:
+    """Each row's place, from its parent's (rows come after their parents)."""
+    n = len(parents)
+    count, last = [0] * (n + 1), [-1] * (n + 1)  # index -1 (the last): the roots
+    for i, parent in enumerate(parents):
+        count[parent] += 1
+        last[parent] = i
+    multiple_roots = count[-1] > 1
+    memo: dict[tuple[int, int, str], str] = {}
+    places: list[Place] = []
+    append = places.append
+    for i, parent in enumerate(parents):
+        if parent >= 0 and count[parent] == 1 and not (above := places[parent]).branched:
+            append(above)  # an only child, its parent not branched: the same place
+        else:
+            append(_place(i, parent, parents, places, count, last, multiple_roots, memo))
+    return places
+
+
+def _place(
+    i: int,
+    parent: int,
+    parents: list[int],
+    places: list[Place],
+    count: list[int],
+    last: list[int],
+    multiple_roots: bool,
+    memo: dict[tuple[int, int, str], str],
+) -> Place:
+    """Pi's indent / connector / gutter rules (as `row.place`) and the guide they draw
+    (as `row.GuideMemo`, whose places keep each keyed gutters alive)."""
+    gutters: Gutters
+    if parent < 0:
+        indent, branched, gutters = (1 if multiple_roots else 0), multiple_roots, None
+    else:
+        above = places[parent]
+        branched = count[parent] > 1
+        grows = branched or (above.branched and above.indent > 0)
+        indent = above.indent + 1 if grows else above.indent
+        if not above.branched or (parents[parent] < 0 and multiple_roots):
+            gutters = above.gutters
+        else:
+            gutters = (max(0, above.depth - 1), not above.is_last, above.gutters)
+    is_last = last[parent] == i
+    depth = max(0, indent - 1) if multiple_roots else indent
+    connector = ""
+    if branched and parent >= 0 and depth > 0:  # a root's connector is never drawn
+        connector = ("└" if is_last else "├") + ("⊟" if count[i] else "─")
+    key = (id(gutters), depth, connector)
+    guide = memo.get(key)
+    if guide is None:
+        guide = memo[key] = draw_guide(depth, connector, gutters)
+    return Place(indent, branched, is_last, gutters, depth, guide)
