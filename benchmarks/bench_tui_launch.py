@@ -1,8 +1,8 @@
 """The app as a user meets it: from launch to the screen showing the answer, pitui against
 Pi 1.6.0's own TUI, measured in tmux by polling the screen (`capture-pane`), in the same run.
 
-    python benchmarks/bench_tui_launch.py [--repeats 3] [--part picker|session|all]
-                                          [--sessions 1000]
+    python benchmarks/bench_tui_launch.py [--repeats 3] [--part picker|session|enter|all]
+                                          [--sessions 1000] [--pause 1.0]
 
 picker   `pitui --all` on a store of `--sessions` generated sessions (warm index) until the
          first session title appears and until the whole list is in (status "N shown"),
@@ -15,6 +15,10 @@ session  `pitui FILE` on the 100k-entry session (~110 MB) until tree rows appear
          against `pi --session COPY` until the conversation (the leaf message) is shown. Pi
          appends an entry when it opens a session, so it gets a fresh copy per run; the
          session's cwd is an existing folder, else Pi asks first.
+enter    each picker opened in a folder whose only session is the 100k-entry one, Enter
+         pressed `--pause` seconds after it is listed (a user reads the list; 0: at once),
+         until its rows and the whole tree (pitui) or its conversation (Pi) show: seconds
+         from the key, and the ratio of pitui's to Pi's.
 
 Each launch runs in its own tmux server (`tmux -L bench-tui-PID`) at 100x30. Alongside the
 wall time, the CPU time (user + system) and peak RSS (VmHWM) of the launched process itself
