@@ -123,13 +123,14 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         self.hub.close()
 
     def preload_session_screen(self) -> None:
-        """Import the session screen's modules (about 0.2 s: pydantic models, Markdown) in a
-        thread, once the picker shows its list, so Enter on a session does not wait for them."""
+        """Import the session screen's modules (about 0.1 s, Markdown) and the format's pydantic
+        models (about 0.1 s, first used when a message is shown) in a thread, once the picker
+        shows its list, so Enter on a session waits for neither."""
         if self._preloading:
             return
         self._preloading = True
         self.run_worker(
-            partial(importlib.import_module, "pitui.ui.screens.session"),
+            partial(_import_all, ("pitui.ui.screens.session", "pitui.core.format.models")),
             thread=True,
             group="preload",
             exit_on_error=False,
@@ -198,6 +199,11 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     def report_worker_failure(self, worker: Worker[Any]) -> None:
         """The one place worker failures surface: a notification, never a traceback."""
         notify_failure(self, worker)
+
+
+def _import_all(modules: Iterable[str]) -> None:
+    for module in modules:
+        importlib.import_module(module)
 
 
 TEXTUAL_COMMANDS_REPLACED = frozenset({"Theme", "Quit", "Keys"})  # pitui's own keys do these

@@ -14,7 +14,6 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from pitui.core.format.models import check_entry
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
@@ -86,6 +85,8 @@ def header_text(entry: Entry, tree: SessionTree | None = None) -> Text:
     if label:
         text.append(f"  [{one_line(label)}]", "bold cyan")
     text.append(f"  line {entry.line}", "dim")
+    from pitui.core.format.models import check_entry  # pydantic: ~0.1 s, once, when first shown
+
     problems = check_entry(entry.raw)
     if problems:
         text.append(f"\n⚠ not in Pi's format: {one_line('; '.join(problems[:4]))}", "yellow")
