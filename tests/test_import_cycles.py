@@ -10,9 +10,10 @@ import pitui
 PACKAGE = Path(pitui.__file__).parent
 # Lower layers first: a module may import from its own layer or any layer before it.
 LAYERS = [
-    ("pitui.core.errors", "pitui.core.user_dirs", "pitui.core.answers"),
+    ("pitui.core.errors", "pitui.core.user_dirs"),
     ("pitui.core.format", "pitui.core.secrets"),
     ("pitui.core.session",),
+    ("pitui.core.answers",),
     ("pitui.core.rows", "pitui.core.catalog"),
     ("pitui.core.live", "pitui.core.changes", "pitui.core.userdata"),
     ("pitui.core.export", "pitui.core.usage"),

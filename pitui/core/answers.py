@@ -14,15 +14,15 @@ The dependencies are taken before the command reads anything, so a file that cha
 it runs changes its stat after the recorded one: the next run misses. As the catalog index,
 this trusts size + mtime + ctime + inode to say that a file's bytes are unchanged.
 
-Imports only the standard library's lightest modules: a hit must cost less than the
-imports of the code that computes an answer.
+Imports only the standard library's lightest modules and the session layer's `source`
+(regular files only): a hit must cost less than the imports of the code that computes an
+answer.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import sys
 import time
 
@@ -30,6 +30,9 @@ try:
     from _blake2 import blake2b  # hashlib itself loads OpenSSL first: several ms at startup
 except ImportError:  # a Python built without it
     from hashlib import blake2b
+
+from pitui.core.errors import PituiError
+from pitui.core.session.source import open_regular
 
 FORMAT = b"pitui-answer-2\n"
 FOLDER = "answers"
@@ -168,21 +171,17 @@ def _walk(folder: str, found: list[str]) -> None:
 
 
 def _read_regular(path: str) -> bytes | None:
-    """The file's bytes if it is a regular file (a FIFO or a device put in its place is
-    never read: opened without blocking, then checked)."""
+    """The file's bytes if it is a regular file (None: absent, unreadable, or not a regular
+    file: a FIFO put in its place is never read)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        fd = open_regular(path)
+    except (OSError, PituiError):
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as fh:
+    with os.fdopen(fd, "rb") as fh:
+        try:
             return fh.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+        except OSError:
+            return None
 
 
 class Answers:
