@@ -203,7 +203,7 @@ async def test_ctrl_p_shows_full_paths_without_squeezing_titles(
 async def test_preview_shows_the_highlighted_session(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)
-        await pilot.press("down", "down")
+        await pilot.press("down")  # from the search box, as Pi: the selection moves
         await settle(pilot)
         preview = picker.query_one("#preview")
         assert preview.summary is picker.rows[1].summary
@@ -287,7 +287,7 @@ async def test_resume_in_an_existing_cwd(
     async with app.run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         path = Path(picker.rows[0].summary.path)
-        await pilot.press("down", "r")
+        await pilot.press("up", "r")  # into the list, on its first row
         await pilot.pause()
     assert app.return_value == Handoff(["pi", "--session", str(path)], str(workdir))
     assert run_handoff(app.return_value.argv, app.return_value.cwd) == 0
@@ -302,7 +302,7 @@ async def test_fork_with_missing_cwd_asks_then_runs_here(
     async with app.run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         path = Path(picker.rows[0].summary.path)
-        await pilot.press("down", "f")
+        await pilot.press("up", "f")  # into the list, on its first row
         await pilot.pause()
         assert isinstance(app.screen, ChoiceModal)
         await pilot.press("enter")  # "Run here" has the focus
@@ -319,7 +319,7 @@ async def test_resume_without_pi_stays_open(
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         picker = await started(pilot)
-        await pilot.press("down", "r")
+        await pilot.press("up", "r")  # into the list, on its first row
         await pilot.pause()
         assert app.is_running and app.screen is picker
         assert any("not found" in str(n.message) for n in app._notifications)

@@ -50,8 +50,7 @@ async def test_new_query_highlights_its_first_row(app_factory: Any) -> None:
         table = picker.query_one(SessionTable)
         titles = [r.summary.name or r.summary.first_message for r in picker.rows]
         target = next(i for i, t in enumerate(titles) if "Checkout" in t and i > 0)
-        await pilot.press("down")  # into the list
-        for _ in range(target):
+        for _ in range(target):  # from the search box, as Pi: each Down moves
             await pilot.press("down")
         assert table.cursor == target
         kept = table.highlighted
@@ -69,7 +68,7 @@ async def test_sort_scope_and_filter_highlight_the_first_row(app_factory: Any, k
     async with app_factory(all_scope=False).run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         table = picker.query_one(SessionTable)
-        await pilot.press("down", "down", "down")
+        await pilot.press("down", "down")
         assert table.cursor == 2
         await pilot.press(key)
         await answered(pilot, picker)

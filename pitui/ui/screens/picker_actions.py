@@ -31,8 +31,13 @@ class PickerActions(Screen[None]):
     _update_catalog: Callable[[list[Path], list[Path]], None]
     defer: Callable[[str], bool]
 
-    def action_focus_list(self) -> None:
-        self.query_one(SessionTable).focus()
+    def action_focus_list(self, move: str = "", step: int = 0) -> None:
+        """Into the list, moving its selection as the key does there (`move`: `cursor` or
+        `page`), as Pi's selector moves it from its search box."""
+        table = self.query_one(SessionTable)
+        table.focus()
+        if move in ("cursor", "page"):
+            getattr(table, f"action_{move}")(step)
 
     def action_focus_search(self) -> None:
         self.query_one("#search", Input).focus()

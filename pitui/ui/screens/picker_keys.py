@@ -120,13 +120,23 @@ PICKER_BINDINGS: list[BindingType] = [
         priority=True,
         tooltip="Fork the highlighted session in pi (pi --fork)",
     ),
-    Binding(
-        "down,up,pagedown,pageup",
-        "focus_list",
-        "List",
-        show=False,
-        id="picker.list",
-        tooltip="Move into the list",
+    # From the search box, as Pi: the selection moves (and the list takes the focus). The
+    # list's ids: a Pi remap of tui.select.* moves both.
+    *(
+        Binding(
+            key,
+            f"focus_list('{action}', {step})",
+            "List",
+            show=False,
+            id=f"picker.{name}",
+            tooltip="Move into the list",
+        )
+        for key, action, step, name in (
+            ("down", "cursor", 1, "down"),
+            ("up", "cursor", -1, "up"),
+            ("pagedown", "page", 1, "page_down"),
+            ("pageup", "page", -1, "page_up"),
+        )
     ),
     Binding(
         "escape",
