@@ -9,6 +9,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from pitui.commands.first_frame import kept_screen
 from pitui.core.catalog import discovery
 from pitui.core.changes.handoff import run_handoff
 from pitui.core.errors import PituiError
@@ -38,28 +39,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pitui.ui.app import make_app
-    from pitui.ui.handoff import Handoff
-
     if args.file and args.demo:
         raise PituiError("give either a session file or --demo, not both")
+    kept = kept_screen(args)
+    if kept is not None:
+        kept.show()  # before Textual loads: the picker as the last launch drew it
     demo_dir = Path(tempfile.mkdtemp(prefix="pitui-demo-")) if args.demo else None
     try:
+        from pitui.ui.app import make_app
+        from pitui.ui.handoff import Handoff
+
         options = _options(args, demo_dir)
         app = make_app(
             watch=not args.no_watch,
             no_cache=args.no_cache,
             pi_command=args.pi_command,
             keybindings=discovery.agent_dir() / "keybindings.json",  # the user's Pi keys
+            kept_screen=kept,
             **options,
         )
         result = app.run()
-        if isinstance(result, Handoff):
-            return run_handoff(result.argv, result.cwd)
-        return app.return_code or 0
     finally:
+        if kept is not None:
+            kept.restore()  # only if the app never took the terminal
         if demo_dir is not None:
             shutil.rmtree(demo_dir, ignore_errors=True)
+    if isinstance(result, Handoff):
+        return run_handoff(result.argv, result.cwd)
+    return app.return_code or 0
 
 
 def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, object]:

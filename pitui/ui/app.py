@@ -21,7 +21,8 @@ from pitui.core.catalog.catalog import Catalog
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
 from pitui.ui.executor import DaemonExecutor
-from pitui.ui.failures import ReportsFailures, notify_failure
+from pitui.ui.failures import notify_failure
+from pitui.ui.first_screen import KeepsFirstScreen, driver_after
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.messages import SessionRemoved
@@ -53,9 +54,10 @@ class AppConfig:
     keymap: dict[str, str] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
     keymap_notices: list[str] = field(default_factory=list)
+    kept_screen: Any = None  # the picker's first screen kept from the last launch
 
 
-class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
+class PituiApp(KeepsFirstScreen, HandoffFlow, WriteFlow, App[Handoff | None]):
     """Picker first (or one session directly); global keys; the single worker-failure handler."""
 
     TITLE = "pitui"
@@ -72,7 +74,9 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     ]
 
     def __init__(self, config: AppConfig, hub: SessionHub) -> None:
-        super().__init__()
+        kept = config.kept_screen
+        super().__init__(driver_class=driver_after(kept) if kept and kept.shown else None)
+        self.hold_for_kept_screen(kept)
         self.config = config
         self.hub = hub
         for theme in PITUI_THEMES:
@@ -231,6 +235,7 @@ def make_app(
     now: datetime | Callable[[], datetime] | None = None,
     home: str | None = None,
     keybindings: Path | str | None = None,
+    kept_screen: Any = None,
 ) -> PituiApp:
     """Build the app with its catalog and live store (no I/O happens until it runs)."""
     clock = (lambda: now) if isinstance(now, datetime) else now
@@ -246,6 +251,7 @@ def make_app(
         pi_command=pi_command,
         now=clock,
         home=home,
+        kept_screen=kept_screen,
     )
     config.settings = load_settings()  # small files, read before the app runs
     if keybindings is not None:

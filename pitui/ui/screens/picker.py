@@ -27,6 +27,7 @@ from pitui.ui.messages import (
     SearchDone,
 )
 from pitui.ui.screens.picker_actions import SORTS, PickerActions
+from pitui.ui.screens.picker_first_screen import PickerFirstScreen
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
 from pitui.ui.screens.picker_secrets import DEBOUNCE, PickerSecrets, with_secret_marks
 from pitui.ui.widgets.session_preview import SessionPreview
@@ -44,7 +45,7 @@ class SearchRequest:
     named_only: bool
 
 
-class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
+class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailures, Screen[None]):
     """Catalog search in thread workers; the list updates as the catalog fills in."""
 
     BINDINGS: ClassVar[list[BindingType]] = PICKER_BINDINGS
@@ -86,6 +87,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         self._update_status()
         if self.app.catalog is None:
             return
+        self.first_screen_starts()
         self._scan()
         self.run_search()  # what the index already knows, while the scan runs
         self._unsubscribe = self.app.hub.subscribe(self._hub_changed)
@@ -125,6 +127,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         else:  # the index the list came from (or the answer on its way) was up to date
             self._update_status()
         self.look_for_secrets()
+        self.first_screen_has("scan")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == "scan":
@@ -132,6 +135,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
             self.run_search()
         if event.state == WorkerState.ERROR and event.worker.group == "search":
             self._queued = None  # no answer is coming: never act on a list not shown
+        self.first_screen_worker(event)
 
     def _hub_changed(self, event: Any) -> None:
         """Watcher thread: the hub has indexed a change; only post (never block the watcher)."""
@@ -186,6 +190,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         if self.app.catalog is None:
             return
         self._last_research = time.monotonic()
+        self.first_screen_waits("answer")
         self._search(self.current_request())
 
     @work(
@@ -216,6 +221,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         if result.error and not result.rows:
             self._update_status()
             self._run_queued()
+            self.first_screen_has("answer")
             return  # keep the last list while the query is being typed
         self.rows = list(result.rows)
         self.known_count = known
@@ -233,6 +239,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         self.query_one(SessionPreview).show(table.highlighted, table.highlighted_row)
         self.call_after_refresh(self.app.preload_session_screen)  # once the list is drawn
         self._run_queued()
+        self.first_screen_has("answer")
 
     def _run_queued(self) -> None:
         action, self._queued = self._queued, None

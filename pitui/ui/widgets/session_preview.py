@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Static
 
 from pitui.core.rows.render_text import message_text
@@ -44,12 +45,16 @@ def exchanges(path: Path) -> list[tuple[str, str]]:
 class SessionPreview(ReportsFailures, VerticalScroll):
     """Shows a `SessionSummary` at once; exchanges arrive from a thread worker."""
 
+    class Loaded(Message):
+        """The exchanges of the session shown have arrived."""
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.summary: Any = None
         self.home: str | None = None
         self._exchanges: list[tuple[str, str]] = []
         self._marks: tuple[bool, tuple[str, ...]] = (False, ())
+        self.loading = False  # the exchanges of the session shown are on their way
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(id="preview-body")
@@ -62,6 +67,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         self.summary, self._marks = summary, marks
         self._exchanges = []
         self._render_body()
+        self.loading = summary is not None
         if summary is not None:
             self._load_exchanges(Path(summary.path))
 
@@ -84,6 +90,8 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         if self.summary is not None and Path(self.summary.path) == message.path:
             self._exchanges = message.exchanges
             self._render_body()
+            self.loading = False
+            self.post_message(self.Loaded())
 
     def _render_body(self) -> None:
         body = self.query_one("#preview-body", Static)

@@ -7,6 +7,7 @@ in a cache, so replacing 5,000 rows costs no more than replacing 10.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,7 +24,7 @@ from textual.strip import Strip
 from textual.widgets import Input
 
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import age, middle_ellipsis, tilde, to_datetime
+from pitui.ui.format import age, age_good_until, middle_ellipsis, tilde, to_datetime
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 SESSION_WIDTH_MIN = 24
@@ -151,6 +152,15 @@ class SessionTable(ScrollView, can_focus=True):
         self.refresh()
         self._scroll_to_cursor()
         self._post_highlighted()
+
+    def ages_good_until(self) -> float:
+        """Epoch seconds until which every age on screen reads as it does now."""
+        if self.now is None:
+            return math.inf
+        top = self.scroll_offset.y
+        shown = self.rows[top : top + max(0, self.size.height - 1)]  # the header is line 0
+        moments = (to_datetime(row.summary.modified_ms) for row in shown)
+        return min((age_good_until(m, self.now) for m in moments), default=math.inf)
 
     @property
     def row_count(self) -> int:
