@@ -15,6 +15,7 @@ from pitui.ui.keymap import PI_TO_PITUI, load_pi_keymap, pi_keymap, textual_keys
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.widgets.session_table import SessionTable
 
 SIZE = (160, 40)
 
@@ -152,3 +153,23 @@ async def test_remapped_keys_work_in_the_app(app_factory: Any, tmp_path: Path) -
         assert tree.filter == "default"
         await pilot.press("ctrl+y")
         assert tree.filter == "no-tools"
+
+
+async def test_a_remapped_select_down_moves_from_the_search_box_and_in_the_list(
+    app_factory: Any, tmp_path: Path
+) -> None:
+    file = tmp_path / "keybindings.json"
+    file.write_text(json.dumps({"tui.select.down": "ctrl+j"}))
+    app = app_factory(keybindings=file)
+    async with app.run_test(size=SIZE) as pilot:
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        await wait_for(pilot, lambda: picker.scanned)
+        await settle(pilot)
+        table = picker.query_one(SessionTable)
+        await pilot.press("ctrl+j")  # from the search box, as Pi
+        assert table.cursor == 1 and picker.focused is table
+        await pilot.press("ctrl+j")  # in the list
+        assert table.cursor == 2
+        await pilot.press("down")  # no longer the key
+        assert table.cursor == 2
