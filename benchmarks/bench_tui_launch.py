@@ -94,7 +94,14 @@ class Launch:
         hwm = re.search(r"VmHWM:\s+(\d+) kB", status)
         return {"cpu": cpu, "mb": int(hwm.group(1)) / 1024 if hwm else 0.0}
 
-    def close(self) -> None:
+    def close(self, quit_keys: tuple[str, ...] = ()) -> None:
+        """Quit with `quit_keys` as a user does (waiting a few seconds for the program to
+        end), then end the server."""
+        if quit_keys:
+            self.send(*quit_keys)
+            deadline = time.perf_counter() + 5
+            while Path(f"/proc/{self.pid}").exists() and time.perf_counter() < deadline:
+                time.sleep(0.02)
         subprocess.run([*self.tmux, "kill-server"], capture_output=True)
         sockets = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
         (sockets / self.server).unlink(missing_ok=True)  # kill-server leaves it behind
@@ -105,6 +112,9 @@ def base_env() -> dict[str, str]:
     env = {k: os.environ[k] for k in keep if k in os.environ}
     env.setdefault("LANG", "C.UTF-8")
     return env
+
+
+QUIT_PITUI = ("C-q",)  # pitui's kept first screen is drawn from an index closed cleanly
 
 
 def pitui_env(agent: Path, cache: Path) -> dict[str, str]:
@@ -120,9 +130,12 @@ def contains(snippet: str) -> Check:
     return lambda text: snippet in text
 
 
-def measure(argv: list[str], env: dict[str, str], cwd: Path, steps: list) -> dict:
+def measure(
+    argv: list[str], env: dict[str, str], cwd: Path, steps: list, quit_keys: tuple[str, ...] = ()
+) -> dict:
     """Run `argv`; for each (name, check, keys) step, wait for check then send keys. A step
-    after keys were sent also records "since keys": its seconds from that send."""
+    after keys were sent also records "since keys": its seconds from that send. Then quit
+    with `quit_keys` (none: the program is killed)."""
     launch = Launch(argv, env, cwd)
     found = {}
     sent: float | None = None
@@ -135,7 +148,7 @@ def measure(argv: list[str], env: dict[str, str], cwd: Path, steps: list) -> dic
                 launch.send(*keys)
                 sent = time.perf_counter() - launch.start
     finally:
-        launch.close()
+        launch.close(quit_keys)
     return found
 
 
@@ -185,23 +198,54 @@ def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict
     ours = procs.pitui_argv("--all")
     pi = [procs.node(), str(PI_CLI), "--resume"]
     floor = [sys.executable, str(REPO / "benchmarks" / "textual_floor.py")]
-    runs: dict[str, list[dict]] = {"pitui": [], "pi": [], "textual floor": []}
+    keep_first_screen(ours, agent, cache, work, sessions)
+    runs: dict[str, list[dict]] = {"pitui": [], "pitui, none kept": [], "pi": [],
+                                   "textual floor": []}  # fmt: skip
+    pitui_steps = [("title", contains(title), None),
+                   ("all listed", pitui_all(sessions), ("Tab",)),
+                   ("key answered", contains("this folder ·"), None)]  # fmt: skip
+
+    def pitui_none_kept() -> dict:
+        shutil.rmtree(cache / "answers", ignore_errors=True)  # as after a session changed
+        found = measure(ours, pitui_env(agent, cache), work, pitui_steps, QUIT_PITUI)
+        keep_first_screen(ours, agent, cache, work, sessions)
+        return found
+
     for i in range(repeats):
         runs["textual floor"].append(
             measure(floor, pitui_env(agent, cache), work,
                     [("ready", contains("textual floor: ready"), None)]))  # fmt: skip
         order = [
-            ("pitui", lambda: measure(ours, pitui_env(agent, cache), work,
-                                      [("title", contains(title), None),
-                                       ("all listed", pitui_all(sessions), None)])),
+            ("pitui", lambda: measure(ours, pitui_env(agent, cache), work, pitui_steps,
+                                      QUIT_PITUI)),
+            ("pitui, none kept", pitui_none_kept),
             ("pi", lambda: measure(pi, pi_env(pi_agent, pi_home), work,
                                    [("picker", contains("Resume Session"), ("Tab",)),
                                     ("title", contains(title), None),
-                                    ("all listed", pi_all, None)])),
+                                    ("all listed", pi_all, ("Tab",)),
+                                    ("key answered", contains("◉ Current Folder"), None)])),
         ]  # fmt: skip
         for side, run in order if i % 2 == 0 else order[::-1]:
             runs[side].append(run())
     return runs
+
+
+def keep_first_screen(argv: list[str], agent: Path, cache: Path, work: Path, sessions: int) -> None:
+    """One launch left alone until its first screen is complete and kept (pitui keeps it only
+    when no key was pressed first), as a user's previous launch."""
+    answers = cache / "answers"
+
+    def stamps() -> set[tuple[str, int]]:
+        files = answers.iterdir() if answers.is_dir() else ()
+        return {(f.name, f.stat().st_mtime_ns) for f in files}
+
+    before = stamps()
+
+    def kept(_: str) -> bool:
+        return bool(stamps() - before)
+
+    measure(argv, pitui_env(agent, cache), work, [("all listed", pitui_all(sessions), None),
+                                                  ("kept", kept, None)], QUIT_PITUI)  # fmt: skip
 
 
 # -- session --------------------------------------------------------------------------------
