@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from entry_builders import header, msg
 from ui_helpers import settle, wait_for
 
-from pitui.core.usage.secrets_cache import FILE_NAME
+from pitui.core.usage.secrets_cache import FILE_NAME, SecretsCache
+from pitui.ui.screens import picker_secrets
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.picker_secrets import MARK, SecretRow
 from pitui.ui.widgets.session_table import SessionTable
@@ -51,3 +53,27 @@ async def test_marker_on_the_sessions_with_credentials(
         line = table.render_line(1 + picker.rows.index(marked[0])).text
         assert MARK + "Leaky session" in line
     assert (tmp_path / "cache" / FILE_NAME).is_file()
+
+
+async def test_a_pass_cut_short_keeps_what_it_read(
+    app_factory: Any, demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pitui quit in the middle of a long first pass: the files read are not read again."""
+    plant(demo_root)
+    monkeypatch.setattr(picker_secrets, "BATCH", 1)
+    monkeypatch.setattr(picker_secrets, "SAVE_EVERY", 0.0)
+    calls = []
+    original = SecretsCache.kinds_of
+
+    def cut_short(self: SecretsCache, paths: Any, stop: Any) -> Any:
+        calls.append(paths)
+        if len(calls) > 3:
+            raise RuntimeError("quit")  # as the thread ends with the app, mid-pass
+        return original(self, paths, stop)
+
+    monkeypatch.setattr(SecretsCache, "kinds_of", cut_short)
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: len(calls) > 3)
+        await settle(pilot)
+    kept = orjson.loads((tmp_path / "cache" / FILE_NAME).read_bytes())["files"]
+    assert len(kept) == 3 and set(kept) == {p for batch in calls[:3] for p in batch}

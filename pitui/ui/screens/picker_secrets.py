@@ -5,6 +5,7 @@ new and changed files are read again."""
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 MARK = "⚠ "
 BATCH = 50  # files read between two updates of the list
 DEBOUNCE = 3.0  # seconds of quiet after a change before looking again (a session being written)
+SAVE_EVERY = 5.0  # seconds: what a long first pass has read is kept if pitui quits meanwhile
 
 
 @dataclass(frozen=True)
@@ -86,11 +88,15 @@ class PickerSecrets(ReportsFailures, Screen[None]):
             cache = self._cache(catalog)
             found = set(self.secret_paths) & set(paths)  # kept until their file is looked at
             posted = frozenset(self.secret_paths)
+            saved = time.monotonic()
             for start in range(0, len(paths), BATCH):
                 batch = paths[start : start + BATCH]
                 holding = cache.kinds_of(batch, stop)
                 if stop():
                     break
+                if time.monotonic() - saved >= SAVE_EVERY:
+                    cache.close()  # writes what changed so far
+                    saved = time.monotonic()
                 found.difference_update(batch)
                 found.update(holding)
                 if found != posted:
