@@ -4,7 +4,6 @@ search, and incremental append equal to a full rebuild."""
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -167,23 +166,23 @@ def test_labels_shown_and_control_characters_inert() -> None:
     assert line.startswith("• [my␛label] user: a␛]52;c;SGVsbG8=␇b c")
 
 
-def test_linear_chain_100k_no_recursion_and_fast() -> None:
+def test_linear_chain_100k_no_recursion_and_appends_in_place() -> None:
     n = 100_000
     raws = [msg(f"e{i}", f"e{i - 1}" if i else None, "user", "x", n=i) for i in range(n)]
     tree = SessionTree(entries(raws))
-    start = time.perf_counter()
     rows = TreeRows(tree)
-    elapsed = time.perf_counter() - start
     assert len(rows) == n and rows.rows[-1].is_leaf_marker
-    assert elapsed < 2.0, elapsed  # < 1 s on a normal machine; slack for loaded CI
     assert rows.fold("e0") and len(rows) == 1
     assert rows.unfold("e0") and rows.search("x")[-1] == n - 1
     more = entries([msg("new", f"e{n - 1}", text="y", n=n)], n)
     tree.extend(more)
-    start = time.perf_counter()
+    rows.rebuild = _no_rebuild  # type: ignore[method-assign]  # the live case: no rebuild
     assert rows.extend(more) == n - 1  # the parent row may change (fold sign)
-    assert time.perf_counter() - start < 0.01
     assert rows.index_of("new") == n
+
+
+def _no_rebuild() -> None:
+    raise AssertionError("rebuilt the rows for an entry appended under the leaf")
 
 
 def comb(n: int) -> list[dict[str, Any]]:
@@ -257,14 +256,16 @@ def test_incremental_varied_sessions(tmp_path: Path) -> None:
             assert snapshot(rows) == snapshot(TreeRows(tree, mode))
 
 
-def test_incremental_live_chain_is_fast() -> None:
+def test_a_live_chain_is_extended_in_place() -> None:
+    """Speed is measured in benchmarks/: here, that each appended entry takes the O(1) path
+    (no rebuild) and that the rows are those of a fresh build."""
     raws = [msg(f"e{i}", f"e{i - 1}" if i else None, "user", "x", n=i) for i in range(20_000)]
     tree = SessionTree(entries(raws[:10_000]))
     rows = TreeRows(tree)
-    start = time.perf_counter()
+    rows.rebuild = _no_rebuild  # type: ignore[method-assign]
     for i in range(10_000, 20_000):
         batch = entries([raws[i]], i)
         tree.extend(batch)
         rows.extend(batch)
-    assert time.perf_counter() - start < 1.0
     assert len(rows) == 20_000
+    assert snapshot(rows) == snapshot(TreeRows(tree))
