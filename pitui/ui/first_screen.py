@@ -22,7 +22,7 @@ from textual.screen import Screen
 
 from pitui.ui.failures import ReportsFailures
 
-HOLD_AT_MOST = 2.0  # seconds
+HOLD_AT_MOST = 5.0  # seconds (a kept screen means nothing changed: the scan and passes are quick)
 STILL_EVERY = 0.03  # seconds between two looks at the screen while it settles ...
 STILL_TRIES = 20  # ... at most this many looks
 ALTERNATE_SCREEN = "\x1b[?1049h"

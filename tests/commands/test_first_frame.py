@@ -226,7 +226,7 @@ def test_a_second_launch_shows_the_first_screen_before_textual_and_keeps_keys(
     second = Pty(run_env)
     second.wait_for(lambda: second.text().startswith(ENTER + frame))  # first, before Textual
     second.send(b"\x1b[B\x1b[B")  # Down, Down, while the app is still starting
-    second.wait_for(lambda: second.text().count(frame) >= 2)  # then the app's own, the same
+    second.wait_for(lambda: second.text().count(frame) >= 2, 60)  # then the app's own, the same
     out = second.quit()
     assert out.count("\x1b[?1049h") == 1  # the app did not enter (and clear) it again
     assert "\x1b[B" not in out and "^[[B" not in out  # the keys were not echoed

@@ -5,6 +5,7 @@ pressed meanwhile to the list the user saw, in order."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -79,8 +80,10 @@ async def test_no_screen_is_kept_once_the_user_acted(app_factory: Any) -> None:
 async def test_keys_pressed_over_a_kept_screen_reach_the_list_it_showed(
     app_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    preview_may_load = threading.Event()
+
     def slow_exchanges(path: Path) -> list[tuple[str, str]]:
-        time.sleep(0.5)  # the first screen is complete once its preview is read
+        preview_may_load.wait(30)  # the first screen is complete once its preview is read
         return exchanges(path)
 
     monkeypatch.setattr(session_preview, "exchanges", slow_exchanges)
@@ -93,6 +96,7 @@ async def test_keys_pressed_over_a_kept_screen_reach_the_list_it_showed(
         await _until(pilot, lambda: isinstance(app.screen, PickerScreen) and app.screen.rows)
         table = app.screen.query_one(SessionTable)
         assert app._holding and table.cursor == 0  # the keys wait for the whole screen
+        preview_may_load.set()
         await _until(pilot, lambda: not app._holding)
         await settle(pilot)
         table = app.screen.query_one(SessionTable)
