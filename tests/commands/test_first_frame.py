@@ -5,17 +5,20 @@ without clearing it, echoing a key, or leaving the terminal in its mode."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import json
 import os
 import pty
 import shutil
+import signal
 import struct
 import subprocess
 import sys
 import termios
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -164,6 +167,7 @@ class Pty:
         fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
         self.mode_before = termios.tcgetattr(self.slave)
         self.out = bytearray()
+        self.closed = False
         self.process = subprocess.Popen(
             [sys.executable, "-m", "pitui", "--all"],
             stdin=self.slave, stdout=self.slave, stderr=self.slave,
@@ -197,10 +201,21 @@ class Pty:
         assert self.process.wait(timeout=30) == 0
         self.mode_after = termios.tcgetattr(self.slave)
         time.sleep(0.1)
-        os.close(self.slave)
-        self._reader.join(timeout=5)
-        os.close(self.master)
+        self.close()
         return self.text()
+
+    def close(self) -> None:
+        """End the program if it still runs (a failed test), then the terminal (once)."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        for fd in (self.slave, self.master):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._reader.join(timeout=5)
 
     def text(self) -> str:
         return self.out.decode("utf-8", "replace")
@@ -215,23 +230,31 @@ def test_a_second_launch_shows_the_first_screen_before_textual_and_keeps_keys(
 
     for _ in range(2):  # the first launch builds the index: the second draws from it
         shutil.rmtree(answers, ignore_errors=True)
-        first = Pty(run_env)
-        first.wait_for(lambda: answers.is_dir() and any(answers.iterdir()))
-        first.quit()
+        with _ended(Pty(run_env)) as first:
+            first.wait_for(lambda: answers.is_dir() and any(answers.iterdir()))
+            first.quit()
     (kept_file,) = answers.iterdir()
     frame = _kept_body(kept_file.read_bytes()).split("\n", 1)[1]
     assert "shown" in frame
     frame = frame.replace("\n", "\r\n")  # as the terminal passes it on (onlcr)
 
-    second = Pty(run_env)
-    second.wait_for(lambda: second.text().startswith(ENTER + frame))  # first, before Textual
-    second.send(b"\x1b[B\x1b[B")  # Down, Down, while the app is still starting
-    second.wait_for(lambda: second.text().count(frame) >= 2, 60)  # then the app's own, the same
-    out = second.quit()
+    with _ended(Pty(run_env)) as second:
+        second.wait_for(lambda: second.text().startswith(ENTER + frame))  # before Textual
+        second.send(b"\x1b[B\x1b[B")  # Down, Down, while the app is still starting
+        second.wait_for(lambda: second.text().count(frame) >= 2, 60)  # the app's own, the same
+        out = second.quit()
     assert out.count("\x1b[?1049h") == 1  # the app did not enter (and clear) it again
     assert "\x1b[B" not in out and "^[[B" not in out  # the keys were not echoed
     assert second.mode_after == second.mode_before  # the terminal's mode as it was
     assert "\x1b[?1049l" in out[-300:]  # and the alternate screen left
+
+
+@contextlib.contextmanager
+def _ended(terminal: Pty) -> Iterator[Pty]:
+    try:
+        yield terminal
+    finally:
+        terminal.close()
 
 
 def _kept_body(data: bytes) -> str:
