@@ -234,15 +234,10 @@ def keep_first_screen(argv: list[str], agent: Path, cache: Path, work: Path, ses
     """One launch left alone until its first screen is complete and kept (pitui keeps it only
     when no key was pressed first), as a user's previous launch."""
     answers = cache / "answers"
-
-    def stamps() -> set[tuple[str, int]]:
-        files = answers.iterdir() if answers.is_dir() else ()
-        return {(f.name, f.stat().st_mtime_ns) for f in files}
-
-    before = stamps()
+    shutil.rmtree(answers, ignore_errors=True)  # a screen kept already would be shown, not kept
 
     def kept(_: str) -> bool:
-        return bool(stamps() - before)
+        return answers.is_dir() and any(answers.iterdir())
 
     measure(argv, pitui_env(agent, cache), work, [("all listed", pitui_all(sessions), None),
                                                   ("kept", kept, None)], QUIT_PITUI)  # fmt: skip
@@ -420,7 +415,7 @@ def report(title: str, runs: dict[str, list[dict]]) -> None:
                 line += f"  from keys {since[0]:.2f}s ({since[0]:.2f}-{since[-1]:.2f})"
                 if side == "pi":
                     pi_since = since[0]
-                else:
+                elif pi_since >= 0.05:  # a ratio to a key answered within a poll means nothing
                     line += f" = {since[0] / pi_since:.2f}x"
             if side == "pi":
                 pi_best[name] = (walls[0], cpu)

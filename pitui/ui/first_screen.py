@@ -3,8 +3,8 @@
 When the picker's first screen from the last launch is already on the terminal, the app draws
 nothing until its own first screen is complete (the list, the preview, the scan and the
 secrets pass done), then draws it whole in one frame: the same screen, or what changed since.
-Keys and clicks meanwhile wait, and reach the app once that screen is shown: they act on the
-list the user saw, never on a list still loading. A resize shows the app's screen at once;
+Keys and clicks meanwhile wait, and reach the app once its list is in: they act on the list
+the user saw, never on a list still loading. A resize shows the app's screen at once;
 after `HOLD_AT_MOST` seconds it is shown anyway. A launch that shows no kept screen keeps
 its complete first screen for the next one, unless the user already acted on it.
 """
@@ -56,6 +56,7 @@ class KeepsFirstScreen(ReportsFailures, App[Any]):
     _kept: Any = None
     _holding = False
     _undisturbed = True  # no key, click or resize yet: the first screen is the launch's own
+    _list_in = False  # the picker's list is on the app's screen
     _waiting_input: list[events.Event]
 
     def hold_for_kept_screen(self, kept: Any) -> None:
@@ -77,6 +78,8 @@ class KeepsFirstScreen(ReportsFailures, App[Any]):
             self._undisturbed = False
             if self._holding:
                 self._waiting_input.append(event)
+                if self._list_in:
+                    self._show_own_screen()  # and the keys, this one last
                 return
         elif self._resized(event):
             self._undisturbed = False
@@ -114,6 +117,13 @@ class KeepsFirstScreen(ReportsFailures, App[Any]):
             exit_on_error=False,
             description="keeping the first screen",
         )
+
+    def first_list_shown(self) -> None:
+        """The picker's list is in: keys pressed meanwhile act on it now, without waiting for
+        the rest of the screen (their answer changes the screen anyway)."""
+        self._list_in = True
+        if self._waiting_input:
+            self._show_own_screen()
 
     def whole_screen(self) -> str:
         """The screen as one frame, as Textual writes it (what is pending stays pending)."""

@@ -92,17 +92,35 @@ async def test_keys_pressed_over_a_kept_screen_reach_the_list_it_showed(
     app = app_factory(kept_screen=kept)
     async with app.run_test(size=SIZE) as pilot:
         assert app._holding
-        await pilot.press("down", "down")
+        await pilot.press("down", "down")  # before any list is there
         await _until(pilot, lambda: isinstance(app.screen, PickerScreen) and app.screen.rows)
         table = app.screen.query_one(SessionTable)
-        assert app._holding and table.cursor == 0  # the keys wait for the whole screen
+        await _until(pilot, lambda: table.cursor == 2)  # both keys, in order, on the list
+        assert not app._holding  # shown once its list was in: the preview is still loading
+        assert app._waiting_input == []
+        preview_may_load.set()
+        await settle(pilot)
+        assert kept.kept == []  # it was already kept
+
+
+async def test_without_keys_the_kept_screen_stays_until_the_whole_screen_is_in(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    preview_may_load = threading.Event()
+
+    def slow_exchanges(path: Path) -> list[tuple[str, str]]:
+        preview_may_load.wait(30)
+        return exchanges(path)
+
+    monkeypatch.setattr(session_preview, "exchanges", slow_exchanges)
+    monkeypatch.setattr(first_screen, "HOLD_AT_MOST", 60.0)
+    app = app_factory(kept_screen=FakeKept(shown=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, PickerScreen) and app.screen.scanned)
+        await pilot.pause(0.3)
+        assert app._holding  # the list is in, the preview is not
         preview_may_load.set()
         await _until(pilot, lambda: not app._holding)
-        await settle(pilot)
-        table = app.screen.query_one(SessionTable)
-        assert table.cursor == 2  # both keys, in order, on the list the kept screen showed
-        assert app._waiting_input == []
-        assert kept.kept == []  # it was already kept
 
 
 async def test_a_resize_shows_the_apps_own_screen_at_once(app_factory: Any) -> None:

@@ -33,6 +33,10 @@ class PickerFirstScreen(Screen[None]):
         if self._first_waits is None:
             return
         self._first_waits.difference_update(done)
+        if "answer" in done:  # the list is there: keys already pressed need not wait more
+            listed: Any = getattr(self.app, "first_list_shown", None)
+            if listed is not None:
+                listed()
         if not self._first_waits and not self.query_one(SessionPreview).loading:
             self._first_waits = None
             self.call_after_refresh(self._first_screen_complete)
