@@ -27,6 +27,7 @@ from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.messages import SessionRemoved
 from pitui.ui.settings import Settings, load_settings, save_settings
+from pitui.ui.terminal_gone import EVERY, terminal_gone
 from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, DARK, LIGHT, PITUI_THEMES
 from pitui.ui.writes import WriteFlow
 
@@ -104,6 +105,8 @@ class PituiApp(KeepsFirstScreen, HandoffFlow, WriteFlow, App[Handoff | None]):
         asyncio.get_running_loop().set_default_executor(DaemonExecutor())
 
     def on_mount(self) -> None:
+        if not self.is_headless:
+            self.set_interval(EVERY, self._exit_if_terminal_gone)
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
         if self.config.keymap_notices:
@@ -125,6 +128,10 @@ class PituiApp(KeepsFirstScreen, HandoffFlow, WriteFlow, App[Handoff | None]):
 
     def on_unmount(self) -> None:
         self.hub.close()
+
+    def _exit_if_terminal_gone(self) -> None:
+        if terminal_gone():
+            self.exit()
 
     def preload_session_screen(self) -> None:
         """Import the session screen's modules (about 0.1 s, Markdown) and the format's pydantic

@@ -5,23 +5,14 @@ without clearing it, echoing a key, or leaving the terminal in its mode."""
 from __future__ import annotations
 
 import argparse
-import contextlib
-import fcntl
 import json
 import os
-import pty
 import shutil
-import signal
-import struct
-import subprocess
-import sys
-import termios
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pty_terminal import Pty, ended
 
 from pitui.commands import first_frame
 from pitui.commands.first_frame import ENTER, LEAVE, kept_screen
@@ -159,68 +150,6 @@ def test_the_terminal_is_given_back_if_the_app_never_took_it(
 # -- a real terminal ----------------------------------------------------------------------
 
 
-class Pty:
-    """`python -m pitui --all` on a pseudo-terminal of 100x30; everything it writes kept."""
-
-    def __init__(self, env: dict[str, str]) -> None:
-        self.master, self.slave = pty.openpty()
-        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-        self.mode_before = termios.tcgetattr(self.slave)
-        self.out = bytearray()
-        self.closed = False
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "pitui", "--all"],
-            stdin=self.slave, stdout=self.slave, stderr=self.slave,
-            env=env, cwd=REPO, start_new_session=True,
-        )  # fmt: skip
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            self.out += chunk
-
-    def send(self, data: bytes) -> None:
-        os.write(self.master, data)
-
-    def wait_for(self, condition: object, seconds: float = 30.0) -> None:
-        deadline = time.monotonic() + seconds
-        while not condition():  # type: ignore[operator]
-            assert self.process.poll() is None, self.text()
-            assert time.monotonic() < deadline, repr(self.text()[-300:])
-            time.sleep(0.05)
-
-    def quit(self) -> str:
-        self.send(b"\x11")  # Ctrl+Q
-        assert self.process.wait(timeout=30) == 0
-        self.mode_after = termios.tcgetattr(self.slave)
-        time.sleep(0.1)
-        self.close()
-        return self.text()
-
-    def close(self) -> None:
-        """End the program if it still runs (a failed test), then the terminal (once)."""
-        if self.closed:
-            return
-        self.closed = True
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        for fd in (self.slave, self.master):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._reader.join(timeout=5)
-
-    def text(self) -> str:
-        return self.out.decode("utf-8", "replace")
-
-
 def test_a_later_launch_shows_the_first_screen_before_textual(
     env: Path,
 ) -> None:
@@ -230,7 +159,7 @@ def test_a_later_launch_shows_the_first_screen_before_textual(
 
     for _ in range(2):  # the first launch builds the index: the second draws from it
         shutil.rmtree(answers, ignore_errors=True)
-        with _ended(Pty(run_env)) as first:
+        with ended(Pty(run_env)) as first:
             first.wait_for(lambda: answers.is_dir() and any(answers.iterdir()))
             first.quit()
     (kept_file,) = answers.iterdir()
@@ -238,7 +167,7 @@ def test_a_later_launch_shows_the_first_screen_before_textual(
     assert "shown" in frame
     frame = frame.replace("\n", "\r\n")  # as the terminal passes it on (onlcr)
 
-    with _ended(Pty(run_env)) as second:
+    with ended(Pty(run_env)) as second:
         second.wait_for(lambda: second.text().startswith(ENTER + frame))  # before Textual
         second.wait_for(lambda: second.text().count(frame) >= 2, 60)  # the app's own, the same
         out = second.quit()
@@ -246,21 +175,13 @@ def test_a_later_launch_shows_the_first_screen_before_textual(
     assert second.mode_after == second.mode_before  # the terminal's mode as it was
     assert "\x1b[?1049l" in out[-300:]  # and the alternate screen left
 
-    with _ended(Pty(run_env)) as third:
+    with ended(Pty(run_env)) as third:
         third.wait_for(lambda: third.text().startswith(ENTER + frame))
         third.send(b"\x1b[B\x1b[B")  # Down, Down, while the app is still starting
         third.wait_for(lambda: len(third.text()) > len(ENTER + frame) + 2000, 60)  # the app drew
         out = third.quit()
     assert "\x1b[B" not in out and "^[[B" not in out  # the keys were not echoed
     assert third.mode_after == third.mode_before
-
-
-@contextlib.contextmanager
-def _ended(terminal: Pty) -> Iterator[Pty]:
-    try:
-        yield terminal
-    finally:
-        terminal.close()
 
 
 def _kept_body(data: bytes) -> str:

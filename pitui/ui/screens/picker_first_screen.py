@@ -33,13 +33,19 @@ class PickerFirstScreen(Screen[None]):
         if self._first_waits is None:
             return
         self._first_waits.difference_update(done)
-        if "answer" in done:  # the list is there: keys already pressed need not wait more
+        if self._list_in():  # keys already pressed need not wait for the rest
             listed: Any = getattr(self.app, "first_list_shown", None)
             if listed is not None:
                 listed()
         if not self._first_waits and not self.query_one(SessionPreview).loading:
             self._first_waits = None
             self.call_after_refresh(self._first_screen_complete)
+
+    def _list_in(self) -> bool:
+        """The list answers the question on screen, from an index that has sessions or that
+        the start-up scan has brought up to date (not an index still being built)."""
+        waits = self._first_waits or set()
+        return "answer" not in waits and (bool(getattr(self, "rows", ())) or "scan" not in waits)
 
     def first_screen_worker(self, event: Worker.StateChanged) -> None:
         if event.state in _ENDED and event.worker.group == "secrets":
