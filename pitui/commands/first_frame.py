@@ -59,8 +59,12 @@ class KeptScreen:
         head, _, screen = body.partition("\n")
         with contextlib.suppress(ValueError):
             if time.time() < float(head) and self._enter_app_mode():
-                _write(ENTER + screen)
                 self.shown = True
+                try:
+                    _write(ENTER + screen)
+                except (OSError, UnicodeError):  # the app will draw its own
+                    self.restore()
+                    self.shown = False
         return self.shown
 
     def keep(self, screen: str, good_until: float) -> None:

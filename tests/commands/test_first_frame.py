@@ -189,3 +189,19 @@ def _kept_body(data: bytes) -> str:
     head, rest = data[len(FORMAT) :].split(b"\n", 1)
     size, count = map(int, head.split())
     return rest[size + 32 * count :].decode("utf-8")
+
+
+def test_a_screen_the_terminal_cannot_take_is_given_up(
+    env: Path, terminal: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept = kept_screen(_args("--all"))
+    assert kept is not None
+    kept.keep("FRAME ▊", time.time() + 3600)
+
+    def latin1_only(text: str) -> None:
+        text.encode("latin-1")  # a terminal set to another encoding
+        terminal.append(text)
+
+    monkeypatch.setattr(first_frame, "_write", latin1_only)
+    assert not _shown_again("--all")
+    assert terminal == [LEAVE]  # the terminal given back as it was
