@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 from oracle import oracle_available, oracle_dir
-from ui_helpers import settle, wait_for
+from ui_helpers import started, wait_for
 
 from pitui.ui.keymap import PI_TO_PITUI, load_pi_keymap, pi_keymap, textual_keys
-from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.session_table import SessionTable
@@ -132,10 +131,7 @@ async def test_remapped_keys_work_in_the_app(app_factory: Any, tmp_path: Path) -
     )
     app = app_factory(keybindings=file)
     async with app.run_test(size=SIZE) as pilot:
-        picker = pilot.app.screen
-        assert isinstance(picker, PickerScreen)
-        await wait_for(pilot, lambda: picker.scanned)
-        await settle(pilot)
+        picker = await started(pilot)
         assert any("app.tree.filter.all" in str(n.message) for n in app._notifications)
         sort = picker.sort
         await pilot.press("ctrl+s")  # no longer the sort key
@@ -162,10 +158,7 @@ async def test_a_remapped_select_down_moves_from_the_search_box_and_in_the_list(
     file.write_text(json.dumps({"tui.select.down": "ctrl+j"}))
     app = app_factory(keybindings=file)
     async with app.run_test(size=SIZE) as pilot:
-        picker = pilot.app.screen
-        assert isinstance(picker, PickerScreen)
-        await wait_for(pilot, lambda: picker.scanned)
-        await settle(pilot)
+        picker = await started(pilot)
         table = picker.query_one(SessionTable)
         await pilot.press("ctrl+j")  # from the search box, as Pi
         assert table.cursor == 1 and picker.focused is table

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, session_files, settle, stub_pi, wait_for
+from ui_helpers import plain, session_files, settle, started, stub_pi, wait_for
 
 from pitui.core.changes.handoff import run_handoff
 from pitui.ui.handoff import Handoff
@@ -23,14 +23,6 @@ SIZE = (160, 40)
 
 def titles(picker: PickerScreen) -> list[str]:
     return [row.summary.name or row.summary.first_message for row in picker.rows]
-
-
-async def started(pilot: Any) -> PickerScreen:
-    picker = pilot.app.screen
-    assert isinstance(picker, PickerScreen)
-    await wait_for(pilot, lambda: picker.scanned)
-    await settle(pilot)
-    return picker
 
 
 async def search(pilot: Any, picker: PickerScreen, text: str) -> None:

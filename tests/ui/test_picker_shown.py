@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, settle, wait_for
+from ui_helpers import plain, settle, started, wait_for
 
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.text_input import TextInputModal
@@ -19,14 +19,6 @@ from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
 
 SIZE = (160, 40)
-
-
-async def started(pilot: Any) -> PickerScreen:
-    picker = pilot.app.screen
-    assert isinstance(picker, PickerScreen)
-    await wait_for(pilot, lambda: picker.scanned)
-    await settle(pilot)
-    return picker
 
 
 async def answered(pilot: Any, picker: PickerScreen) -> None:

@@ -62,3 +62,14 @@ def plain(widget: Any, width: int = 100) -> str:
     console = Console(width=width, record=True, color_system=None, file=io.StringIO())
     console.print(widget.content if hasattr(widget, "content") else widget.render())
     return console.export_text()
+
+
+async def started(pilot: Pilot[Any]) -> Any:
+    """The picker, once its start-up scan is done and what it started has settled."""
+    from pitui.ui.screens.picker import PickerScreen
+
+    picker = pilot.app.screen
+    assert isinstance(picker, PickerScreen)
+    await wait_for(pilot, lambda: picker.scanned)
+    await settle(pilot)
+    return picker
