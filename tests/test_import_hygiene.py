@@ -29,9 +29,7 @@ def test_no_core_module_imports_textual() -> None:
         "    assert 'textual' not in sys.modules, name\n"
         "print('ok')\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok"
+    assert _python_prints(code) == "ok"
 
 
 def test_picker_launch_leaves_renderers_and_session_screen_for_later() -> None:
@@ -45,6 +43,11 @@ def test_picker_launch_leaves_renderers_and_session_screen_for_later() -> None:
         "         'pitui.core.secrets.patterns', 'pitui.ui.screens.session']\n"
         "print(sorted(name for name in heavy if name in sys.modules))\n"
     )
+    assert _python_prints(code) == "[]"
+
+
+def _python_prints(code: str) -> str:
+    """What `code` prints in a fresh interpreter (it must succeed)."""
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    return result.stdout.strip()

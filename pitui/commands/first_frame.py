@@ -25,7 +25,7 @@ import time
 from importlib.util import find_spec
 from typing import Any
 
-from pitui.commands.kept import marks_dependencies
+from pitui.commands.kept import every_folder_dependencies, marks_dependencies
 from pitui.core.answers import Answers, Dependencies, key_of
 
 COMMAND = "app-first-screen"
@@ -44,12 +44,7 @@ class KeptScreen:
         self.size = size
         self.shown = False  # the kept screen is on the terminal, waiting for the app
         self.handed_over = False  # the app's driver has taken the terminal
-        self._tty_before: list[Any] | None = None
-
-    @property
-    def tty_before(self) -> list[Any] | None:
-        """The terminal's mode before the kept screen was shown (the app restores it)."""
-        return self._tty_before
+        self.tty_before: list[Any] | None = None  # the mode before pitui (the app restores it)
 
     def show(self) -> bool:
         """Write the kept screen if it is still good (True: shown)."""
@@ -84,7 +79,7 @@ class KeptScreen:
 
         fd = sys.__stdin__.fileno()
         try:
-            self._tty_before = termios.tcgetattr(fd)
+            self.tty_before = termios.tcgetattr(fd)
             mode = termios.tcgetattr(fd)
             mode[3] &= ~(termios.ECHO | termios.ICANON | termios.IEXTEN | termios.ISIG)
             mode[0] &= ~(termios.IXON | termios.IXOFF | termios.ICRNL | termios.INLCR
@@ -98,9 +93,9 @@ class KeptScreen:
     def _restore_mode(self) -> None:
         import termios
 
-        if self._tty_before is not None:
+        if self.tty_before is not None:
             with contextlib.suppress(termios.error, OSError):
-                termios.tcsetattr(sys.__stdin__.fileno(), termios.TCSANOW, self._tty_before)
+                termios.tcsetattr(sys.__stdin__.fileno(), termios.TCSANOW, self.tty_before)
 
 
 def kept_screen(args: argparse.Namespace) -> KeptScreen | None:
@@ -136,10 +131,7 @@ def _dependencies(args: argparse.Namespace, cache: str) -> Dependencies:
 
     depends = Dependencies()
     depends.file(str(discovery.agent_dir() / "settings.json"))
-    root = discovery.sessions_root()
-    depends.folder(str(root))
-    for folder in discovery.list_folders(root):
-        depends.sessions(folder)
+    every_folder_dependencies(depends, str(discovery.sessions_root()))
     custom = discovery.custom_session_dir(args.session_dir, os.getcwd())
     if custom is not None:
         depends.sessions(str(custom))

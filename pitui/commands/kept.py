@@ -41,12 +41,19 @@ def scope_dependencies(every: bool, session_dir: str | None, cwd: str) -> Depend
     if custom is not None:
         depends.sessions(str(custom))
     elif every:
-        depends.folder(str(root))
-        for folder in discovery.list_folders(root):
-            depends.sessions(folder)
+        every_folder_dependencies(depends, str(root))
     else:
         depends.sessions(str(discovery.project_dir(root, cwd)))
     return depends
+
+
+def every_folder_dependencies(depends: Dependencies, root: str) -> None:
+    """The sessions root's entries, then each project folder's sessions."""
+    from pitui.core.catalog import discovery
+
+    depends.folder(root)
+    for folder in discovery.list_folders(root):
+        depends.sessions(folder)
 
 
 def marks_dependencies(depends: Dependencies) -> None:

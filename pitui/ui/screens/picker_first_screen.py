@@ -20,6 +20,7 @@ _ENDED = (WorkerState.SUCCESS, WorkerState.ERROR)
 class PickerFirstScreen(Screen[None]):
     """Mixed into `PickerScreen`, which says when each of `WAITS` starts and ends."""
 
+    rows: list[Any]
     _first_waits: set[str] | None = None  # None: complete, and the app was told
 
     def first_screen_starts(self) -> None:
@@ -45,7 +46,7 @@ class PickerFirstScreen(Screen[None]):
         """The list answers the question on screen, from an index that has sessions or that
         the start-up scan has brought up to date (not an index still being built)."""
         waits = self._first_waits or set()
-        return "answer" not in waits and (bool(getattr(self, "rows", ())) or "scan" not in waits)
+        return "answer" not in waits and (bool(self.rows) or "scan" not in waits)
 
     def first_screen_worker(self, event: Worker.StateChanged) -> None:
         if event.state in _ENDED and event.worker.group == "secrets":
