@@ -93,8 +93,10 @@ class KeepsFirstScreen(ReportsFailures, App[Any]):
     def first_screen_drawn(self, good_until: float) -> None:
         """The picker's first screen is complete: once the screen stops changing (a preview's
         scroll bar comes a layout later), show it, and keep it if none was shown."""
-        if self._kept is not None:
-            self._when_still(good_until, None, STILL_TRIES)
+        kept = self._kept
+        if kept is None or not (self._holding or (self._undisturbed and not kept.shown)):
+            return  # nothing to show whole, nothing to keep: no need to watch the screen
+        self._when_still(good_until, None, STILL_TRIES)
 
     def _when_still(self, good_until: float, last: str | None, tries: int) -> None:
         if not self.is_running or not self.screen_stack:
@@ -106,7 +108,7 @@ class KeepsFirstScreen(ReportsFailures, App[Any]):
             return
         self._show_own_screen()
         kept = self._kept
-        if kept is None or kept.shown or screen != last or self._notifications:
+        if kept.shown or screen != last or self._notifications:
             return
         if not self._undisturbed or tuple(self.size) != kept.size:
             return
