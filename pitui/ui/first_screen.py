@@ -4,7 +4,8 @@ When the picker's first screen from the last launch is already on the terminal, 
 nothing until its own first screen is complete (the list, the preview, the scan and the
 secrets pass done), then draws it whole in one frame: the same screen, or what changed since.
 Keys and clicks meanwhile wait, and reach the app once its list is in: they act on the list
-the user saw, never on a list still loading. A resize shows the app's screen at once;
+the user saw, never on a list still loading (so do keys pressed before the list of a launch
+without a kept screen). A resize shows the app's screen at once;
 after `HOLD_AT_MOST` seconds it is shown anyway. A launch that shows no kept screen keeps
 its complete first screen for the next one, unless the user already acted on it.
 """
@@ -57,15 +58,17 @@ class KeepsFirstScreen(ReportsFailures, App[Any]):
     _holding = False
     _undisturbed = True  # no key, click or resize yet: the first screen is the launch's own
     _list_in = False  # the picker's list is on the app's screen
+    _input_held = False  # keys wait for the picker's list (on screen or not)
     _waiting_input: list[events.Event]
 
     def hold_for_kept_screen(self, kept: Any) -> None:
         self._kept = kept
         self._holding = kept is not None and kept.shown
+        self._input_held = kept is not None
         self._waiting_input = []
 
     def on_ready(self) -> None:
-        if self._holding:
+        if self._input_held:
             self.set_timer(HOLD_AT_MOST, self._show_own_screen)
 
     def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
@@ -76,7 +79,7 @@ class KeepsFirstScreen(ReportsFailures, App[Any]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.InputEvent | events.Paste):
             self._undisturbed = False
-            if self._holding:
+            if self._input_held:
                 self._waiting_input.append(event)
                 if self._list_in:
                     self._show_own_screen()  # and the keys, this one last
@@ -136,10 +139,13 @@ class KeepsFirstScreen(ReportsFailures, App[Any]):
         return update.render_segments(self.console)
 
     def _show_own_screen(self) -> None:
+        """The app's screen, drawn whole if a kept one was showing; the keys that waited."""
         if self._holding:
             self._holding = False
             screen = self.screen
             super()._display(screen, screen._compositor.render_full_update())
+        if self._input_held:
+            self._input_held = False
             waiting, self._waiting_input = self._waiting_input, []
             for event in waiting:
                 self.post_message(event)

@@ -149,3 +149,15 @@ def test_an_age_reads_the_same_until_the_moment_given_then_changes(
     last = datetime.fromtimestamp(until, UTC)
     assert age(then, last) == age(then, now)
     assert age(then, last + timedelta(seconds=1)) != age(then, now)
+
+
+async def test_keys_pressed_before_the_list_act_on_it_without_a_kept_screen(
+    app_factory: Any,
+) -> None:
+    app = app_factory(kept_screen=FakeKept(shown=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("down", "down")  # before any list is there
+        await _until(pilot, lambda: isinstance(app.screen, PickerScreen) and app.screen.rows)
+        table = app.screen.query_one(SessionTable)
+        await _until(pilot, lambda: table.cursor == 2)
+        assert app._waiting_input == []
