@@ -50,6 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"pitui: {one_line(str(error))}", file=sys.stderr)
         return 1
+    except MemoryError:  # a file larger than memory that nothing above could refuse
+        print("pitui: out of memory", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

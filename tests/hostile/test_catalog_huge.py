@@ -82,7 +82,7 @@ def test_line_reader_splits_as_lines_do(chunk: int, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(lines, "CHUNK", chunk)
     rng = random.Random(chunk)
     for _ in range(200):
-        data = bytes(rng.choice(b"ab\n") for _ in range(rng.randint(0, 40)))
+        data = bytes(rng.choice(b"1 \n") for _ in range(rng.randint(0, 40)))  # may be JSON
         start = rng.randint(0, len(data))
         start = data.rfind(b"\n", 0, start) + 1  # a line start
         reader = lines.LineReader(io.BytesIO(data), start)
@@ -95,6 +95,27 @@ def test_line_reader_splits_as_lines_do(chunk: int, monkeypatch: pytest.MonkeyPa
             ranged = lines.LineReader(io.BytesIO(data), start, stop)
             ends = [end for _, end in ranged]
             assert ends[-1] == stop and ranged.tail == b""
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64])
+def test_line_reader_stands_in_for_long_lines_that_cannot_be_json(
+    chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines of letters are not JSON: a long one comes as `NOT_JSON` (never read whole),
+    a short one as itself; either way one line each, and the offsets are the file's."""
+    monkeypatch.setattr(lines, "CHUNK", chunk)
+    rng = random.Random(chunk)
+    for _ in range(200):
+        data = bytes(rng.choice(b"ab\n") for _ in range(rng.randint(0, 40)))
+        reader = lines.LineReader(io.BytesIO(data), 0)
+        got = [piece for chunk_, _ in reader for piece in chunk_.split(b"\n")]
+        cut = data.rfind(b"\n") + 1
+        expected = data[: cut - 1].split(b"\n") if cut else []
+        assert len(got) == len(expected)
+        for line, want in zip(got, expected, strict=True):
+            assert line == want or (line == lines.NOT_JSON and len(want) > chunk)
+        assert reader.offset == cut and reader.end == len(data)
+        assert reader.tail in (data[cut:], lines.NOT_JSON)
 
 
 @settings(max_examples=200, deadline=None)

@@ -2,7 +2,9 @@
 
 Lines come in runs of about `CHUNK` bytes. A line longer than that is never assembled from
 pieces (which would hold it twice, or copy it again for every piece): its end is found
-first, reading on in constant memory, then it is read in one piece.
+first, reading on in constant memory, then it is read in one piece; or not at all, when
+its first bytes show that it cannot be JSON (a file of zeros left by a crash): a stand-in
+takes its place, read as the same malformed, non-blank line.
 """
 
 from __future__ import annotations
@@ -10,19 +12,30 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from pitui.core.format.jsonline import cannot_be_json
+
 CHUNK = 4 * 1024 * 1024
+# What a long line that cannot be JSON is given as. Only one without a CR: readline (as Pi
+# lists sessions) also ends a line at a lone CR, and what follows one could be JSON.
+NOT_JSON = b"\x00"
 
 
 class LineReader:
     """Iterate `(data, end)`: `data` is one or more complete lines joined by `\\n` (without
     the last newline), `end` the offset just after that newline. After the iteration,
     `offset` is the end of the last complete line and `tail` the bytes after it (a last line
-    without newline; empty when `stop` is given: a range ends after a newline)."""
+    without newline; empty when `stop` is given: a range ends after a newline), `end` the
+    offset after them (`tail` may be `NOT_JSON` standing for many more bytes)."""
 
     def __init__(self, fh: BinaryIO, start: int, stop: int | None = None) -> None:
         self.fh, self.start, self.stop = fh, start, stop
         self.offset = start
         self.tail = b""
+        self._tail_size = 0
+
+    @property
+    def end(self) -> int:
+        return self.offset + max(len(self.tail), self._tail_size)
 
     def _read(self, pos: int) -> bytes:
         size = CHUNK if self.stop is None else min(CHUNK, self.stop - pos)
@@ -39,8 +52,10 @@ class LineReader:
             pos += len(block)
             newline = block.rfind(b"\n")
             if newline < 0 and len(carry) + len(block) > CHUNK:
-                carry = block = b""  # not held while the line is
-                line = self._long_line(pos)
+                head = carry + block if carry else block
+                junk = cannot_be_json(head) and b"\r" not in head
+                carry = block = head = b""  # not held while the line is
+                line = self._long_line(pos, junk)
                 if line is None:
                     return
                 yield line
@@ -56,9 +71,10 @@ class LineReader:
             carry = data[cut + 1 :]
         self.tail = carry
 
-    def _long_line(self, pos: int) -> tuple[bytes, int] | None:
-        """The line starting at `offset`, read in one piece once its end is found; None
-        (and `tail` set) when it has no newline."""
+    def _long_line(self, pos: int, junk: bool) -> tuple[bytes, int] | None:
+        """The line starting at `offset`, read in one piece once its end is found (`junk`:
+        `NOT_JSON` instead, if no CR is found on the way); None (and `tail` set) when it has
+        no newline."""
         fh, begin = self.fh, self.offset
         end = None
         while end is None:
@@ -68,7 +84,16 @@ class LineReader:
             found = block.find(b"\n")
             if found >= 0:
                 end = pos + found
+            if junk and b"\r" in (block if found < 0 else block[:found]):
+                junk = False
             pos += len(block)
+        if end is None and junk:
+            self.tail, self._tail_size = NOT_JSON, pos - begin
+            return None
+        if junk:
+            self.offset = end + 1
+            fh.seek(self.offset)
+            return NOT_JSON, self.offset
         fh.seek(begin)
         if end is None:
             self.tail = fh.read(pos - begin)

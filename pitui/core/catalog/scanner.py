@@ -146,7 +146,7 @@ def _feed(builder: SummaryBuilder, fh: BinaryIO, start: int) -> tuple[int, bytes
     reader = LineReader(fh, start)
     for data, _ in reader:
         builder.feed_lines(data.split(b"\n"))
-    return reader.offset, reader.tail, reader.offset + len(reader.tail)
+    return reader.offset, reader.tail, reader.end
 
 
 def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:

@@ -21,6 +21,14 @@ _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _JS_ACCEPTS = ("surrogate", "UTF-8", "depth limit", "infinity")
 
 
+_JSON_SPACE = b" \t\n\r"
+# Bytes a JSON value can start with, and the two ASCII bytes besides JSON's whitespace that
+# JavaScript's trim() takes for blank.
+_VALUE_STARTS = frozenset(b'{["-0123456789tfn')
+_TRIM_BLANKS = frozenset(b"\x0b\x0c")
+_LOOK = 4096  # bytes of a line's start looked at
+
+
 class LineError(ValueError):
     """A line that is not a JSON value."""
 
@@ -49,6 +57,19 @@ def parse_line(raw: bytes | bytearray | memoryview) -> Any:
             return json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as error:
         raise LineError(_reason(error)) from None
+
+
+def cannot_be_json(start: bytes | bytearray | memoryview) -> bool:
+    """Whether a line beginning with `start` is surely neither JSON nor blank: its first
+    byte after JSON's whitespace is an ASCII byte that begins no JSON value and that
+    JavaScript's trim() keeps (a NUL, a letter...). Such a line can be skipped as malformed
+    without being read whole, however long (a file of zeros left by a crash). False when
+    `start` does not tell (only whitespace in its first bytes)."""
+    rest = bytes(start[:_LOOK]).lstrip(_JSON_SPACE)
+    if not rest:
+        return False
+    first = rest[0]
+    return first < 0x80 and first not in _VALUE_STARTS and first not in _TRIM_BLANKS
 
 
 @contextmanager

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pitui.core.errors import PituiError
-from pitui.core.format.jsonline import LineError, parse_line
+from pitui.core.format.jsonline import LineError, cannot_be_json, parse_line
 from pitui.core.format.migration import Migrator
 from pitui.core.session.entry import DecodeErrors, Diagnostic, Entry, decode_entry
 from pitui.core.session.source import LineSource, NotRegularFile
@@ -174,12 +174,38 @@ class SessionReader:
                 if self.partial_bytes:
                     self._take_unterminated(buffer, consumed, got, source, batch)
                 return
-            if consumed == 0:  # no newline yet
+            if consumed == 0 and cannot_be_json(buffer):  # never held whole
+                if not self._skip_line(source, buffer, got, batch):
+                    self.partial_bytes = source.size() - self.offset
+                    return
+            elif consumed == 0:  # no newline yet
                 size = min(len(buffer) * 2, source.size() - self.offset + 1)
                 del buffer
                 buffer = bytearray(max(size, got + 1))
             elif len(buffer) < CHUNK_SIZE:  # the file grew while it was being read
                 buffer = bytearray(CHUNK_SIZE)
+
+    def _skip_line(self, source: LineSource, buffer: bytearray, got: int, batch: ReadBatch) -> bool:
+        """Pass over a line longer than `buffer` (its first `got` bytes) that cannot be JSON,
+        reading on a buffer at a time, as a malformed line (Pi skips it too). False when it
+        has no newline yet (it is left unread, as a line being written)."""
+        start, at = self.offset, self.offset + got
+        while True:
+            read = source.read_into(buffer, at)
+            end = buffer.find(b"\n", 0, read)
+            if end != -1:
+                break
+            if read < len(buffer):
+                return False
+            at += read
+        end += at
+        self._line_number += 1
+        reason = f"not JSON (a line of {_size_text(end - start)}, not read)"
+        batch.diagnostics.append(Diagnostic(self._line_number, start, reason))
+        self.offset = end + 1
+        kept = min(TAIL_CHECK, self.offset)
+        self._tail_bytes = source.read(self.offset - kept, kept)
+        return True
 
     def _take_unterminated(
         self, data: bytearray, start: int, limit: int, source: LineSource, batch: ReadBatch

@@ -8,6 +8,7 @@ a file. The descriptor closes when no entry or reader uses the source any more.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import weakref
@@ -66,6 +67,19 @@ def open_regular(path: str | os.PathLike[str]) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def read_regular(path: str | os.PathLike[str], offset: int = 0) -> bytes:
+    """The bytes of a regular file from `offset` to its end. Raises `NotRegularFile`, or
+    `OSError` when it cannot be read, ENOMEM when it is too large to hold in memory (a
+    file of zeros that fills a disk): a one-line reason, never a traceback."""
+    with os.fdopen(open_regular(path), "rb") as fh:
+        fh.seek(offset)
+        try:
+            return fh.read()
+        except MemoryError:
+            reason = "too large to read into memory"
+            raise OSError(errno.ENOMEM, reason, os.fspath(path)) from None
 
 
 class LineSource:

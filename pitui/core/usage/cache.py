@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from pitui.core.errors import PituiError
 from pitui.core.usage.cache_file import write_cache_stat
 
 SCHEMA_VERSION = "pitui-usage-1"
@@ -136,7 +137,7 @@ class UsageCache:
 
         try:
             usage = read_usage(path)
-        except OSError:
+        except (OSError, PituiError):  # gone, unreadable, no longer a regular file
             return None
         self._dirty = True
         head: Record = [st.st_size, st.st_mtime_ns, st.st_ino]

@@ -24,6 +24,7 @@ import msgspec
 import orjson
 
 from pitui.core.format.timestamps import to_ms
+from pitui.core.session.source import read_regular
 
 TOOLS_MODEL = "Tools/summaries"
 NUMBERS = 6  # assistant messages, input, output, cacheRead, cacheWrite, cost
@@ -97,9 +98,7 @@ def read_usage(path: str) -> FileUsage | None:
     """The usage of the session at `path`; None if it is not a session (Pi's listing rule).
 
     Only complete lines count (a last line without a newline may be a write in progress)."""
-    with open(path, "rb") as fh:
-        data = fh.read()
-    return usage_of_bytes(data)
+    return usage_of_bytes(read_regular(path))
 
 
 def usage_of_bytes(data: bytes) -> FileUsage | None:

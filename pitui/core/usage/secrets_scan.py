@@ -6,7 +6,6 @@ masked only.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,7 +15,7 @@ import orjson
 
 from pitui.core.errors import PituiError
 from pitui.core.secrets.detect import MIN_SECRET, find_secrets, is_placeholder, is_secret_key
-from pitui.core.session.source import open_regular
+from pitui.core.session.source import read_regular
 
 # The export's `NAMING_KEYS` (tests/commands/test_secrets_command.py holds them equal): fields
 # that tie entries together or name things, never secrets.
@@ -77,9 +76,7 @@ def scan_session(path: str, offset: int = 0, first_line: int = 1) -> SessionSecr
     (the start of line `first_line`). A line being written, without its newline yet, is left
     for the next scan: `scanned` ends before it."""
     try:
-        with os.fdopen(open_regular(path), "rb") as fh:  # never blocks on a FIFO
-            fh.seek(offset)
-            data = fh.read()
+        data = read_regular(path, offset)  # never blocks on a FIFO
     except OSError as error:
         raise PituiError(f"cannot read {path}: {error.strerror or error}") from None
     result = SessionSecrets(path)

@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from pitui.core.errors import PituiError
+from pitui.core.session.source import read_regular
 
 IMAGES = "images"
 THINKING = "thinking"
@@ -63,8 +64,10 @@ class SessionSize:
 
 def session_size(path: str, top: int = 10) -> SessionSize:
     """The breakdown of one session file (every byte, the partial last line included)."""
-    with open(path, "rb") as fh:
-        data = fh.read()
+    try:
+        data = read_regular(path)
+    except OSError as error:
+        raise PituiError(f"cannot read {path}: {error.strerror or error}") from None
     if not _starts_with_header(data):
         raise PituiError(f"{path} is not a Pi session (its first line is not a session header)")
     result = SessionSize(path, len(data))
