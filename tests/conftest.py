@@ -31,19 +31,33 @@ def pi_oracle() -> Iterator[PiOracle]:
 # --- end of Pi oracle fixture ------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _user_folders_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """No test reads or writes the real user's cache, data, config or trash folders."""
-    import os
+_USER_FOLDERS = {"XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data", "XDG_CONFIG_HOME": "config"}
+_saved_user_folders: dict[str, str | None] = {}
 
-    base = tmp_path_factory.mktemp("user-folders")
-    names = {"XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data", "XDG_CONFIG_HOME": "config"}
-    saved = {name: os.environ.get(name) for name in names}
-    for name, folder in names.items():
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No test reads or writes the real user's cache, data, config or trash folders. Set
+    before any test module is imported: send2trash reads XDG_DATA_HOME once, at its import
+    (a fixture would come too late, and the trash tests would fill the user's own trash)."""
+    import os
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="pitui-test-user-folders-"))
+    _saved_user_folders.update({name: os.environ.get(name) for name in _USER_FOLDERS})
+    _saved_user_folders["base"] = str(base)
+    for name, folder in _USER_FOLDERS.items():
         os.environ[name] = str(base / folder)
-    yield
-    for name, value in saved.items():
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import os
+    import shutil
+
+    base = _saved_user_folders.pop("base", None)
+    for name, value in _saved_user_folders.items():
         if value is None:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+    if base is not None:
+        shutil.rmtree(base, ignore_errors=True)
