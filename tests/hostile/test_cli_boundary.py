@@ -3,9 +3,11 @@ control character, never a hang on a file that is not a regular file."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+import pytest
 from reading_runner import run_commands
 
 
@@ -33,3 +35,22 @@ def test_control_characters_in_an_error_are_shown_not_sent(tmp_path: Path) -> No
         assert code == 1 and err.startswith("pitui: ")
         assert not any((ord(c) < 32 and c != "\n") or 0x7F <= ord(c) <= 0x9F for c in err), err
         assert "evil" in err  # the name is still there, made visible
+
+
+def test_a_runaway_regex_ends_the_listing_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`re:(a|aa)+$` over a long run of "a": Python's `re` backtracks for ages (the child
+    would hit the runner's timeout); the search stops at its budget and says so."""
+    folder = tmp_path / "agent" / "sessions" / "--w--"
+    folder.mkdir(parents=True)
+    stamp = "2026-01-01T00:00:00.000Z"
+    header = {"type": "session", "version": 3, "id": "s1", "timestamp": stamp, "cwd": "/w"}
+    user = {"type": "message", "id": "u1", "parentId": None, "timestamp": stamp,
+            "message": {"role": "user", "content": "a" * 80 + "!", "timestamp": 1}}  # fmt: skip
+    (folder / "s.jsonl").write_text(f"{json.dumps(header)}\n{json.dumps(user)}\n")
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    [(code, out, err)] = run_commands([["list", "--all", "re:(a|aa)+$"]])
+    assert code == 0 and "(no sessions)" in out
+    assert err == "pitui: Regular expression too slow: /(a|aa)+$/ took over 2 s; simplify it\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from pitui.core.format.jsvalues import JS_SPACE, js_trim, normalize_ws_lower
 
@@ -23,7 +24,7 @@ class Token:
 class Query:
     mode: str = "tokens"  # "tokens" | "regex"
     tokens: list[Token] = field(default_factory=list)
-    regex: re.Pattern[str] | None = None
+    regex: Any = None  # a `regex.Pattern` (see `regex_query`)
     filters: list[tuple[str, str]] = field(default_factory=list)
     after_ms: int | None = None
     before_ms: int | None = None
@@ -49,9 +50,11 @@ def parse_query(text: str) -> Query:
 def _regex(pattern: str) -> Query:
     if not pattern:
         return Query(mode="regex", error="Empty regex")
+    from pitui.core.catalog.regex_query import compile_pattern
+
     try:
-        return Query(mode="regex", regex=re.compile(pattern, re.IGNORECASE))
-    except (re.error, RecursionError, OverflowError) as error:
+        return Query(mode="regex", regex=compile_pattern(pattern))
+    except ValueError as error:
         return Query(mode="regex", error=f"Invalid regular expression: /{pattern}/: {error}")
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pitui.core.catalog.fuzzy import fuzzy_match
 from pitui.core.catalog.query import Query, Token, parse_query
+from pitui.core.catalog.regex_query import RegexTooSlow, TimedSearch
 from pitui.core.catalog.sorts import MEASURES, SORTS
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.threads import CatalogRow, flat_rows, threaded_rows
@@ -79,12 +80,11 @@ def _phrase(s: SessionSummary, phrase: str, in_text: bool) -> float | None:
     return _tier(TIER_TEXT) if phrase in normalize_ws_lower(s.cwd) else None
 
 
-def _regex(s: SessionSummary, query: Query) -> float | None:
-    rx = query.regex
-    assert rx is not None
-    if s.name and rx.search(s.name):
+def _regex(s: SessionSummary, search: TimedSearch) -> float | None:
+    found = search.found
+    if s.name and found(s.name):
         return _tier(TIER_NAME)
-    if rx.search(str(s.id)) or rx.search(s.all_messages_text) or rx.search(s.cwd):
+    if found(str(s.id)) or found(s.all_messages_text) or found(s.cwd):
         return _tier(TIER_TEXT)
     return None
 
@@ -107,10 +107,11 @@ class _Matcher:
         self._tool_hits: dict[Token, set[str]] = {}
         self._text_hits = {token: _text_hits(token, lookups) for token in query.tokens}
         self._fuzzy_memo: dict[tuple[str, str], tuple[bool, float]] = {}  # cwds repeat a lot
+        self._regex = TimedSearch(query.regex) if query.mode == "regex" else None
 
     def score(self, s: SessionSummary) -> float | None:
-        if self.query.mode == "regex":
-            return _regex(s, self.query)
+        if self._regex is not None:
+            return _regex(s, self._regex)
         total = 0.0
         for token in self.query.tokens:
             score = self._token(s, token)
@@ -203,7 +204,10 @@ def run_search(
             return SearchResult(flat_rows(_largest_first(pool, sort)))
         return SearchResult(threaded_rows(pool) if sort == "threaded" else flat_rows(pool))
     matcher = _Matcher(query, lookups or Lookups())
-    scored = [(score, s) for s in pool if (score := matcher.score(s)) is not None]
+    try:
+        scored = [(score, s) for s in pool if (score := matcher.score(s)) is not None]
+    except RegexTooSlow as error:
+        return SearchResult([], str(error))
     if sort in MEASURES:  # the query selects, the measure orders
         return SearchResult(flat_rows(_largest_first([s for _, s in scored], sort)))
     if sort != "recent":  # Pi ranks by score for "relevance" and for "threaded" with a query

@@ -106,6 +106,22 @@ def test_regex_and_invalid_regex(catalog: Catalog) -> None:
     assert catalog.search("re:").error == "Empty regex"
 
 
+def test_a_regex_that_backtracks_without_end_stops_with_a_message(
+    catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's `re` would match `(a|aa)+$` against this text for ages, holding the GIL (the
+    app froze); the search now spends at most its budget and says so."""
+    from pitui.core.catalog import regex_query
+
+    monkeypatch.setattr(regex_query, "BUDGET", 0.3)
+    _write(tmp_path / "s", "slow", "/w", ["a" * 80 + "!"])
+    catalog.scan()
+    slow = catalog.search("re:(a|aa)+$")
+    assert slow.rows == []
+    assert slow.error == "Regular expression too slow: /(a|aa)+$/ took over 0.3 s; simplify it"
+    assert _ids(catalog, "re:a{80}!") == ["slow"]  # the next search has its own budget
+
+
 def test_filters(catalog: Catalog) -> None:
     assert _ids(catalog, "cwd:webshop") == ["alpha"]
     assert _ids(catalog, 'name:"parser work"') == ["alpha"]
