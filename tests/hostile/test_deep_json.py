@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from reading_runner import run_commands
+
+from pitui.core.format.jsonline import MAX_NESTING, NestedTooDeeply, dumps
 from pitui.core.session.session import Session
 
 
@@ -33,3 +37,57 @@ def test_deeply_nested_entry_is_kept_as_pi_does(tmp_path: Path) -> None:
     session = Session(path)
     assert [e.id for e in session.tree.entries] == ["m1", "d", "m2"]
     assert len(session.context().messages) == 2
+
+
+KEY = "ghp_" + "Z8kQ2mW7xR4tY9bV3nL6pD1sF5hJ0cG2aE7u"  # the shape of a GitHub token
+
+
+def _deep_session(path: Path, depth: int) -> Path:
+    """A tool result whose `details` nests `depth` arrays around a string holding a token:
+    deeper than orjson (1,024) and the default recursion limit read or write."""
+    header = {"type": "session", "version": 3, "id": "deep", "timestamp": "2025-01-01T00:00:00.000Z",
+              "cwd": "/tmp"}  # fmt: skip
+    deep = (
+        '{"type":"message","id":"m1","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z",'
+        '"message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":'
+        '[{"type":"text","text":"ok"}],"isError":false,"timestamp":1,"details":'
+        + "[" * depth
+        + json.dumps(f"token {KEY}")
+        + "]" * depth
+        + "}}"
+    )
+    path.write_text(json.dumps(header) + "\n" + deep + "\n")
+    return path
+
+
+def test_deep_entries_are_exported_redacted_and_scanned(tmp_path: Path) -> None:
+    store, out = tmp_path / "store", tmp_path / "out"
+    store.mkdir()
+    out.mkdir()
+    path = _deep_session(store / "deep.jsonl", 15_000)
+    source_line = path.read_text().splitlines()[1]
+    runs = [
+        ["export", str(path), "--format", "jsonl", "-o", str(out / "plain.jsonl")],
+        ["export", str(path), "--format", "jsonl", "--redact", "-o", str(out / "red.jsonl")],
+        ["export", str(path), "--redact", "-o", str(out / "red.md")],
+        ["secrets", "--all", "--session-dir", str(store), "--no-cache", "--json"],
+    ]
+    results = run_commands(runs)
+    for code, _, err in results:
+        assert code == 0 and "Traceback" not in err, err
+    assert (out / "plain.jsonl").read_text().splitlines()[1] == source_line
+    redacted = (out / "red.jsonl").read_text()
+    assert KEY not in redacted and "[REDACTED:" in redacted
+    assert KEY not in (out / "red.md").read_text()
+    [found] = json.loads(results[3][1])["sessions"]
+    assert [(hit["id"], hit["line"], hit["kind"]) for hit in found["secrets"]] == [
+        ("m1", 2, "github")
+    ]
+
+
+def test_a_value_deeper_than_any_line_read_is_one_clear_error() -> None:
+    value: list[object] = []
+    for _ in range(2 * MAX_NESTING):
+        value = [value]
+    with pytest.raises(NestedTooDeeply, match="nested more than 20,000 levels deep"):
+        dumps(value)

@@ -13,9 +13,11 @@ from typing import Any
 
 import orjson
 
+from pitui.core.errors import PituiError
 from pitui.core.format.jsvalues import js_number_string
 
 MAX_NESTING = 20_000
+_FRAMES_BELOW = 500  # the frames under a walk that starts it (the app's, the command's)
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 # What orjson refuses and JSON.parse reads, by the words of orjson's error.
 _JS_ACCEPTS = ("surrogate", "UTF-8", "depth limit", "infinity")
@@ -27,6 +29,10 @@ _JSON_SPACE = b" \t\n\r"
 _VALUE_STARTS = frozenset(b'{["-0123456789tfn')
 _TRIM_BLANKS = frozenset(b"\x0b\x0c")
 _LOOK = 4096  # bytes of a line's start looked at
+
+
+class NestedTooDeeply(PituiError):
+    """A value too deeply nested to be written (deeper than any line pitui reads)."""
 
 
 class LineError(ValueError):
@@ -53,7 +59,7 @@ def parse_line(raw: bytes | bytearray | memoryview) -> Any:
             raise LineError(reason.split(": line ")[0]) from None
     text = str(raw, "utf-8", errors="replace")
     try:
-        with _deep_nesting_allowed():
+        with deep_nesting_allowed():
             return json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as error:
         raise LineError(_reason(error)) from None
@@ -73,12 +79,13 @@ def cannot_be_json(start: bytes | bytearray | memoryview) -> bool:
 
 
 @contextmanager
-def _deep_nesting_allowed() -> Iterator[None]:
-    """JSON.parse reads arrays nested thousands deep; the standard library's decoder counts
-    nesting against the recursion limit, so lift it for the one call (bounded: a C stack
-    must not overflow)."""
+def deep_nesting_allowed(frames_per_level: int = 1) -> Iterator[None]:
+    """JSON.parse reads arrays nested thousands deep; the standard library's decoder and
+    encoder, and any walk of a value that recurses (`frames_per_level` Python frames a
+    level), count nesting against the recursion limit, so lift it for the one call (bounded:
+    a C stack must not overflow; Python-to-Python calls use none)."""
     previous = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(previous, MAX_NESTING))
+    sys.setrecursionlimit(max(previous, frames_per_level * MAX_NESTING + _FRAMES_BELOW))
     try:
         yield
     finally:
@@ -117,11 +124,25 @@ def dumps(value: Any) -> str:
     JavaScript are put right: floats (`5.0`, `1e-05`, `NaN`) and lone surrogates.
     """
     try:
-        text = _C_ENCODE(value)
-    except (TypeError, ValueError, RecursionError):
+        text = _encode_deep(value)
+    except (TypeError, ValueError):
         return _dumps_reference(value)
     text = _TOKEN.sub(_js_token, text)
     return _LONE_SURROGATE.sub(_escape_surrogate, text)
+
+
+def _encode_deep(value: Any) -> str:
+    """The C encoder's text; a value nested deeper than the recursion limit (JSON.parse
+    reads them: see `parse_line`) is encoded again with the limit lifted as for parsing."""
+    try:
+        return _C_ENCODE(value)
+    except RecursionError:
+        pass
+    try:
+        with deep_nesting_allowed():
+            return _C_ENCODE(value)
+    except RecursionError:
+        raise NestedTooDeeply(f"JSON nested more than {MAX_NESTING:,} levels deep") from None
 
 
 def _dumps_reference(value: Any) -> str:

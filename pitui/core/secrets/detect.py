@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
+from pitui.core.format.jsonline import deep_nesting_allowed
 from pitui.core.secrets.entropy import looks_random
 from pitui.core.secrets.patterns import PATTERNS
 
@@ -169,7 +170,8 @@ def redact_json(
     names a secret (`"password": "hunter2"`). Keys themselves are kept, and so are, at any
     depth, the values of the keys in `keep` and the pixels (`data`) of an image block."""
     counts = Counter() if counts is None else counts
-    return _redact_value(value, counts, None, keep), counts
+    with deep_nesting_allowed(frames_per_level=2):  # as deep as JSON.parse reads
+        return _redact_value(value, counts, None, keep), counts
 
 
 def _redact_value(value: Any, counts: Counter[str], key: str | None, keep: frozenset[str]) -> Any:

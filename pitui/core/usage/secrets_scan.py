@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from pitui.core.errors import PituiError
+from pitui.core.format.jsonline import LineError, deep_nesting_allowed, parse_line
 from pitui.core.secrets.detect import MIN_SECRET, find_secrets, is_placeholder, is_secret_key
 from pitui.core.session.source import read_regular
 
@@ -87,10 +88,18 @@ def scan_session(path: str, offset: int = 0, first_line: int = 1) -> SessionSecr
         try:
             raw = orjson.loads(line)
         except orjson.JSONDecodeError:
-            continue
+            raw = _as_pi_reads(line)  # what orjson refuses and JSON.parse reads (deep JSON)
         if isinstance(raw, dict):
-            _entry(raw, number, result)
+            with deep_nesting_allowed(frames_per_level=2):
+                _entry(raw, number, result)
     return result
+
+
+def _as_pi_reads(line: bytes) -> Any:
+    try:
+        return parse_line(line)
+    except LineError:
+        return None
 
 
 def _entry(raw: dict[str, Any], number: int, result: SessionSecrets) -> None:
