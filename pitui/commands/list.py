@@ -143,11 +143,9 @@ def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
 
 
 def _local(ms: int | None) -> str:
-    from datetime import datetime
+    from pitui.core.format.timestamps import local_minutes
 
-    if ms is None:
-        return "?"
-    return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+    return "?" if ms is None else local_minutes(ms)
 
 
 def _clip(text: str, width: int) -> str:

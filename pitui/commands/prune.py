@@ -7,7 +7,6 @@ import argparse
 import json
 import os
 import sys
-from datetime import datetime
 
 from pitui.commands.du import human
 from pitui.core.catalog import discovery
@@ -22,6 +21,7 @@ from pitui.core.changes.prune import (
     select,
 )
 from pitui.core.errors import PituiError
+from pitui.core.format.timestamps import local_minutes
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 
 
@@ -90,8 +90,7 @@ def _confirm(count: int, total: int) -> bool:
 def render(chosen: list[SessionSummary], total: int, dry_run: bool) -> str:
     lines = [f"{'BYTES':>10}  {'MODIFIED':<16}  SESSION"]
     for s in chosen:
-        when = "?" if s.modified_ms is None else datetime.fromtimestamp(s.modified_ms / 1000)
-        when = when if isinstance(when, str) else when.strftime("%Y-%m-%d %H:%M")
+        when = "?" if s.modified_ms is None else local_minutes(s.modified_ms)
         lines.append(f"{human(s.size):>10}  {when:<16}  {one_line(s.path)}")
     verb = "would move" if dry_run else "to move"
     what = "session" if len(chosen) == 1 else "sessions"

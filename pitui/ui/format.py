@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.text import Text
 
+from pitui.core.format.timestamps import utc_minutes
 from pitui.core.rows.safe_text import one_line, visible
 
 
@@ -63,7 +64,10 @@ def to_datetime(value: Any) -> datetime | None:
     if isinstance(value, datetime):
         return _aware(value)
     if isinstance(value, int | float):
-        return datetime.fromtimestamp(value / 1000, UTC)
+        try:
+            return datetime.fromtimestamp(value / 1000, UTC)
+        except (OverflowError, OSError, ValueError):  # JavaScript's years reach 275760
+            return None
     try:
         return _aware(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
     except ValueError:
@@ -74,9 +78,9 @@ def _aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def stamp(value: Any) -> str:
-    moment = to_datetime(value)
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment else "-"
+def stamp(ms: float | None) -> str:
+    """Unix milliseconds as `YYYY-MM-DD HH:MM UTC` (any JavaScript time); "-" for none."""
+    return "-" if ms is None else utc_minutes(ms)
 
 
 def tilde(path: str, home: str | None = None) -> str:

@@ -54,3 +54,26 @@ def test_a_runaway_regex_ends_the_listing_with_one_line(
     [(code, out, err)] = run_commands([["list", "--all", "re:(a|aa)+$"]])
     assert code == 0 and "(no sessions)" in out
     assert err == "pitui: Regular expression too slow: /(a|aa)+$/ took over 2 s; simplify it\n"
+
+
+def test_a_session_dated_at_the_end_of_javascript_time_is_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "agent" / "sessions" / "--w--"
+    folder.mkdir(parents=True)
+    stamp = 8_640_000_000_000_000  # the last JavaScript time: year 275760
+    header = {"type": "session", "version": 3, "id": "far", "timestamp": stamp, "cwd": "/w"}
+    user = {"type": "message", "id": "u1", "parentId": None, "timestamp": stamp,
+            "message": {"role": "user", "content": "far", "timestamp": stamp}}  # fmt: skip
+    (folder / "far.jsonl").write_text(f"{json.dumps(header)}\n{json.dumps(user)}\n")
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    prune = ["prune", "--all", "--query", "far", "--dry-run"]
+    runs = [["list", "--all"], ["list", "--all", "--json"], prune]
+    [(code, out, err), (json_code, json_out, _), (prune_code, prune_out, _)] = run_commands(runs)
+    assert code == 0 and err == ""
+    assert out.splitlines()[1].startswith("+275760-09-13 00:00 UTC      1  far")
+    assert json_code == 0
+    [row] = json.loads(json_out)
+    assert row["modified"] == "+275760-09-13T00:00:00.000Z"
+    assert prune_code == 0 and "+275760-09-13 00:00 UTC" in prune_out

@@ -389,3 +389,25 @@ async def test_changes_made_while_closed_reach_the_list(
         await wait_for(pilot, lambda: "Renamed while closed" in titles(picker))
         assert len(picker.rows) == before - 1
         assert picker.query_one(SessionTable).row_count == before - 1
+
+
+async def test_a_session_dated_at_the_end_of_javascript_time_is_listed(
+    app_factory: Any, demo_root: Path
+) -> None:
+    """JavaScript's dates reach the year 275760, Python's datetime 9999: such a session
+    (hand-made, or a clock gone wrong) crashed the whole picker; it is listed first, its
+    dates in UTC, with no age."""
+    stamp = 8_640_000_000_000_000  # ms: +275760-09-13T00:00:00.000Z, the last JavaScript time
+    header = {"type": "session", "version": 3, "id": "far", "timestamp": "+275760-09-13T00:00:00.000Z",
+              "cwd": "/home/demo/far"}  # fmt: skip
+    user = {"type": "message", "id": "u1", "parentId": None, "timestamp": stamp,
+            "message": {"role": "user", "content": "from the far future", "timestamp": stamp}}  # fmt: skip
+    folder = demo_root / "--home-demo-far--"
+    folder.mkdir()
+    (folder / "far.jsonl").write_text(json.dumps(header) + "\n" + json.dumps(user) + "\n")
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        assert picker.rows[0].summary.id == "far"
+        body = plain(picker.query_one("#preview").query_one("#preview-body"))
+        assert "created  +275760-09-13 00:00 UTC" in body
+        assert "modified +275760-09-13 00:00 UTC" in body

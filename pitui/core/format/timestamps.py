@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import math
+import re
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-MAX_JS_TIME = 8.64e15
+MAX_JS_TIME = 8.64e15  # JavaScript's dates span ±8.64e15 ms: years -271821 to 275760
+_MS_PER_DAY = 86_400_000
+# ECMAScript's date-time format with the years Python's datetime cannot hold (0, and the
+# expanded ±YYYYYY): a date alone (UTC), or a date and a time with its offset.
+_EXPANDED = re.compile(
+    r"([+-]\d{6}|\d{4})-(\d\d)-(\d\d)"
+    r"(?:T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,3})\d*)?)?(?:(Z)|([+-])(\d\d):(\d\d)))?"
+)
 
 
 def to_ms(value: Any) -> int | float | None:
@@ -49,6 +57,8 @@ def _iso_to_ms(text: str) -> int | None:
 
 @lru_cache(maxsize=1024)
 def _slow_iso_to_ms(text: str) -> int | None:
+    if _EXPANDED.fullmatch(text):
+        return _expanded_to_ms(text)
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
@@ -59,6 +69,56 @@ def _slow_iso_to_ms(text: str) -> int | None:
     return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
 
 
+def _expanded_to_ms(text: str) -> int | None:
+    match = _EXPANDED.fullmatch(text)
+    if match is None or match[1] == "-000000":
+        return None
+    year, month, day = int(match[1]), int(match[2]), int(match[3])
+    hour, minute, second = int(match[4] or 0), int(match[5] or 0), int(match[6] or 0)
+    millis = int((match[7] or "0").ljust(3, "0"))
+    if match[4] is not None and match[8] is None and match[9] is None:
+        return None
+    if not (1 <= month <= 12 and 1 <= day <= 31):  # V8 takes February 30th as March 2nd
+        return None
+    if hour > 24 or minute > 59 or second > 59 or (hour == 24 and (minute or second or millis)):
+        return None
+    offset = 0
+    if match[9] is not None:
+        if int(match[10]) > 23 or int(match[11]) > 59:
+            return None
+        offset = (int(match[10]) * 60 + int(match[11])) * (1 if match[9] == "+" else -1)
+    days = _days_from_civil(year, month, day)
+    ms = ((days * 24 + hour) * 60 + minute - offset) * 60_000 + second * 1000 + millis
+    return ms if abs(ms) <= MAX_JS_TIME else None
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    """The proleptic Gregorian (year, month, day) of days since 1970-01-01 (Hinnant's)."""
+    z = days + 719468
+    era = z // 146097
+    day_of_era = z - era * 146097
+    year_of_era = (
+        day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096
+    ) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    shifted_month = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * shifted_month + 2) // 5 + 1
+    month = shifted_month + 3 if shifted_month < 10 else shifted_month - 9
+    return year_of_era + era * 400 + (month <= 2), month, day
+
+
+def _utc_text(ms: int | float, time_separator: str, seconds: bool) -> str:
+    """UTC date and time of any JavaScript time, with JavaScript's expanded years."""
+    days, rest = divmod(int(ms), _MS_PER_DAY)
+    year, month, day = _civil_from_days(days)
+    sign = "" if 0 <= year <= 9999 else "-" if year < 0 else "+"
+    year_text = f"{sign}{abs(year):0{6 if sign else 4}d}"
+    minutes, millis = divmod(rest, 60_000)
+    hour, minute = divmod(minutes, 60)
+    text = f"{year_text}-{month:02d}-{day:02d}{time_separator}{hour:02d}:{minute:02d}"
+    return text + f":{millis // 1000:02d}.{millis % 1000:03d}" if seconds else text
+
+
 def sort_key(value: Any) -> float:
     """Key for ordering siblings oldest first; unreadable times sort last."""
     ms = to_ms(value)
@@ -66,9 +126,23 @@ def sort_key(value: Any) -> float:
 
 
 def iso_ms(ms: float) -> str:
-    """JavaScript's `Date.prototype.toISOString()` for Unix milliseconds."""
-    moment = datetime.fromtimestamp(ms / 1000, tz=UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(ms) % 1000:03d}Z"
+    """JavaScript's `Date.prototype.toISOString()` for Unix milliseconds (any JavaScript
+    time: `+275760-09-13T00:00:00.000Z` too)."""
+    return _utc_text(ms, "T", seconds=True) + "Z"
+
+
+def local_minutes(ms: float) -> str:
+    """`YYYY-MM-DD HH:MM` in local time; in UTC (so marked) for a time beyond what the
+    system's clock functions reach (Python's years 1 to 9999)."""
+    try:
+        return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, OSError, ValueError):
+        return _utc_text(ms, " ", seconds=False) + " UTC"
+
+
+def utc_minutes(ms: float) -> str:
+    """`YYYY-MM-DD HH:MM UTC`, for any JavaScript time."""
+    return _utc_text(ms, " ", seconds=False) + " UTC"
 
 
 def now_iso() -> str:
