@@ -23,7 +23,10 @@ def write_cache_stat(
     writer's file replaced it already, or if it was not kept)."""
     import tempfile  # only when a cache changed: a warm `pitui stats` never writes
 
-    body = orjson.dumps(value)
+    try:
+        body = orjson.dumps(value)
+    except (TypeError, ValueError) as error:  # a value orjson cannot write: not kept
+        return f"{what} not kept ({error})", None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=f".{path.stem}-", dir=path.parent)

@@ -283,13 +283,22 @@ def _numbers(usage: _Usage | None) -> tuple[float, float, float, float, float]:
 
 
 def _num(value: Any) -> float:
-    """A finite number, else 0 (Pi would add NaN and lose the whole total)."""
+    """A finite number, else 0 (Pi would add NaN and lose the whole total); an integer past
+    2**53 as the double JSON.parse makes of it (exact below)."""
     kind = type(value)
     if kind is int:
-        return value  # type: ignore[no-any-return]
+        if -_EXACT <= value <= _EXACT:
+            return value  # type: ignore[no-any-return]
+        try:
+            return float(value)
+        except OverflowError:  # Infinity for JSON.parse: not finite
+            return 0
     if kind is float and math.isfinite(value):
         return value  # type: ignore[no-any-return]
     return 0
+
+
+_EXACT = 2**53
 
 
 def _text(value: Any) -> str:

@@ -146,6 +146,27 @@ def test_odd_values_and_not_sessions_do_not_break_it(tmp_path: Path) -> None:
     assert read_usage(str(not_session)) is None
 
 
+def test_token_counts_past_64_bits_are_summed_as_javascript_numbers(tmp_path: Path) -> None:
+    """JSON.parse reads 2**70 as a double; Python kept the integer, which the usage cache
+    (orjson) could not write: `pitui stats` died. Counted now as the double, and kept."""
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    (folder / "big.jsonl").write_text(
+        '{"type":"session","id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}\n'
+        '{"type":"message","id":"a","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":'
+        '"assistant","provider":"p","model":"m","usage":{"input":1180591620717411303424,'
+        '"output":3,"cost":{"total":1}}}}\n',
+        encoding="utf-8",
+    )
+    files = _paths(folder)
+    total = summarize(*load_usage(files, folder=tmp_path / "cache")[:2]).total
+    assert total.input == 2.0**70 and type(total.input) is float
+    assert total.output == 3 and total.cost == 1
+    assert (tmp_path / "cache" / "usage-cache.json").exists()  # kept: read once
+    again = summarize(*load_usage(files, folder=tmp_path / "cache")[:2]).total
+    assert again.input == total.input
+
+
 def test_since_until_and_grouping_keys(tmp_path: Path) -> None:
     build_store(tmp_path / "sessions")
     infos, rows, *_ = load_usage(_paths(tmp_path / "sessions"), folder=tmp_path / "cache")
