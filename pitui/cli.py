@@ -35,6 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args and args[0] in SUBCOMMANDS:
+            from pitui.commands.streams import escape_what_cannot_be_written
+
+            escape_what_cannot_be_written()
             return _run_subcommand(args[0], args[1:])
         module = importlib.import_module("pitui.commands.app")
         parser = argparse.ArgumentParser(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,35 @@ def test_a_session_dated_at_the_end_of_javascript_time_is_listed(
     [row] = json.loads(json_out)
     assert row["modified"] == "+275760-09-13T00:00:00.000Z"
     assert prune_code == 0 and "+275760-09-13 00:00 UTC" in prune_out
+
+
+def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(tmp_path: Path) -> None:
+    """Under an ASCII or Latin-1 locale, standard output failed on the first `•`: each
+    character it cannot carry is now written as a JSON escape (UTF-16 units), so the JSON
+    keeps its value and the text stays readable."""
+    folder = tmp_path / "agent" / "sessions" / "--w--"
+    folder.mkdir(parents=True)
+    stamp = "2026-01-01T00:00:00.000Z"
+    header = {"type": "session", "version": 3, "id": "s1", "timestamp": stamp, "cwd": "/w"}
+    user = {"type": "message", "id": "u1", "parentId": None, "timestamp": stamp,
+            "message": {"role": "user", "content": "café 😀 naïve", "timestamp": 1}}  # fmt: skip
+    path = folder / "s.jsonl"
+    path.write_text(f"{json.dumps(header)}\n{json.dumps(user)}\n", encoding="utf-8")
+    env = {**os.environ, "PI_CODING_AGENT_DIR": str(tmp_path / "agent"),
+           "PITUI_CACHE_DIR": str(tmp_path / "cache")}  # fmt: skip
+    outputs = {}
+    for encoding in ("utf-8", "ascii", "latin-1"):
+        for command in (["list", "--all", "--json"], ["tree", str(path)], ["context", str(path)]):
+            result = subprocess.run(
+                [sys.executable, "-m", "pitui", *command],
+                env={**env, "PYTHONIOENCODING": encoding},
+                capture_output=True,
+                timeout=60,
+            )
+            assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr
+            outputs[encoding, command[0]] = result.stdout.decode(encoding)
+    for encoding in ("ascii", "latin-1"):
+        assert json.loads(outputs[encoding, "list"]) == json.loads(outputs["utf-8", "list"])
+    assert outputs["ascii", "tree"].isascii()
+    assert outputs["ascii", "tree"].startswith("\\u2022 user: caf\\u00e9 \\ud83d\\ude00 na")
+    assert outputs["latin-1", "tree"].startswith("\\u2022 user: café \\ud83d\\ude00 naïve")
