@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from pitui.core.changes.writer import append_entry
+from pitui.core.changes.writer import append_entry, refuse_without_id
 from pitui.core.errors import PituiError
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
@@ -92,6 +92,7 @@ def target_on_branch(tree: SessionTree, target_id: str) -> Entry:
     target = tree.get(target_id)
     if target is None:
         raise PituiError(f"Entry {target_id} not found")
+    refuse_without_id(target, "edited")
     leaf = tree.leaf
     if leaf is None or all(e.id != target_id for e in tree.ancestors(leaf.id)):
         raise PituiError(

@@ -33,6 +33,7 @@ from pitui.core.format.jsonline import dumps
 from pitui.core.format.jsvalues import js_trim
 from pitui.core.format.migration import CURRENT_VERSION
 from pitui.core.format.timestamps import now_iso
+from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
 from pitui.core.session.source import open_regular
 
@@ -41,6 +42,7 @@ __all__ = [
     "activity_warning",
     "encode_line",
     "label_text",
+    "refuse_without_id",
     "sanitize_name",
     "set_label",
     "set_name",
@@ -65,8 +67,10 @@ def set_label(
     """Set (or, with None or "", clear) the label of `entry_id`; returns the new entry's id."""
 
     def build(session: Session) -> dict[str, Any]:
-        if entry_id not in session.tree.by_id:
+        target = session.tree.by_id.get(entry_id)
+        if target is None:
             raise PituiError(f"no entry with id {shown(repr(entry_id))} in {shown(session.path)}")
+        refuse_without_id(target, "labelled")
         entry = _base_entry("label", session)
         entry["targetId"] = entry_id
         if text:
@@ -74,6 +78,16 @@ def set_label(
         return entry
 
     return _write_entry(path, build, force)
+
+
+def refuse_without_id(target: Entry, done: str) -> None:
+    """An entry whose line has no id shows under a stand-in (`line:7`) that no line written
+    can point at: Pi's reader would never match it (and Pi itself writes such a label with
+    no target, which then labels every entry without an id)."""
+    if target.raw_id is None:
+        raise PituiError(
+            f"the entry on line {target.line} has no id: it cannot be {done}; nothing was changed"
+        )
 
 
 def set_name(path: str | os.PathLike[str], name: str, *, force: bool = False) -> str:

@@ -603,3 +603,30 @@ def test_last_attempt_waits_for_a_line_caught_half_written(
     lines = v3.read_bytes().splitlines()
     assert json.loads(lines[-2])["id"] == "ffff0001"
     assert json.loads(lines[-1])["id"] == new_id
+
+
+def test_an_entry_without_an_id_is_neither_labelled_nor_edited(tmp_path: Path) -> None:
+    """pitui shows such an entry under a stand-in id (`line:2`); a label or an edit naming
+    it would point at nothing Pi reads (Pi itself writes a label with no target, which then
+    labels every entry without an id). Refused, the file unchanged."""
+    from pitui.core.changes import context_edit
+
+    path = tmp_path / "s.jsonl"
+    stamp = "2026-01-01T00:00:00.000Z"
+    lines = [
+        {"type": "session", "version": 3, "id": "s", "timestamp": stamp, "cwd": "/w"},
+        {"type": "message", "id": "u1", "parentId": None, "timestamp": stamp,
+         "message": {"role": "user", "content": "first", "timestamp": 1}},
+        {"type": "message", "parentId": "u1", "timestamp": stamp,
+         "message": {"role": "user", "content": "no id", "timestamp": 2}},
+    ]  # fmt: skip
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    before = path.read_bytes()
+    assert [e.id for e in Session(path).tree.entries] == ["u1", "line:3"]
+    with pytest.raises(PituiError, match="the entry on line 3 has no id: it cannot be labelled"):
+        writer.set_label(path, "line:3", "x", force=True)
+    with pytest.raises(PituiError, match="the entry on line 3 has no id: it cannot be edited"):
+        context_edit.omit(path, "line:3", force=True)
+    assert path.read_bytes() == before
+    writer.set_label(path, "u1", "fine", force=True)  # an entry with an id still can be
+    assert Session(path).tree.labels["u1"].text == "fine"
