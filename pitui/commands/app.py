@@ -9,7 +9,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from pitui.commands.first_frame import kept_screen
 from pitui.core.catalog import discovery
 from pitui.core.changes.handoff import run_handoff
 from pitui.core.errors import PituiError
@@ -41,9 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.file and args.demo:
         raise PituiError("give either a session file or --demo, not both")
-    kept = kept_screen(args)
-    if kept is not None:
-        kept.show()  # before Textual loads: the picker as the last launch drew it
     demo_dir = Path(tempfile.mkdtemp(prefix="pitui-demo-")) if args.demo else None
     try:
         from pitui.ui.app import make_app
@@ -55,13 +51,10 @@ def run(args: argparse.Namespace) -> int:
             no_cache=args.no_cache,
             pi_command=args.pi_command,
             keybindings=discovery.agent_dir() / "keybindings.json",  # the user's Pi keys
-            kept_screen=kept,
             **options,
         )
         result = app.run()
     finally:
-        if kept is not None:
-            kept.restore()  # only if the app never took the terminal
         if demo_dir is not None:
             shutil.rmtree(demo_dir, ignore_errors=True)
     if isinstance(result, Handoff):

@@ -21,8 +21,7 @@ from pitui.core.catalog.catalog import Catalog
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
 from pitui.ui.executor import DaemonExecutor
-from pitui.ui.failures import notify_failure
-from pitui.ui.first_screen import KeepsFirstScreen, driver_after
+from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.messages import SessionRemoved
@@ -55,17 +54,16 @@ class AppConfig:
     keymap: dict[str, str] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
     keymap_notices: list[str] = field(default_factory=list)
-    kept_screen: Any = None  # the picker's first screen kept from the last launch
 
 
-class PituiApp(KeepsFirstScreen, HandoffFlow, WriteFlow, App[Handoff | None]):
+class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     """Picker first (or one session directly); global keys; the single worker-failure handler."""
 
     TITLE = "pitui"
     CSS_PATH = stylesheet_path()
     COMMAND_PALETTE_BINDING = "ctrl+k"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Every key"),
+        Binding("f1", "help", "Help", id="app.help", tooltip="Every key"),
         Binding(
             "f2", "toggle_theme", "Theme", id="app.theme", tooltip="Dark / light theme", show=False
         ),
@@ -75,9 +73,7 @@ class PituiApp(KeepsFirstScreen, HandoffFlow, WriteFlow, App[Handoff | None]):
     ]
 
     def __init__(self, config: AppConfig, hub: SessionHub) -> None:
-        kept = config.kept_screen
-        super().__init__(driver_class=driver_after(kept) if kept and kept.shown else None)
-        self.hold_for_kept_screen(kept)
+        super().__init__()
         self.config = config
         self.hub = hub
         for theme in PITUI_THEMES:
@@ -104,7 +100,7 @@ class PituiApp(KeepsFirstScreen, HandoffFlow, WriteFlow, App[Handoff | None]):
         # Thread workers in daemon threads: quitting never waits on a stuck read.
         asyncio.get_running_loop().set_default_executor(DaemonExecutor())
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         if not self.is_headless:
             self.set_interval(EVERY, self._exit_if_terminal_gone)
         if self.config.keymap:
@@ -120,11 +116,14 @@ class PituiApp(KeepsFirstScreen, HandoffFlow, WriteFlow, App[Handoff | None]):
         if self.config.session_file is not None:
             from pitui.ui.screens.session import SessionScreen
 
-            self.push_screen(SessionScreen(self.config.session_file, standalone=True))
+            first: Screen[Any] = SessionScreen(self.config.session_file, standalone=True)
         else:
             from pitui.ui.screens.picker import PickerScreen
 
-            self.push_screen(PickerScreen())
+            first = PickerScreen()
+        # Awaited: keys typed from launch on are handled only once the first screen has its
+        # focus, so none is lost and each reaches the widget the screen shows it in, in order.
+        await self.push_screen(first)
 
     def on_unmount(self) -> None:
         self.hub.close()
@@ -242,7 +241,6 @@ def make_app(
     now: datetime | Callable[[], datetime] | None = None,
     home: str | None = None,
     keybindings: Path | str | None = None,
-    kept_screen: Any = None,
 ) -> PituiApp:
     """Build the app with its catalog and live store (no I/O happens until it runs)."""
     clock = (lambda: now) if isinstance(now, datetime) else now
@@ -258,7 +256,6 @@ def make_app(
         pi_command=pi_command,
         now=clock,
         home=home,
-        kept_screen=kept_screen,
     )
     config.settings = load_settings()  # small files, read before the app runs
     if keybindings is not None:

@@ -17,6 +17,7 @@ from pitui.core.session.entry import Entry
 from pitui.core.userdata.store import UserData
 from pitui.ui.format import tilde
 from pitui.ui.modals.choice import ChoiceModal
+from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.writes import WriteJob
 
@@ -40,9 +41,19 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
         choices = [("open", "Open in pitui"), ("pi", "Resume in pi"), ("stay", "Stay here")]
         app.push_screen(ChoiceModal("Fork written", body, choices), callback=chosen)
 
-    write = lambda force: fork_session(path, entry_id)  # noqa: E731 (a new file: no conflict)
-    app.notify("Writing the fork...", timeout=3)  # a long path takes seconds
-    app.run_write(WriteJob("fork", path, write, done=written))
+    def confirmed(yes: bool | None) -> None:
+        if yes:
+            write = lambda force: fork_session(path, entry_id)  # noqa: E731 (a new file)
+            app.notify("Writing the fork...", timeout=3)  # a long path takes seconds
+            app.run_write(WriteJob("fork", path, write, done=written))
+
+    folder = tilde(str(path.parent), app.config.home)
+    body = (
+        f"A new session file in {folder}, holding the path from the first entry to "
+        f"{one_line(entry_id)}. {path.name} is not changed."
+    )
+    modal = ConfirmModal("Fork at this entry?", body, confirm_label="Write the fork")
+    app.push_screen(modal, callback=confirmed)
 
 
 def ask_context_edit(app: Any, path: Path, target: Entry, done: Done) -> None:

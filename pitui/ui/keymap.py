@@ -22,7 +22,7 @@ PI_TO_PITUI: Mapping[str, tuple[str, ...]] = {
     "tui.select.down": ("session.down", "picker.down"),
     "tui.select.pageUp": ("session.page_up", "picker.page_up"),
     "tui.select.pageDown": ("session.page_down", "picker.page_down"),
-    "tui.select.confirm": ("session.select", "picker.open", "picker.list_open"),
+    "tui.select.confirm": ("session.select", "picker.open"),
     "tui.select.cancel": ("session.back", "picker.quit"),
     "tui.editor.cursorLeft": ("session.page_left",),  # Pi's /tree pages with it
     "tui.editor.cursorRight": ("session.page_right",),

@@ -86,15 +86,16 @@ def test_plain_run_uses_pi_agent_dir(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert seen["custom_dir"] is None and seen["all_scope"] is False
 
 
-async def test_f1_and_question_mark_show_help(app_factory: Any) -> None:
+async def test_f1_shows_help_and_question_mark_is_typed(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("f1")
         assert isinstance(pilot.app.screen, HelpScreen)
         await pilot.press("escape")
         assert isinstance(pilot.app.screen, PickerScreen)
-        await pilot.press("down", "question_mark")  # in the list, ? is not typed
-        assert isinstance(pilot.app.screen, HelpScreen)
+        await pilot.press("down", "question_mark")  # a key that types searches, as in Pi
+        assert isinstance(pilot.app.screen, PickerScreen)
+        assert pilot.app.screen.query_one("#search").value == "?"
 
 
 async def test_ctrl_k_opens_the_palette_with_screen_actions(app_factory: Any) -> None:

@@ -1,4 +1,4 @@
-"""Pilot tests of branch work: alt+f forks at an entry, alt+c edits the model's context,
+"""Pilot tests of branch work: alt+n forks at an entry (after asking), alt+c edits the model's context,
 alt+p pins and alt+t tags in the picker."""
 
 from __future__ import annotations
@@ -40,19 +40,19 @@ async def choose(pilot: Any, key: str) -> None:
 
 async def highlight_user_message(pilot: Any, screen: SessionScreen) -> Any:
     tree = screen.query_one(EntryTree)
-    await pilot.press("g")  # the first row: the opening user message
+    await pilot.press("home")  # the first row: the opening user message
     await settle(pilot)
     assert tree.highlighted.role == "user"
     return tree.highlighted
 
 
-async def test_alt_f_forks_then_opens_the_fork(app_factory: Any) -> None:
+async def test_alt_n_forks_then_opens_the_fork(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         before = screen.path.read_bytes()
         earlier = forks_of(screen.path)  # the demo store has a fork of it already
         target = await highlight_user_message(pilot, screen)
-        await pilot.press("alt+f")
+        await pilot.press("alt+n", "enter")  # asked first, then confirmed
         await choose(pilot, "open")
         await wait_for(pilot, lambda: pilot.app.screen is not screen)
         fork_screen = pilot.app.screen
@@ -77,7 +77,7 @@ async def test_alt_f_forks_then_opens_the_fork(app_factory: Any) -> None:
         assert picker.rows[parent].summary.path == str(screen.path)
 
 
-async def test_alt_f_then_resume_in_pi_or_stay(
+async def test_fork_asks_then_resume_in_pi_or_stay(
     app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stub_pi(tmp_path, monkeypatch)
@@ -85,10 +85,16 @@ async def test_alt_f_then_resume_in_pi_or_stay(
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         earlier = set(forks_of(screen.path))
-        await pilot.press("F")  # alt+f's stand-in where the terminal sends it as ctrl+right
+        await pilot.press(*"Fork")  # keys that type search: nothing is written
+        await settle(pilot)
+        assert set(forks_of(screen.path)) == earlier
+        await pilot.press("escape", "alt+n", "escape")  # asked, then cancelled
+        await settle(pilot)
+        assert pilot.app.screen is screen and set(forks_of(screen.path)) == earlier
+        await pilot.press("alt+n", "enter")  # asked, then confirmed
         await choose(pilot, "stay")
         assert pilot.app.screen is screen and len(set(forks_of(screen.path)) - earlier) == 1
-        await pilot.press("alt+f")
+        await pilot.press("alt+n", "enter")
         await choose(pilot, "pi")
         await pilot.press("enter")  # the demo cwd is missing: "Run here"
         await pilot.pause()

@@ -22,6 +22,8 @@ BRANCHED = [
 
 
 class TreeApp(App[None]):
+    COMMAND_PALETTE_BINDING = "ctrl+k"  # as pitui's app: ctrl+p is the previous match
+
     def __init__(self, tree: SessionTree) -> None:
         super().__init__()
         self.session_tree = tree
@@ -36,7 +38,7 @@ class TreeApp(App[None]):
     def on_entry_tree_selected(self, message: EntryTree.Selected) -> None:
         self.messages.append(message)
 
-    def on_entry_tree_search_requested(self, message: EntryTree.SearchRequested) -> None:
+    def on_entry_tree_search_typed(self, message: EntryTree.SearchTyped) -> None:
         self.messages.append(message)
 
 
@@ -59,23 +61,24 @@ async def test_keys_move_cursor_and_post_highlighted() -> None:
         await pilot.pause()
         assert highlighted_ids(app)[-1] == "b2"
         assert all(m.control is tree for m in app.messages)
-        await pilot.press("g")
+        await pilot.press("home")
         await pilot.pause()
         assert tree.cursor == 0 and highlighted_ids(app)[-1] == "r"
-        await pilot.press("G")
+        await pilot.press("end")
         await pilot.pause()
         assert highlighted_ids(app)[-1] == "b1a"
         await pilot.press("home", "down", "down")
         await pilot.pause()
         assert highlighted_ids(app)[-1] == "b2"
-        await pilot.press("end", "l")
+        await pilot.press("end", "alt+l")
         await pilot.pause()
         assert highlighted_ids(app)[-1] == "b2a"
-        await pilot.press("enter", "slash")
+        await pilot.press("enter", "slash", "x", "backspace")
         await pilot.pause()
-        assert isinstance(app.messages[-2], EntryTree.Selected)
-        assert app.messages[-2].entry.id == "b2a"
-        assert isinstance(app.messages[-1], EntryTree.SearchRequested)
+        assert isinstance(app.messages[-4], EntryTree.Selected)
+        assert app.messages[-4].entry.id == "b2a"
+        typed = [m.text for m in app.messages if isinstance(m, EntryTree.SearchTyped)]
+        assert typed == ["/", "/x", "/"]  # keys that type search, as in Pi's /tree
 
 
 async def test_fold_unfold_and_parent() -> None:
@@ -94,10 +97,10 @@ async def test_fold_unfold_and_parent() -> None:
         await pilot.press("alt+right")  # Pi's unfoldOrDown, its other key
         await pilot.pause()
         assert len(tree.rows) == 6 and tree.highlighted.id == "b2"
-        await pilot.press("z")
+        await pilot.press("alt+up")
         await pilot.pause()
         assert len(tree.rows) == 4
-        await pilot.press("Z")
+        await pilot.press("alt+down")
         await pilot.pause()
         assert len(tree.rows) == 6
 
@@ -153,11 +156,11 @@ async def test_search_next_previous() -> None:
         assert tree.search("reply") == 2
         assert [r.entry.id for r in tree.rows] == ["b2a", "b1a"]  # only the matches, as Pi
         assert tree.highlighted.id == "b1a"  # as Pi: no shown ancestor of r, the last row
-        await pilot.press("n")
+        await pilot.press("ctrl+n")
         assert tree.highlighted.id == "b2a"
-        await pilot.press("n")
+        await pilot.press("ctrl+n")
         assert tree.highlighted.id == "b1a"
-        await pilot.press("N")
+        await pilot.press("ctrl+p")
         assert tree.highlighted.id == "b2a"
         tree.search("")
         assert len(tree.rows) == 6 and tree.highlighted.id == "b2a"

@@ -26,7 +26,7 @@ async def test_session_screen_exports_the_highlighted_branch(
     before = path.read_bytes()
     async with app_factory(sessions_root=None, session_file=path).run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
-        await pilot.press("g", "down", "down", "down")  # an entry early on the branch
+        await pilot.press("home", "down", "down", "down")  # an entry early on the branch
         await settle(pilot)
         leaf = screen.entry.id
         await pilot.press("alt+e")
@@ -106,10 +106,10 @@ async def test_copy_the_highlighted_entry_as_markdown(app_factory: Any, demo_roo
     path = session_path(demo_root, "Fix rounding bug in checkout totals")
     async with app_factory(sessions_root=None, session_file=path).run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
-        await pilot.press("g", "down", "down")
+        await pilot.press("home", "down", "down")
         await settle(pilot)
         entry = screen.entry
-        await pilot.press("alt+m")
+        await pilot.press("alt+y")
         copied = pilot.app.clipboard
     assert copied.startswith("### ") and f"`{entry.id}`" in copied
     message = entry.raw.get("message") or {}

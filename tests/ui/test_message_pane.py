@@ -407,7 +407,7 @@ async def test_show_all_key_and_many_small_blocks() -> None:
         assert pane.has_more
         assert "block 79" not in source_text(pane)
         pane.focus()
-        await pilot.press("a")
+        await pilot.press("alt+a")
         await settle(pilot)
         assert not pane.has_more
         assert "block 79 " in source_text(pane)

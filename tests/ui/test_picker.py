@@ -203,14 +203,18 @@ async def test_preview_shows_the_highlighted_session(app_factory: Any) -> None:
         assert "messages" in body and "user" in body
 
 
-async def test_typing_in_the_list_goes_to_search(app_factory: Any) -> None:
+async def test_after_moving_in_the_list_every_letter_searches(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stub_pi(tmp_path, monkeypatch)
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         await pilot.press("down")
-        assert picker.focused is picker.query_one(SessionTable)
-        await pilot.press("z", "s", "h")
-        assert picker.query_one("#search").value == "zsh"
-        assert picker.focused is picker.query_one("#search")
+        assert picker.query_one(SessionTable).cursor == 1
+        assert picker.focused is picker.query_one("#search")  # as Pi: the box keeps the keys
+        await pilot.press(*"frpc?")  # once resume, fork, help
+        assert picker.query_one("#search").value == "frpc?"
+        assert pilot.app.is_running and pilot.app.screen is picker
 
 
 async def test_rename(app_factory: Any) -> None:
@@ -279,7 +283,7 @@ async def test_resume_in_an_existing_cwd(
     async with app.run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         path = Path(picker.rows[0].summary.path)
-        await pilot.press("up", "r")  # into the list, on its first row
+        await pilot.press("up", "ctrl+e")  # the first row stays highlighted
         await pilot.pause()
     assert app.return_value == Handoff(["pi", "--session", str(path)], str(workdir))
     assert run_handoff(app.return_value.argv, app.return_value.cwd) == 0
@@ -294,7 +298,10 @@ async def test_fork_with_missing_cwd_asks_then_runs_here(
     async with app.run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         path = Path(picker.rows[0].summary.path)
-        await pilot.press("up", "f")  # into the list, on its first row
+        await pilot.press("up", "alt+r")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)  # a fork asks first
+        await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceModal)
         await pilot.press("enter")  # "Run here" has the focus
@@ -311,7 +318,7 @@ async def test_resume_without_pi_stays_open(
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         picker = await started(pilot)
-        await pilot.press("up", "r")  # into the list, on its first row
+        await pilot.press("up", "ctrl+e")
         await pilot.pause()
         assert app.is_running and app.screen is picker
         assert any("not found" in str(n.message) for n in app._notifications)

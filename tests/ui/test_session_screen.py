@@ -90,12 +90,12 @@ async def test_moving_the_cursor_updates_message_and_context(app_factory: Any) -
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         tree = screen.query_one(EntryTree)
-        await pilot.press("g")
+        await pilot.press("home")
         await settle(pilot)
         first = tree.highlighted
         assert screen.query_one(MessagePane).entry is first
         await wait_for(pilot, lambda: len(screen.query_one(ContextPane).rows) <= 2)
-        await pilot.press("G")
+        await pilot.press("end")
         await settle(pilot)
         assert tree.highlighted is tree.rows[-1].entry
         await wait_for(pilot, lambda: len(screen.query_one(ContextPane).rows) > 2)
@@ -107,19 +107,19 @@ async def test_pane_toggles_and_zoom(app_factory: Any) -> None:
         panes = {
             n: screen.query_one(f"#{n}") for n in ("entry-tree", "message-pane", "context-pane")
         }
-        await pilot.press("3")
+        await pilot.press("alt+3")
         assert not panes["context-pane"].display
-        await pilot.press("3")
+        await pilot.press("alt+3")
         assert panes["context-pane"].display
-        await pilot.press("2", "3")
+        await pilot.press("alt+2", "alt+3")
         assert not panes["message-pane"].display and not panes["context-pane"].display
-        await pilot.press("1")  # the last visible pane stays
+        await pilot.press("alt+1")  # the last visible pane stays
         assert panes["entry-tree"].display
-        await pilot.press("2", "3")
+        await pilot.press("alt+2", "alt+3")
         screen.query_one(EntryTree).focus()
-        await pilot.press("m")
+        await pilot.press("alt+z")
         assert screen.maximized is panes["entry-tree"]
-        await pilot.press("m")
+        await pilot.press("alt+z")
         assert screen.maximized is None
 
 
@@ -144,9 +144,9 @@ async def test_fold_and_unfold(app_factory: Any) -> None:
         screen = await open_from_picker(pilot, "product search")
         tree = screen.query_one(EntryTree)
         full = len(tree.rows)
-        await pilot.press("z")  # fold all
+        await pilot.press("alt+up")  # fold all
         assert len(tree.rows) < full
-        await pilot.press("Z")
+        await pilot.press("alt+down")
         assert len(tree.rows) == full
         foldable = next(i for i, row in enumerate(tree.rows) if row.foldable)
         tree.move_to(foldable)
@@ -160,18 +160,15 @@ async def test_tree_search_and_next_match(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         tree = screen.query_one(EntryTree)
-        await pilot.press("g", "slash")
-        search = screen.query_one("#tree-search")
-        assert search.display and screen.focused is search
-        await pilot.press(*"cents")
+        await pilot.press("home", *"cents")
         await settle(pilot)
+        assert screen.query_one("#tree-search-bar").display and screen.focused is tree
+        assert "cents" in str(screen.query_one("#tree-search").render())
         first = tree.cursor
         assert "cents" in entry_text(tree.highlighted).lower()
-        await pilot.press("enter")
-        assert screen.focused is tree
-        await pilot.press("n")
+        await pilot.press("ctrl+n")
         assert tree.cursor != first
-        await pilot.press("N")
+        await pilot.press("ctrl+p")
         assert tree.cursor == first
 
 
@@ -179,7 +176,7 @@ async def test_label_set_and_clear(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         tree = screen.query_one(EntryTree)
-        await pilot.press("g")
+        await pilot.press("home")
         await settle(pilot)
         target = tree.highlighted
         await pilot.press("L")
@@ -248,7 +245,7 @@ async def test_trash_cancel_then_confirm_closes_the_screen(app_factory: Any) -> 
 async def test_copy_entry_text(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
-        await pilot.press("g")
+        await pilot.press("home")
         await settle(pilot)
         entry = screen.query_one(EntryTree).highlighted
         await pilot.press("ctrl+x")
@@ -290,7 +287,7 @@ async def test_enter_on_the_header_row_resumes(
 async def test_help_lists_the_screen_keys(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
-        await pilot.press("question_mark")
+        await pilot.press("f1")
         help_screen = pilot.app.screen
         text = plain(help_screen.query(".help-dialog Static")[1], 120)
         for needle in ("shift+l", "ctrl+x", "ctrl+o", "ctrl+k"):
@@ -304,7 +301,7 @@ async def test_live_append_keeps_the_highlight(app_factory: Any, demo_root: Path
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         tree = screen.query_one(EntryTree)
-        await pilot.press("g")
+        await pilot.press("home")
         await settle(pilot)
         kept = tree.highlighted.id
         rows = len(tree.rows)
@@ -324,7 +321,7 @@ async def test_live_append_keeps_the_highlight(app_factory: Any, demo_root: Path
             handle.write(json.dumps(line) + "\n")
         await wait_for(pilot, lambda: len(tree.rows) == rows + 1, timeout=20)
         assert tree.highlighted.id == kept
-        await pilot.press("G")
+        await pilot.press("end")
         assert tree.highlighted.id == "feedf00d"
 
 
@@ -334,7 +331,7 @@ async def test_live_append_follows_the_leaf(app_factory: Any) -> None:
         screen = await open_from_picker(pilot, "rounding")
         tree = screen.query_one(EntryTree)
         leaf = screen.live.session.tree.leaf
-        await pilot.press("G")  # on the last row: follow mode
+        await pilot.press("end")  # on the last row: follow mode
         line = {
             "type": "message",
             "id": "feedf00e",
@@ -409,7 +406,7 @@ async def test_message_pane_failure_is_a_notification(
             raise RuntimeError("renderer exploded")
 
         monkeypatch.setattr(MessagePane, "_first_widgets", broken)
-        await pilot.press("g")
+        await pilot.press("home")
         await wait_for(pilot, lambda: bool(pilot.app._notifications))
         note = list(pilot.app._notifications)[-1]
         assert note.message == "RuntimeError: renderer exploded"
@@ -417,7 +414,7 @@ async def test_message_pane_failure_is_a_notification(
         assert pilot.app.is_running and pilot.app.screen is screen
         assert not pilot.app._exit_renderables  # no traceback
         monkeypatch.undo()  # the pane still works afterwards
-        await pilot.press("G")
+        await pilot.press("end")
         await settle(pilot)
         assert pane.entry is screen.query_one(EntryTree).highlighted
         assert pane.query("EntryHeader")

@@ -114,29 +114,30 @@ async def test_session_text_is_inert() -> None:
         assert "[bold red]x[/]" in text and "\x1b" not in text and "\x07" not in text
 
 
-async def test_keys_move_the_cursor_and_keep_it_visible() -> None:
+async def test_moves_keep_the_cursor_visible() -> None:
+    """The moves the picker's keys make (the list never has the focus: the search box does)."""
     app = TableApp()
     async with app.run_test(size=SIZE) as pilot:
         table = app.query_one(SessionTable)
         show(table, rows(1000))
-        table.focus()
         await pilot.pause()
         page = table.scrollable_content_region.height - 1
-        await pilot.press("down", "down")
+        table.action_cursor(1)
+        table.action_cursor(1)
         assert table.cursor == 2
-        await pilot.press("pagedown")
+        table.action_page(1)
         assert table.cursor == 2 + page
-        await pilot.press("end")
+        table.action_last()
         await pilot.pause()
         assert table.cursor == 999 and table.highlighted.path == "/s/00999.jsonl"
         assert table.scroll_offset.y == 1000 - page  # the last row is on screen
         assert "named 999" in line(table, page)
-        await pilot.press("pageup")
+        table.action_page(-1)
         assert table.cursor == 999 - page
-        await pilot.press("home")
+        table.action_first()
         await pilot.pause()
         assert table.cursor == 0 and table.scroll_offset.y == 0
-        await pilot.press("enter")
+        table.action_select()
         await pilot.pause()
         assert app.selected[-1].path == "/s/00000.jsonl"
         assert app.highlights[-1] is table.highlighted

@@ -1,4 +1,4 @@
-"""Pilot tests of the session screen's size view (alt+b / B): the breakdown of `pitui du
+"""Pilot tests of the session screen's size view (alt+s): the breakdown of `pitui du
 FILE`, and Enter on a largest entry jumps the tree to it."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def lines_by_size(path: Path) -> list[tuple[int, str | None, str]]:
     return sorted(out, key=lambda item: -item[0])
 
 
-async def open_sizes(pilot: Any, key: str = "B") -> SizeViewScreen:
+async def open_sizes(pilot: Any, key: str = "alt+s") -> SizeViewScreen:
     await pilot.press(key)
     view = pilot.app.screen
     assert isinstance(view, SizeViewScreen)
@@ -45,7 +45,7 @@ async def test_breakdown_as_du_and_enter_jumps(app_factory: Any) -> None:
         await pilot.press("down", "escape")  # Esc: back, the cursor where it was
         await settle(pilot)
         assert pilot.app.screen is screen and tree.cursor == before
-        view = await open_sizes(pilot, "alt+b")
+        view = await open_sizes(pilot, "alt+s")
         expected = lines_by_size(screen.path)
         assert [e.bytes for e in view.largest] == [size for size, _, _ in expected][:20]
         kinds = view.query_one("#sizes-kinds", DataTable)

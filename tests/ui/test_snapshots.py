@@ -96,7 +96,7 @@ def test_session_screen_filter_all(snap_compare: Any, app_factory: Any) -> None:
         await open_session(pilot, "compactions")
         for _ in range(4):
             await pilot.press("ctrl+o")
-        await pilot.press("g")
+        await pilot.press("home")
         await ready(pilot)
         pilot.app.clear_notifications()
 

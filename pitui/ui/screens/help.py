@@ -54,10 +54,7 @@ class HelpScreen(ModalScreen[None]):
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
-        for title, node in self._sources():
-            rows = list(_bindings_of(node))
-            if not rows:
-                continue
+        for title, rows in self._groups():
             table.add_row(Text(title, style="underline"), "")
             for keys, text in rows:
                 table.add_row(Text(keys), Text(text))
@@ -68,33 +65,43 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(Text(syntax), Text(text))
         return table
 
-    def _sources(self) -> list[tuple[str, DOMNode]]:
-        sources: list[tuple[str, DOMNode]] = [("This screen", self.under)]
-        seen: set[type] = {type(self.under)}
-        for widget in self.under.query("*"):
-            if type(widget) not in seen and type(widget).BINDINGS and widget.can_focus:
-                seen.add(type(widget))
-                sources.append((_title(type(widget).__name__), widget))
-        sources.append(("Everywhere", self.app))
-        return sources
+    def _groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """What each key does on the screen underneath now (its focused widget's keys, then
+        the screen's, then the app's), with the user's remaps: Textual's active bindings."""
+        groups: dict[DOMNode, dict[str, list[str]]] = {}
+        for key, active in self.under.active_bindings.items():
+            binding = active.binding
+            if binding.description and not binding.system:
+                text = binding.tooltip or binding.description
+                groups.setdefault(active.node, {}).setdefault(text, []).append(_key_name(key))
+        typing = TYPING.get(type(self.under.focused).__name__)
+        result = []
+        if typing is not None:
+            result.append(("Typing", [("a, b, 1, space...", typing)]))
+        for node, rows in groups.items():
+            listed = [(", ".join(keys), text) for text, keys in rows.items()]
+            result.append((self._title_of(node), listed))
+        return result
+
+    def _title_of(self, node: DOMNode) -> str:
+        if node is self.under:
+            return "This screen"
+        if node is self.app:
+            return "Everywhere"
+        return _title(type(node).__name__)
+
+
+TYPING = {
+    "SearchBox": "types in the search box",
+    "EntryTree": "searches the tree (Backspace: erase, Esc: clear)",
+    "MessagePane": "searches the tree",
+    "ContextList": "searches the tree",
+}
 
 
 def _title(name: str) -> str:
     spaced = "".join(f" {c}" if c.isupper() else c for c in name).strip()
     return spaced[0] + spaced[1:].lower()
-
-
-def _bindings_of(node: DOMNode) -> list[tuple[str, str]]:
-    rows: dict[str, list[str]] = {}
-    for binding in Binding.make_bindings(type(node).BINDINGS):
-        if not binding.description:
-            continue
-        text = binding.tooltip or binding.description
-        keys = ", ".join(_key_name(k) for k in binding.key.split(","))
-        rows.setdefault(text, []).append(keys)
-    if node is getattr(node, "app", None):
-        rows.setdefault("Command palette", []).append("ctrl+k")
-    return [(", ".join(keys), text) for text, keys in rows.items()]
 
 
 def _key_name(key: str) -> str:

@@ -27,9 +27,9 @@ from pitui.ui.messages import (
     SearchDone,
 )
 from pitui.ui.screens.picker_actions import SORTS, PickerActions
-from pitui.ui.screens.picker_first_screen import PickerFirstScreen
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
 from pitui.ui.screens.picker_secrets import DEBOUNCE, PickerSecrets, with_secret_marks
+from pitui.ui.widgets.search_box import SearchBox
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -45,7 +45,7 @@ class SearchRequest:
     named_only: bool
 
 
-class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailures, Screen[None]):
+class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
     """Catalog search in thread workers; the list updates as the catalog fills in."""
 
     BINDINGS: ClassVar[list[BindingType]] = PICKER_BINDINGS
@@ -69,7 +69,7 @@ class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailu
         self._queued: str | None = None  # an action pressed before the answer came
 
     def compose(self) -> ComposeResult:
-        yield Input(
+        yield SearchBox(
             placeholder='Search: words, "a phrase", re:regex', id="search", select_on_focus=False
         )
         yield Static(id="picker-status")
@@ -83,11 +83,12 @@ class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailu
     def on_mount(self) -> None:
         self.all_scope = self.app.config.all_scope
         self.query_one(SessionPreview).home = self.app.config.home
-        self.query_one("#search", Input).focus()
+        # At once, not after a refresh as `focus()` does: the app hands keys on only once this
+        # screen is mounted, and every one of them is for the search box.
+        self.set_focus(self.query_one("#search", Input), scroll_visible=False)
         self._update_status()
         if self.app.catalog is None:
             return
-        self.first_screen_starts()
         self._scan()
         self.run_search()  # what the index already knows, while the scan runs
         self._unsubscribe = self.app.hub.subscribe(self._hub_changed)
@@ -127,7 +128,6 @@ class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailu
         else:  # the index the list came from (or the answer on its way) was up to date
             self._update_status()
         self.look_for_secrets()
-        self.first_screen_has("scan")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == "scan":
@@ -135,7 +135,6 @@ class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailu
             self.run_search()
         if event.state == WorkerState.ERROR and event.worker.group == "search":
             self._queued = None  # no answer is coming: never act on a list not shown
-        self.first_screen_worker(event)
 
     def _hub_changed(self, event: Any) -> None:
         """Watcher thread: the hub has indexed a change; only post (never block the watcher)."""
@@ -190,7 +189,6 @@ class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailu
         if self.app.catalog is None:
             return
         self._last_research = time.monotonic()
-        self.first_screen_waits("answer")
         self._search(self.current_request())
 
     @work(
@@ -221,7 +219,6 @@ class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailu
         if result.error and not result.rows:
             self._update_status()
             self._run_queued()
-            self.first_screen_has("answer")
             return  # keep the last list while the query is being typed
         self.rows = list(result.rows)
         self.known_count = known
@@ -239,7 +236,6 @@ class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailu
         self.query_one(SessionPreview).show(table.highlighted, table.highlighted_row)
         self.call_after_refresh(self.app.preload_session_screen)  # once the list is drawn
         self._run_queued()
-        self.first_screen_has("answer")
 
     def _run_queued(self) -> None:
         action, self._queued = self._queued, None
@@ -302,11 +298,6 @@ class PickerScreen(PickerActions, PickerSecrets, PickerFirstScreen, ReportsFailu
 
     @on(SessionTable.Selected, "#sessions")
     def _selected(self, event: SessionTable.Selected) -> None:
-        event.stop()
-        self.action_open()
-
-    @on(Input.Submitted, "#search")
-    def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_open()
 

@@ -11,7 +11,9 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from pitui.core.catalog.search import SORTS
+from pitui.core.rows.safe_text import one_line
 from pitui.ui.branch_actions import ask_tags, toggle_pin
+from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_name, ask_trash
 from pitui.ui.widgets.session_table import SessionTable
@@ -31,22 +33,18 @@ class PickerActions(Screen[None]):
     _update_catalog: Callable[[list[Path], list[Path]], None]
     defer: Callable[[str], bool]
 
-    def action_focus_list(self, move: str = "", step: int = 0) -> None:
-        """Into the list, moving its selection as the key does there (`move`: `cursor` or
-        `page`), as Pi's selector moves it from its search box."""
+    def action_move_list(self, move: str, step: int) -> None:
+        """Move the list's selection by rows (`cursor`) or pages (`page`)."""
         table = self.query_one(SessionTable)
-        table.focus()
-        if move in ("cursor", "page"):
-            getattr(table, f"action_{move}")(step)
-
-    def action_focus_search(self) -> None:
-        self.query_one("#search", Input).focus()
+        if move == "page":
+            table.action_page(step)
+        else:
+            table.action_cursor(step)
 
     def action_escape(self) -> None:
         search = self.query_one("#search", Input)
         if search.value:
             search.value = ""
-            search.focus()
         else:
             self.app.exit()
 
@@ -96,8 +94,18 @@ class PickerActions(Screen[None]):
         if self.defer("fork"):
             return
         summary = self.highlighted
-        if summary is not None:
-            self.app.request_handoff(Path(summary.path), summary.cwd, fork=True)
+        if summary is None:
+            return
+        path = Path(summary.path)
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.app.request_handoff(path, summary.cwd, fork=True)
+
+        title = one_line(summary.name or summary.first_message or path.name)
+        body = f"pi --fork starts a new session copied from\n{title}\n({path.name} is not changed)"
+        modal = ConfirmModal("Fork this session in pi?", body, confirm_label="Fork in pi")
+        self.app.push_screen(modal, callback=confirmed)
 
     def action_rename(self) -> None:
         if self.defer("rename"):

@@ -1,4 +1,7 @@
-"""The picker's keys. Each binding has an id, so that a keymap can rebind it."""
+"""The picker's keys. Each binding has an id, so that a keymap can rebind it.
+
+None is a priority binding: the search box has the focus and passes on every key that does not
+type (`SearchBox`), so each key acts in the order typed, after the characters before it."""
 
 from __future__ import annotations
 
@@ -10,7 +13,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "toggle_scope",
         "Scope",
         id="picker.scope",
-        priority=True,
         tooltip="Sessions of this folder / all sessions",
     ),
     Binding(
@@ -18,7 +20,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "cycle_sort",
         "Sort",
         id="picker.sort",
-        priority=True,
         tooltip="Threaded / recent / relevance / cost / size",
     ),
     Binding(
@@ -27,7 +28,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "Named",
         id="picker.named",
         show=False,
-        priority=True,
         tooltip="Named sessions only",
     ),
     Binding(
@@ -36,7 +36,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "Paths",
         id="picker.paths",
         show=False,
-        priority=True,
         tooltip="Show the file path column",
     ),
     Binding(
@@ -45,7 +44,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "Rename",
         id="picker.rename",
         show=False,
-        priority=True,
         tooltip="Name the highlighted session",
     ),
     Binding(
@@ -53,7 +51,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "trash",
         "Trash",
         id="picker.trash",
-        priority=True,
         tooltip="Move the highlighted session to the trash",
     ),
     Binding(
@@ -61,7 +58,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "stats",
         "Usage",
         id="picker.stats",
-        priority=True,
         show=False,  # in the help, the palette and the README; the footer is full at 80 columns
         tooltip="Usage and cost of the listed sessions",
     ),
@@ -70,7 +66,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "trash_view",
         "Trash view",
         id="picker.trash_view",
-        priority=True,
         show=False,
         tooltip="Sessions in the trash, with restore",
     ),
@@ -80,7 +75,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "Pin",
         id="picker.pin",
         show=False,
-        priority=True,
         tooltip="Pin or unpin the highlighted session (pinned stay on top)",
     ),
     Binding(
@@ -89,7 +83,6 @@ PICKER_BINDINGS: list[BindingType] = [
         "Tags",
         id="picker.tags",
         show=False,
-        priority=True,
         tooltip="Edit the tags of the highlighted session",
     ),
     Binding(
@@ -97,19 +90,22 @@ PICKER_BINDINGS: list[BindingType] = [
         "export",
         "Export",
         id="picker.export",
-        priority=True,
         show=False,
         tooltip="Export the highlighted session's active branch",
     ),
     Binding(
-        "enter", "open", "Open", id="picker.open", show=False, tooltip="Open in the session screen"
+        "enter",
+        "open",
+        "Open",
+        id="picker.open",
+        show=False,
+        tooltip="Open the highlighted session",
     ),
     Binding(
         "ctrl+e",
         "resume",
         "Resume",
         id="picker.resume",
-        priority=True,
         tooltip="Resume the highlighted session in pi",
     ),
     Binding(
@@ -117,21 +113,13 @@ PICKER_BINDINGS: list[BindingType] = [
         "fork",
         "Fork",
         id="picker.fork",
-        priority=True,
-        tooltip="Fork the highlighted session in pi (pi --fork)",
+        tooltip="Fork the highlighted session in pi (pi --fork), after asking",
     ),
-    # From the search box, as Pi: the selection moves (and the list takes the focus). The
-    # list's ids: a Pi remap of tui.select.* moves both.
+    # The search box keeps the focus, as in Pi's selector: these move the list's selection.
+    # The ids are Pi's tui.select.* remaps' (`keymap.PI_TO_PITUI`).
     *(
-        Binding(
-            key,
-            f"focus_list('{action}', {step})",
-            "List",
-            show=False,
-            id=f"picker.{name}",
-            tooltip="Move into the list",
-        )
-        for key, action, step, name in (
+        Binding(key, f"move_list('{move}', {step})", "Move", show=False, id=f"picker.{name}")
+        for key, move, step, name in (
             ("down", "cursor", 1, "down"),
             ("up", "cursor", -1, "up"),
             ("pagedown", "page", 1, "page_down"),

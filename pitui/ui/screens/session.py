@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
@@ -38,9 +38,18 @@ from pitui.ui.screens.session_tail import SessionTail
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import MessagePane
+from pitui.ui.widgets.search_box import types_text
 
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
 RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often
+
+
+def tree_focusable(screen: Screen[None]) -> bool:
+    """The tree is shown and nothing but the tree or the loading preview had the focus."""
+    return screen.query_one(EntryTree).display and screen.focused in (
+        None,
+        screen.query_one(EntryTree),
+    )
 
 
 class SessionHeader(Static, can_focus=True):
@@ -89,19 +98,14 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
             yield MessagePane(id="message-pane")
             yield ContextPane(id="context-pane")
         with Horizontal(id="tree-search-bar"):
-            yield Input(
-                placeholder="Type to search (Enter: done, Esc: clear)",
-                id="tree-search",
-                compact=True,
-                select_on_focus=False,
-            )
+            yield Static(id="tree-search")
             yield Static(id="tree-search-count")
         yield Footer()
 
     def on_mount(self) -> None:
         self.apply_layout()
         self.query_one("#panes").loading = True
-        self.query_one("#entry-tree").focus()
+        self.set_focus(self.query_one(EntryTree), scroll_visible=False)
         self._load(self.query_one(EntryTree).filter)
         if self.standalone:  # no picker to show the watcher's notices
             self._unsubscribe_store = self.app.hub.subscribe(self._hub_changed)
@@ -198,6 +202,7 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         if self._retry_timer is not None:
             self._retry_timer.stop()
             self._retry_timer, self._waiting_size = None, None
+        first = self.live is None
         self.live = message.live
         self.end_peek()
         self.query_one("#panes").loading = False
@@ -212,6 +217,15 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         self._update_title()
         if self.live.gone:
             self._show_gone(self.live.gone)
+        if first and tree_focusable(self):
+            self.set_focus(self.query_one(EntryTree), scroll_visible=False)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that types, from a pane that does not use it: the tree's search, as in Pi."""
+        tree = self.query_one(EntryTree)
+        if types_text(event) and self.focused is not tree and event.key not in self.active_bindings:
+            event.stop()
+            tree.type_search(tree.typed + (event.character or ""))
 
     def _update_title(self) -> None:
         session = self.live.session if self.live else None
@@ -332,18 +346,15 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         self.notify(f"Label times: {'shown' if event.shown else 'hidden'}", timeout=2)
         self._update_title()
 
-    @on(EntryTree.SearchRequested)
-    def _search_requested(self, event: EntryTree.SearchRequested) -> None:
-        search = self.query_one("#tree-search", Input)
-        self.query_one("#tree-search-bar").display = True
-        search.focus()
-        if search.value != event.text:
-            search.value = event.text
-        search.cursor_position = len(search.value)
-
-    @on(Input.Changed, "#tree-search")
-    def _search_changed(self, event: Input.Changed) -> None:
-        self._search_tree(event.value)
+    @on(EntryTree.SearchTyped)
+    def _search_typed(self, event: EntryTree.SearchTyped) -> None:
+        """Show the search as typed, and search in a worker (the answer may come later)."""
+        bar = Text("Search: ", style="bold")
+        bar.append(one_line(event.text))
+        bar.append("   Esc clears · Ctrl+N/Ctrl+P next/previous", style="dim")
+        self.query_one("#tree-search", Static).update(bar)
+        self.query_one("#tree-search-bar").display = bool(event.text)
+        self._search_tree(event.text)
 
     @work(
         thread=True,
@@ -360,11 +371,11 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
             self.post_message(TreeSearched(text, matches))
 
     def on_tree_searched(self, message: TreeSearched) -> None:
-        search = self.query_one("#tree-search", Input)
-        if message.text != search.value:
+        tree = self.query_one(EntryTree)
+        if message.text != tree.typed:
             return  # a newer search is on its way
-        found = self.query_one(EntryTree).show_matches(message.text, message.matches)
-        search.set_class(bool(message.text) and not found, "-no-match")
+        found = tree.show_matches(message.text, message.matches)
+        self.query_one("#tree-search").set_class(bool(message.text) and not found, "-no-match")
         self._update_count()
 
     def _update_count(self) -> None:
@@ -373,7 +384,3 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         shown = len(tree.rows)
         text = f"({tree.cursor + 1 if shown else 0}/{shown})" if tree.query else ""
         self.query_one("#tree-search-count", Static).update(text)
-
-    @on(Input.Submitted, "#tree-search")
-    def _search_done(self, event: Input.Submitted) -> None:
-        self._close_search(clear=False)

@@ -8,7 +8,6 @@ from typing import Any
 
 from textual import work
 from textual.screen import Screen
-from textual.widgets import Input
 
 from pitui.core.export.build import session_title
 from pitui.core.live.live import LiveSession
@@ -31,21 +30,16 @@ class SessionCommands(ReportsFailures, Screen[None]):
     live: LiveSession | None
     entry: Any
 
-    def _close_search(self, *, clear: bool) -> None:
-        """Enter: keep the search's rows, back to the tree; Esc: show every row again."""
-        search = self.query_one("#tree-search", Input)
-        tree = self.query_one(EntryTree)
-        if clear:
-            search.value = ""
-            tree.search("")
-        search.set_class(False, "-no-match")
-        self.query_one("#tree-search-bar").display = bool(tree.query)
-        tree.focus()
+    def _clear_search(self) -> None:
+        """Every row shown again, the search bar hidden."""
+        self.query_one(EntryTree).clear_search()
+        self.query_one("#tree-search-bar").display = False
 
     def action_back(self) -> None:
         """Esc: clear the search first (as Pi's /tree), then restore a pane, then leave."""
-        if self.focused is self.query_one("#tree-search") or self.query_one(EntryTree).query:
-            self._close_search(clear=True)
+        tree = self.query_one(EntryTree)
+        if tree.typed or tree.query:
+            self._clear_search()
         elif self.maximized is not None:
             self.minimize()
         elif self.standalone:
@@ -180,8 +174,8 @@ class SessionCommands(ReportsFailures, Screen[None]):
         if model.tree.get(entry_id) is None:
             self.notify("That line is not an entry of the tree (the session header?)")
             return
-        if tree.query:  # a search shows only its matches: show every row again
-            self._close_search(clear=True)
+        if tree.typed or tree.query:  # a search shows only its matches: show every row
+            self._clear_search()
         if model.row_of(entry_id) is None and tree.filter != "all":
             tree.set_filter("all")  # the filter hid it; the user asked to see it
         tree.move_to_entry(entry_id)

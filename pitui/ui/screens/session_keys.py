@@ -1,4 +1,7 @@
-"""The session screen's keys. Each binding has an id, so that a keymap can rebind it."""
+"""The session screen's keys. Each binding has an id, so that a keymap can rebind it.
+
+Keys that type search the tree, as in Pi's /tree; so pitui's own actions sit on Ctrl, Alt,
+function and editing keys, except Pi's own Shift+L (label) and Shift+T (label times)."""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from textual.binding import Binding, BindingType
 
 SESSION_BINDINGS: list[BindingType] = [
     Binding(
-        "1",
+        "alt+1",
         "toggle_pane('tree')",
         "Tree",
         id="session.tree",
@@ -14,21 +17,21 @@ SESSION_BINDINGS: list[BindingType] = [
         tooltip="Show or hide the entry tree",
     ),
     Binding(
-        "2",
+        "alt+2",
         "toggle_pane('message')",
         "Message",
         id="session.message",
         tooltip="Show or hide the message pane",
     ),
     Binding(
-        "3",
+        "alt+3",
         "toggle_pane('context')",
         "Context",
         id="session.context",
         tooltip="Show or hide the context preview",
     ),
     Binding(
-        "left_square_bracket",
+        "alt+minus",
         "resize_tree(-1)",
         "Narrower tree",
         id="session.tree_narrower",
@@ -36,7 +39,7 @@ SESSION_BINDINGS: list[BindingType] = [
         tooltip="Give the tree less of the width",
     ),
     Binding(
-        "right_square_bracket",
+        "alt+equals_sign",
         "resize_tree(1)",
         "Wider tree",
         id="session.tree_wider",
@@ -44,7 +47,7 @@ SESSION_BINDINGS: list[BindingType] = [
         tooltip="Give the tree more of the width",
     ),
     Binding(
-        "m",
+        "alt+z",
         "maximise",
         "Zoom",
         id="session.zoom",
@@ -86,7 +89,7 @@ SESSION_BINDINGS: list[BindingType] = [
         tooltip="Export the highlighted entry's branch (Markdown, HTML, jsonl)",
     ),
     Binding(
-        "alt+m",
+        "alt+y",
         "copy_markdown",
         "Copy Markdown",
         id="session.copy_markdown",
@@ -101,13 +104,13 @@ SESSION_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Hand off to pi --session",
     ),
-    Binding(  # F too: most terminals send alt+f as ESC f, which Textual reads as ctrl+right
-        "alt+f,F",
+    Binding(  # not Alt+F: terminals send it as ESC f, which Textual reads as Ctrl+Right
+        "alt+n",
         "fork_entry",
         "Fork",
         id="session.fork_entry",
         show=False,
-        tooltip="Write a new session ending at the highlighted entry (as Pi's fork)",
+        tooltip="Fork: a new session ending at the highlighted entry, after asking",
     ),
     Binding(
         "alt+c",
@@ -117,8 +120,8 @@ SESSION_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Omit, replace or restore the message in the model's future context",
     ),
-    Binding(  # B too: most terminals send alt+b as ESC b, which Textual reads as ctrl+left
-        "alt+b,B",
+    Binding(  # not Alt+B: terminals send it as ESC b, which Textual reads as Ctrl+Left
+        "alt+s",
         "sizes",
         "Sizes",
         id="session.sizes",

@@ -66,9 +66,9 @@ class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
             super().__init__(entry_tree)
             self.shown = shown
 
-    class SearchRequested(WidgetMessage):
-        """`/` or a printable key the tree does not use was pressed: the screen should show a
-        search input starting with `text` and call `show_matches()` with its answer."""
+    class SearchTyped(WidgetMessage):
+        """The search typed is now `text` ("": none): the screen shows it, searches, and calls
+        `show_matches()` with the answer."""
 
         def __init__(self, entry_tree: EntryTree, text: str = "") -> None:
             super().__init__(entry_tree)
@@ -91,7 +91,7 @@ class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
         self._matches: list[int] = []  # model row indices matching the search
         self._match_set: set[int] = set()
         self._view_rows: list[Row] | None = None  # while searching: only the matching rows
-        self._typed: str | None = None  # keys typed since the search was asked for
+        self.typed = ""  # the search as typed (the rows shown may answer an older one)
         self._last_posted: object = _NOTHING
         self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
         if tree is not None:

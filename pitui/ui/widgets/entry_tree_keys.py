@@ -12,8 +12,8 @@ ENTRY_TREE_BINDINGS: list[BindingType] = [
     Binding("pagedown", "page(1)", "Page down", show=False, id="session.page_down"),
     Binding("left", "page(-1)", "Page up", show=False, id="session.page_left"),
     Binding("right", "page(1)", "Page down", show=False, id="session.page_right"),
-    Binding("home,g", "first", "Top", show=False, id="session.first"),
-    Binding("end,G", "last", "Bottom", show=False, id="session.last"),
+    Binding("home", "first", "Top", show=False, id="session.first"),
+    Binding("end", "last", "Bottom", show=False, id="session.last"),
     Binding(
         "ctrl+left,alt+left",
         "segment('up')",
@@ -31,7 +31,7 @@ ENTRY_TREE_BINDINGS: list[BindingType] = [
         tooltip="Unfold the branch or go down a branch",
     ),
     Binding(
-        "z",
+        "alt+up",
         "fold_all",
         "Fold all",
         show=False,
@@ -39,7 +39,7 @@ ENTRY_TREE_BINDINGS: list[BindingType] = [
         tooltip="Fold every branch",
     ),
     Binding(
-        "Z",
+        "alt+down",
         "unfold_all",
         "Unfold all",
         show=False,
@@ -101,9 +101,8 @@ ENTRY_TREE_BINDINGS: list[BindingType] = [
         id="session.filter_back",
         tooltip="Cycle the filter backwards",
     ),
-    Binding("slash", "request_search", "Search", id="entry_tree.search", tooltip="Search the tree"),
     Binding(
-        "n",
+        "ctrl+n",
         "match(1)",
         "Next match",
         show=False,
@@ -111,7 +110,7 @@ ENTRY_TREE_BINDINGS: list[BindingType] = [
         tooltip="Next search match",
     ),
     Binding(
-        "N",
+        "ctrl+p",
         "match(-1)",
         "Previous match",
         show=False,
@@ -119,7 +118,7 @@ ENTRY_TREE_BINDINGS: list[BindingType] = [
         tooltip="Previous search match",
     ),
     Binding(
-        "l",
+        "alt+l",
         "leaf",
         "Active leaf",
         id="entry_tree.leaf",

@@ -1,5 +1,6 @@
-"""Search in the entry tree as in Pi's /tree: typing searches, only the matching rows show,
-`n`/`N` step through them. The rows shown (`EntryTree.rows`) are then the matches, and
+"""Search in the entry tree as in Pi's /tree: typing searches (the tree keeps the focus, so
+every key lands in the order typed), only the matching rows show, Ctrl+N / Ctrl+P step
+through them. The rows shown (`EntryTree.rows`) are then the matches, and
 `cursor` indexes them; `_to_view` and `_model_cursor` map between them and the model's rows.
 
 An `EntryTree` mixin: the state it uses is made in `EntryTree.__init__`, and `rows`,
@@ -17,6 +18,7 @@ from textual import events
 from pitui.core.rows.row import Row
 from pitui.core.rows.rows import TreeRows
 from pitui.core.session.entry import Entry
+from pitui.ui.widgets.search_box import types_text
 
 
 class SearchesRows:
@@ -28,13 +30,13 @@ class SearchesRows:
     _matches: list[int]  # model row indices matching the search
     _match_set: set[int]
     _view_rows: list[Row] | None  # while searching: only the matching rows
-    _typed: str | None  # keys typed since the search was asked for
+    typed: str  # the search as typed (the rows shown may still answer an older one)
     rows: list[Row]
     highlighted: Entry | None
     move_to: Callable[[int], None]
     _after_change: Callable[..., None]
     # Textual's, from the widget
-    SearchRequested: Any
+    SearchTyped: Any
     post_message: Any
     screen: Any
 
@@ -102,23 +104,26 @@ class SearchesRows:
         if self._query and self.rows:
             self.move_to((self.cursor + step) % len(self.rows))
 
-    def action_request_search(self) -> None:
-        self.post_message(self.SearchRequested(self, self._query))
+    def clear_search(self) -> None:
+        self.typed = ""
+        self.show_matches("", [])
+
+    def type_search(self, text: str) -> None:
+        """The search is now `text`: the screen searches and calls `show_matches()`."""
+        self.typed = text
+        self.post_message(self.SearchTyped(self, text))
 
     def on_key(self, event: events.Key) -> None:
-        """As in Pi's /tree, typing searches: a printable key no binding uses starts it, and
-        every printable key that arrives before the search box has the focus goes on it."""
-        if not (event.is_printable and event.character):
-            return
-        if self._typed is None and event.key in self.screen.active_bindings:
+        """As in Pi's /tree: a key that types and that no binding uses (Pi's own Shift+L and
+        Shift+T, or a user's remap) goes on the search; Backspace takes its last character."""
+        if types_text(event) and event.key not in self.screen.active_bindings:
+            self.type_search(self.typed + (event.character or ""))
+        elif event.key == "backspace" and self.typed:
+            self.type_search(self.typed[:-1])
+        else:
             return
         event.stop()
         event.prevent_default()
-        self._typed = (self._query if self._typed is None else self._typed) + event.character
-        self.post_message(self.SearchRequested(self, self._typed))
 
     def action_match(self, step: int) -> None:
         self._step_match(step)
-
-    def on_blur(self) -> None:
-        self._typed = None  # the search box has the keys now

@@ -145,7 +145,9 @@ class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
     MessagePane .empty { color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "show_all", "Show all", id="message_pane.show_all", tooltip="Render the rest"),
+        Binding(
+            "alt+a", "show_all", "Show all", id="message_pane.show_all", tooltip="Render the rest"
+        ),
     ]
 
     def __init__(self, **kwargs: Any) -> None:

@@ -16,12 +16,10 @@ from typing import Any, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Input
 
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.format import age, age_good_until, middle_ellipsis, tilde, to_datetime
@@ -47,37 +45,10 @@ class Column:
     middle: bool = False  # too long: cut the middle (a path keeps its folder and file name)
 
 
-class SessionTable(ScrollView, can_focus=True):
-    """One line per session with a cursor and a fixed header line. Printable keys other than
-    its own go to the search box."""
+class SessionTable(ScrollView, can_focus=False):
+    """One line per session with a cursor and a fixed header line. It never takes the focus:
+    as in Pi's selector, every key stays in the search box, which moves this cursor."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False, id="picker.up"),
-        Binding("down", "cursor(1)", "Down", show=False, id="picker.down"),
-        Binding("pageup", "page(-1)", "Page up", show=False, id="picker.page_up"),
-        Binding("pagedown", "page(1)", "Page down", show=False, id="picker.page_down"),
-        Binding("home", "first", "First", show=False, id="picker.first"),
-        Binding("end", "last", "Last", show=False, id="picker.last"),
-        Binding("enter", "select", "Open", show=False, id="picker.list_open"),
-        Binding(
-            "r",
-            "screen.resume",
-            "Resume",
-            id="picker.list_resume",
-            show=False,
-            tooltip="Hand off to pi",
-        ),
-        Binding(
-            "f",
-            "screen.fork",
-            "Fork",
-            id="picker.list_fork",
-            show=False,
-            tooltip="pi --fork this session",
-        ),
-        Binding("escape", "screen.focus_search", "Search", show=False, id="picker.search"),
-    ]
-    OWN_KEYS = frozenset("rf?")
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "session-table--header",
         "session-table--cursor",
@@ -89,11 +60,6 @@ class SessionTable(ScrollView, can_focus=True):
     SessionTable { background: $surface; }
     SessionTable > .session-table--header { background: $panel; text-style: bold; }
     SessionTable > .session-table--cursor { background: $block-cursor-blurred-background; }
-    SessionTable:focus > .session-table--cursor {
-        background: $block-cursor-background;
-        color: $block-cursor-foreground;
-        text-style: $block-cursor-text-style;
-    }
     SessionTable > .session-table--guide { color: $text-muted; }
     SessionTable > .session-table--name { color: $text-accent; text-style: bold; }
     SessionTable > .session-table--dim { color: $text-muted; }
@@ -122,6 +88,7 @@ class SessionTable(ScrollView, can_focus=True):
         self.now: datetime | None = None
         self.home: str | None = None
         self._posted: object = None
+        self.chosen = False  # the user moved the cursor since the question was asked
         self._longest_path = 0
         self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
 
@@ -136,9 +103,12 @@ class SessionTable(ScrollView, can_focus=True):
         home: str | None = None,
         top: bool = False,
     ) -> None:
-        """Replace the rows, keeping the highlighted session if it is still listed (`top`:
-        highlight the first row)."""
-        keep = None if top else self.highlighted_path
+        """Replace the rows. The first row is highlighted (as results stream in too) unless the
+        user moved the cursor to a session since the question was asked (`top`: a new
+        question), which then stays highlighted while it is listed."""
+        if top:
+            self.chosen = False
+        keep = self.highlighted_path if self.chosen else None
         self.rows = rows
         self.now, self.all_scope, self.show_paths, self.home = now, all_scope, show_paths, home
         if show_paths:
@@ -204,8 +174,10 @@ class SessionTable(ScrollView, can_focus=True):
 
     # -- cursor ---------------------------------------------------------------------------
     def move_to(self, index: int) -> None:
+        """The user moves the cursor (keys, a click): it stays on that session from now on."""
         if not self.rows:
             return
+        self.chosen = True
         old, self.cursor = self.cursor, max(0, min(index, len(self.rows) - 1))
         self._refresh_row(old)
         self._refresh_row(self.cursor)
@@ -261,32 +233,10 @@ class SessionTable(ScrollView, can_focus=True):
         else:
             self.move_to(index)
 
-    def on_key(self, event: events.Key) -> None:
-        """Typing anywhere in the list keeps searching."""
-        search = self.screen.query_one("#search", Input)
-        if event.key == "backspace" or (
-            event.is_printable and event.character not in self.OWN_KEYS
-        ):
-            event.stop()
-            event.prevent_default()
-            search.focus()
-            if event.key == "backspace":
-                search.action_delete_left()
-            elif event.character:
-                search.insert_text_at_cursor(event.character)
-
     def on_resize(self, event: events.Resize) -> None:
         self._strips.clear()
         self.virtual_size = Size(event.size.width, len(self.rows) + 1)
         self._scroll_to_cursor()
-
-    def on_focus(self) -> None:
-        self._strips.clear()
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self._strips.clear()
-        self.refresh()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
