@@ -4,11 +4,11 @@ back) is never taken for an append: the file is read again whole (issue 25)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import orjson
 import pytest
+from in_place import edit_in_place
 
 from pitui.cli import main
 from pitui.core.catalog.catalog import Catalog
@@ -39,22 +39,11 @@ def _session(cwd: str) -> bytes:
     ])  # fmt: skip
 
 
-def _edit_in_place(path: Path, old: dict[str, bytes], new: dict[str, bytes]) -> None:
-    """Rewrite the file's bytes in place (as `cat new > f`), then set its mtime back."""
-    before = path.stat()
-    data = path.read_bytes()
-    for key, value in old.items():
-        assert len(value) == len(new[key]) and value in data[4096:]
-        data = data.replace(value, new[key])
-    with path.open("r+b") as fh:
-        fh.write(data)
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    after = path.stat()
-    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (
-        before.st_ino,
-        before.st_size,
-        before.st_mtime_ns,
-    )
+def _edit_in_place(path: Path, keys: tuple[str, ...] = tuple(OLD)) -> None:
+    """Change the name, the word and the pasted key (those given) in place, all after the
+    first 4 KiB, the mtime set back."""
+    assert all(path.read_bytes().index(OLD[key]) > 4096 for key in keys)
+    edit_in_place(path, {OLD[key]: NEW[key] for key in keys})
 
 
 def _append(path: Path) -> None:
@@ -88,7 +77,7 @@ def store(tmp_path: Path) -> tuple[Path, Path, Path]:
 def test_same_size_edit_with_mtime_set_back_is_read_again(store: tuple[Path, Path, Path]) -> None:
     root, cache, path = store
     _check(root, cache, {"zebrakey": True, "PASTEDKEY1234567890": True}, "Oldname work")
-    _edit_in_place(path, OLD, NEW)
+    _edit_in_place(path)
     gone = {"zebrakey": False, "PASTEDKEY1234567890": False, "Oldname": False}
     _check(root, cache, {**gone, "quokkaxy": True}, "Newname work")
     _append(path)  # pi appends after the edit: read from the new end on, nothing old back
@@ -100,7 +89,7 @@ def test_edit_in_place_seen_by_a_catalog_kept_open(store: tuple[Path, Path, Path
     root, cache, path = store
     with Catalog(root, cache_dir=cache) as catalog:
         catalog.scan()
-        _edit_in_place(path, OLD, NEW)
+        _edit_in_place(path)
         assert catalog.update_paths([path]) == [path]
         assert catalog.sessions()[0].name == "Newname work"
         assert not _found(catalog, "zebrakey") and _found(catalog, "quokkaxy")
@@ -111,7 +100,7 @@ def test_an_edit_then_an_append_before_the_next_scan(store: tuple[Path, Path, Pa
     appends, and only then is the file looked at: it grew, but not only by an append."""
     root, cache, path = store
     _check(root, cache, {"PASTEDKEY1234567890": True}, "Oldname work")
-    _edit_in_place(path, {"tool": OLD["tool"]}, {"tool": NEW["tool"]})
+    _edit_in_place(path, ("tool",))
     _append(path)
     _check(root, cache, {"PASTEDKEY1234567890": False, "yakappend": True}, "Oldname work")
 
@@ -134,7 +123,7 @@ def test_cli_list_query_after_an_edit_in_place(
         return [row["name"] for row in json.loads(capsys.readouterr().out)]
 
     assert listed("zebrakey") == ["Oldname work"]
-    _edit_in_place(moved, OLD, NEW)
+    _edit_in_place(moved)
     assert listed("zebrakey") == []
     assert listed("PASTEDKEY1234567890") == []
     assert listed("quokkaxy") == ["Newname work"]
