@@ -1,9 +1,11 @@
 """The persistent catalog index: SQLite (WAL) keyed by file path, with FTS5 indexes of tool
 output and (as trigrams, see `text_index`) of conversation text.
 
-Nothing in it is trusted over the files: rows carry size, mtime_ns, inode and a hash of the
-file's first bytes; a schema-version mismatch or a corrupt database is rebuilt from scratch
-(a corrupt one's files are deleted only while no other Index has them open: see `index_file.Claim`).
+Nothing in it is trusted over the files: rows carry size, mtime_ns, ctime_ns, inode and
+hashes of the file's first bytes and of those just before where reading resumes (see
+`scanner`: a file changed other than by an append is read again whole); a schema-version
+mismatch or a corrupt database is rebuilt from scratch (a corrupt one's files are deleted
+only while no other Index has them open: see `index_file.Claim`).
 
 Summaries and conversation text live in `files` (the picker searches them in memory, as Pi
 does). Tool output is indexed apart, after the listing (`tools_offset`: bytes of the file whose

@@ -29,10 +29,10 @@ class IndexReads:
         with self.lock:
             cur = self.db.execute(
                 "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "ctime_ns FROM files WHERE path >= ? AND path < ?",
+                "ctime_ns, tail_hash FROM files WHERE path >= ? AND path < ?",
                 prefix_range(prefix),
             )
-            return {r[0]: FileRow(*r[:7], bool(r[7]), r[8]) for r in cur}
+            return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
 
     def texts(self, prefix: str = "") -> dict[str, str]:
         """The conversation text of the sessions under `prefix` (as SQLite stores it)."""
@@ -70,13 +70,13 @@ class IndexReads:
         with self.lock:
             found = self.db.execute(
                 "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "ctime_ns, state, text, base_text FROM files WHERE path=?",
+                "ctime_ns, tail_hash, state, text, base_text FROM files WHERE path=?",
                 (path,),
             ).fetchone()
         if found is None:
             return None
-        row = FileRow(*found[:7], bool(found[7]), found[8])
-        state, text, base = found[9:]
+        row = FileRow(*found[:7], bool(found[7]), *found[8:10])
+        state, text, base = found[10:]
         from pitui.core.catalog.builder import SummaryBuilder  # only when a file grew
 
         builder = SummaryBuilder.from_state(blobs.loads(state), base if base is not None else text)

@@ -28,6 +28,7 @@ class FileRow(msgspec.Struct):
     offset: int
     is_session: bool
     ctime_ns: int = 0
+    tail_hash: bytes = b""  # of the bytes just before `offset` (an append leaves them)
 
 
 @dataclass

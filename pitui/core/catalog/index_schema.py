@@ -12,7 +12,7 @@ from pitui.core.catalog.text_index import TEXT_SCHEMA
 TOOL_FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-7"
+SCHEMA_VERSION = "pitui-catalog-8"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
     head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
-    ctime_ns INTEGER NOT NULL DEFAULT 0,
+    ctime_ns INTEGER NOT NULL DEFAULT 0, tail_hash BLOB NOT NULL DEFAULT x'',
     tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, base_text TEXT,
     text_rowid INTEGER);
 CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)

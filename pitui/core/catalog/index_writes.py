@@ -84,17 +84,17 @@ class IndexWrites:
             retire_text(self.db, old[0])
         found = self.db.execute(
             "INSERT INTO files(path, size, mtime_ns, inode, head_len, head_hash, offset, "
-            "is_session, state, summary, text, base_text, ctime_ns) "
-            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
+            "is_session, state, summary, text, base_text, ctime_ns, tail_hash) "
+            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns, "
-            "ctime_ns=excluded.ctime_ns, "
+            "ctime_ns=excluded.ctime_ns, tail_hash=excluded.tail_hash, "
             "inode=excluded.inode, head_len=excluded.head_len, head_hash=excluded.head_hash, "
             "offset=excluded.offset, is_session=excluded.is_session, state=excluded.state, "
             "summary=excluded.summary, text=excluded.text, base_text=excluded.base_text, "
             f"tools_offset={'0' if reset else 'tools_offset'} RETURNING id",
             (row.path, row.size, row.mtime_ns, row.inode, row.head_len, row.head_hash,
              row.offset, int(row.is_session), update.state, update.record, text,
-             update.base_text, row.ctime_ns),
+             update.base_text, row.ctime_ns, row.tail_hash),
         ).fetchone()  # fmt: skip
         if reset:
             self._drop_tools(found[0])

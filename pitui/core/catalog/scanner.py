@@ -1,4 +1,10 @@
-"""Bringing one file's index row up to date, reading only the bytes that are new."""
+"""Bringing one file's index row up to date, reading only the bytes that are new.
+
+A file is resumed only after an append: same inode, grown (or not changed at all), and both
+its first bytes and the bytes just before the resume point as they were. Any other change
+(an edit in place, `cat new > f`, the mtime maybe set back) reads it again whole. An edit
+more than `TAIL_BYTES` before the resume point made together with an append is not seen
+(seeing it would mean reading every byte again on each append)."""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from pitui.core.catalog.builder import SummaryBuilder
-from pitui.core.catalog.filestat import FileStat, Unreadable, not_regular
+from pitui.core.catalog.filestat import FileStat, Unreadable, not_regular, unchanged
 from pitui.core.catalog.index import FileRow, ToolTask, Update
 from pitui.core.catalog.js_numbers import node_mtime_ms
 from pitui.core.catalog.lines import LineReader
@@ -22,6 +28,7 @@ except ImportError:  # a Python built without it
     from hashlib import blake2b
 
 HEAD_BYTES = 4096
+TAIL_BYTES = 4096  # checked just before the resume point
 
 
 def open_regular(path: str) -> BinaryIO:
@@ -40,21 +47,27 @@ class _NotRegular(OSError):
         self.strerror = reason
 
 
-def _head_hash(fh: BinaryIO, length: int) -> bytes:
-    fh.seek(0)
+def _hash(fh: BinaryIO, start: int, length: int) -> bytes:
+    fh.seek(start)
     return blake2b(fh.read(length), digest_size=16).digest()
 
 
+def _tail_hash(fh: BinaryIO, offset: int) -> bytes:
+    """Of the bytes just before `offset` (they end with the newline of the last line read)."""
+    start = max(0, offset - TAIL_BYTES)
+    return _hash(fh, start, offset - start)
+
+
 def _can_resume(row: FileRow | None, st: FileStat, fh: BinaryIO) -> bool:
-    """Same inode, grown, same first bytes, and the consumed part still ends with a newline."""
-    if row is None or row.inode != st.inode or st.size < row.size:
+    """Whether the file changed only by an append since `row` (see the module's doc): the
+    same size with another mtime or ctime is an edit, never an append."""
+    if row is None or row.inode != st.inode:
         return False
-    if _head_hash(fh, row.head_len) != row.head_hash:
+    if st.size <= row.size and not (st.size == row.size and unchanged(row, st)):
         return False
-    if row.offset == 0:
-        return True
-    fh.seek(row.offset - 1)
-    return fh.read(1) == b"\n"
+    if _hash(fh, 0, row.head_len) != row.head_hash:
+        return False
+    return _tail_hash(fh, row.offset) == row.tail_hash
 
 
 def read_update(
@@ -86,7 +99,8 @@ def read_update(
                 problem = _describe(error)
                 offset, tail, end = st.size, b"", st.size
             head_len = min(end, HEAD_BYTES)
-            head = _head_hash(fh, head_len)
+            head = _hash(fh, 0, head_len)
+            tail_hash = _tail_hash(fh, offset)
             after = FileStat(*_fstat(fh))
     except FileNotFoundError:
         return None
@@ -95,7 +109,9 @@ def read_update(
     except OSError as error:
         return Unreadable(path, error.strerror or str(error))
     mtime = after.mtime_ns if after.size == end else 0  # grew while read: check again next time
-    row = FileRow(path, end, mtime, st.inode, head_len, head, offset, True, after.ctime_ns)
+    row = FileRow(
+        path, end, mtime, st.inode, head_len, head, offset, True, after.ctime_ns, tail_hash
+    )
     if problem is None:
         try:
             summary = builder.summarize(path, end, after.mtime_ns, tail)

@@ -31,7 +31,8 @@ TICK_MS = 100  # the watch loop wakes at least this often when idle (native mode
 RECENT_WINDOW_S = 2.5  # polling: re-stat recently changed files (notify polls mtime in seconds)
 ERROR_RETRY_S = 1.0
 
-Signature = tuple[int, int, int]  # inode, size, mtime_ns
+# inode, size, mtime_ns, ctime_ns (an edit in place may keep the size and set the mtime back)
+Signature = tuple[int, int, int, int]
 
 
 @dataclass(slots=True)
@@ -71,12 +72,12 @@ def _keep(change: watchfiles.Change, path: str) -> bool:
 
 
 def file_signature(path: Path) -> Signature | None:
-    """(inode, size, mtime_ns) of a file, or None if it cannot be stat'ed."""
+    """(inode, size, mtime_ns, ctime_ns) of a file, or None if it cannot be stat'ed."""
     try:
         stat = path.stat()
     except OSError:
         return None
-    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    return (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
 def _outermost(paths: Iterable[Path]) -> list[Path]:

@@ -96,6 +96,9 @@ class SessionReader:
         self._header_span: tuple[int, int] = (0, 0)
         self._header_digest = b""  # of the header line: a huge one is not kept twice
         self._tail_bytes = b""
+        # (size, mtime_ns, ctime_ns) as the last read began: the same size with another
+        # mtime or ctime is an edit in place, never an append (the mtime may be set back)
+        self._stamp: tuple[int, int, int] | None = None
         self._migrator: Migrator | None = None
 
     def read(self, progress: Progress | None = None) -> ReadBatch:
@@ -120,11 +123,19 @@ class SessionReader:
         source = self._source
         if source is None or stat.st_ino != source.inode or stat.st_size < self.offset:
             return True
+        if self._edited(stat):
+            return True
         start, end = self._header_span
         if _digest(source.read(start, end - start)) != self._header_digest:
             return True
         tail = len(self._tail_bytes)
         return source.read(self.offset - tail, tail) != self._tail_bytes
+
+    def _edited(self, stat: os.stat_result) -> bool:
+        """The same size as when the last read began, another mtime or ctime: not an append."""
+        if self._stamp is None or stat.st_size != self._stamp[0]:
+            return False
+        return (stat.st_mtime_ns, stat.st_ctime_ns) != self._stamp[1:]
 
     def _glued(self, source: LineSource) -> bool:
         """Whether the unterminated line read as an entry has been extended (the writer was
@@ -162,7 +173,9 @@ class SessionReader:
         chunk takes a larger buffer (twice, at most to the end of the file), allocated once
         the smaller one is freed: memory holds one copy of the line. One byte more than the
         file holds makes its last read short, which is how the end is seen."""
-        total = source.size()
+        stat = source.stat()
+        total = stat.st_size
+        self._stamp = (total, stat.st_mtime_ns, stat.st_ctime_ns)
         buffer = bytearray(max(1, min(CHUNK_SIZE, total - self.offset + 1)))
         while True:
             got = source.read_into(buffer, self.offset)

@@ -107,6 +107,9 @@ class LineSource:
     def size(self) -> int:
         return os.fstat(self._fd).st_size
 
+    def stat(self) -> os.stat_result:
+        return os.fstat(self._fd)
+
     def read_line(self, start: int) -> bytes:
         """The line that starts at `start`, without its newline (to the end of the file if
         it has none)."""

@@ -3,11 +3,12 @@
 Its own file (`usage-cache.json`) next to the catalog's index, so neither depends on the
 other's schema. One file read whole, not SQLite: a warm `pitui stats` over 10,000 sessions
 reads it in one go (orjson), where SQLite's row-by-row reads cost several times as much.
-A file's rows are kept while its path, size, mtime and inode are unchanged, and read again
-otherwise; days are local calendar days, so a change of time zone empties it. Updates are
-written to a temporary file renamed into place (two pitui writing at once: the last one wins,
-the other's reads are done again next time). It is only a cache: a damaged or outdated one
-is rebuilt from the session files.
+A file's rows are kept while its path, size, mtime, inode and ctime are unchanged, and read
+again otherwise (the ctime: an edit in place may keep the size and set the mtime back); days
+are local calendar days, so a change of time zone empties it. Updates are written to a
+temporary file renamed into place (two pitui writing at once: the last one wins, the other's
+reads are done again next time). It is only a cache: a damaged or outdated one is rebuilt
+from the session files.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import orjson
 from pitui.core.errors import PituiError
 from pitui.core.usage.cache_file import write_cache_stat
 
-SCHEMA_VERSION = "pitui-usage-1"
+SCHEMA_VERSION = "pitui-usage-2"
 FILE_NAME = "usage-cache.json"
 
 
@@ -41,7 +42,8 @@ class SessionInfo(NamedTuple):
 
 # (path, day, provider, model, copy_ms, messages, input, output, cache_read, cache_write, cost)
 Row = tuple[str, str, str, str, int | None, int, float, float, float, float, float]
-# per file: [size, mtime_ns, inode, session facts [id, cwd, parent, created_ms] or None, rows]
+# per file: [size, mtime_ns, inode, ctime_ns, session facts [id, cwd, parent, created_ms] or
+# None, rows]
 Record = list[Any]
 
 
@@ -113,15 +115,16 @@ class UsageCache:
                 or record[1] != st.st_mtime_ns
                 or record[0] != st.st_size
                 or record[2] != st.st_ino
+                or record[3] != st.st_ctime_ns
             ):
                 record = self._read(path, st)
                 if record is None:
                     continue
-            facts = record[3]
+            facts = record[4]
             if facts is None:
                 continue
             infos[path] = make_info((path, *facts))
-            rows += [(path, *row) for row in record[4]]
+            rows += [(path, *row) for row in record[5]]
         return infos, rows
 
     def _forget_unlisted(self, paths: list[str]) -> None:
@@ -140,7 +143,7 @@ class UsageCache:
         except (OSError, PituiError):  # gone, unreadable, no longer a regular file
             return None
         self._dirty = True
-        head: Record = [st.st_size, st.st_mtime_ns, st.st_ino]
+        head: Record = [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
         if usage is None:
             self._files[path] = record = [*head, None, []]
             return record

@@ -1,5 +1,8 @@
-"""Which session files hold credentials, remembered per file (path, size, mtime) in
-`secrets-cache.json` in the cache folder, so that only new and changed files are read again.
+"""Which session files hold credentials, remembered per file (path, size, mtime, inode,
+ctime) in `secrets-cache.json` in the cache folder, so that only new and changed files are
+read again: a grown file from where its last read ended, when the bytes at the start and just
+before that point are still there (an append); any other change (an edit in place, the size
+kept and the mtime set back) reads it again whole.
 
 Only the kinds and counts are kept, never a value. The detector's patterns are part of the
 cache's identity: new patterns empty it. Written to a temporary file renamed into place; a
@@ -23,9 +26,9 @@ from pitui.core.secrets.patterns import PATTERNS
 from pitui.core.usage.cache_file import write_cache
 from pitui.core.usage.secrets_scan import SessionSecrets, scan_session
 
-SCHEMA_VERSION = "pitui-secrets-2"
+SCHEMA_VERSION = "pitui-secrets-3"
 FILE_NAME = "secrets-cache.json"
-MARK_BYTES = 512
+MARK_BYTES = 4096
 
 
 def _meta() -> dict[str, str]:
@@ -39,7 +42,8 @@ class SecretsCache:
     def __init__(self, folder: Path | None) -> None:
         self.path = None if folder is None else folder / FILE_NAME
         self.notice: str | None = None
-        self._files: dict[str, list[Any]] = self._load()  # path: [size, mtime_ns, {kind: n}]
+        # path: [size, mtime_ns, inode, ctime_ns, {kind: n}, bytes scanned, lines, mark]
+        self._files: dict[str, list[Any]] = self._load()
         self._dirty = False
 
     def _load(self) -> dict[str, list[Any]]:
@@ -55,21 +59,20 @@ class SecretsCache:
         return files if isinstance(files, dict) else {}
 
     def cached(self, path: str, st: os.stat_result) -> Counter[str] | None:
-        """The kinds found when the file last had this size and mtime (None: not known)."""
+        """The kinds found when the file last had this stat (None: not known)."""
         record = self._record(path)
-        if record is None or record[:2] != [st.st_size, st.st_mtime_ns]:
+        if record is None or record[:4] != _stamp(st):
             return None
-        return Counter(record[2])
+        return Counter(record[4])
 
     def _record(self, path: str) -> list[Any] | None:
         record = self._files.get(path)
-        valid = isinstance(record, list) and len(record) == 6 and isinstance(record[2], dict)
+        valid = isinstance(record, list) and len(record) == 8 and isinstance(record[4], dict)
         return record if valid else None
 
     def _remember(self, path: str, st: os.stat_result, kinds: Counter[str], found: Any) -> None:
         mark = _mark(path, found.scanned)
-        self._files[path] = [st.st_size, st.st_mtime_ns, dict(kinds), found.scanned,
-                             found.lines, mark]  # fmt: skip
+        self._files[path] = [*_stamp(st), dict(kinds), found.scanned, found.lines, mark]
         self._dirty = True
 
     def scan(self, path: str) -> SessionSecrets | None:
@@ -85,8 +88,8 @@ class SecretsCache:
         return found
 
     def _kinds(self, path: str) -> Counter[str]:
-        """Cached, or read: only the lines appended since the last read when what was read
-        is still there (a session file only grows), else the whole file."""
+        """Cached, or read: only the lines appended since the last read when the file grew
+        and what was read is still there (a session file only grows), else the whole file."""
         st = _regular(path)
         if st is None:
             return Counter()
@@ -94,12 +97,12 @@ class SecretsCache:
         if kinds is not None:
             return kinds
         record = self._record(path)
-        if record is not None and st.st_size >= record[3] and _mark(path, record[3]) == record[5]:
+        if record is not None and _appended(record, st) and _mark(path, record[5]) == record[7]:
             try:
-                found = scan_session(path, record[3], record[4] + 1)
+                found = scan_session(path, record[5], record[6] + 1)
             except PituiError:
                 return Counter()
-            kinds = Counter(record[2]) + found.kinds
+            kinds = Counter(record[4]) + found.kinds
             self._remember(path, st, kinds, found)
             return kinds
         whole = self.scan(path)
@@ -126,6 +129,16 @@ class SecretsCache:
         self._dirty = False
         value = {"meta": _meta(), "files": self._files}
         self.notice = write_cache(self.path, value, "secrets cache") or self.notice
+
+
+def _stamp(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
+
+
+def _appended(record: list[Any], st: os.stat_result) -> bool:
+    """Whether the file may have changed only by an append since `record`: the same inode,
+    grown (the same size with another mtime or ctime is an edit in place)."""
+    return st.st_ino == record[2] and st.st_size > record[0]
 
 
 def _regular(path: str) -> os.stat_result | None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from in_place import edit_in_place
 from watch_faults import fail_native_watching
 
 from pitui.core.live.live import (
@@ -421,6 +422,18 @@ def test_no_watch_poll_once(root: Path, session_path: Path) -> None:
         assert recorder_ids(rec) == ["00000003", "00000004"]
         run_writer(["delete", str(other)])
         assert store.poll_once().deleted == {other}
+        assert_fresh(live)
+
+
+def test_poll_once_sees_an_edit_in_place_with_mtime_set_back(
+    root: Path, session_path: Path
+) -> None:
+    """The same size, the same inode, the mtime as it was: only the ctime tells (issue 25)."""
+    with LiveStore([root], watch=False) as store:
+        live = store.open(session_path)
+        store.poll_once()
+        edit_in_place(session_path, {b"line 1": b"LINE 1"})
+        assert store.poll_once().changed == {session_path}
         assert_fresh(live)
 
 

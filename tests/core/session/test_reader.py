@@ -11,6 +11,7 @@ import pytest
 from entry_builders import header
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from in_place import edit_in_place
 
 from pitui.core.session import reader as reader_module
 from pitui.core.session.reader import NotASession, SessionReader
@@ -355,3 +356,19 @@ def test_a_file_that_grew_after_its_size_was_taken_is_read_to_its_end(
     ]
     assert len(batch.entries) == 60 and grown.partial_bytes == len(b'{"partial')
     assert len(reads) <= len(data) // 1024 + 3  # whole chunks once the growth is seen
+
+
+def test_same_size_edit_with_mtime_set_back_reloads(tmp_path: Path) -> None:
+    """Not an append (the size is the same): read again whole, though the edit is far from
+    the last bytes read and the mtime was set back (issue 25)."""
+    lines = [line(entry(i, i - 1 if i else None)) for i in range(30)]
+    path = write(tmp_path / "s.jsonl", line(HEADER) + b"".join(lines))
+    reader = SessionReader(path)
+    reader.read()
+    edit_in_place(path, {b'"hello 3"': b'"HOWDY 3"'})
+    batch = reader.refresh()
+    assert batch.reset and batch.entries[3].raw["message"]["content"] == "HOWDY 3"
+    with path.open("ab") as fh:
+        fh.write(line(entry(30, 29)))
+    batch = reader.refresh()
+    assert not batch.reset and [e.id for e in batch.entries] == ["e0000030"]
