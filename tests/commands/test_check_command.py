@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ def _write(path: Path, lines: list[dict[str, Any]]) -> Path:
 @pytest.fixture
 def good(tmp_path: Path) -> Path:
     header, entries = generate_varied_session(random.Random(5))
-    for previous, entry in zip(entries, entries[1:], strict=False):
+    for previous, entry in pairwise(entries):
         if entry["parentId"] == MISSING_PARENT_ID:  # the demo's deliberate orphan, reattached
             entry["parentId"] = previous["id"]
     return _write(tmp_path / "good.jsonl", [header, *entries])
@@ -106,3 +107,19 @@ def test_newer_formats_and_files_that_are_not_sessions(
         "line 1 is a newer Pi session format that pitui cannot read yet"
     ]
     assert by_path["notes.jsonl"][0].startswith("not a Pi session: ")
+
+
+def test_a_cycle_and_a_self_parent_are_reported(
+    good: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = _lines(good)
+    lines[1]["parentId"] = lines[2]["id"]  # the root now hangs under its own child
+    lines[-1]["parentId"] = lines[-1]["id"]
+    _write(good, lines)
+    code, [found] = _check(capsys, str(good))
+    problems = [(p["line"], p["problem"]) for p in found["problems"]]
+    assert code == 1
+    assert problems == [
+        (2, f"parentId {lines[2]['id']} closes a cycle"),
+        (len(lines), "parentId is the entry's own id"),
+    ]
