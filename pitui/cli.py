@@ -28,6 +28,7 @@ SUBCOMMANDS = {
     "tag": "add tags to a session",
     "untag": "remove tags from a session",
     "export": "export a branch or a context as Markdown, HTML or JSONL",
+    "check": "report where sessions depart from Pi's format",
 }
 
 

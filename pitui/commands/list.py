@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
+    from pitui.core.format.migration import NEWER_HARNESS
     from pitui.core.rows.safe_text import one_line
     from pitui.core.userdata.arrange import apply_marks, split_query
 
@@ -71,6 +72,7 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     problems += [f"cannot read {one_line(problem)}" for problem in report.unreadable]
     problems += [f"skipped {one_line(problem)}" for problem in report.skipped]
     problems += [one_line(problem) for problem in report.problems]
+    problems += [f"{one_line(path)}: {NEWER_HARNESS}" for path in report.newer_formats]
     skipped = report.skipped_not_sessions
     if skipped:
         what = "file that is not a session" if skipped == 1 else "files that are not sessions"
@@ -132,11 +134,13 @@ def render(result: SearchResult, show_cwd: bool, marks: Marks | None = None) -> 
 
 def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
     from pitui.core.catalog.blobs import storable
+    from pitui.core.format.migration import NEWER_FORMAT
     from pitui.core.rows.safe_text import one_line
 
     s = row.summary
     when = _local(s.modified_ms)
     title = _marked(storable(one_line(s.name or s.first_message)), s.id, marks)
+    title = f"({NEWER_FORMAT}) {title}" if s.newer_format else title
     title = _clip(row.guide() + title, TITLE_WIDTH)
     line = f"{when:<16}  {s.message_count:>5}  {title:<{TITLE_WIDTH}}"
     return (line + "  " + storable(one_line(s.cwd))) if show_cwd else line.rstrip()

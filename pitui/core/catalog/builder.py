@@ -17,6 +17,7 @@ from pitui.core.catalog.fast_entries import FastEntries
 from pitui.core.catalog.js_numbers import node_mtime_ms
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.format import jsvalues as js
+from pitui.core.format.migration import is_newer
 
 __all__ = ["SummaryBuilder", "extract_text", "node_mtime_ms", "split_lines"]
 
@@ -113,5 +114,6 @@ class SummaryBuilder(FastEntries):
             total_tokens=self.tokens,
             total_cost=round(self.cost, 10),
             malformed_lines=self.malformed,
+            newer_format=is_newer(header),
             mtime_ns=mtime_ns,
         )

@@ -22,6 +22,7 @@ from pitui.core.catalog.index import FileRow, Index, Update
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.tool_pass import Progress, ToolPass
 from pitui.core.catalog.workers import Result
+from pitui.core.session.harness import is_harness_file
 
 BATCH = 100
 PARALLEL_MIN = 200  # fresh files before parsing in worker processes pays for starting them
@@ -42,6 +43,7 @@ class ScanReport:
     skipped: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # sessions listed with what was read
     changed: int = 0  # sessions (re)indexed or forgotten: 0, what was known is still true
+    newer_formats: list[str] = field(default_factory=list)  # not counted as not sessions
 
 
 class ScanPass(ToolPass):
@@ -122,9 +124,12 @@ class ScanPass(ToolPass):
             self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), on_batch)
         with self._lock:
             found = [p for p in self._problems.values() if p.path not in self._summaries]
+            rejected = [p for p in self._skipped if p in wanted]
+            newer = sorted(p for p in rejected if is_harness_file(p))
             return ScanReport(
                 sessions=sum(1 for p in self._summaries if p in wanted),
-                skipped_not_sessions=sum(1 for p in self._skipped if p in wanted),
+                skipped_not_sessions=len(rejected) - len(newer),
+                newer_formats=newer,
                 unreadable=listing.unreadable + [str(p) for p in found if not p.skipped],
                 notice=self.index.notice,
                 skipped=[str(p) for p in found if p.skipped],

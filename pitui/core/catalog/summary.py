@@ -65,6 +65,7 @@ class SessionSummary:
     total_cost: float = 0.0
     malformed_lines: int = 0
     writing_in_progress: bool = False
+    newer_format: bool = False  # the header names a version above the one pitui writes
     size: int = 0
     mtime_ns: int = 0
     problem: str | None = None  # why the summary holds only what could be read
@@ -124,6 +125,7 @@ class SessionSummary:
             totalCost=js_json_number(self.total_cost),
             malformedLines=self.malformed_lines,
             writingInProgress=self.writing_in_progress,
+            newerFormat=self.newer_format,
         )
         return out
 

@@ -31,7 +31,7 @@ from pitui.core.errors import PituiError
 from pitui.core.format.ids import new_entry_id
 from pitui.core.format.jsonline import dumps
 from pitui.core.format.jsvalues import js_trim
-from pitui.core.format.migration import CURRENT_VERSION
+from pitui.core.format.migration import CURRENT_VERSION, is_newer
 from pitui.core.format.timestamps import now_iso
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
@@ -205,6 +205,17 @@ def _write_entry(
     return new_id
 
 
+def _refuse_newer_format(session: Session) -> None:
+    """A session in a newer format is read as far as pitui can, never written: an entry in
+    the format pitui knows could break it for the Pi that wrote it."""
+    if is_newer(session.header):
+        version = shown(str(session.header.get("version")))
+        raise PituiError(
+            f"{shown(session.path.name)} is in a newer session format (version {version}) "
+            "than pitui writes: nothing was changed"
+        )
+
+
 def _migrate(session: Session) -> None:
     """Bring an old-format file to the current version on disk, as Pi does on loading it."""
     for _ in range(MIGRATE_ATTEMPTS):
@@ -243,6 +254,7 @@ def _append(
     path = session.path
     for attempt in range(APPEND_ATTEMPTS):
         session.refresh()
+        _refuse_newer_format(session)
         _migrate(session)
         _wait_for_complete_line(session)
         # O_NONBLOCK: a file swapped for a FIFO since it was read fails at once, never hangs

@@ -11,6 +11,7 @@ import orjson
 from pitui.core.export.document import Block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, language_for, quoted
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
+from pitui.core.format.system_prompt import system_text
 
 _PATH_KEYS = ("path", "file_path", "filePath", "file")
 READ_TOOLS = frozenset({"read", "read_file", "view", "cat"})
@@ -79,7 +80,7 @@ class MessageRenderer:
         return [Block(f"{heading}\n\n{quoted(str(message.get('summary', '')))}")]
 
     def _system(self, message: dict[str, Any], heading: str) -> list[Block]:
-        text, _ = _text_and_images(message.get("content"))
+        text = system_text(message)
         return [Block(heading), Block(fenced(text, "text"), summary="System prompt")]
 
     def _custom(self, message: dict[str, Any], heading: str) -> list[Block]:

@@ -11,11 +11,26 @@ import hashlib
 from typing import Any
 
 CURRENT_VERSION = 3
+NEWER_HARNESS = "a newer Pi session format that pitui cannot read yet"
+NEWER_FORMAT = "newer format"
 
 
 def header_version(header: dict[str, Any]) -> int:
     version = header.get("version")
     return version if isinstance(version, int) and not isinstance(version, bool) else 1
+
+
+def is_newer(header: dict[str, Any]) -> bool:
+    """The header names a version above the one pitui knows: read as far as pitui can,
+    never written to (an entry in the old format could break it for a newer Pi)."""
+    version = header.get("version")
+    is_number = isinstance(version, int | float) and not isinstance(version, bool)
+    return is_number and version > CURRENT_VERSION
+
+
+def is_harness_header(value: Any) -> bool:
+    """The first line of Pi's newer harness format: `{"kind":"header","version":4,...}`."""
+    return isinstance(value, dict) and value.get("kind") == "header" and "type" not in value
 
 
 class Migrator:

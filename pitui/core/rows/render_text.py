@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pitui.core.format.system_prompt import system_text
 from pitui.core.session.entry import Entry
 
 
@@ -39,6 +40,8 @@ def message_text(message: Any) -> str:
         return f"$ {message.get('command', '')}\n{message.get('output', '')}"
     if role in ("branchSummary", "compactionSummary"):
         return str(message.get("summary", ""))
+    if role == "system":
+        return system_text(message)
     return content_text(message.get("content"))
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from pitui.core.errors import PituiError
 from pitui.core.format.jsonline import LineError, cannot_be_json, parse_line
-from pitui.core.format.migration import Migrator
+from pitui.core.format.migration import NEWER_HARNESS, Migrator, is_harness_header
 from pitui.core.session.entry import DecodeErrors, Diagnostic, Entry, decode_entry
 from pitui.core.session.source import LineSource, NotRegularFile
 
@@ -37,6 +37,10 @@ _CLOSE = ord("}")
 
 class NotASession(PituiError):
     """The file is not a Pi session (no header first), or cannot be read."""
+
+
+class NewerFormat(NotASession):
+    """The file is in a session format newer than any pitui reads (Pi's harness format)."""
 
 
 @dataclass(slots=True)
@@ -86,6 +90,7 @@ class SessionReader:
         self.on_line = on_line
         self.decode = decode
         self.header: dict[str, Any] | None = None
+        self.header_line = 0  # 1-based, once the header is read
         self.offset = 0  # just after the last complete line consumed
         self.partial_bytes = 0  # bytes of a last line not yet ended by "\n" (not read)
         self.unterminated = False  # the last line read as an entry has no "\n" yet
@@ -346,6 +351,8 @@ class SessionReader:
             batch.entries.append(self._make_entry(value, line, batch))
 
     def _take_header(self, value: Any, line: _Line) -> None:
+        if is_harness_header(value):
+            raise NewerFormat(f"line {line.number} is {NEWER_HARNESS}")
         if not (isinstance(value, dict) and value.get("type") == "session"):
             raise NotASession(
                 f"line {line.number} is not a session header: the file is not a session"
@@ -353,6 +360,7 @@ class SessionReader:
         if not isinstance(value.get("id"), str):
             raise NotASession(f"the session header on line {line.number} has no string id")
         self.header = value
+        self.header_line = line.number
         self._header_span = (line.offset, line.offset + len(line.data))
         self._header_digest = _digest(line.data)
         self._migrator = Migrator(value)
@@ -375,6 +383,11 @@ class SessionReader:
                 "no session header found"
             )
         return "no session header found: the file is not a session"
+
+    @property
+    def lines_read(self) -> int:
+        """Complete lines read so far (a last line without a newline is not one)."""
+        return self._line_number
 
     @property
     def version(self) -> int:

@@ -227,6 +227,11 @@ class SessionTree:
 
     # -- queries ----------------------------------------------------------------------
     @property
+    def cycle_breaks(self) -> frozenset[str]:
+        """Ids whose parent link was cut, as it closed a cycle."""
+        return frozenset(self._cut)
+
+    @property
     def roots(self) -> list[Entry]:
         return self.children[None]
 

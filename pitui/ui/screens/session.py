@@ -15,6 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from pitui.core.format.migration import NEWER_FORMAT, is_newer
 from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
 from pitui.core.rows.rows import TreeRows
 from pitui.core.rows.safe_text import one_line
@@ -244,6 +245,8 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
             title.append(" +label time", style="dim")
         if session.diagnostics:
             title.append(f"  {len(session.diagnostics)} problems", style="yellow")
+        if is_newer(session.header):
+            title.append(f"  {NEWER_FORMAT}: read only", style="yellow")
         self.query_one("#session-title", Static).update(title)
 
     # -- live ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pitui.core.format.jsvalues import js_trim
+from pitui.core.format.system_prompt import sections_in_order
 from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
@@ -103,7 +104,7 @@ def _system(message: Raw) -> list[Part]:
     parts = content_parts(message.get("content"))
     sections = message.get("sections")
     if isinstance(sections, dict):
-        for name, text in sections.items():
+        for name, text in sections_in_order(message):
             parts += [note(f"section {name}:", "bold"), markdown(as_text(text))]
     elif sections is not None:
         parts += _details(sections, "sections")

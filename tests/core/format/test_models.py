@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
+
+import pytest
+from pi_written import write_pi_sessions
 
 from pitui.core.format.models import KNOWN_ENTRY_TYPES, check_entry, check_header
 from pitui.core.session.session import Session
@@ -42,7 +46,7 @@ def test_departures_are_named_with_their_location() -> None:
             "id": "a",
             "parentId": None,
             "timestamp": "t",
-            "message": {"role": "user", "content": 5},
+            "message": {"role": "user", "content": 5, "timestamp": 1},
         }
     ) == ["message.content: should be a valid string or a valid list"]
 
@@ -103,3 +107,28 @@ def test_message_pane_header_names_format_problems() -> None:
     )
     assert "not in Pi's format: modelId: should be a valid string" in header_text(bad).plain
     assert "not in Pi's format" not in header_text(good).plain
+
+
+@pytest.fixture(scope="module")
+def pi_sessions(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    return write_pi_sessions(tmp_path_factory.mktemp("pi-written"))
+
+
+@pytest.mark.oracle
+def test_sessions_pi_writes_conform(pi_sessions: list[Path]) -> None:
+    """Every line Pi 1.6.0 writes (a real agent session) passes, including the usage cost's
+    `totalFromProvider: false` and the system prompt's sections."""
+    seen: set[str] = set()
+    for path in pi_sessions:
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        assert check_header(lines[0]) == []
+        for number, raw in enumerate(lines[1:], 2):
+            assert check_entry(raw) == [], (path.name, number, raw)
+            message = raw.get("message") or raw.get("systemMessage") or {}
+            seen.add(raw["type"] + "/" + str(message.get("role", "")))
+            if message.get("usage", {}).get("cost", {}).get("totalFromProvider") is False:
+                seen.add("totalFromProvider")
+            if message.get("sections"):
+                seen.add("sections")
+    assert {"totalFromProvider", "sections", "compaction/system", "branch_summary/"} <= seen
+    assert len(seen) >= 14, seen

@@ -1,0 +1,57 @@
+"""`pitui check [FILE... | --all | --session-dir DIR] [--json]`: every departure from Pi's
+format, per session; exit status 1 when there is any."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.session.check import SessionCheck, check_session
+from pitui.core.usage.scope import Scope, scope_of, scope_of_paths
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="*", metavar="FILE", help="session .jsonl files")
+    parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
+    parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
+    parser.add_argument("--json", action="store_true", help="print [{path, problems}] as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    scope = scope_of_paths(args.files) if args.files else scope_of(args.all, args.session_dir)
+    for problem in scope.unreadable:
+        print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
+    checked = list(_checked(scope))
+    if args.json:
+        data = [
+            {"path": path, "problems": [p.to_json() for p in c.problems]} for path, c in checked
+        ]
+        sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
+    else:
+        sys.stdout.write(render(checked))
+    return 1 if any(c.problems for _, c in checked) else 0
+
+
+def _checked(scope: Scope) -> list[tuple[str, SessionCheck]]:
+    """Each file of the scope checked (a shared session dir's other projects left out)."""
+    found = [(path, check_session(path)) for path in scope.files]
+    return [(path, c) for path, c in found if c.cwd is None or scope.accepts(c.cwd)]
+
+
+def render(checked: list[tuple[str, SessionCheck]]) -> str:
+    faulty = [(path, c) for path, c in checked if c.problems]
+    sessions = f"{len(checked)} session{'s' * (len(checked) != 1)}"
+    if not faulty:
+        return f"{sessions} checked: nothing departs from Pi's format.\n"
+    count = sum(len(c.problems) for _, c in faulty)
+    lines = [
+        f"{count} departure{'s' * (count != 1)} from Pi's format in {len(faulty)} of {sessions}"
+    ]
+    for path, c in faulty:
+        lines += ["", one_line(path), f"  {'LINE':>6}  {'ENTRY':<10}  PROBLEM"]
+        for p in c.problems:
+            entry = one_line(p.id) if p.id is not None else "-"
+            lines.append(f"  {p.line or '-':>6}  {entry:<10}  {one_line(p.problem)}")
+    return "\n".join(lines) + "\n"
