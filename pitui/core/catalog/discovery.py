@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 
+from pitui.core.errors import PituiError
 from pitui.core.session.source import NotRegularFile, open_regular
 
 ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"
@@ -38,12 +39,16 @@ def sessions_root(env: Mapping[str, str] | None = None) -> Path:
 
 
 def settings_session_dir(agent: Path) -> str | None:
-    """`sessionDir` from `<agentDir>/settings.json` (None if absent or unreadable)."""
+    """`sessionDir` from `<agentDir>/settings.json` (None if absent or unreadable).
+
+    Raises `PituiError` for a path no system call takes (one with a null byte)."""
     try:
         settings = orjson.loads(_read_regular(agent / "settings.json"))
     except (OSError, orjson.JSONDecodeError):
         return None
     value = settings.get("sessionDir") if isinstance(settings, dict) else None
+    if isinstance(value, str) and "\0" in value:  # every os call would raise ValueError
+        raise PituiError(f"{agent / 'settings.json'}: sessionDir contains a null byte")
     return expand_tilde(value) if isinstance(value, str) and value else None
 
 
