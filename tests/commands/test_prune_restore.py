@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import send2trash.plat_other as plat_other
+from denied_folders import deny
 
 from pitui.cli import main
 from pitui.core.changes import trash
@@ -194,3 +195,59 @@ def test_parsers() -> None:
     for bad in ("", "x", "-1d"):
         with pytest.raises(PituiError):
             parse_duration(bad)
+
+
+def _trashed(home_trash: Path, original: str, name: str = "s.jsonl") -> None:
+    """A session in the trash whose `.trashinfo` gives `original` (percent-encoded) as its
+    path, as another trash program may have written it."""
+    (home_trash / "files").mkdir(parents=True, exist_ok=True)
+    (home_trash / "info").mkdir(exist_ok=True)
+    header = {"type": "session", "version": 3, "id": "trashed-1", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/w"}  # fmt: skip
+    (home_trash / "files" / name).write_text(json.dumps(header) + "\n")
+    info = f"[Trash Info]\nPath={original}\nDeletionDate=2026-01-02T03:04:05\n"
+    (home_trash / "info" / f"{name}.trashinfo").write_text(info)
+
+
+def _restore_refused(capsys: pytest.CaptureFixture[str], home_trash: Path, said: str) -> None:
+    assert main(["restore", "trashed-1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pitui: cannot restore ") and err.count("\n") == 1, err
+    assert said in err
+    assert sorted(os.listdir(home_trash / "files")) == ["s.jsonl"]  # still in the trash
+    assert sorted(os.listdir(home_trash / "info")) == ["s.jsonl.trashinfo"]
+
+
+def test_restore_where_the_folder_is_now_a_file(
+    home_trash: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "project").write_text("a file now")
+    _trashed(home_trash, f"{tmp_path}/project/s.jsonl")
+    _restore_refused(capsys, home_trash, "a file is where its folder was")
+    assert (tmp_path / "project").read_text() == "a file now"
+
+
+def test_restore_where_the_folder_is_gone_and_its_parent_read_only(
+    home_trash: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    (tmp_path / "read-only").mkdir()
+    _trashed(home_trash, f"{tmp_path}/read-only/gone/s.jsonl")
+    deny(monkeypatch, tmp_path / "read-only", 0o555)
+    _restore_refused(capsys, home_trash, "permission denied")
+
+
+def test_restore_a_path_with_a_null_byte(
+    home_trash: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _trashed(home_trash, f"{tmp_path}/a%00b.jsonl")
+    _restore_refused(capsys, home_trash, "null byte")
+    assert main(["restore", "--list"]) == 0
+    assert "/a\u2400b.jsonl" in capsys.readouterr().out
+
+
+def test_restore_a_name_over_255_bytes(
+    home_trash: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _trashed(home_trash, f"{tmp_path}/{'a' * 300}/s.jsonl")
+    _restore_refused(capsys, home_trash, "File name too long")
+    _trashed(home_trash, f"{tmp_path}/{'a' * 300}.jsonl")
+    _restore_refused(capsys, home_trash, "File name too long")
