@@ -9,6 +9,7 @@ import os
 import sys
 
 from pitui.commands.du import human
+from pitui.commands.list import refuse_bad_query
 from pitui.core.catalog import discovery
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.summary import SessionSummary
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _selection(args: argparse.Namespace, criteria: Criteria) -> list[SessionSummary]:
     cwd = os.getcwd()
+    refuse_bad_query(args.query or "")
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     with Catalog(discovery.sessions_root(), custom_dir=custom) as catalog:
         catalog.scan(tools="now" if args.query else "later")  # tool output: for a query only
