@@ -154,14 +154,14 @@ def _clip(text: str, width: int) -> str:
 
 
 def refuse_bad_query(text: str) -> None:
-    """A query that cannot be searched (a day that does not exist, a broken `re:`) stops the
-    command before any file is read."""
+    """A filter that cannot be applied (`after:` a day that does not exist) stops the command
+    before any file is read. A broken `re:` lists nothing, as in Pi."""
     from pitui.core.catalog.query import parse_query
     from pitui.core.errors import UsageError
 
-    problem = parse_query(text).error
-    if problem:
-        raise UsageError(problem)
+    query = parse_query(text)
+    if query.bad_filter and query.error:
+        raise UsageError(query.error)
 
 
 def load_marks(problems: list[str] | None = None) -> Marks:

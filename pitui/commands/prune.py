@@ -90,6 +90,8 @@ def _confirm(count: int, total: int) -> bool:
 
 
 def render(chosen: list[SessionSummary], total: int, dry_run: bool) -> str:
+    if not chosen:
+        return "no session matches: nothing to move\n"
     lines = [f"{'BYTES':>10}  {'MODIFIED':<16}  SESSION"]
     for s in chosen:
         when = "?" if s.modified_ms is None else local_minutes(s.modified_ms)

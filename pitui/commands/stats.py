@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from pitui.core.answers import Answers
     from pitui.core.usage.groups import Group, Stats
 
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--by", choices=GROUPINGS, default="day", help="grouping (default day)")
     parser.add_argument("--since", metavar="DATE", help="from this local day (YYYY-MM-DD)")

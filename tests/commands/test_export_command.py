@@ -280,3 +280,13 @@ def test_a_newline_in_the_file_name_is_shown_not_printed(
     assert main(["export", str(session_file), "-o", str(tmp_path / "new\nline.md")]) == 0
     assert capsys.readouterr().err == f"wrote {tmp_path}/new\u240aline.md\n"
     assert (tmp_path / "new\nline.md").read_text().startswith("# ")
+
+
+def test_a_context_of_one_message_is_not_plural(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = {"type": "message", "id": "a", "parentId": None, "timestamp": "2025-01-01T00:00:01Z",
+           "message": {"role": "user", "content": "alone"}}  # fmt: skip
+    path = write_session(tmp_path / "one.jsonl", HEADER, [one])
+    assert main(["export", str(path), "--context"]) == 0
+    assert "**Context:** exactly the 1 message sent to the model" in capsys.readouterr().out

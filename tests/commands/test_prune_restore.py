@@ -251,3 +251,12 @@ def test_restore_a_name_over_255_bytes(
     _restore_refused(capsys, home_trash, "File name too long")
     _trashed(home_trash, f"{tmp_path}/{'a' * 300}.jsonl")
     _restore_refused(capsys, home_trash, "File name too long")
+
+
+def test_prune_with_nothing_selected_says_so_without_a_terminal(
+    store: dict[str, list[Path]], capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    with open(os.devnull) as no_tty:
+        monkeypatch.setattr(sys, "stdin", no_tty)
+        assert main(["prune", "--all", "--query", "nothing-matches-this"]) == 0
+    assert capsys.readouterr() == ("no session matches: nothing to move\n", "")

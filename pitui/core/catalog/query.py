@@ -30,6 +30,7 @@ class Query:
     after_ms: int | None = None
     before_ms: int | None = None
     error: str | None = None
+    bad_filter: bool = False  # the error is a filter's value (a day that does not exist)
 
     @property
     def has_text(self) -> bool:
@@ -113,7 +114,7 @@ def _add_filter(query: Query, key: str, value: str) -> None:
     try:
         day = parse_day(value)
     except ValueError as error:
-        query.error = f"{key}: {error}"
+        query.error, query.bad_filter = f"{key}: {error}", True
         return
     ms = int(datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp() * 1000)
     if key == "after":
