@@ -290,3 +290,20 @@ def test_a_context_of_one_message_is_not_plural(
     path = write_session(tmp_path / "one.jsonl", HEADER, [one])
     assert main(["export", str(path), "--context"]) == 0
     assert "**Context:** exactly the 1 message sent to the model" in capsys.readouterr().out
+
+
+def test_bidi_controls_stay_escaped_in_the_jsonl_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The source holds `\\u202e` escapes (a right-to-left override that makes text read
+    otherwise on a terminal): the export keeps them escaped, as ESC and BEL are."""
+    text = "price \u202e01$\u202c and \u2066isolate\u2069 \x1b[2J"
+    user = {"type": "message", "id": "a", "parentId": None, "timestamp": "2025-01-01T00:00:01Z",
+            "message": {"role": "user", "content": text}}  # fmt: skip
+    path = tmp_path / "bidi.jsonl"
+    path.write_text(f"{json.dumps(HEADER)}\n{json.dumps(user)}\n")  # escapes, as in the issue
+    assert "\\u202e" in path.read_text() and "\u202e" not in path.read_text()
+    assert main(["export", str(path), "--format", "jsonl"]) == 0
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\u202e\u202c\u2066\u2069\x1b")
+    assert json.loads(out.splitlines()[1])["message"]["content"] == text
