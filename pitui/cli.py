@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pitui.core.rows.safe_text import one_line
 
         print(f"pitui: {one_line(str(error))}", file=sys.stderr)
-        return 1
+        return error.exit_status
     except MemoryError:  # a file larger than memory that nothing above could refuse
         print("pitui: out of memory", file=sys.stderr)
         return 1

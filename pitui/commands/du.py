@@ -81,7 +81,8 @@ def render_session(result: SessionSize) -> str:
 
 
 def render_store(sizes: StoreSizes, top: int) -> str:
-    lines = [f"{len(sizes.sessions)} sessions, {human(sizes.total)}"]
+    n = len(sizes.sessions)
+    lines = [f"{n} session{'s' * (n != 1)}, {human(sizes.total)}"]
     if top and sizes.sessions:
         lines += ["", f"{'BYTES':>10}  LARGEST SESSIONS"]
         lines += [f"{human(s):>10}  {one_line(p)}" for p, s in sizes.sessions[:top]]

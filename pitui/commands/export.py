@@ -9,6 +9,7 @@ from pitui.core.errors import PituiError
 from pitui.core.export.destination import destination, proposed_name, write_export
 from pitui.core.export.export import export_session
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES, EXTENSIONS, FORMATS, ExportOptions
+from pitui.core.rows.safe_text import inert_path
 from pitui.core.session.session import Session
 
 
@@ -21,7 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--redact", action="store_true", help="replace secrets by [REDACTED:kind]")
     parser.add_argument(
-        "-o", "--output", metavar="PATH", help="write to PATH (a folder: a name is proposed)"
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="write to PATH (a folder: a free name is chosen in it)",
     )
     parser.add_argument("--force", action="store_true", help="replace an existing output file")
     parser.add_argument(
@@ -44,10 +48,11 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     else:
         name = proposed_name(result.name, EXTENSIONS[args.format], args.context)
+        path, chosen = destination(args.output, name)
         path = write_export(
-            destination(args.output, name), result.parts, force=args.force, source=session.path
+            path, result.parts, force=args.force, source=session.path, numbered=chosen
         )
-        print(f"wrote {path}", file=sys.stderr)
+        print(f"wrote {inert_path(str(path))}", file=sys.stderr)
     if args.redact:
         print(redaction_report(result.redacted), file=sys.stderr)
     return 0

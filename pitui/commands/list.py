@@ -54,6 +54,7 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     cwd = os.getcwd()
     depends = _dependencies(args.session_dir, cwd) if answers is not None else None
     mark_query = split_query(args.query)  # pin: and tag:NAME are pitui's, not the catalog's
+    refuse_bad_query(mark_query.text)
     problems: list[str] = []
     marks = load_marks(problems)
     custom = discovery.custom_session_dir(args.session_dir, cwd)
@@ -154,6 +155,17 @@ def _local(ms: int | None) -> str:
 
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def refuse_bad_query(text: str) -> None:
+    """A filter that cannot be applied (`after:` a day that does not exist) stops the command
+    before any file is read. A broken `re:` lists nothing, as in Pi."""
+    from pitui.core.catalog.query import parse_query
+    from pitui.core.errors import UsageError
+
+    query = parse_query(text)
+    if query.bad_filter and query.error:
+        raise UsageError(query.error)
 
 
 def load_marks(problems: list[str] | None = None) -> Marks:

@@ -9,6 +9,7 @@ import os
 import sys
 
 from pitui.commands.du import human
+from pitui.commands.list import refuse_bad_query
 from pitui.core.catalog import discovery
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.summary import SessionSummary
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _selection(args: argparse.Namespace, criteria: Criteria) -> list[SessionSummary]:
     cwd = os.getcwd()
+    refuse_bad_query(args.query or "")
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     with Catalog(discovery.sessions_root(), custom_dir=custom) as catalog:
         catalog.scan(tools="now" if args.query else "later")  # tool output: for a query only
@@ -88,6 +90,8 @@ def _confirm(count: int, total: int) -> bool:
 
 
 def render(chosen: list[SessionSummary], total: int, dry_run: bool) -> str:
+    if not chosen:
+        return "no session matches: nothing to move\n"
     lines = [f"{'BYTES':>10}  {'MODIFIED':<16}  SESSION"]
     for s in chosen:
         when = "?" if s.modified_ms is None else local_minutes(s.modified_ms)

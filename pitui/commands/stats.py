@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 
-from pitui.core.errors import PituiError
+from pitui.core.errors import UsageError
 from pitui.core.usage.groupings import GROUPINGS
 
 TYPE_CHECKING = False  # not typing's: a warm `pitui stats` answers before typing is imported
 if TYPE_CHECKING:
     from pitui.core.answers import Answers
     from pitui.core.usage.groups import Group, Stats
-
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,8 +88,12 @@ def _stats(
 def _date(value: str | None, option: str) -> str | None:
     if value is None:
         return None
-    if not _DATE.fullmatch(value):
-        raise PituiError(f"{option} wants a day as YYYY-MM-DD, not {value!r}")
+    from pitui.core.format.timestamps import parse_day
+
+    try:
+        parse_day(value)
+    except ValueError as error:
+        raise UsageError(f"{option}: {error}") from None
     return value
 
 

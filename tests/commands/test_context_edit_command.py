@@ -105,3 +105,13 @@ def test_restore(session: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["context-edit", str(session), "u2", "--restore"]) == 0
     assert "restored u2" in capsys.readouterr().out
     assert Session(session).context().to_json() == before
+
+
+@pytest.mark.parametrize("how", [["--omit"], ["--replace", "x"], ["--restore"]])
+def test_an_unknown_id_is_said_as_every_command_says_it(
+    session: Path, capsys: pytest.CaptureFixture, how: list[str]
+) -> None:
+    assert main(["context-edit", str(session), "zz", *how]) == 1
+    assert capsys.readouterr().err == f"pitui: no entry with id 'zz' in {session}\n"
+    assert main(["label", str(session), "zz", "x"]) == 1
+    assert capsys.readouterr().err == f"pitui: no entry with id 'zz' in {session}\n"

@@ -54,3 +54,13 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
     other.write_text("hello\n")
     assert main(["du", str(other)]) == 1
     assert "is not a Pi session" in capsys.readouterr().err
+
+
+def test_one_session_is_not_plural(
+    store: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    store[0].rename(folder / store[0].name)
+    assert main(["du", "--session-dir", str(folder)]) == 0
+    assert capsys.readouterr().out.startswith("1 session, ")

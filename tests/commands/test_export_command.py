@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from denied_folders import deny
 
 from pitui.cli import main
 from pitui.core.export.destination import proposed_name
@@ -162,3 +166,144 @@ def test_not_a_session_and_whole_process(tmp_path: Path) -> None:
         and result.stderr.startswith("pitui: ")
         and "Traceback" not in result.stderr
     )
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str], *needles: str) -> None:
+    err = capsys.readouterr().err
+    assert err.startswith("pitui: ") and err.count("\n") == 1, err
+    assert all(needle in err for needle in needles), err
+
+
+@pytest.mark.parametrize("target", ["{locked}/", "{locked}/out.md"])
+def test_a_folder_of_mode_000_is_one_line(
+    session_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    target: str,
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    deny(monkeypatch, locked, 0o000)
+    assert main(["export", str(session_file), "-o", target.format(locked=locked)]) == 1
+    _one_line_error(capsys, "permission denied")
+    monkeypatch.undo()
+    assert os.listdir(locked) == []
+
+
+def test_force_into_a_folder_of_mode_555_is_one_line(
+    session_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    (folder / "out.md").write_text("mine")
+    deny(monkeypatch, folder, 0o555)
+    assert main(["export", str(session_file), "-o", str(folder / "out.md"), "--force"]) == 1
+    _one_line_error(capsys, "permission denied", "nothing was changed")
+    monkeypatch.undo()
+    assert os.listdir(folder) == ["out.md"] and (folder / "out.md").read_text() == "mine"
+
+
+def test_a_file_name_over_255_bytes_is_one_line(
+    session_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    long_name = tmp_path / ("é" * 130 + ".md")
+    assert main(["export", str(session_file), "-o", str(long_name)]) == 1
+    _one_line_error(capsys, "File name too long")
+    assert os.listdir(tmp_path) == ["in"]
+
+
+def test_a_full_disk_leaves_no_file_and_a_retry_works(
+    session_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The disk fills after 64 KiB (a faked ENOSPC): neither the cut export nor a temporary
+    file stays behind, and the same command then writes the whole export."""
+    big = write_session(
+        tmp_path / "in" / "big.jsonl",
+        HEADER,
+        [
+            {
+                "type": "message",
+                "id": "a",
+                "parentId": None,
+                "timestamp": "2025-01-01T00:00:01Z",
+                "message": {"role": "user", "content": "x" * 200_000},
+            }
+        ],
+    )
+    out_folder = tmp_path / "out"
+    out_folder.mkdir()
+    real_write, room = os.write, [65_536]
+
+    def full_disk(fd: int, data: Any) -> int:
+        if room[0] == 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written = real_write(fd, bytes(data)[: room[0]])
+        room[0] -= written
+        return written
+
+    monkeypatch.setattr(os, "write", full_disk)
+    target = out_folder / "big.md"
+    assert main(["export", str(big), "-o", str(target)]) == 1
+    _one_line_error(capsys, "the disk is full")
+    assert os.listdir(out_folder) == []
+    monkeypatch.undo()
+    assert main(["export", str(big), "-o", str(target)]) == 0
+    assert target.read_text().count("x" * 200_000) == 1
+
+
+def test_a_second_export_into_a_folder_gets_a_free_name(
+    session_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    for _ in range(3):
+        assert main(["export", str(session_file), "-o", str(folder) + "/"]) == 0
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == [
+        "etc-passwd-31m-a-b-c-2.md",
+        "etc-passwd-31m-a-b-c-3.md",
+        "etc-passwd-31m-a-b-c.md",
+    ]
+    assert capsys.readouterr().err.splitlines()[-1] == f"wrote {folder}/etc-passwd-31m-a-b-c-3.md"
+
+
+def test_a_newline_in_the_file_name_is_shown_not_printed(
+    session_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", str(session_file), "-o", str(tmp_path / "new\nline.md")]) == 0
+    assert capsys.readouterr().err == f"wrote {tmp_path}/new\u240aline.md\n"
+    assert (tmp_path / "new\nline.md").read_text().startswith("# ")
+
+
+def test_a_context_of_one_message_is_not_plural(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = {"type": "message", "id": "a", "parentId": None, "timestamp": "2025-01-01T00:00:01Z",
+           "message": {"role": "user", "content": "alone"}}  # fmt: skip
+    path = write_session(tmp_path / "one.jsonl", HEADER, [one])
+    assert main(["export", str(path), "--context"]) == 0
+    assert "**Context:** exactly the 1 message sent to the model" in capsys.readouterr().out
+
+
+def test_bidi_controls_stay_escaped_in_the_jsonl_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The source holds `\\u202e` escapes (a right-to-left override that makes text read
+    otherwise on a terminal): the export keeps them escaped, as ESC and BEL are."""
+    text = "price \u202e01$\u202c and \u2066isolate\u2069 \x1b[2J"
+    user = {"type": "message", "id": "a", "parentId": None, "timestamp": "2025-01-01T00:00:01Z",
+            "message": {"role": "user", "content": text}}  # fmt: skip
+    path = tmp_path / "bidi.jsonl"
+    path.write_text(f"{json.dumps(HEADER)}\n{json.dumps(user)}\n")  # escapes, as in the issue
+    assert "\\u202e" in path.read_text() and "\u202e" not in path.read_text()
+    assert main(["export", str(path), "--format", "jsonl"]) == 0
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\u202e\u202c\u2066\u2069\x1b")
+    assert json.loads(out.splitlines()[1])["message"]["content"] == text

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -114,3 +116,46 @@ def test_pins_survive_trash_and_restore(
     os.rename(data_home / "Trash" / "files" / path.name, path)  # restored by hand
     [row] = listed(capsys, "pin:")
     assert row["id"] == target["id"] and row["tags"] == ["keep"]
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        (os.mkfifo, "a FIFO"),
+        (lambda path: path.symlink_to("/dev/zero"), "a character device"),
+        (lambda path: path.mkdir(), "a directory"),
+    ],
+)
+def test_a_pins_file_that_is_not_a_file_is_said_once(
+    agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Any, kind: str
+) -> None:
+    path = oldest(capsys)["path"]
+    pins = tmp_path / "data" / "userdata.sqlite3"
+    pins.parent.mkdir()
+    make(pins)
+    said = f"pitui: the pins and tags file {pins} is not a regular file ({kind})\n"
+    assert main(["list", "--all"]) == 0
+    out, err = capsys.readouterr()
+    assert err == said and len(out.splitlines()) == 7  # the heading and the 6 sessions
+    assert main(["pin", path]) == 1
+    assert capsys.readouterr().err == said
+
+
+def test_a_pins_file_locked_by_another_process_does_not_hold_the_listing(
+    agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = oldest(capsys)["path"]
+    assert main(["pin", path]) == 0
+    pins = tmp_path / "data" / "userdata.sqlite3"
+    other = sqlite3.connect(pins, isolation_level=None)  # another process, as SQLite sees it
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        capsys.readouterr()
+        assert main(["list", "--all"]) == 0
+        out, err = capsys.readouterr()
+    finally:
+        other.rollback()
+        other.close()
+    assert err == f"pitui: the pins and tags file {pins} is locked by another process\n"
+    assert len(out.splitlines()) == 7
+    assert listed(capsys)[0]["path"] == path and listed(capsys)[0]["pinned"]  # unlocked: pinned

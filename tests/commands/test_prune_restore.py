@@ -4,18 +4,20 @@ file being written is skipped."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import send2trash.plat_other as plat_other
+from denied_folders import deny
 
 from pitui.cli import main
-from pitui.core.changes import trash
 from pitui.core.changes.prune import parse_duration, parse_size
 from pitui.core.errors import PituiError
 from pitui.demo.generate import generate_varied_session, make_header, session_path, write_session
@@ -32,7 +34,6 @@ def home_trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
     monkeypatch.setattr(plat_other, "HOMETRASH", str(data_home / "Trash"))
     monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)
-    monkeypatch.setattr(trash, "send2trash", plat_other.send2trash)
     return data_home / "Trash"
 
 
@@ -194,3 +195,140 @@ def test_parsers() -> None:
     for bad in ("", "x", "-1d"):
         with pytest.raises(PituiError):
             parse_duration(bad)
+
+
+def _trashed(home_trash: Path, original: str, name: str = "s.jsonl") -> None:
+    """A session in the trash whose `.trashinfo` gives `original` (percent-encoded) as its
+    path, as another trash program may have written it."""
+    (home_trash / "files").mkdir(parents=True, exist_ok=True)
+    (home_trash / "info").mkdir(exist_ok=True)
+    header = {"type": "session", "version": 3, "id": "trashed-1", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/w"}  # fmt: skip
+    (home_trash / "files" / name).write_text(json.dumps(header) + "\n")
+    info = f"[Trash Info]\nPath={original}\nDeletionDate=2026-01-02T03:04:05\n"
+    (home_trash / "info" / f"{name}.trashinfo").write_text(info)
+
+
+def _restore_refused(capsys: pytest.CaptureFixture[str], home_trash: Path, said: str) -> None:
+    assert main(["restore", "trashed-1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pitui: cannot restore ") and err.count("\n") == 1, err
+    assert said in err
+    assert sorted(os.listdir(home_trash / "files")) == ["s.jsonl"]  # still in the trash
+    assert sorted(os.listdir(home_trash / "info")) == ["s.jsonl.trashinfo"]
+
+
+def test_restore_where_the_folder_is_now_a_file(
+    home_trash: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "project").write_text("a file now")
+    _trashed(home_trash, f"{tmp_path}/project/s.jsonl")
+    _restore_refused(capsys, home_trash, "a file is where its folder was")
+    assert (tmp_path / "project").read_text() == "a file now"
+
+
+def test_restore_where_the_folder_is_gone_and_its_parent_read_only(
+    home_trash: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    (tmp_path / "read-only").mkdir()
+    _trashed(home_trash, f"{tmp_path}/read-only/gone/s.jsonl")
+    deny(monkeypatch, tmp_path / "read-only", 0o555)
+    _restore_refused(capsys, home_trash, "permission denied")
+
+
+def test_restore_a_path_with_a_null_byte(
+    home_trash: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _trashed(home_trash, f"{tmp_path}/a%00b.jsonl")
+    _restore_refused(capsys, home_trash, "null byte")
+    assert main(["restore", "--list"]) == 0
+    assert "/a\u2400b.jsonl" in capsys.readouterr().out
+
+
+def test_restore_a_name_over_255_bytes(
+    home_trash: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _trashed(home_trash, f"{tmp_path}/{'a' * 300}/s.jsonl")
+    _restore_refused(capsys, home_trash, "File name too long")
+    _trashed(home_trash, f"{tmp_path}/{'a' * 300}.jsonl")
+    _restore_refused(capsys, home_trash, "File name too long")
+
+
+def test_prune_with_nothing_selected_says_so_without_a_terminal(
+    store: dict[str, list[Path]], capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    with open(os.devnull) as no_tty:
+        monkeypatch.setattr(sys, "stdin", no_tty)
+        assert main(["prune", "--all", "--query", "nothing-matches-this"]) == 0
+    assert capsys.readouterr() == ("no session matches: nothing to move\n", "")
+
+
+def _trash_entries(home_trash: Path) -> tuple[list[str], list[str]]:
+    files = sorted(p.name for p in (home_trash / "files").iterdir())
+    infos = sorted(p.name.removesuffix(".trashinfo") for p in (home_trash / "info").iterdir())
+    return files, infos
+
+
+def test_two_prunes_at_once_leave_nothing_behind(
+    store: dict[str, list[Path]],
+    home_trash: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Another prune trashes the first file just as this one moves it (between the trash
+    entry's creation and the move): it is moved once, and this prune says what happened."""
+    from pitui.core.changes.trash import trash_session
+
+    first = store["empty"][0]
+    real_link, real_rename = os.link, os.rename
+
+    def other_prune_first(real: Any) -> Any:
+        def call(source: Any, target: Any, *args: Any, **kwargs: Any) -> Any:
+            if os.fsdecode(source) == str(first) and not other:
+                other.append(first)
+                monkeypatch.setattr(os, "link", real_link)
+                monkeypatch.setattr(os, "rename", real_rename)
+                trash_session(first)
+            return real(source, target, *args, **kwargs)
+
+        return call
+
+    other: list[Path] = []
+    monkeypatch.setattr(os, "link", other_prune_first(real_link))
+    monkeypatch.setattr(os, "rename", other_prune_first(real_rename))
+    assert main(["prune", "--all", "--empty", "--yes", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert other == [first]
+    assert sorted(data["moved"]) == sorted(str(p) for p in store["empty"][1:])
+    assert data["failed"] == []
+    [skipped] = data["skipped"]
+    assert skipped == {
+        "path": str(first),
+        "reason": f"{first} was moved or deleted by another program meanwhile",
+    }
+    files, infos = _trash_entries(home_trash)
+    assert files == infos and len(files) == 3  # each file once, no orphan .trashinfo
+
+
+def test_a_full_trash_leaves_no_empty_trashinfo(
+    store: dict[str, list[Path]],
+    home_trash: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The disk is full (a faked ENOSPC on every write into the trash): nothing is moved,
+    nothing is left in the trash, and each failure is said."""
+    real_write = os.write
+
+    def full(fd: int, data: Any) -> int:
+        if os.readlink(f"/proc/self/fd/{fd}").startswith(str(home_trash)):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "write", full)
+        assert main(["prune", "--all", "--empty", "--yes"]) == 1
+    out = capsys.readouterr().out
+    for path in store["empty"]:
+        assert path.exists()
+        assert f"failed {path}: cannot move {path} to the trash: No space left on device" in out
+    assert _trash_entries(home_trash) == ([], [])

@@ -71,9 +71,22 @@ def test_text_table_has_totals_last(store: list[Path], capsys: pytest.CaptureFix
     assert lines[-1].split()[-1] == f"${data['total']['cost']:,.2f}"
 
 
-def test_bad_date_is_one_line(store: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["stats", "--since", "yesterday"]) == 1
-    assert capsys.readouterr().err.startswith("pitui: --since wants a day")
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--since", "yesterday"], "--since: 'yesterday' is not a day as YYYY-MM-DD"),
+        (["--since", "2026-13-01"], "--since: 2026-13-01 is not a day that exists"),
+        (["--since", "2026-12-32"], "--since: 2026-12-32 is not a day that exists"),
+        (["--until", "2026-00-10"], "--until: 2026-00-10 is not a day that exists"),
+        (["--until", "2026-02-30"], "--until: 2026-02-30 is not a day that exists"),
+    ],
+)
+def test_bad_date_is_one_line_and_exit_2(
+    store: list[Path], capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    assert main(["stats", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"pitui: {said}") and err.count("\n") == 1
 
 
 def test_empty_scope(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:

@@ -96,3 +96,13 @@ def test_trash_refused(
     assert main(["trash", str(session)]) == 1
     assert "Permission denied" in capsys.readouterr().err
     assert session.exists()
+
+
+@pytest.mark.parametrize("command", [["label", "{}", "e1", "x"], ["name", "{}", "x"]])
+def test_a_folder_just_changed_is_not_a_regular_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    folder = tmp_path / "just-changed"
+    folder.mkdir()  # its mtime is now: a regular file this fresh would be "being written"
+    assert main([part.format(folder) for part in command]) == 1
+    assert capsys.readouterr().err == f"pitui: {folder} is not a regular file (a directory)\n"

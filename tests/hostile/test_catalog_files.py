@@ -13,6 +13,8 @@ from pathlib import Path
 import orjson
 import pytest
 
+from reading_runner import run_commands
+
 from pitui.core.catalog.catalog import Catalog
 
 REPO = Path(__file__).resolve().parents[2]
@@ -96,3 +98,19 @@ def test_settings_json_fifo_does_not_hang(store: Path) -> None:
     os.mkfifo(store / "settings.json")
     done = _pitui(store, "list", "--all", "--json")
     assert done.returncode == 0 and [d["id"] for d in json.loads(done.stdout)] == ["good"]
+
+
+def test_a_null_byte_in_the_settings_session_dir_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent = tmp_path / "agent"
+    (agent / "sessions").mkdir(parents=True)
+    settings = agent / "settings.json"
+    settings.write_text('{"sessionDir": "/tmp/a\\u0000b"}')
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PITUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    runs = [["list"], ["stats"], ["secrets"], ["du", "--all"], ["prune", "--empty"], []]
+    for args, (code, _, err) in zip(runs, run_commands(runs), strict=True):
+        assert (code, err) == (1, f"pitui: {settings}: sessionDir contains a null byte\n"), args

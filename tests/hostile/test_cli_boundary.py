@@ -111,3 +111,33 @@ def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(tmp_path: Path
     assert outputs["ascii", "tree"].isascii()
     assert outputs["ascii", "tree"].startswith("\\u2022 user: caf\\u00e9 \\ud83d\\ude00 na")
     assert outputs["latin-1", "tree"].startswith("\\u2022 user: café \\ud83d\\ude00 naïve")
+
+
+def test_a_day_that_does_not_exist_in_a_query_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    runs = [
+        ["list", "after:2026-13-01"],
+        ["list", "--all", "before:2026-02-30"],
+        ["prune", "--all", "--query", "after:2026-12-32", "--dry-run"],
+    ]
+    said = ["after: 2026-13-01", "before: 2026-02-30", "after: 2026-12-32"]
+    for (code, out, err), day in zip(run_commands(runs), said, strict=True):
+        assert (code, out) == (2, "")
+        assert err.startswith(f"pitui: {day} is not a day that exists") and err.count("\n") == 1
+
+
+def test_a_session_dir_that_is_not_a_folder_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    a_file = tmp_path / "s.jsonl"
+    a_file.write_text("")
+    commands = [["list"], ["stats"], ["secrets"], ["du"], ["prune", "--empty", "--dry-run"]]
+    for where, said in [(tmp_path / "nope", "no such folder"), (a_file, "not a folder")]:
+        runs = [[*command, "--session-dir", str(where)] for command in commands]
+        for code, out, err in run_commands(runs):
+            assert (code, out, err) == (1, "", f"pitui: --session-dir {where}: {said}\n")

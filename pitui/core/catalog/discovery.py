@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 
+from pitui.core.errors import PituiError
 from pitui.core.session.source import NotRegularFile, open_regular
 
 ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"
@@ -38,12 +39,16 @@ def sessions_root(env: Mapping[str, str] | None = None) -> Path:
 
 
 def settings_session_dir(agent: Path) -> str | None:
-    """`sessionDir` from `<agentDir>/settings.json` (None if absent or unreadable)."""
+    """`sessionDir` from `<agentDir>/settings.json` (None if absent or unreadable).
+
+    Raises `PituiError` for a path no system call takes (one with a null byte)."""
     try:
         settings = orjson.loads(_read_regular(agent / "settings.json"))
     except (OSError, orjson.JSONDecodeError):
         return None
     value = settings.get("sessionDir") if isinstance(settings, dict) else None
+    if isinstance(value, str) and "\0" in value:  # every os call would raise ValueError
+        raise PituiError(f"{agent / 'settings.json'}: sessionDir contains a null byte")
     return expand_tilde(value) if isinstance(value, str) and value else None
 
 
@@ -68,6 +73,8 @@ def custom_session_dir(
     """Pi's precedence: `--session-dir` > `PI_CODING_AGENT_SESSION_DIR` > settings > None.
 
     A relative directory is taken relative to `cwd` (Pi resolves it against the process cwd).
+    A `--session-dir` that is not a folder is an error (a typo would list nothing); the
+    others may name a folder Pi has not made yet.
     """
     env = os.environ if env is None else env
     chosen = (
@@ -77,7 +84,20 @@ def custom_session_dir(
     )
     if chosen is None:
         return None
-    return Path(os.path.abspath(os.path.join(cwd or os.getcwd(), chosen)))
+    folder = Path(os.path.abspath(os.path.join(cwd or os.getcwd(), chosen)))
+    if cli_dir:
+        _must_be_folder(folder)
+    return folder
+
+
+def _must_be_folder(folder: Path) -> None:
+    try:
+        is_folder = folder.is_dir()
+    except OSError as error:
+        raise PituiError(f"--session-dir {folder}: {error.strerror or error}") from None
+    if not is_folder:
+        what = "not a folder" if os.path.lexists(folder) else "no such folder"
+        raise PituiError(f"--session-dir {folder}: {what}")
 
 
 def project_folder_name(cwd: str) -> str:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pitui.core.format.jsvalues import JS_SPACE, js_trim, normalize_ws_lower
+from pitui.core.format.timestamps import parse_day
 
 FILTER_FIELDS = ("cwd", "name", "label", "model", "after", "before")
 _FILTER = re.compile(r"^(cwd|name|label|model|after|before):(.*)$", re.IGNORECASE | re.DOTALL)
@@ -29,6 +30,7 @@ class Query:
     after_ms: int | None = None
     before_ms: int | None = None
     error: str | None = None
+    bad_filter: bool = False  # the error is a filter's value (a day that does not exist)
 
     @property
     def has_text(self) -> bool:
@@ -106,21 +108,16 @@ def _extract_filters(query: Query) -> None:
 
 
 def _add_filter(query: Query, key: str, value: str) -> None:
-    if key in ("after", "before"):
-        ms = _date_ms(value)
-        if ms is None:
-            query.error = f"{key}: expects a date as YYYY-MM-DD, got {value!r}"
-        elif key == "after":
-            query.after_ms = ms
-        else:
-            query.before_ms = ms
+    if key not in ("after", "before"):
+        query.filters.append((key, normalize_ws_lower(value)))
         return
-    query.filters.append((key, normalize_ws_lower(value)))
-
-
-def _date_ms(value: str) -> int | None:
     try:
-        moment = datetime.strptime(value, "%Y-%m-%d").replace(tzinfo=UTC)
-    except ValueError:
-        return None
-    return int(moment.timestamp() * 1000)
+        day = parse_day(value)
+    except ValueError as error:
+        query.error, query.bad_filter = f"{key}: {error}", True
+        return
+    ms = int(datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp() * 1000)
+    if key == "after":
+        query.after_ms = ms
+    else:
+        query.before_ms = ms

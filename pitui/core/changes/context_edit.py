@@ -13,11 +13,11 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from pitui.core.changes.messages import no_entry
 from pitui.core.changes.writer import append_entry, refuse_without_id
 from pitui.core.errors import PituiError
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
-from pitui.core.session.tree import SessionTree
 
 EDITABLE_ROLES = ("user", "assistant", "toolResult")
 _TEXT_ARRAY_ROLES = ("assistant", "toolResult")
@@ -46,7 +46,7 @@ def restore(path: str | os.PathLike[str], target_id: str, *, force: bool = False
     session = Session(path)
     target = session.tree.get(target_id)
     if target is None:
-        raise PituiError(f"Entry {target_id} not found")
+        raise PituiError(no_entry(target_id, session.path))
     if not any(
         e.type == "context_edit" and e.raw.get("targetId") == target_id
         for e in session.tree.entries
@@ -70,7 +70,7 @@ def append_context_edit(
     read: list[Session] = []
 
     def fill(session: Session, entry: dict[str, Any]) -> None:
-        target = target_on_branch(session.tree, target_id)
+        target = target_on_branch(session, target_id)
         entry["targetId"] = target_id
         entry["replacement"] = normalised(replacement, role_of(target))
         read[:] = [session]
@@ -87,11 +87,12 @@ def check_replacement(replacement: Any) -> None:
         raise PituiError("Context edit replacement must be null or contain string/array content")
 
 
-def target_on_branch(tree: SessionTree, target_id: str) -> Entry:
+def target_on_branch(session: Session, target_id: str) -> Entry:
     """The target, if Pi's appendContextEdit accepts it; else PituiError with Pi's reason."""
+    tree = session.tree
     target = tree.get(target_id)
     if target is None:
-        raise PituiError(f"Entry {target_id} not found")
+        raise PituiError(no_entry(target_id, session.path))
     refuse_without_id(target, "edited")
     leaf = tree.leaf
     if leaf is None or all(e.id != target_id for e in tree.ancestors(leaf.id)):

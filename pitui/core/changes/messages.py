@@ -28,3 +28,8 @@ def os_reason(error: OSError) -> str:
 
 def os_message(what: str, path: str | os.PathLike[str], error: OSError) -> str:
     return f"{what} {shown(path)}: {os_reason(error)}; nothing was changed"
+
+
+def no_entry(entry_id: str, path: str | os.PathLike[str]) -> str:
+    """What every command says of an entry id the session does not hold."""
+    return f"no entry with id {shown(repr(entry_id))} in {shown(path)}"

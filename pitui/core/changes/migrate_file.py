@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pitui.core.changes.exchange import exchange
 from pitui.core.changes.file_writes import sync_folder, write_all
 from pitui.core.changes.messages import os_message, shown
 from pitui.core.changes.migrated_lines import migrated_values
@@ -162,14 +163,36 @@ def _replace(path: Path, before: os.stat_result, content: bytes) -> int:
                 "changed; try again"
             )
         checkpoint("renaming")
-        os.rename(temporary, path)
+        _put_in_place(temporary, path, before)
     except BaseException as error:
+        _remove_if_ours(temporary, fd)
         os.close(fd)
-        _remove(temporary)
         if isinstance(error, OSError):
             raise PituiError(os_message("cannot replace", path, error)) from None
         raise
     return fd
+
+
+def _put_in_place(temporary: Path, path: Path, before: os.stat_result) -> None:
+    """Put the migrated file in `path`'s place. Where the two names can be exchanged, the
+    file displaced is checked: one that another program renamed into place since pitui's
+    last check is given back (else a rename would have dropped it)."""
+    if not exchange(temporary, path):
+        os.rename(temporary, path)  # no exchange here: the check just before is all there is
+        return
+    displaced = os.lstat(temporary)
+    if (displaced.st_dev, displaced.st_ino) == (before.st_dev, before.st_ino):
+        _remove(temporary)  # the original's last name (`original` still reads it)
+        return
+    if not exchange(temporary, path):
+        raise PituiError(
+            f"{shown(path.name)} was replaced by another program while pitui was migrating it, "
+            f"and its file could not be put back: it is {shown(temporary)}"
+        )
+    raise PituiError(
+        f"{shown(path.name)} was replaced by another program while pitui was migrating it: "
+        "its file was left in place and nothing was changed; try again"
+    )
 
 
 def _carry_over(
@@ -232,6 +255,14 @@ def _keep_owner_and_mode(fd: int, before: os.stat_result) -> None:
         with contextlib.suppress(OSError):  # not allowed: the rewritten file becomes ours
             os.fchown(fd, before.st_uid, before.st_gid)
     os.fchmod(fd, stat.S_IMODE(before.st_mode))
+
+
+def _remove_if_ours(temporary: Path, fd: int) -> None:
+    """Remove `temporary` only while it is still the file pitui wrote (`fd`), never a file
+    another program's exchange left under that name."""
+    with contextlib.suppress(OSError):
+        if os.path.samestat(os.lstat(temporary), os.fstat(fd)):
+            os.unlink(temporary)
 
 
 def _remove(path: Path) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from pitui.core.catalog.summary import SessionSummary
+from pitui.core.changes.freedesktop_trash import FileGone
 from pitui.core.changes.trash import trash_session
 from pitui.core.changes.writer import activity_warning
 from pitui.core.errors import PituiError
@@ -96,21 +97,32 @@ def move_to_trash(
     trash: Callable[[str], None] = trash_session,
     busy: Callable[[str], str | None] = activity_warning,
 ) -> PruneResult:
-    """Trash each file unless another program seems to be writing it (then skip it)."""
+    """Trash each file unless another program seems to be writing it (then skip it). A file
+    gone since it was selected (another `pitui prune` moved it) is skipped, saying so."""
     result = PruneResult()
     for path in paths:
-        try:
-            warning = busy(path)
-        except PituiError as error:
-            result.failed.append((path, str(error)))
-            continue
+        _trash_one(path, trash, busy, result)
+    return result
+
+
+def _trash_one(
+    path: str,
+    trash: Callable[[str], None],
+    busy: Callable[[str], str | None],
+    result: PruneResult,
+) -> None:
+    try:
+        warning = busy(path)
         if warning is not None:
             result.skipped.append((path, warning))
-            continue
-        try:
-            trash(path)
-        except PituiError as error:
+            return
+        trash(path)
+    except FileGone as gone:
+        result.skipped.append((path, str(gone)))
+    except PituiError as error:
+        if os.path.lexists(path):
             result.failed.append((path, str(error)))
-        else:
-            result.moved.append(path)
-    return result
+        else:  # gone before pitui could look at it
+            result.skipped.append((path, str(FileGone(path))))
+    else:
+        result.moved.append(path)

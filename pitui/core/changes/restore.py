@@ -20,6 +20,7 @@ from urllib.parse import unquote
 
 import orjson
 
+from pitui.core.changes.messages import os_reason, shown
 from pitui.core.errors import PituiError
 
 UNSUPPORTED = (
@@ -158,29 +159,66 @@ def find(items: list[Trashed], wanted: str) -> Trashed:
 def restore(item: Trashed) -> Path:
     """Move `item` back to its original path; refuse if something is there now."""
     target = item.original
-    if os.path.lexists(target):
-        raise PituiError(f"cannot restore {target}: a file is there now; it was left alone")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if "\0" in str(target):
+        raise PituiError(f"cannot restore {shown(target)}: its path in the trash has a null byte")
+    if _lexists(target):
+        raise PituiError(f"cannot restore {shown(target)}: a file is there now; it was left alone")
+    _make_folder(target)
     try:
         os.link(item.trashed, target)  # fails if the target appeared meanwhile
     except FileExistsError:
-        raise PituiError(f"cannot restore {target}: a file is there now") from None
+        raise PituiError(f"cannot restore {shown(target)}: a file is there now") from None
     except OSError as error:
         if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
-            raise PituiError(f"cannot restore {target}: {error.strerror or error}") from None
+            raise PituiError(_cannot(target, error)) from None
         _rename_no_link(item, target)
     else:
-        os.unlink(item.trashed)
+        _unlink_trashed(item, target)
     with contextlib.suppress(OSError):
         os.unlink(item.info)
     return target
 
 
+def _lexists(path: Path) -> bool:
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as error:
+        raise PituiError(_cannot(path, error)) from None
+    return True
+
+
+def _make_folder(target: Path) -> None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise PituiError(
+            f"cannot restore {shown(target)}: a file is where its folder was; it was left alone"
+        ) from None
+    except OSError as error:
+        raise PituiError(_cannot(target, error)) from None
+
+
+def _unlink_trashed(item: Trashed, target: Path) -> None:
+    """The restored link is the session: take the trash's name away, or undo the restore."""
+    try:
+        os.unlink(item.trashed)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(target)
+        raise PituiError(_cannot(target, error)) from None
+
+
 def _rename_no_link(item: Trashed, target: Path) -> None:
     """Where hard links are not supported: a plain rename, after checking again."""
-    if os.path.lexists(target):
-        raise PituiError(f"cannot restore {target}: a file is there now")
+    if _lexists(target):
+        raise PituiError(f"cannot restore {shown(target)}: a file is there now")
     try:
         os.rename(item.trashed, target)
     except OSError as error:
-        raise PituiError(f"cannot restore {target}: {error.strerror or error}") from None
+        raise PituiError(_cannot(target, error)) from None
+
+
+def _cannot(target: Path, error: OSError) -> str:
+    return f"cannot restore {shown(target)}: {os_reason(error)}; it is still in the trash"

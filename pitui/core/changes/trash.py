@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
-from send2trash import send2trash
-
+from pitui.core.changes.freedesktop_trash import FileGone
 from pitui.core.changes.messages import shown
 from pitui.core.errors import PituiError
+
+if sys.platform in ("darwin", "win32", "cygwin"):
+    from send2trash import send2trash
+else:  # the freedesktop trash, moved into without leaving a half-done entry
+    from pitui.core.changes.freedesktop_trash import send2trash
 
 
 def trash_session(path: str | os.PathLike[str]) -> None:
@@ -21,6 +26,8 @@ def trash_session(path: str | os.PathLike[str]) -> None:
     _check_regular_file(path)
     try:
         send2trash(str(path))
+    except FileGone:
+        raise
     except Exception as error:  # send2trash raises OSError and its own errors
         raise PituiError(
             f"cannot move {shown(path)} to the trash: {shown(_reason(error))}; the file was kept"

@@ -11,12 +11,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from pitui.core.changes.messages import os_message, shown
 from pitui.core.errors import PituiError
+from pitui.core.session.source import NotRegularFile
 from pitui.core.user_dirs import cache_dir as _cache_dir
 
 RECENT_SECONDS = 3.0  # a file modified this recently may be being written
@@ -46,6 +48,8 @@ def activity_warning(path: str | os.PathLike[str]) -> str | None:
         info = os.stat(path)
     except OSError as error:
         raise PituiError(os_message("cannot read", path, error)) from None
+    if not stat.S_ISREG(info.st_mode):  # a folder just changed is not being written by pi
+        raise NotRegularFile(path, info.st_mode)
     age = time.time() - info.st_mtime
     if -1.0 < age < RECENT_SECONDS and not _last_write_was_ours(path, info):
         return (

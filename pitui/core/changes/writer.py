@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pitui.core.changes.file_writes import write_all
-from pitui.core.changes.messages import os_message, shown
+from pitui.core.changes.messages import no_entry, os_message, shown
 from pitui.core.changes.migrate_file import migrate_on_disk
 from pitui.core.changes.stale_temporaries import remove_stale_temporaries
 from pitui.core.changes.write_guard import (
@@ -69,7 +69,7 @@ def set_label(
     def build(session: Session) -> dict[str, Any]:
         target = session.tree.by_id.get(entry_id)
         if target is None:
-            raise PituiError(f"no entry with id {shown(repr(entry_id))} in {shown(session.path)}")
+            raise PituiError(no_entry(entry_id, session.path))
         refuse_without_id(target, "labelled")
         entry = _base_entry("label", session)
         entry["targetId"] = entry_id

@@ -119,8 +119,9 @@ def context_document(
     model_text = (
         f"{model.get('provider')}/{model.get('modelId')}" if isinstance(model, dict) else "none"
     )
+    count = len(context.messages)
     summary = (
-        f"**Context:** exactly the {len(context.messages):,} messages sent to the model from "
+        f"**Context:** exactly the {count:,} message{'s' * (count != 1)} sent to the model from "
         f"this leaf (Pi's buildSessionContext), about {context.tokens:,} tokens (Pi's estimate)"
     )
     settings = (

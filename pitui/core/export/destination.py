@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from pitui.core.changes.messages import os_message, shown
+from pitui.core.changes.new_file import write_whole
 from pitui.core.errors import PituiError
 
 NAME_LENGTH = 60
+NUMBERED = 99  # names tried in a folder before giving up
 _UNSAFE = re.compile(r"[^\w\-. ]+")  # path separators, controls, punctuation shells mind
 
 
@@ -31,47 +34,70 @@ def proposed_name(title: str, extension: str, context: bool = False) -> str:
     return stem + ("-context" if context else "") + extension
 
 
-def destination(target: str | os.PathLike[str], name: str) -> Path:
-    """`target` itself, or `target/name` when it is a folder (or ends with a separator)."""
+def destination(target: str | os.PathLike[str], name: str) -> tuple[Path, bool]:
+    """Where to write, and whether pitui chose the name: `target` itself, or `target/name`
+    when it is a folder (or ends with a separator)."""
     text = os.fspath(target)
     path = Path(text)
-    if text.endswith(("/", os.sep)) or path.is_dir():
-        if not path.is_dir():
-            raise PituiError(f"{text} is not a folder")
-        return path / name
-    return path
+    if text.endswith(("/", os.sep)) or _is_folder(path):
+        if not _is_folder(path):
+            raise PituiError(f"{shown(text)} is not a folder")
+        return path / name, True
+    return path, False
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise PituiError(os_message("cannot write", path, error)) from None
 
 
 def write_export(
-    path: Path, parts: Iterable[str], *, force: bool = False, source: Path | None = None
+    path: Path,
+    parts: Iterable[str],
+    *,
+    force: bool = False,
+    source: Path | None = None,
+    numbered: bool = False,
 ) -> Path:
-    """Write the parts of an export to `path`: a new file, or with `force` replace a regular
-    file whole (written to a temporary file renamed over it). Never the session itself."""
-    if path.exists() or path.is_symlink():
-        if not force:
-            raise PituiError(f"{path} exists; use --force to replace it")
-        if not path.is_file() or path.is_symlink():
-            raise PituiError(f"{path} is not a regular file; not replacing it")
-        if source is not None and path.resolve() == source.resolve():
-            raise PituiError(f"{path} is the session being exported; not replacing it")
-        _replace(path, parts)
-        return path
+    """Write the parts of an export to `path`, complete or not at all (a temporary file beside
+    it, put in place when whole): a new file; with `numbered`, the first free name of
+    `name-2.md`, `name-3.md`...; with `force`, over a regular file. Never the session itself."""
+    existing = _existing(path)
+    if existing is not None and force:
+        if not stat.S_ISREG(existing.st_mode):
+            raise PituiError(f"{shown(path)} is not a regular file; not replacing it")
+        if source is not None and _same_file(existing, source):
+            raise PituiError(f"{shown(path)} is the session being exported; not replacing it")
+    if existing is not None and not force and not numbered:
+        raise PituiError(f"{shown(path)} exists; use --force to replace it")
+    content = (part.encode("utf-8") for part in parts)
+    targets = [path, *_numbered(path)] if numbered and not force else [path]
     try:
-        with open(path, "x", encoding="utf-8", newline="") as out:
-            out.writelines(parts)
-    except FileExistsError as error:
-        raise PituiError(f"{path} exists; use --force to replace it") from error
-    except OSError as error:
-        raise PituiError(f"cannot write {path}: {error.strerror or error}") from error
-    return path
+        return write_whole(targets, content, replace=existing is not None and force)
+    except FileExistsError:
+        raise PituiError(f"{shown(path)} exists; use --force to replace it") from None
 
 
-def _replace(path: Path, parts: Iterable[str]) -> None:
-    fd, temp = tempfile.mkstemp(prefix=".pitui-export-", dir=path.parent)
+def _existing(path: Path) -> os.stat_result | None:
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.writelines(parts)
-        os.replace(temp, path)
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
     except OSError as error:
-        Path(temp).unlink(missing_ok=True)
-        raise PituiError(f"cannot write {path}: {error.strerror or error}") from error
+        raise PituiError(os_message("cannot write", path, error)) from None
+
+
+def _same_file(existing: os.stat_result, source: Path) -> bool:
+    try:
+        return os.path.samestat(existing, os.stat(source))
+    except OSError:
+        return False
+
+
+def _numbered(path: Path) -> list[Path]:
+    """`name-2.ext` to `name-{NUMBERED}.ext`, beside `path`."""
+    return [path.with_name(f"{path.stem}-{n}{path.suffix}") for n in range(2, NUMBERED + 1)]

@@ -16,6 +16,7 @@ from pitui.core.rows.safe_text import escape_json_c1, visible
 
 CHUNK = 512  # blocks made inert and written at once
 _CONTROL_BYTES = bytes([*range(0, 9), *range(11, 32), 127])
+_LEAD_BYTES = (b"\xc2", b"\xe2\x80", b"\xe2\x81", b"\xd8\x9c")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -79,10 +80,14 @@ def inert(text: str) -> str:
 
 
 def inert_json(text: str) -> str:
-    """JSON text with DEL and C1 controls escaped (C0 ones already are), as `pitui context`."""
+    """JSON text with DEL, C1 and bidi controls escaped (C0 ones already are), as `pitui
+    context`."""
     return escape_json_c1(text) if _has_controls(text.encode()) else text
 
 
 def _has_controls(data: bytes) -> bool:
-    """C0 (but tab and newline), DEL, or a C1 control's UTF-8 lead byte."""
-    return b"\xc2" in data or len(data.translate(None, _CONTROL_BYTES)) != len(data)
+    """C0 (but tab and newline), DEL, or the UTF-8 lead bytes of a C1 control or of a bidi
+    control (U+061C, U+200E-200F, U+202A-202E, U+2066-2069; others share them)."""
+    return any(lead in data for lead in _LEAD_BYTES) or len(
+        data.translate(None, _CONTROL_BYTES)
+    ) != len(data)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
 MAX_JS_TIME = 8.64e15  # JavaScript's dates span ±8.64e15 ms: years -271821 to 275760
 _MS_PER_DAY = 86_400_000
+_DAY = re.compile(r"(\d{4})-(\d\d)-(\d\d)")
 # ECMAScript's date-time format with the years Python's datetime cannot hold (0, and the
 # expanded ±YYYYYY): a date alone (UTC), or a date and a time with its offset.
 _EXPANDED = re.compile(
@@ -167,3 +168,15 @@ def label_time(timestamp: Any, now: datetime | None = None) -> str | None:
     if date.year == now.year:
         return f"{date.month}/{date.day} {time}"
     return f"{str(date.year)[-2:]}/{date.month}/{date.day} {time}"
+
+
+def parse_day(text: str) -> date:
+    """A day written YYYY-MM-DD; a ValueError saying why when `text` is not one, or names a
+    day that does not exist (2026-13-01, 2026-02-30)."""
+    found = _DAY.fullmatch(text)
+    if found is None:
+        raise ValueError(f"{text!r} is not a day as YYYY-MM-DD")
+    try:
+        return date(*map(int, found.groups()))
+    except ValueError as error:
+        raise ValueError(f"{text} is not a day that exists ({error})") from None

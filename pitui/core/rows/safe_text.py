@@ -32,6 +32,12 @@ def visible(text: str) -> str:
     return _CONTROL.sub(_picture, text)
 
 
+def inert_path(text: str) -> str:
+    """A file name or path on one line, every control visible (a newline in a name is `␊`,
+    not a space that would name another file)."""
+    return _CONTROL_LINE.sub(_picture, text)
+
+
 def one_line(text: str) -> str:
     """For single-line displays: newlines and tabs become spaces, controls visible."""
     if text.isascii() and text.isprintable():  # most text: nothing to replace

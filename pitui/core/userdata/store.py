@@ -11,17 +11,21 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import stat
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pitui.core.errors import PituiError
+from pitui.core.session.source import file_kind
 
 SCHEMA_VERSION = 1
 ENV_VAR = "PITUI_DATA_DIR"
 FILE_NAME = "userdata.sqlite3"
 MAX_TAG_LENGTH = 64
+WRITE_WAIT = 5.0  # seconds a pin or tag waits for another process to finish writing
+READ_WAIT = 0.1  # a reader waits out a commit, never a process holding the file locked
 _TAG = re.compile(r"^[^\s\x00-\x1f\x7f-\x9f\"]+$")
 
 _SCHEMA = """
@@ -80,8 +84,9 @@ class UserData:
 
     # -- reading --------------------------------------------------------------------
     def marks(self) -> Marks:
-        """Everything marked (empty when the file does not exist yet)."""
-        if not self.path.is_file():
+        """Everything marked (empty when the file does not exist yet). Never waits: a file
+        another process has locked is a PituiError at once, as is one that is not a file."""
+        if not os.path.lexists(self.path):
             return Marks()
         with self._connect(write=False) as db:
             if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
@@ -172,13 +177,33 @@ class _Connection:
         try:
             if self.write:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._check_kind()
             uri = f"{self.path.resolve().as_uri()}?mode={'rwc' if self.write else 'ro'}"
-            self.db = sqlite3.connect(uri, uri=True, timeout=5.0)
+            # a reader never waits long for another process's lock: a listing would hang on it
+            wait = WRITE_WAIT if self.write else READ_WAIT
+            self.db = sqlite3.connect(uri, uri=True, timeout=wait)
             self._check_schema(self.db)
         except (sqlite3.Error, OSError) as error:
             self._close()
-            raise PituiError(f"cannot use the pins and tags file {self.path}: {error}") from None
+            raise PituiError(self._problem(error)) from None
         return self.db
+
+    def _check_kind(self) -> None:
+        """A FIFO, a device or a folder in the file's place is said as such (SQLite would
+        say "disk I/O error", or block on a FIFO)."""
+        try:
+            mode = os.stat(self.path).st_mode
+        except FileNotFoundError:
+            return
+        if not stat.S_ISREG(mode):
+            raise PituiError(
+                f"the pins and tags file {self.path} is not a regular file ({file_kind(mode)})"
+            )
+
+    def _problem(self, error: BaseException) -> str:
+        if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+            return f"the pins and tags file {self.path} is locked by another process"
+        return f"cannot use the pins and tags file {self.path}: {error}"
 
     def _check_schema(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -202,7 +227,7 @@ class _Connection:
         finally:
             self._close()
         if isinstance(error, sqlite3.Error):
-            raise PituiError(f"cannot use the pins and tags file {self.path}: {error}") from None
+            raise PituiError(self._problem(error)) from None
 
     def _close(self) -> None:
         if self.db is not None:

@@ -98,23 +98,28 @@ def test_appends_at_every_step_and_around_the_rename_are_all_kept(
     old_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Several lines at each step, and just before and just after the rename itself (a
-    patched os.rename), as a busy writer reopening the file for each line would."""
+    patched os.rename, or the exchange of names that stands for it where there is one), as
+    a busy writer reopening the file for each line would."""
     ids_before = [e.id for e in Session(old_file).tree.entries]
     tags: list[str] = []
-    real_rename = os.rename
 
     def inject(name: str) -> None:
         for n in range(3):
             tags.append(f"{name}-{n}")
             _append_by_path(old_file, tags[-1])
 
-    def rename(source: Any, target: Any) -> None:
-        inject("before-rename")
-        real_rename(source, target)
-        inject("after-rename")
+    def around(real: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+        def call(source: Any, target: Any) -> Any:
+            inject("before-rename")
+            done = real(source, target)
+            inject("after-rename")
+            return done
+
+        return call
 
     monkeypatch.setattr(migrate_file, "checkpoint", inject)
-    monkeypatch.setattr(os, "rename", rename)
+    monkeypatch.setattr(os, "rename", around(os.rename))
+    monkeypatch.setattr(migrate_file, "exchange", around(migrate_file.exchange))
     set_name(old_file, "n", force=True)
     assert {t.rsplit("-", 1)[0] for t in tags} >= {*STEPS, "before-rename", "after-rename"}
     _check_migrated(old_file, ids_before, tags)
@@ -319,3 +324,35 @@ def test_a_writer_appending_without_end_to_the_replaced_file_is_not_waited_for_e
             set_name(old_file, "n", force=True)
     finally:
         held[0].close()
+
+
+def test_a_file_another_program_renames_into_place_meanwhile_is_given_back(
+    old_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program replaces the file whole (write a copy, rename it over) after pitui's
+    last check and just before pitui's own rename: its file stays, pitui's is dropped."""
+    theirs = _injected("their-file")
+    replaced: list[os.stat_result] = []
+
+    def replace_it(name: str) -> None:
+        if name == "renaming":
+            copy = old_file.with_name("theirs.tmp")
+            copy.write_bytes(theirs)
+            os.rename(copy, old_file)
+            replaced.append(os.stat(old_file))
+
+    monkeypatch.setattr(migrate_file, "checkpoint", replace_it)
+    with pytest.raises(PituiError, match=r"replaced by another program .* nothing was changed"):
+        set_name(old_file, "n", force=True)
+    assert old_file.read_bytes() == theirs
+    assert os.stat(old_file).st_ino == replaced[0].st_ino
+    assert sorted(p.name for p in old_file.parent.iterdir()) == ["old.jsonl"]
+
+
+def test_where_names_cannot_be_exchanged_a_rename_migrates(
+    old_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids_before = [e.id for e in Session(old_file).tree.entries]
+    monkeypatch.setattr(migrate_file, "exchange", lambda first, second: False)
+    set_name(old_file, "n", force=True)
+    _check_migrated(old_file, ids_before, [])

@@ -22,7 +22,6 @@ def home_trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
     monkeypatch.setattr(plat_other, "HOMETRASH", str(data_home / "Trash"))
     monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)  # "same device as home"
-    monkeypatch.setattr(trash, "send2trash", plat_other.send2trash)
     return data_home / "Trash"
 
 
