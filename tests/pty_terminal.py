@@ -1,5 +1,5 @@
-"""`python -m pitui --all` on a pseudo-terminal (100x30), everything it writes kept: for
-tests of what reaches a real terminal."""
+"""The real `pitui` process on a pseudo-terminal, everything it writes kept and drawn on a
+terminal model (pyte): for tests of what reaches, and what comes from, a real terminal."""
 
 from __future__ import annotations
 
@@ -14,23 +14,35 @@ import sys
 import termios
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+
+import pyte
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 class Pty:
-    """`python -m pitui --all` on a pseudo-terminal of 100x30; everything it writes kept."""
+    """`python -m pitui ARGS` (default `--all`) on a pseudo-terminal of `size` (columns, lines);
+    everything it writes kept, and drawn on `screen` (pyte)."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        args: Sequence[str] = ("--all",),
+        size: tuple[int, int] = (100, 30),
+    ) -> None:
+        columns, lines = size
         self.master, self.slave = pty.openpty()
-        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.mode_before = termios.tcgetattr(self.slave)
         self.out = bytearray()
+        self.screen = pyte.Screen(columns, lines)
+        self._stream = pyte.ByteStream(self.screen)
+        self._lock = threading.Lock()
         self.closed = False
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "pitui", "--all"],
+            [sys.executable, "-m", "pitui", *args],
             stdin=self.slave, stdout=self.slave, stderr=self.slave,
             env=env, cwd=REPO, start_new_session=True,
         )  # fmt: skip
@@ -45,17 +57,24 @@ class Pty:
                 return
             if not chunk:
                 return
-            self.out += chunk
+            with self._lock:
+                self.out += chunk
+                self._stream.feed(chunk)
 
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
 
-    def wait_for(self, condition: object, seconds: float = 30.0) -> None:
+    def wait_for(
+        self,
+        condition: Callable[[], bool],
+        seconds: float = 30.0,
+        shown: Callable[[], str] | None = None,
+    ) -> None:
         deadline = time.monotonic() + seconds
-        while not condition():  # type: ignore[operator]
-            assert self.process.poll() is None, self.text()
-            assert time.monotonic() < deadline, repr(self.text()[-300:])
-            time.sleep(0.05)
+        while not condition():
+            assert self.process.poll() is None, self.text()[-2000:]
+            assert time.monotonic() < deadline, shown() if shown else repr(self.text()[-300:])
+            time.sleep(0.03)
 
     def quit(self) -> str:
         self.send(b"\x11")  # Ctrl+Q
@@ -86,6 +105,39 @@ class Pty:
 
     def text(self) -> str:
         return self.out.decode("utf-8", "replace")
+
+    def lines(self) -> list[str]:
+        """The screen as the terminal shows it now, a string a line."""
+        with self._lock:
+            return list(self.screen.display)
+
+    def screen_text(self) -> str:
+        return "\n".join(self.lines())
+
+    def shows(self, text: str) -> bool:
+        return any(text in line for line in self.lines())
+
+    def wait_to_show(self, text: str, seconds: float = 30.0) -> None:
+        self.wait_for(lambda: self.shows(text), seconds, self.screen_text)
+
+    def type(self, text: str, every: float = 0.0) -> None:
+        """Type `text`: all at once, or a key every `every` seconds."""
+        if not every:
+            self.send(text.encode())
+            return
+        for character in text:
+            self.send(character.encode())
+            time.sleep(every)
+
+
+def pitui_env(agent: Path, tmp_path: Path) -> dict[str, str]:
+    """The environment of a pitui on `agent` (Pi's agent folder), its own folders in `tmp_path`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "PYTEST"))}
+    env.update(TERM="xterm-256color", PYTHONPATH=str(REPO), LANG="C.UTF-8",
+               PI_CODING_AGENT_DIR=str(agent), PITUI_CACHE_DIR=str(tmp_path / "cache"),
+               PITUI_DATA_DIR=str(tmp_path / "data"),
+               PITUI_CONFIG_DIR=str(tmp_path / "config"))  # fmt: skip
+    return env
 
 
 @contextlib.contextmanager

@@ -8,7 +8,9 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
+from pitui.commands.terminal_mode import keys_as_typed
 from pitui.core.catalog import discovery
 from pitui.core.changes.handoff import run_handoff
 from pitui.core.errors import PituiError
@@ -40,10 +42,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.file and args.demo:
         raise PituiError("give either a session file or --demo, not both")
+    with keys_as_typed():
+        result, code = _run_app(args)
+    from pitui.ui.handoff import Handoff
+
+    if isinstance(result, Handoff):
+        return run_handoff(result.argv, result.cwd)
+    return code
+
+
+def _run_app(args: argparse.Namespace) -> tuple[Any, int]:
     demo_dir = Path(tempfile.mkdtemp(prefix="pitui-demo-")) if args.demo else None
     try:
         from pitui.ui.app import make_app
-        from pitui.ui.handoff import Handoff
 
         options = _options(args, demo_dir)
         app = make_app(
@@ -57,9 +68,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if demo_dir is not None:
             shutil.rmtree(demo_dir, ignore_errors=True)
-    if isinstance(result, Handoff):
-        return run_handoff(result.argv, result.cwd)
-    return app.return_code or 0
+    return result, app.return_code or 0
 
 
 def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, object]:

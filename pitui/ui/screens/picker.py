@@ -178,9 +178,10 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         return self.app.catalog is not None and self._shown != self.current_request()
 
     def defer(self, action: str) -> bool:
-        """Queue `action` until the pending search has answered (True: queued, do not act
-        now), so a key pressed right after typing acts on the row the answer shows."""
-        if not self.search_pending:
+        """Queue `action` until the pending search has answered, or while the index being
+        built has nothing for it yet (True: queued, do not act now), so a key pressed right
+        after typing acts on the first row of the answer to what was typed."""
+        if not self.search_pending and (self.rows or self.scanned):
             return False
         self._queued = action
         return True
@@ -238,6 +239,10 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         self._run_queued()
 
     def _run_queued(self) -> None:
+        """The action pressed before this answer, on its first row; while the index is still
+        being built and has nothing for the question yet, it waits for more of the index."""
+        if not self.rows and not self.scanned:
+            return
         action, self._queued = self._queued, None
         if action is not None:
             getattr(self, f"action_{action}")()

@@ -93,8 +93,8 @@ PICKER_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Export the highlighted session's active branch",
     ),
-    Binding(
-        "enter",
+    Binding(  # Ctrl+J: an Enter typed before the terminal left its line mode
+        "enter,ctrl+j",
         "open",
         "Open",
         id="picker.open",

@@ -1,0 +1,36 @@
+"""Keys typed while pitui starts reach the app as typed.
+
+Until Textual's driver takes the terminal (about half a second after launch), the terminal is
+in its line mode: it would echo what is typed and turn Enter into a newline (Ctrl+J for the
+app). `keys_as_typed()` sets the mode Textual sets as soon as the command starts, and gives
+the terminal back as it was when pitui ends (Textual gives back the mode it found: this one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def keys_as_typed() -> Iterator[None]:
+    try:
+        import termios
+
+        fd = sys.__stdin__.fileno()
+        before = termios.tcgetattr(fd)
+    except (ImportError, AttributeError, ValueError, OSError):  # no terminal, or not POSIX
+        yield
+        return
+    mode = termios.tcgetattr(fd)
+    mode[3] &= ~(termios.ECHO | termios.ICANON | termios.IEXTEN | termios.ISIG)
+    mode[0] &= ~(termios.IXON | termios.IXOFF | termios.ICRNL | termios.INLCR | termios.IGNCR)
+    mode[6][termios.VMIN], mode[6][termios.VTIME] = 1, 0
+    with contextlib.suppress(termios.error, OSError):
+        termios.tcsetattr(fd, termios.TCSANOW, mode)  # not TCSAFLUSH: keep what was typed
+    try:
+        yield
+    finally:
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcsetattr(fd, termios.TCSANOW, before)

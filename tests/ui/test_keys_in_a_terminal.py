@@ -1,0 +1,111 @@
+"""Keys typed into the real `pitui` process on a pseudo-terminal, read back from a terminal
+model (pyte): every key lands where the screen says, in the order typed, from launch on, and
+a key that types never writes a file or starts a program.
+
+Each launch is a new process: typed at once or a key at a time, at several delays after
+launch, with no index yet, a warm one, and a session file changed since the index was built.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from pty_terminal import Pty, ended, pitui_env
+
+from pitui.demo.generate import generate_store, write_demo_store
+
+TARGET = "Speed up zsh startup"  # the one demo session whose title holds "zsh startup"
+QUERY = "zsh startup"
+SIZE = (100, 30)
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo store among 300 generated sessions: an index takes a moment to build."""
+    root = tmp_path_factory.mktemp("keys") / "agent"
+    write_demo_store(root)
+    generate_store(root / "sessions", 300, 30)
+    return root
+
+
+def prepare(agent: Path, tmp_path: Path, cache: str) -> dict[str, str]:
+    env = pitui_env(agent, tmp_path)
+    if cache in ("warm", "touched"):  # the app's index, built by a first launch
+        with ended(Pty(env, size=SIZE)) as first:
+            first.wait_to_show(" shown")
+            first.wait_for(lambda: not first.shows("indexing"))
+            first.quit()
+    if cache == "touched":
+        target = next(p for p in (agent / "sessions").rglob("*.jsonl") if "zsh" in p.read_text())
+        os.utime(target)  # newer than the index: read again at launch
+    return env
+
+
+def search_line(terminal: Pty) -> str:
+    """The search box's text: the line under its top border."""
+    return terminal.lines()[1].strip(" ▊▎")
+
+
+def highlighted_title(terminal: Pty) -> str:
+    """The first list row (under the status line and the column header)."""
+    return terminal.lines()[5][:40].strip()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("cache", "delay", "every"),
+    [
+        ("empty", 0.0, 0.0),
+        ("empty", 0.4, 0.03),
+        ("empty", 1.2, 0.0),
+        ("warm", 0.0, 0.03),
+        ("warm", 0.3, 0.0),
+        ("warm", 0.8, 0.06),
+        ("touched", 0.1, 0.0),
+        ("touched", 0.6, 0.03),
+    ],
+)
+def test_a_search_typed_at_launch_lands_in_order_and_enter_opens_the_first_row(
+    agent: Path, tmp_path: Path, cache: str, delay: float, every: float
+) -> None:
+    env = prepare(agent, tmp_path, cache)
+    with ended(Pty(env, size=SIZE)) as terminal:
+        time.sleep(delay)
+        terminal.type(QUERY, every)
+        terminal.send(b"\r")
+        terminal.wait_for(
+            lambda: terminal.lines()[0].strip().startswith(TARGET), 30, terminal.screen_text
+        )
+        terminal.send(b"\x1b")  # back to the picker: the search is as typed
+        terminal.wait_to_show(" shown")
+        assert search_line(terminal) == QUERY
+        assert highlighted_title(terminal).startswith(TARGET)
+        terminal.quit()
+
+
+@pytest.mark.slow
+def test_letters_in_the_picker_and_the_tree_search_and_never_write_or_launch(
+    agent: Path, tmp_path: Path
+) -> None:
+    env = prepare(agent, tmp_path, "warm")
+    before = sorted(agent.rglob("*.jsonl"))
+    with ended(Pty(env, size=SIZE)) as terminal:
+        terminal.wait_to_show(" shown")
+        terminal.send(b"\x1b[B")  # Down: the selection moves, the search box keeps the keys
+        terminal.type("frpc?L", 0.02)  # once: resume, fork, ...
+        terminal.wait_for(lambda: search_line(terminal) == "frpc?L", 10, terminal.screen_text)
+        terminal.send(b"\x15")  # Ctrl+U clears the box
+        terminal.type(QUERY + "\r")
+        terminal.wait_for(
+            lambda: terminal.lines()[0].strip().startswith(TARGET), 30, terminal.screen_text
+        )
+        terminal.type("Fix model gzn", 0.02)  # once: fork, zoom, top, fold, next...
+        terminal.wait_to_show("Search: Fix model gzn")
+        terminal.send(b"\x7f\x7f\x7f")  # Backspace: the search loses its last characters
+        terminal.wait_to_show("Search: Fix model ")
+        assert not terminal.shows("Search: Fix model g")
+        terminal.quit()
+    assert sorted(agent.rglob("*.jsonl")) == before  # no fork, no label, nothing written
