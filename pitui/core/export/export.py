@@ -71,8 +71,8 @@ def jsonl_lines(session: Session, leaf_id: str | None, redactor: Redactor) -> li
     return branched_session_lines(
         raws,
         [(t, redactor.value(label), when) for t, label, when in session_labels(session)],
-        cwd=session.cwd,
-        parent_session=str(session.path),
+        cwd=redactor.text(session.cwd),
+        parent_session=redactor.path(str(session.path), session.cwd),
     )
 
 

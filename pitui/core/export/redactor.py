@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pitui.core.secrets import redact, redact_json
+from pitui.core.secrets import find_secrets, redact, redact_json
+from pitui.core.secrets.detect import placeholder
 
 # Fields that tie entries together: never secrets, and changing them would break the file.
 STRUCTURE_KEYS = frozenset({"type", "id", "parentId", "timestamp", "targetId", "fromId"})
@@ -30,6 +31,15 @@ class Redactor:
         redacted, found = redact(text)
         self.counts.update(found)
         return redacted
+
+    def path(self, path: str, cwd: str) -> str:
+        """A session file's path: its folder's name holds the session's cwd, whose secrets
+        are replaced there too."""
+        if not self.enabled:
+            return path
+        for finding in find_secrets(cwd):
+            path = path.replace(cwd[finding.start : finding.end], placeholder(finding.kind))
+        return self.text(path)
 
     def value(self, value: Any) -> Any:
         if not self.enabled:

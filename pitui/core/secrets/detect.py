@@ -7,12 +7,17 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
+from ahocorasick_rs import BytesAhoCorasick, Implementation, MatchKind
+
 from pitui.core.format.jsonline import deep_nesting_allowed
+from pitui.core.secrets import encoded
 from pitui.core.secrets.entropy import looks_random
-from pitui.core.secrets.patterns import PATTERNS
+from pitui.core.secrets.patterns import PATTERNS, Pattern
+from pitui.core.secrets.values import is_placeholder
+
+__all__ = ["Finding", "find_secrets", "is_placeholder", "is_secret_key", "redact", "redact_json"]
 
 # JSON keys whose string value is a secret whatever it looks like.
 _SECRET_KEY = re.compile(
@@ -21,12 +26,10 @@ _SECRET_KEY = re.compile(
 )
 _NOT_SECRET_KEY = re.compile(r"(?:max|total|input|output|cache|count|num|_)tokens?$")
 _REDACTED = re.compile(r"\[REDACTED:[a-z\-]+\]")
-_START = attrgetter("start")
 MIN_SECRET = 3  # no shorter string is or holds a secret (a named one: "pw1")
-LONG_TEXT = 32  # from this length, anchors are looked for one by one (measured)
-_PLACEHOLDER = re.compile(
-    r".*(?:\.\.\.|…)|<[^<>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|\*+|[xX]+|(?i:changeme|redacted|none|null)"
-)
+ENCODED = len(PATTERNS)  # the handler of base64 fragments, after every pattern
+MIN_WRAPPED_LINE = 60  # a line cut by a terminal is at least this long
+_TAIL = re.compile(r"[A-Za-z0-9+/=_\-]{4,}(?=\s|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,105 +41,115 @@ class Finding:
     end: int
 
 
-def is_placeholder(value: str) -> bool:
-    """A stand-in of documentation, not a secret: `sk-ant-...`, `<your key>`, `xxxx`, `${KEY}`."""
-    return bool(_PLACEHOLDER.fullmatch(value.strip()))
-
-
 def placeholder(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-def find_secrets(text: str) -> list[Finding]:
+def find_secrets(text: str, *, decode: bool = True) -> list[Finding]:
     """Every secret in the text, in order, none overlapping: where two overlap, the pattern
-    listed first wins (a provider's key over a token found by its context)."""
+    listed first wins (a provider's key over a token found by its context). `decode`: look
+    into base64 too."""
     candidates: list[tuple[int, int, int]] = []  # (pattern index, start, end)
-    for index, match in _matches(text):
-        pattern = PATTERNS[index]
-        start, end = match.span(pattern.group)
-        secret = match[pattern.group]
-        if start == end or (pattern.random_only and not looks_random(secret)):
-            continue
-        if pattern.by_context and is_placeholder(secret):
-            continue
-        candidates.append((index, start, end))
-    candidates.sort()
-    kept: list[Finding] = []
-    for index, start, end in candidates:
-        at = bisect.bisect_left(kept, start, key=_START)
-        if (at > 0 and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
-            continue
-        kept.insert(at, Finding(PATTERNS[index].kind, start, end))
-    return kept
-
-
-def _matches(text: str) -> Iterator[tuple[int, re.Match[str]]]:
-    """(pattern index, match) of every pattern, each tried only where one of its anchors
-    starts (most texts hold none)."""
-    done = [-1] * len(PATTERNS)  # where each pattern's last match ended
+    done = [-1] * (ENCODED + 1)  # where each pattern's last match ended
     for at, index in _anchor_hits(text):
         if at < done[index]:
             continue
-        match = PATTERNS[index].regex.match(text, at)
+        if index == ENCODED:
+            run = encoded.encoded_run(text, at) if decode else None
+            if run is not None:
+                done[index] = run[1]  # each run is decoded once
+                if run[2] is not None and find_secrets(run[2], decode=False):
+                    candidates.append((index, run[0], run[1]))
+            continue
+        pattern = PATTERNS[index]
+        match = pattern.regex.match(text, at)
         if match is not None:
             done[index] = match.end()
-            yield index, match
-    for index, triggers in _UNANCHORED:
-        if triggers.search(text):
-            for match in PATTERNS[index].regex.finditer(text):
-                yield index, match
+            if _is_secret(pattern, match):
+                candidates.append((index, *match.span(pattern.group)))
+    return _findings(text, _without_overlaps(candidates))
 
 
-def _anchor_hits(text: str) -> list[tuple[int, int]]:
-    """(position, pattern index) where an anchor of the pattern starts, in order. A short
-    text is scanned once by a regex of all anchors; a long one, where that regex costs more
-    than one `str.find` per anchor, is searched lower-cased (each regex then checks case)."""
-    hits: list[tuple[int, int]] = []
-    if len(text) < LONG_TEXT:
-        for hit in _ANCHOR_SCAN.finditer(text):
-            found = hit.group(1)
-            hits.extend(
-                (hit.start(), index) for index in _BY_ANCHOR.get(found) or _BY_ANCHOR[found.lower()]
-            )
-        return hits
-    lowered = text.lower()
-    if len(lowered) != len(text):  # a letter whose lower case is longer
-        lowered = text.encode("ascii", "replace").decode().lower()
-    for word, indices in _BY_LOWER.items():
-        at = lowered.find(word)
-        while at != -1:
-            hits.extend((at, index) for index in indices)
-            at = lowered.find(word, at + 1)
+def _is_secret(pattern: Pattern, match: re.Match[str]) -> bool:
+    secret = match[pattern.group]
+    if not secret or (pattern.random_only and not looks_random(secret)):
+        return False
+    if pattern.by_context and is_placeholder(secret):
+        return False
+    return pattern.accept is None or pattern.accept(match)
+
+
+def _without_overlaps(candidates: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    kept: list[tuple[int, int, int]] = []  # (start, end, pattern index), in order
+    for index, start, end in sorted(candidates):
+        at = bisect.bisect_left(kept, (start,))
+        if (at > 0 and kept[at - 1][1] > start) or (at < len(kept) and kept[at][0] < end):
+            continue
+        kept.insert(at, (start, end, index))
+    return kept
+
+
+def _findings(text: str, kept: list[tuple[int, int, int]]) -> list[Finding]:
+    findings = []
+    for n, (start, end, index) in enumerate(kept):
+        if index == ENCODED:
+            findings.append(Finding(encoded.KIND, start, end))
+            continue
+        if PATTERNS[index].wraps:
+            end = _wrapped_end(text, end, kept[n + 1][0] if n + 1 < len(kept) else len(text))
+        findings.append(Finding(PATTERNS[index].kind, start, end))
+    return findings
+
+
+def _wrapped_end(text: str, end: int, limit: int) -> int:
+    """Where a key that ends a long line ends: a terminal may have cut it there, its rest
+    starting the next lines."""
+    while text.startswith("\n", end) and end - text.rfind("\n", 0, end) > MIN_WRAPPED_LINE:
+        tail = _TAIL.match(text, end + 1, limit)
+        if tail is None or not _key_like(tail[0]):
+            break
+        end = tail.end()
+    return end
+
+
+def _key_like(tail: str) -> bool:
+    """Random characters, not a word that starts the next line (`Done`, `OK`, `npm`)."""
+    if any(c.isdigit() for c in tail):
+        return True
+    return any(c.isupper() for c in tail) and any(c.islower() for c in tail) and not tail.istitle()
+
+
+def _anchor_hits(text: str) -> Iterator[tuple[int, int]]:
+    """(position, handler) where an anchor starts, in order: a pattern's index, or ENCODED
+    where a base64 fragment starts. Anchors are found in one pass over the text made ASCII
+    (one byte a character) and lower case; each regex checks the case."""
+    data = text.encode("ascii", "replace").lower()
+    stride = ENCODED + 1
+    hits = []  # position * stride + handler: integers sort fast
+    for word, start, end in _AUTOMATON.find_matches_as_indexes(data, overlapping=True):
+        for handler in _HANDLERS[word]:
+            if handler != ENCODED or text[start:end] in _FRAGMENTS:
+                hits.append(start * stride + handler)
     hits.sort()
-    return hits
+    last = -1
+    for hit in hits:
+        if hit != last:
+            last = hit
+            yield divmod(hit, stride)
 
 
-def _anchor_index() -> tuple[re.Pattern[str], dict[str, list[int]]]:
-    """One regex finding every anchor where it starts, overlapping ones too,
-    and the patterns to try for each (those whose anchor the found one starts with)."""
-    words: dict[str, bool] = {}  # anchor -> case-insensitive
-    for pattern in PATTERNS:
-        for word in pattern.anchors or ():
-            words[word] = words.get(word, False) or pattern.ignore_case
-    by_anchor: dict[str, list[int]] = {}
-    for word in words:
-        by_anchor[word] = sorted(
-            index
-            for index, pattern in enumerate(PATTERNS)
-            for other in pattern.anchors or ()
-            if _starts(word, other, pattern.ignore_case)
-        )
-    longest_first = sorted(words, key=len, reverse=True)
-    alternatives = "|".join(
-        f"(?i:{re.escape(w)})" if words[w] else re.escape(w) for w in longest_first
+def _automaton() -> tuple[BytesAhoCorasick, list[list[int]]]:
+    handlers: dict[str, list[int]] = {}
+    for index, pattern in enumerate(PATTERNS):
+        for word in {anchor.lower() for anchor in pattern.anchors}:
+            handlers.setdefault(word, []).append(index)
+    for fragment in encoded.FRAGMENTS:
+        handlers.setdefault(fragment.lower(), []).append(ENCODED)
+    words = list(handlers)
+    automaton = BytesAhoCorasick(
+        [w.encode() for w in words], MatchKind.Standard, implementation=Implementation.DFA
     )
-    return re.compile(f"(?=({alternatives}))"), by_anchor
-
-
-def _starts(found: str, anchor: str, ignore_case: bool) -> bool:
-    if ignore_case:
-        return found.lower().startswith(anchor.lower())
-    return found.startswith(anchor)
+    return automaton, [sorted(set(handlers[w])) for w in words]
 
 
 def redact(text: str) -> tuple[str, Counter[str]]:
@@ -203,13 +216,5 @@ def _redact_value(value: Any, counts: Counter[str], key: str | None, keep: froze
     return value
 
 
-_ANCHOR_SCAN, _BY_ANCHOR = _anchor_index()
-_BY_LOWER: dict[str, list[int]] = {}
-for _index, _pattern in enumerate(PATTERNS):
-    for _word in {anchor.lower() for anchor in _pattern.anchors or ()}:
-        _BY_LOWER.setdefault(_word, []).append(_index)
-_UNANCHORED = [
-    (index, re.compile("|".join(map(re.escape, pattern.triggers)) or "^"))
-    for index, pattern in enumerate(PATTERNS)
-    if pattern.anchors is None
-]
+_AUTOMATON, _HANDLERS = _automaton()
+_FRAGMENTS = frozenset(encoded.FRAGMENTS)

@@ -149,3 +149,20 @@ def test_no_secret_survives(tmp_path: Path, fmt: str, context: bool) -> None:
             e["id"] for e in plain_lines[1:-1]
         ]  # the last: a new label id
         assert lines[-1]["label"] == "[REDACTED:openai]"
+
+
+def test_jsonl_header_cwd_and_source_path_are_redacted(tmp_path: Path) -> None:
+    """The cwd is in the header and, as Pi names the folder, in the source path."""
+    key = "glpat-" + "a1B2c3D4e5" * 2
+    cwd = f"/home/ana/{key}"
+    folder = tmp_path / f"--home-ana-{key}--"
+    folder.mkdir()
+    header = {"type": "session", "version": 3, "id": "s1", "timestamp": "2025-01-01T00:00:00.000Z"}
+    entry = {"type": "message", "id": "a", "parentId": None, "timestamp": "2025-01-01T00:00:01.000Z",
+             "message": {"role": "user", "content": "hi"}}  # fmt: skip
+    session = Session(write_session(folder / "s.jsonl", {**header, "cwd": cwd}, [entry]))
+    result = export_session(session, options=ExportOptions(format="jsonl", redact=True))
+    first = json.loads(result.text.splitlines()[0])
+    assert key not in result.text
+    assert first["cwd"] == "/home/ana/[REDACTED:gitlab]"
+    assert first["parentSession"].endswith("--home-ana-[REDACTED:gitlab]--/s.jsonl")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -48,10 +49,15 @@ PLANTED: dict[str, list[tuple[str, str]]] = {
     "jwt": [
         (f"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.{_rand(43)}", "Cookie: session={}"),
     ],
-    "url-password": [(f"Pw{_rand(10)}", "DATABASE at postgres://admin:{}@db.internal:5432/app")],
+    "url-password": [
+        (f"Pw{_rand(10)}", "DATABASE at postgres://admin:{}@db.internal:5432/app"),
+        (f"Pw{_rand(10)}", "redis-cli -u redis://:{}@cache.internal:6379"),
+    ],
     "env-value": [
         ("hunter2hunter2", "PORT=3000\nDB_PASSWORD={}\nDEBUG=true"),
         ("short", "export MY_SERVICE_TOKEN='{}'"),
+        (f"Pg-{_rand(10)}", "    environment:\n      - POSTGRES_PASSWORD={}\n"),
+        (f"pw-{_rand(10)}", "PGPASSWORD='{}' psql -h db -c 'select 1'"),
     ],
     "high-entropy": [
         (_rand(32), "use the token {} for the API"),
@@ -59,6 +65,42 @@ PLANTED: dict[str, list[tuple[str, str]]] = {
         (_rand(30), "secret: {}"),
         (_rand(28), 'client = Client(apiKey="{}")'),
         (_rand(28), "İstanbul AWS: the TOKEN={} works"),
+    ],
+    "sendgrid": [(f"SG.{_rand(22)}.{_rand(43)}", "SENDGRID_API_KEY is {} now")],
+    "telegram": [(f"AA{_rand(33)}", "https://api.telegram.org/bot1234567890:{}/getMe")],
+    "groq": [(f"gsk_{_rand(52)}", "Groq: {}")],
+    "xai": [(f"xai-{_rand(80)}", "grok with {}")],
+    "shopify": [(f"shpat_{_rand(32, string.hexdigits.lower()[:16])}", "shop {}")],
+    "digitalocean": [
+        (f"dop_v1_{_rand(64, string.hexdigits.lower()[:16])}", "doctl auth init -t {}")
+    ],
+    "docker": [(f"dckr_pat_{_rand(27)}", "docker login -u ana --password {}")],
+    "linear": [(f"lin_api_{_rand(40)}", "linear {}")],
+    "notion": [
+        (f"ntn_{_rand(11, string.digits)}{_rand(35)}", "notion {}"),
+        (f"secret_{_rand(43)}", "({})"),
+    ],
+    "age": [("AGE-SECRET-KEY-1" + _rand(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"), "# key\n{}\n")],
+    "huggingface": [(f"hf_{_rand(34, string.ascii_letters)}", "login with {}")],
+    "npm": [(f"npm_{_rand(36)}", "//registry.npmjs.org/:_authToken={}")],
+    "pypi": [(f"pypi-AgEIcHlwaS5vcmc{_rand(70)}", "twine upload -p {}")],
+    "vault": [(f"hvs.{_rand(95)}", "vault login {}")],
+    "basic-auth": [
+        ("Tr0ub4dor-3", "curl -u admin:{} https://ci.internal/api"),
+        ("YWRtaW46aHVudGVyMg==", "Authorization: Basic {}"),
+    ],
+    "password": [
+        ("R00tPassw0rd", "mysql -u root -p{} app < dump.sql"),
+        ("Winter2024!", '"user": "admin", "password": "{}",'),
+        ("pa55w0rd-prod", "database:\n  user: app\n  password: {}\n  pool: 5"),
+        ("hunter2", "my password is {} if you need it"),
+        ("Sup3r-s3cret", "sshpass -p '{}' ssh deploy@host"),
+    ],
+    "encoded-secret": [
+        (
+            base64.b64encode(b"DB_PASSWORD=hunter2-prod\nDEBUG=false\n").decode(),
+            "data:\n  .env: {}\n",
+        )
     ],
 }
 
@@ -87,4 +129,24 @@ ORDINARY = [
     "export ANTHROPIC_API_KEY=sk-ant-...\nexport GEMINI_API_KEY=...\nOPENAI_API_KEY=<your key>",
     "DB_PASSWORD=${DB_PASSWORD}\nAPI_TOKEN=xxxxxxxx\nSECRET_KEY=changeme",
     "postgres://user:<password>@localhost/db and https://user:***@host/x",
+    # The false positives of issue 25.
+    f"key: {_rand(40, '0123456789abcdef')}",
+    "token: 0cb7dc4d-7fcc-4ac0-ac45-4adbbeb8548a",
+    "Idempotency-Key: 2d39e965-c09f-4d7c-a057-3af6f1acfd7b",
+    f"cache key: node-modules-{_rand(64, '0123456789abcdef')}",
+    "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "KeyError: 'AKIAI44QH8DHBEXAMPLE'",
+    "postgres://user:password@localhost",
+    # Names of secrets without their values, settings that are not secrets.
+    'SECRET_KEY = env("DJANGO_SECRET_KEY")',
+    "password = getpass.getpass()\ndef login(username: str, password: str) -> bool:",
+    "passwd:         files systemd\nthe password is required\nEnter password:",
+    'curl -u "$USER:$API_TOKEN" https://ci.internal\nmysql -u root -p app\nmysql -p$MYSQL_PW db',
+    "PWD=/home/ana/src\nKEY_PATH=/etc/ssl/private/server.key\nPASSWORD_MIN_LENGTH=12",
+    "AUTH_URL=https://auth.example.com/oauth\nTOKENIZERS_PARALLELISM=false",
+    "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf",
+    f"public key: age1{_rand(58, 'qpzry9x8gf2tvdw0s3jn54khce6mua7l')}",
+    f"publishable key pk_test_{_rand(24)}",
+    base64.b64encode(b"PORT=3000\nDEBUG=true\nNODE_ENV=production\n").decode(),
 ]

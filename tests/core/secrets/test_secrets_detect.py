@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections import Counter
 
 import pytest
@@ -89,20 +90,16 @@ def test_entropy() -> None:
     assert looks_random("q8Xk2LmZ9rT4vB7nW1cY")
 
 
-@pytest.mark.parametrize("long_text", [0, 10**9])
-def test_short_and_long_text_searches_agree(
-    monkeypatch: pytest.MonkeyPatch, long_text: int
-) -> None:
-    """Long texts look for anchors one by one, lower-cased; short ones with one regex."""
-    from pitui.core.secrets import detect
-
+def test_positions_are_right_after_letters_that_are_not_ascii() -> None:
+    """Anchors are found in the text made ASCII: a letter whose lower case is longer (İ), one
+    outside the BMP and a lone surrogate shift nothing."""
     text = "\n".join(t.format(s) for _, s, t in CASES) + "\n" + "\n".join(ORDINARY)
-    text = "İİ " + text  # a letter whose lower case is longer shifts nothing
-    expected = [(f.kind, text[f.start : f.end]) for f in find_secrets(text)]
-    monkeypatch.setattr(detect, "LONG_TEXT", long_text)
-    found = [(f.kind, text[f.start : f.end]) for f in find_secrets(text)]
-    assert found == expected
-    assert sorted(kind for kind, _ in found) == sorted(kind for kind, _, _ in CASES)
+    plain = [(f.kind, text[f.start : f.end]) for f in find_secrets(text)]
+    for prefix in ("İİ ", "🔑 ", "\ud800 "):
+        shifted = prefix + text
+        found = [(f.kind, shifted[f.start : f.end]) for f in find_secrets(shifted)]
+        assert found == plain
+    assert sorted(kind for kind, _ in plain) == sorted(kind for kind, _, _ in CASES)
 
 
 def test_redact_json_keeps_kept_keys_and_image_pixels() -> None:
@@ -117,3 +114,28 @@ def test_redact_json_keeps_kept_keys_and_image_pixels() -> None:
     redacted, counts = redact_json(value, keep=frozenset({"toolName"}))
     assert redacted["content"] == value["content"] and redacted["toolName"] == key
     assert redacted["text"] == "[REDACTED:github]" and counts == Counter({"github": 1})
+
+
+def test_a_key_cut_by_the_terminal_width_is_redacted_on_every_line() -> None:
+    key = "sk-proj-" + "a1B2c3D4e5" * 16
+    line = "OPENAI_API_KEY=" + key
+    text = "\n".join(line[at : at + 80] for at in range(0, len(line), 80)) + "\n$ ls"
+    redacted, counts = redact(text)
+    assert redacted == "OPENAI_API_KEY=[REDACTED:openai]\n$ ls"
+    assert counts == Counter({"openai": 1})
+
+
+def test_a_key_that_ends_a_short_line_keeps_the_next_line() -> None:
+    key = "ghp_" + "a1B2c3D4" * 5
+    for text in (f"token {key}\nx9Y8z7W6v5", f"{'-' * 70} {key}\nDone", f"{'-' * 70} {key}\nnpm"):
+        redacted, _ = redact(text)
+        assert redacted == text.replace(key, "[REDACTED:github]")
+
+
+def test_base64_is_decoded_only_where_it_names_a_secret() -> None:
+    secret_env = base64.b64encode(b"API_TOKEN=q8Xk2LmZ9rT4vB7nW1cY\n").decode()
+    plain_env = base64.b64encode(b"API_TOKEN_LIMIT=12\nPORT=8080\n").decode()
+    assert redact(f"a: {secret_env}\nb: {plain_env}") == (
+        f"a: [REDACTED:encoded-secret]\nb: {plain_env}",
+        Counter({"encoded-secret": 1}),
+    )
