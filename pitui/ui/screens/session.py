@@ -39,7 +39,7 @@ from pitui.ui.screens.session_tail import SessionTail
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import MessagePane
-from pitui.ui.widgets.search_box import types_text
+from pitui.ui.widgets.search_box import run_binding_now, types_text
 
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
 RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often
@@ -221,33 +221,49 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         if first and tree_focusable(self):
             self.set_focus(self.query_one(EntryTree), scroll_visible=False)
 
-    def on_key(self, event: events.Key) -> None:
-        """A key that types, from a pane that does not use it: the tree's search, as in Pi."""
+    async def on_key(self, event: events.Key) -> None:
+        """From a pane (the tree handles its own): a bound key runs now, in the order typed;
+        a key that types goes on the tree's search, as in Pi."""
         tree = self.query_one(EntryTree)
-        if types_text(event) and self.focused is not tree and event.key not in self.active_bindings:
+        if self.focused is tree or await run_binding_now(self, event):
+            return
+        if types_text(event):
             event.stop()
             tree.type_search(tree.typed + (event.character or ""))
 
     def _update_title(self) -> None:
+        """Two lines: the name, then what the tree shows (filter, entries, problems), kept
+        whole at any width (the name gives way); then where the session lives."""
         session = self.live.session if self.live else None
         if session is None:
             return
-        name = session.tree.name
-        title = Text()  # each part its own style: a Text's own style would dim them all
-        title.append(one_line(name or "(unnamed session)"), "bold" if name else "bold dim")
-        title.append(f"  {one_line(tilde(session.cwd, self.app.config.home))}", style="cyan")
-        title.append(f"  {one_line(tilde(str(self.path), self.app.config.home))}", style="dim")
+        home = self.app.config.home
+        status = self._title_status(session)
+        header = self.query_one("#session-title", Static)
+        room = max(8, header.content_region.width - status.cell_len)
+        name = Text(one_line(session.tree.name or "(unnamed session)"))
+        name.stylize("bold" if session.tree.name else "bold dim")
+        name.truncate(room, overflow="ellipsis")
+        place = Text(one_line(tilde(session.cwd, home)), style="cyan", no_wrap=True)
+        place.append(f"  {one_line(tilde(str(self.path), home))}", style="dim")
+        place.truncate(max(8, header.content_region.width), overflow="ellipsis")
+        header.update(Text.assemble(name, status, "\n", place, no_wrap=True))
+
+    def _title_status(self, session: Any) -> Text:
+        tree = self.query_one(EntryTree)
         count = len(session.tree.entries)
-        title.append(f"  {count:,} {'entry' if count == 1 else 'entries'}", style="dim")
-        entry_tree = self.query_one(EntryTree)
-        title.append(f"  filter: {entry_tree.filter}", style="dim")
-        if entry_tree.label_times:
-            title.append(" +label time", style="dim")
+        status = Text(f"  filter: {tree.filter}", style="bold")
+        if tree.label_times:
+            status.append(" +label time")
+        status.append(f"  {count:,} {'entry' if count == 1 else 'entries'}", style="dim")
         if session.diagnostics:
-            title.append(f"  {len(session.diagnostics)} problems", style="yellow")
+            status.append(f"  {len(session.diagnostics)} problems", style="yellow")
         if is_newer(session.header):
-            title.append(f"  {NEWER_FORMAT}: read only", style="yellow")
-        self.query_one("#session-title", Static).update(title)
+            status.append(f"  {NEWER_FORMAT}: read only", style="yellow")
+        return status
+
+    def on_resize(self) -> None:
+        self._update_title()
 
     # -- live ----------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from textual import events
 from pitui.core.rows.row import Row
 from pitui.core.rows.rows import TreeRows
 from pitui.core.session.entry import Entry
-from pitui.ui.widgets.search_box import types_text
+from pitui.ui.widgets.search_box import run_binding_now, types_text
 
 
 class SearchesRows:
@@ -113,10 +113,13 @@ class SearchesRows:
         self.typed = text
         self.post_message(self.SearchTyped(self, text))
 
-    def on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         """As in Pi's /tree: a key that types and that no binding uses (Pi's own Shift+L and
-        Shift+T, or a user's remap) goes on the search; Backspace takes its last character."""
-        if types_text(event) and event.key not in self.screen.active_bindings:
+        Shift+T, or a user's remap) goes on the search; Backspace takes its last character.
+        Bound keys run here, in the order typed."""
+        if await run_binding_now(self, event):  # type: ignore[arg-type]
+            return
+        if types_text(event):
             self.type_search(self.typed + (event.character or ""))
         elif event.key == "backspace" and self.typed:
             self.type_search(self.typed[:-1])

@@ -1,9 +1,11 @@
-"""The picker's search box: an `Input` that only types and edits its text.
+"""Keys in the order typed, and the picker's search box: an `Input` that only types and
+edits its text.
 
-Every other key (Enter, Tab, the arrows that move the list, Ctrl and Alt keys) goes on, in the
-order typed, to the screen's bindings: they are not priority bindings that would overtake
-characters still on their way to the box. Textual gives Alt+letter the letter as its
-character, so such a key is kept from typing it.
+Textual runs a widget's bindings once its key has bubbled up to the app, so a key the widget
+takes itself (a character typed into a box or a search) can overtake a bound key pressed
+before it: a burst of Ctrl+U then text would lose the text. `run_binding_now` runs the
+binding where the key arrives, in order. Textual gives Alt+letter the letter as its character,
+so such a key is kept from typing it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.widget import Widget
 from textual.widgets import Input
 
 MODIFIERS = frozenset({"ctrl", "alt", "super", "meta", "hyper"})
@@ -22,6 +25,17 @@ def types_text(event: events.Key) -> bool:
     already in the character)."""
     modifiers = event.key.split("+")[:-1]
     return event.is_printable and not MODIFIERS.intersection(modifiers)
+
+
+async def run_binding_now(widget: Widget, event: events.Key) -> bool:
+    """Run the binding the screen has for `event`'s key now (True: there was one)."""
+    active = widget.screen.active_bindings.get(event.key)
+    if active is None or not active.enabled:
+        return False
+    event.stop()
+    event.prevent_default()
+    await active.node.run_action(active.binding.action)
+    return True
 
 
 class SearchBox(Input, inherit_bindings=False):
@@ -40,6 +54,6 @@ class SearchBox(Input, inherit_bindings=False):
         Binding("ctrl+u", "delete_left_all", "Delete to the start", show=False),
     ]
 
-    def on_key(self, event: events.Key) -> None:
-        if not types_text(event):
+    async def on_key(self, event: events.Key) -> None:
+        if not types_text(event) and not await run_binding_now(self, event):
             event.prevent_default()  # not Input's handler: it would type Alt+E's "e"
