@@ -103,9 +103,9 @@ def test_letters_in_the_picker_and_the_tree_search_and_never_write_or_launch(
             lambda: terminal.lines()[0].strip().startswith(TARGET), 30, terminal.screen_text
         )
         terminal.type("Fix model gzn", 0.02)  # once: fork, zoom, top, fold, next...
-        terminal.wait_to_show("Search: Fix model gzn")
-        terminal.send(b"\x7f\x7f\x7f")  # Backspace: the search loses its last characters
-        terminal.wait_to_show("Search: Fix model ")
-        assert not terminal.shows("Search: Fix model g")
+        terminal.wait_to_show("Search: Fix model gzn   Esc clears")
+        terminal.send(b"\x7f\x7f\x7f\x15abc")  # Backspace x3, Ctrl+U (a filter), then text
+        terminal.wait_to_show("Search: Fix model abc   Esc clears")
+        terminal.wait_to_show("filter: user-only")
         terminal.quit()
     assert sorted(agent.rglob("*.jsonl")) == before  # no fork, no label, nothing written

@@ -275,10 +275,9 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
 
     def _key_of(self, binding_id: str) -> str:
         """The key bound to `binding_id` now (a keymap may have changed it), as displayed."""
-        for bindings in self._bindings.key_to_bindings.values():
-            for binding in bindings:
-                if binding.id == binding_id:
-                    return self.app.get_key_display(binding)
+        for active in self.active_bindings.values():
+            if active.binding.id == binding_id:
+                return self.app.get_key_display(active.binding)
         return binding_id
 
     def _update_status(self) -> None:
