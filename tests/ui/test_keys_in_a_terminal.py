@@ -109,3 +109,18 @@ def test_letters_in_the_picker_and_the_tree_search_and_never_write_or_launch(
         terminal.wait_to_show("filter: user-only")
         terminal.quit()
     assert sorted(agent.rglob("*.jsonl")) == before  # no fork, no label, nothing written
+
+
+@pytest.mark.slow
+def test_keys_typed_while_a_large_session_loads_reach_the_tree(agent: Path, tmp_path: Path) -> None:
+    """The tree has the focus from the start: its search and Pi's filter keys act on it."""
+    from pitui.demo.generate import generate_large_session
+
+    big = generate_large_session(tmp_path / "big.jsonl", 30_000)
+    with ended(Pty(pitui_env(agent, tmp_path), args=(str(big),), size=SIZE)) as terminal:
+        terminal.type("cache")
+        terminal.send(b"\x14")  # Ctrl+T: Pi's no-tools filter
+        terminal.wait_to_show("filter: no-tools")
+        terminal.wait_to_show("Search: cache   Esc clears")
+        assert terminal.lines()[-1].lstrip().startswith("^o Filter")  # the tree's keys
+        terminal.quit()

@@ -183,3 +183,19 @@ async def test_typing_in_the_list_goes_to_the_search_box() -> None:
         table.focus()
         await pilot.press("a", "b", "backspace", "c")
         assert app.query_one(Input).value == "ac" and app.focused is app.query_one(Input)
+
+
+async def test_the_first_row_stays_highlighted_as_answers_stream_in_until_the_user_moves() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        found = rows(10)
+        show(table, found[5:], top=True)  # the first answer of a question
+        show(table, [found[1], *found[5:]])  # more of the index: a better match comes first
+        await pilot.pause()
+        assert table.highlighted.path == found[1].summary.path  # the first row, drawn so
+        table.action_cursor(2)  # the user picks a row: it stays picked while it is listed
+        show(table, [found[0], found[1], *found[5:]])
+        assert table.highlighted.path == found[6].summary.path
+        show(table, found[:3], top=True)  # a new question: its first row again
+        assert table.highlighted.path == found[0].summary.path

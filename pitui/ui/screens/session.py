@@ -45,14 +45,6 @@ CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
 RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often
 
 
-def tree_focusable(screen: Screen[None]) -> bool:
-    """The tree is shown and nothing but the tree or the loading preview had the focus."""
-    return screen.query_one(EntryTree).display and screen.focused in (
-        None,
-        screen.query_one(EntryTree),
-    )
-
-
 class SessionHeader(Static, can_focus=True):
     """The session's title row; Enter here hands the session to pi (as on Pi's header)."""
 
@@ -92,12 +84,12 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         yield Static(id="session-notice")
         tail = VerticalScroll(id="session-tail")
         tail.can_focus = False  # a preview while loading: no keys, no stop on Tab
-        with tail:
-            yield Static(id="session-tail-text")
         with Horizontal(id="panes"):
             yield EntryTree(id="entry-tree")
             yield MessagePane(id="message-pane")
             yield ContextPane(id="context-pane")
+            with tail:  # over the panes, which stay: the tree keeps the focus and its keys
+                yield Static(id="session-tail-text")
         with Horizontal(id="tree-search-bar"):
             yield Static(id="tree-search")
             yield Static(id="tree-search-count")
@@ -218,8 +210,9 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         self._update_title()
         if self.live.gone:
             self._show_gone(self.live.gone)
-        if first and tree_focusable(self):
-            self.set_focus(self.query_one(EntryTree), scroll_visible=False)
+        tree = self.query_one(EntryTree)
+        if first and tree.display:
+            self.set_focus(tree, scroll_visible=False)
 
     async def on_key(self, event: events.Key) -> None:
         """From a pane (the tree handles its own): a bound key runs now, in the order typed;

@@ -58,5 +58,6 @@ class SessionTail(Screen[None]):
             text.append(body + "\n")
         self.query_one("#session-tail-text", Static).update(text)
         self.add_class("-peeking")
+        self.query_one("#panes").loading = False  # the preview covers them instead
         tail = self.query_one("#session-tail")
         self.call_after_refresh(tail.scroll_end, animate=False)
