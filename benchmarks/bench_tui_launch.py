@@ -114,7 +114,7 @@ def base_env() -> dict[str, str]:
     return env
 
 
-QUIT_PITUI = ("C-q",)  # pitui's kept first screen is drawn from an index closed cleanly
+QUIT_PITUI = ("C-q",)  # the index is closed cleanly, as a user quits
 
 
 def pitui_env(agent: Path, cache: Path) -> dict[str, str]:
@@ -198,18 +198,16 @@ def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict
     ours = procs.pitui_argv("--all")
     pi = [procs.node(), str(PI_CLI), "--resume"]
     floor = [sys.executable, str(REPO / "benchmarks" / "textual_floor.py")]
-    keep_first_screen(ours, agent, cache, work, sessions)
-    runs: dict[str, list[dict]] = {"pitui": [], "pitui, none kept": [], "pi": [],
+    runs: dict[str, list[dict]] = {"pitui": [], "pitui, no index": [], "pi": [],
                                    "textual floor": []}  # fmt: skip
     pitui_steps = [("title", contains(title), None),
                    ("all listed", pitui_all(sessions), ("Tab",)),
                    ("key answered", contains("this folder ·"), None)]  # fmt: skip
 
-    def pitui_none_kept() -> dict:
-        shutil.rmtree(cache / "answers", ignore_errors=True)  # as after a session changed
-        found = measure(ours, pitui_env(agent, cache), work, pitui_steps, QUIT_PITUI)
-        keep_first_screen(ours, agent, cache, work, sessions)
-        return found
+    def pitui_no_index() -> dict:
+        cold = work / "cache-cold"
+        shutil.rmtree(cold, ignore_errors=True)  # a first launch: the index is built
+        return measure(ours, pitui_env(agent, cold), work, pitui_steps, QUIT_PITUI)
 
     for i in range(repeats):
         runs["textual floor"].append(
@@ -218,7 +216,7 @@ def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict
         order = [
             ("pitui", lambda: measure(ours, pitui_env(agent, cache), work, pitui_steps,
                                       QUIT_PITUI)),
-            ("pitui, none kept", pitui_none_kept),
+            ("pitui, no index", pitui_no_index),
             ("pi", lambda: measure(pi, pi_env(pi_agent, pi_home), work,
                                    [("picker", contains("Resume Session"), ("Tab",)),
                                     ("title", contains(title), None),
@@ -228,19 +226,6 @@ def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict
         for side, run in order if i % 2 == 0 else order[::-1]:
             runs[side].append(run())
     return runs
-
-
-def keep_first_screen(argv: list[str], agent: Path, cache: Path, work: Path, sessions: int) -> None:
-    """One launch left alone until its first screen is complete and kept (pitui keeps it only
-    when no key was pressed first), as a user's previous launch."""
-    answers = cache / "answers"
-    shutil.rmtree(answers, ignore_errors=True)  # a screen kept already would be shown, not kept
-
-    def kept(_: str) -> bool:
-        return answers.is_dir() and any(answers.iterdir())
-
-    measure(argv, pitui_env(agent, cache), work, [("all listed", pitui_all(sessions), None),
-                                                  ("kept", kept, None)], QUIT_PITUI)  # fmt: skip
 
 
 # -- session --------------------------------------------------------------------------------

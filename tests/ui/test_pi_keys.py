@@ -170,8 +170,13 @@ async def test_help_names_the_new_keys(app_factory: Any) -> None:
         await pilot.press("f1")
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
-        text = str(help_screen._keys_table().columns[0]._cells)
+        table = help_screen._keys_table()
+        text, what = str(table.columns[0]._cells), str(table.columns[1]._cells)
         assert "ctrl+e" in text and "alt+r" in text
+        # only what each key does here: not the search box's ctrl+e / ctrl+d / ctrl+k
+        for elsewhere in ("Go to end", "Delete character right", "Delete all to the right"):
+            assert elsewhere not in what, elsewhere
+        assert "types in the search box" in what
         await pilot.press("escape")
         screen = await open_session(pilot, "rounding")
         await pilot.press("f1")
