@@ -393,7 +393,7 @@ def report(title: str, runs: dict[str, list[dict]]) -> None:
             walls = sorted(s["s"] for s in seen)
             cpu = min(s["cpu"] for s in seen)
             mb = max(s["mb"] for s in seen)
-            line = (f"{side:<14}{name:<13}{walls[0]:6.2f}s ({walls[0]:.2f}-{walls[-1]:.2f})"
+            line = (f"{side:<17}{name:<13}{walls[0]:6.2f}s ({walls[0]:.2f}-{walls[-1]:.2f})"
                     f"  cpu {cpu:5.2f}s  {mb:5.0f}MB")  # fmt: skip
             since = sorted(s["since keys"] for s in seen if "since keys" in s)
             if since:
