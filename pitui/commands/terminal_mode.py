@@ -17,10 +17,13 @@ from collections.abc import Iterator
 def keys_as_typed() -> Iterator[None]:
     try:
         import termios
-
+    except ImportError:  # not POSIX
+        yield
+        return
+    try:
         fd = sys.__stdin__.fileno()
         before = termios.tcgetattr(fd)
-    except (ImportError, AttributeError, ValueError, OSError):  # no terminal, or not POSIX
+    except (AttributeError, ValueError, OSError, termios.error):  # no terminal
         yield
         return
     mode = termios.tcgetattr(fd)

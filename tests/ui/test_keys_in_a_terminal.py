@@ -17,8 +17,8 @@ from pty_terminal import Pty, ended, pitui_env
 
 from pitui.demo.generate import generate_store, write_demo_store
 
-TARGET = "Speed up zsh startup"  # the one demo session whose title holds "zsh startup"
-QUERY = "zsh startup"
+TARGET = "Speed up zsh startup"  # the one session with an entry saying both words
+QUERY = "nvm startup"
 SIZE = (100, 30)
 
 
@@ -39,7 +39,7 @@ def prepare(agent: Path, tmp_path: Path, cache: str) -> dict[str, str]:
             first.wait_for(lambda: not first.shows("indexing"))
             first.quit()
     if cache == "touched":
-        target = next(p for p in (agent / "sessions").rglob("*.jsonl") if "zsh" in p.read_text())
+        target = next(p for p in (agent / "sessions").rglob("*.jsonl") if "zprof" in p.read_text())
         os.utime(target)  # newer than the index: read again at launch
     return env
 
@@ -79,6 +79,9 @@ def test_a_search_typed_at_launch_lands_in_order_and_enter_opens_the_first_row(
         terminal.wait_for(
             lambda: terminal.lines()[0].strip().startswith(TARGET), 30, terminal.screen_text
         )
+        terminal.wait_to_show(f"Search: {QUERY}   Esc clears")  # the tree at the first match
+        terminal.send(b"\x1b")  # Esc clears the search the session was opened with
+        terminal.wait_for(lambda: not terminal.shows("Esc clears"), 10, terminal.screen_text)
         terminal.send(b"\x1b")  # back to the picker: the search is as typed
         terminal.wait_to_show(" shown")
         assert search_line(terminal) == QUERY
@@ -102,6 +105,9 @@ def test_letters_in_the_picker_and_the_tree_search_and_never_write_or_launch(
         terminal.wait_for(
             lambda: terminal.lines()[0].strip().startswith(TARGET), 30, terminal.screen_text
         )
+        terminal.wait_to_show(f"Search: {QUERY}   Esc clears")  # the tree at the first match
+        terminal.send(b"\x1b")  # Esc clears the search the session was opened with
+        terminal.wait_for(lambda: not terminal.shows("Esc clears"), 10, terminal.screen_text)
         terminal.type("Fix model gzn", 0.02)  # once: fork, zoom, top, fold, next...
         terminal.wait_to_show("Search: Fix model gzn   Esc clears")
         terminal.send(b"\x7f\x7f\x7f\x15abc")  # Backspace x3, Ctrl+U (a filter), then text

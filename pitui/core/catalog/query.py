@@ -49,6 +49,20 @@ def parse_query(text: str) -> Query:
     return query
 
 
+MARK_PREFIXES = ("pin:", "tag:")  # pitui's own filters (`pitui.ui.marks`), not text
+
+
+def text_words(text: str) -> str:
+    """What a plain text search can look for in a query: its words and phrases, without field
+    filters, marks or a regular expression ("" when nothing is left). The tree's search takes
+    it when a session is opened from a search."""
+    query = parse_query(text)
+    if query.mode != "tokens":
+        return ""
+    words = (t.value for t in query.tokens if not t.value.lower().startswith(MARK_PREFIXES))
+    return " ".join(words)
+
+
 def _regex(pattern: str) -> Query:
     if not pattern:
         return Query(mode="regex", error="Empty regex")

@@ -10,6 +10,7 @@ from typing import Any
 from textual.screen import Screen
 from textual.widgets import Input
 
+from pitui.core.catalog.query import text_words
 from pitui.core.catalog.search import SORTS
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.branch_actions import ask_tags, toggle_pin
@@ -81,7 +82,8 @@ class PickerActions(Screen[None]):
             return
         summary = self.highlighted
         if summary is not None:
-            self.app.push_screen(SessionScreen(Path(summary.path)))
+            words = text_words(self.query_one("#search", Input).value)
+            self.app.push_screen(SessionScreen(Path(summary.path), search=words))
 
     def action_resume(self) -> None:
         if self.defer("resume"):

@@ -64,10 +64,13 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
 
     BINDINGS: ClassVar[list[BindingType]] = SESSION_BINDINGS
 
-    def __init__(self, path: Path, *, standalone: bool = False) -> None:
+    def __init__(self, path: Path, *, standalone: bool = False, search: str = "") -> None:
+        """`search`: the tree's search once loaded, the cursor on its first match (a session
+        opened from a search)."""
         super().__init__(classes="session-screen")
         self.path = Path(path).absolute()
         self.standalone = standalone
+        self._opening_search = search
         self.live: LiveSession | None = None
         self.entry: Any = None
         self.gone: str | None = None
@@ -213,6 +216,10 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         tree = self.query_one(EntryTree)
         if first and tree.display:
             self.set_focus(tree, scroll_visible=False)
+        if first and self._opening_search and not tree.typed:
+            tree.type_search(self._opening_search)
+        else:
+            self._opening_search = ""
 
     async def on_key(self, event: events.Key) -> None:
         """From a pane (the tree handles its own): a bound key runs now, in the order typed;
@@ -386,6 +393,15 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         tree = self.query_one(EntryTree)
         if message.text != tree.typed:
             return  # a newer search is on its way
+        if self._opening_search and message.text == self._opening_search:
+            self._opening_search = ""
+            if not message.matches:  # the search matched the session, not one entry
+                self._clear_search()
+                return
+            tree.show_matches(message.text, message.matches)
+            tree.move_to(0)  # opened from a search: its first match
+            self._update_count()
+            return
         found = tree.show_matches(message.text, message.matches)
         self.query_one("#tree-search").set_class(bool(message.text) and not found, "-no-match")
         self._update_count()
