@@ -151,6 +151,30 @@ async def test_sort_by_cost_and_size(app_factory: Any, sort: str, field: str) ->
         assert table.highlighted is picker.rows[0].summary  # the table shows the same order
 
 
+@pytest.mark.parametrize(("sort", "label"), [("cost", "Cost"), ("size", "Size")])
+async def test_a_sort_by_cost_or_size_shows_that_value(
+    app_factory: Any, sort: str, label: str
+) -> None:
+    """At 80 columns too, each row shows the value the list is sorted by, as the preview
+    writes a cost; the column goes with that sort."""
+    from pitui.ui.format import cost, human_size
+
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        picker = await started(pilot)
+        table = picker.query_one(SessionTable)
+        while picker.sort != sort:
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+        width = table.scrollable_content_region.width
+        assert label in table.render_line(0).text.split()
+        for index, row in enumerate(picker.rows[:5]):
+            value = cost(row.summary.total_cost) if sort == "cost" else human_size(row.summary.size)
+            assert value in table._render_row(index, width, False).text
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert label not in table.render_line(0).text.split()
+
+
 async def test_ctrl_n_named_only(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)

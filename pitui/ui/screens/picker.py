@@ -292,6 +292,8 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
             status += f"  ⚠ {self.search_error}"
         self.query_one("#picker-status", Static).update(Text(status))
         self.query_one("#picker-status").set_class(bool(self.search_error), "-error")
+        # the list shows the measure its rows are sorted by (the answer's sort, not one asked)
+        self.query_one(SessionTable).show_sort((self._shown or self.current_request()).sort)
 
     # -- list ----------------------------------------------------------------------------
 
