@@ -138,12 +138,14 @@ class PickerActions(Screen[None]):
             return
         index_path = catalog.index.path
         folder = index_path.parent if index_path is not None else None
-        paths = [row.summary.path for row in self.rows]
+        summaries = [row.summary for row in self.rows]
+        paths = [s.path for s in summaries]
+        titles = {s.path: s.name or s.first_message for s in summaries}
         scope = "all sessions" if self.all_scope else "this folder"
         query = self.query_one("#search", Input).value
         if query:
             scope += f" · search: {query}"
-        self.app.push_screen(StatsScreen(paths, scope, folder))
+        self.app.push_screen(StatsScreen(paths, scope, folder, titles))
 
     def action_trash_view(self) -> None:
         from pitui.ui.screens.trash_view import TrashViewScreen
