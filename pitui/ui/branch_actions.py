@@ -18,6 +18,7 @@ from pitui.core.userdata.store import UserData
 from pitui.ui.format import tilde
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.dialog_body import PathText
 from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.writes import WriteJob
 
@@ -37,7 +38,7 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
                 app.request_handoff(result.path, cwd)
 
         folder = tilde(str(result.path.parent), app.config.home)
-        body = f"{result.path.name}\nin {folder}\n{result.entries:,} entries"
+        body = [PathText(result.path.name), PathText(folder, "in "), f"{result.entries:,} entries"]
         choices = [("open", "Open in pitui"), ("pi", "Resume in pi"), ("stay", "Stay here")]
         app.push_screen(ChoiceModal("Fork written", body, choices), callback=chosen)
 
@@ -47,11 +48,12 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
             app.notify("Writing the fork...", timeout=3)  # a long path takes seconds
             app.run_write(WriteJob("fork", path, write, done=written))
 
-    folder = tilde(str(path.parent), app.config.home)
-    body = (
-        f"A new session file in {folder}, holding the path from the first entry to "
-        f"{one_line(entry_id)}. {path.name} is not changed."
-    )
+    body = [
+        f"A new session file holding the path from the first entry to {one_line(entry_id)},",
+        PathText(tilde(str(path.parent), app.config.home), "in "),
+        "This session is not changed:",
+        PathText(path.name),
+    ]
     modal = ConfirmModal("Fork at this entry?", body, confirm_label="Write the fork")
     app.push_screen(modal, callback=confirmed)
 

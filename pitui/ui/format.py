@@ -117,3 +117,12 @@ def count(value: int | None) -> str:
 
 def cost(value: float | None) -> str:
     return "-" if not value else f"${value:.4f}" if value < 1 else f"${value:.2f}"
+
+
+def human_size(size: float) -> str:
+    """Bytes as B, KB, MB or GB (binary units, one decimal above bytes)."""
+    for unit in ("B", "KB", "MB"):
+        if size < 1024:
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GB"

@@ -9,6 +9,7 @@ from pathlib import Path
 from pitui.core.changes import handoff as core_handoff
 from pitui.core.errors import PituiError
 from pitui.ui.modals.choice import ChoiceModal
+from pitui.ui.modals.dialog_body import PathText
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,10 @@ class HandoffFlow:
 
         modal = ChoiceModal(
             "The session's folder is missing",
-            f"{header_cwd or '(no cwd in the header)'} does not exist.\nRun pi in {here}?",
+            [
+                PathText(header_cwd, "Missing: ") if header_cwd else "No cwd in the header.",
+                PathText(here, "Run pi in "),
+            ],
             [("here", "Run here"), ("cancel", "Cancel")],
         )
         self.push_screen(modal, callback=chosen)  # type: ignore[attr-defined]

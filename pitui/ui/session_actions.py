@@ -14,14 +14,14 @@ from typing import Any
 from pitui.core.changes.trash import trash_session
 from pitui.core.changes.writer import set_label, set_name
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import middle_ellipsis, tilde
+from pitui.ui.format import tilde
 from pitui.ui.messages import SessionRemoved
 from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.dialog_body import PathText
 from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.writes import WriteJob
 
 Done = Callable[[str], None]
-TRASH_PATH_WIDTH = 60  # the dialog's text width: the path keeps its folder and file name
 
 
 def ask_name(app: Any, path: Path, current: str, done: Done) -> None:
@@ -58,7 +58,7 @@ def ask_trash(app: Any, path: Path, title: str) -> None:
             removed = lambda _: app.post_message(SessionRemoved(path))  # noqa: E731
             app.run_write(WriteJob("trash", path, lambda force: trash_session(path), removed))
 
-    shown_path = middle_ellipsis(tilde(str(path), app.config.home), TRASH_PATH_WIDTH)
-    body = f"{one_line(title)}\n{shown_path}"
+    folder = tilde(str(path.parent), app.config.home)
+    body = [one_line(title), PathText(path.name), PathText(folder, "in ")]
     modal = ConfirmModal("Move this session to the trash?", body, confirm_label="Trash")
     app.push_screen(modal, callback=confirmed)

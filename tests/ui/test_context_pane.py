@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import App, ComposeResult
+from ui_helpers import screen_lines
 
 from pitui.core.session.context import build_context
 from pitui.core.session.entry import Entry
@@ -87,10 +88,6 @@ class PaneApp(App[None]):
 
     def on_context_pane_entry_selected(self, event: ContextPane.EntrySelected) -> None:
         self.selected.append((event.control, event.entry_id))
-
-
-def screen_lines(app: App[Any]) -> list[str]:
-    return ["".join(s.text for s in strip) for strip in app.screen._compositor.render_strips()]
 
 
 async def test_rows_markers_and_header() -> None:

@@ -1,5 +1,6 @@
-"""Dialogs wrap their text and keep the question and the buttons in view; the trash dialog
-names the session (its title, then its path with an ellipsis in the middle)."""
+"""Dialogs wrap their text and keep the question and the buttons in view; a file name or
+folder stays on one line, cut in the middle when the dialog is too narrow; at 80x24 every
+button and option shows its whole label."""
 
 from __future__ import annotations
 
@@ -9,16 +10,28 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.widgets import Button, Label
-from ui_helpers import plain, settle, wait_for
+from ui_helpers import plain, screen_lines, settle, wait_for
 
 from pitui.ui.format import middle_ellipsis
+from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.dialog_body import PathLine, PathText
+from pitui.ui.modals.export import ExportModal
 from pitui.ui.screens.picker import PickerScreen
 
 REASON = (
     "2026-04-12T09-00-00-000Z_e4929284-1c7d-7a33-9d3a-5be1c0ffee42.jsonl is open for "
     "writing by pid 48213 (node) and changed 2 seconds ago"
 )
+
+
+def dialog_lines(app: Any) -> list[str]:
+    """The screen's lines inside the dialog's side borders, stripped."""
+    lines = []
+    for line in screen_lines(app):
+        start, end = line.find("█"), line.rfind("█")
+        lines.append(line[start + 1 : end].strip() if end > start else line.strip())
+    return lines
 
 
 class DialogApp(App[None]):
@@ -63,8 +76,82 @@ async def test_trash_dialog_names_the_session(app_factory: Any, tmp_path: Path) 
         await pilot.press("ctrl+d")
         modal = pilot.app.screen
         assert isinstance(modal, ConfirmModal)
-        lines = plain(modal.query_one(".dialog-body"), 200).splitlines()
-        assert lines[0] == (summary.name or summary.first_message)
-        assert "…" in lines[1] and lines[1].startswith("~/")
-        assert lines[1].endswith(Path(summary.path).name[-20:])
+        await pilot.pause()
+        lines = dialog_lines(pilot.app)
+        title = summary.name or summary.first_message
+        path = Path(summary.path)
+        at = lines.index(title)
+        assert lines[at + 1] == path.name  # whole at 80 columns
+        folder = lines[at + 2]
+        assert folder.startswith("in ~/") and folder.endswith(path.parent.name)
+        await pilot.press("escape")
+
+
+NAME = "2026-04-12T09-00-00-000Z_e4929284-1c7d-7a33-9d3a-5be1c0ffee42.jsonl"  # Pi's 67
+
+
+@pytest.mark.parametrize(("width", "whole"), [(80, True), (60, False), (40, False)])
+async def test_a_file_name_stays_on_one_line(width: int, whole: bool) -> None:
+    app = DialogApp()
+    async with app.run_test(size=(width, 24)) as pilot:
+        folder = "/home/me/.pi/agent/sessions/--home-me-projects-a-long-name--"
+        body = ["Some words that wrap as words do.", PathText(NAME), PathText(folder, "in ")]
+        app.push_screen(ConfirmModal("Title", body))
+        await pilot.pause()
+        lines = dialog_lines(app)
+        name_line = next(line for line in lines if line.startswith(NAME[:12]))
+        assert name_line.endswith(NAME[-16:])  # the name's end is on the same line
+        assert (name_line == NAME) is whole and ("…" in name_line) is not whole
+        folder_line = next(line for line in lines if line.startswith("in /home/"))
+        assert folder_line.endswith("-a-long-name--")
+        assert not any(line.startswith(("jsonl", "l ", "-a-long")) for line in lines)
+        for part in app.screen.query(PathLine):
+            assert part.region.height == 1
+
+
+async def test_context_edit_and_export_dialogs_show_every_label_at_80x24(
+    app_factory: Any,
+) -> None:
+    from test_branches import highlight_user_message
+    from test_session_screen import open_from_picker
+
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        await highlight_user_message(pilot, screen)
+        await pilot.press("alt+c")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceModal))
+        await pilot.pause()
+        shown = "\n".join(screen_lines(pilot.app))
+        labels = ["Omit", "Replace with a note", "Undo edits", "Cancel"]
+        assert any(all(label in line for label in labels) for line in shown.splitlines())
+        await pilot.press("escape", "alt+e")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ExportModal))
+        await pilot.pause()
+        shown = "\n".join(screen_lines(pilot.app))
+        for label in ["Markdown", "HTML", "Pi session (.jsonl)", "Redact secrets", "Export"]:
+            assert label in shown
+        await pilot.press("escape")
+
+
+async def test_fork_dialogs_show_the_file_names_whole_at_80x24(app_factory: Any) -> None:
+    from test_branches import forks_of, highlight_user_message
+    from test_session_screen import open_from_picker
+
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        earlier = set(forks_of(screen.path))
+        await highlight_user_message(pilot, screen)
+        await pilot.press("alt+n")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+        await pilot.pause()
+        lines = dialog_lines(pilot.app)
+        assert screen.path.name in lines
+        folder = next(line for line in lines if line.startswith("in /"))
+        assert folder.endswith(screen.path.parent.name)  # cut in the middle, if at all
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceModal))
+        await pilot.pause()
+        [fork] = set(forks_of(screen.path)) - earlier
+        lines = dialog_lines(pilot.app)
+        assert fork.name in lines
         await pilot.press("escape")

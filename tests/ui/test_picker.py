@@ -113,6 +113,36 @@ async def test_empty_folder_says_tab_shows_all(app_factory: Any) -> None:
         assert "Press Tab to view all" in plain(picker.query_one("#picker-empty"), 200)
 
 
+@pytest.mark.parametrize("custom", [False, True])
+async def test_empty_folder_says_where_it_looked_and_how_to_see_more(
+    app_factory: Any, demo_root: Path, custom: bool
+) -> None:
+    """The folder the scope read, the cwd in the status line, and the other ways to see
+    sessions (Tab, --all, --session-dir); at 80 columns each path stays on one line."""
+    cwd = "/home/demo/" + "a-long-project-folder-name/" * 3 + "here"
+    options: dict[str, Any] = {"all_scope": False, "cwd": cwd}
+    if custom:
+        options["custom_dir"] = demo_root / "--home-demo-writing-blog--"
+    async with app_factory(**options).run_test(size=(80, 24)) as pilot:
+        picker = await started(pilot)
+        assert picker.rows == []
+        empty = picker.query_one("#picker-empty")
+        text = plain(empty, empty.size.width)
+        lines = [line.strip() for line in text.splitlines()]
+        words = " ".join(text.split())
+        assert "Press Tab to view all" in words and "--all" in words and "--session-dir" in words
+        folder = lines[lines.index("Looked in") + 1]
+        if custom:
+            assert folder.endswith("-demo-writing-blog--")
+            started_in = lines[lines.index("for sessions started in") + 1]
+            assert started_in.startswith("~/a-long") and started_in.endswith("/here")
+        else:
+            assert folder.startswith(str(demo_root)[:8]) and "…" in folder
+            assert folder.endswith("-folder-name-here--")
+        status = plain(picker.query_one("#picker-status"), 80)
+        assert "this folder ~/a-long" in status and "/here · " in status and "0 shown" in status
+
+
 async def test_empty_store_says_where_it_looked(app_factory: Any, tmp_path: Path) -> None:
     empty = tmp_path / "empty" / "sessions"
     empty.mkdir(parents=True)
@@ -149,6 +179,30 @@ async def test_sort_by_cost_and_size(app_factory: Any, sort: str, field: str) ->
         table = picker.query_one(SessionTable)
         table.move_to(0)
         assert table.highlighted is picker.rows[0].summary  # the table shows the same order
+
+
+@pytest.mark.parametrize(("sort", "label"), [("cost", "Cost"), ("size", "Size")])
+async def test_a_sort_by_cost_or_size_shows_that_value(
+    app_factory: Any, sort: str, label: str
+) -> None:
+    """At 80 columns too, each row shows the value the list is sorted by, as the preview
+    writes a cost; the column goes with that sort."""
+    from pitui.ui.format import cost, human_size
+
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        picker = await started(pilot)
+        table = picker.query_one(SessionTable)
+        while picker.sort != sort:
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+        width = table.scrollable_content_region.width
+        assert label in table.render_line(0).text.split()
+        for index, row in enumerate(picker.rows[:5]):
+            value = cost(row.summary.total_cost) if sort == "cost" else human_size(row.summary.size)
+            assert value in table._render_row(index, width, False).text
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert label not in table.render_line(0).text.split()
 
 
 async def test_ctrl_n_named_only(app_factory: Any) -> None:

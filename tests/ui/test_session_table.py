@@ -24,6 +24,8 @@ class Summary:
     message_count: int
     modified_ms: int
     cwd: str = "/home/me/project"
+    total_cost: float = 0.0
+    size: int = 0
 
 
 def rows(count: int) -> list[CatalogRow]:
@@ -77,6 +79,27 @@ async def test_header_columns_and_cells() -> None:
         assert [c.key for c in table.columns] == ["session", "count", "age", "path"]
         assert line(table, 2).rstrip().endswith("/s/00001.jsonl")
         assert len(line(table, 2)) == table.scrollable_content_region.width
+
+
+async def test_a_sort_by_a_measure_shows_its_column() -> None:
+    app = TableApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one(SessionTable)
+        found = rows(3)
+        found[1].summary.total_cost, found[1].summary.size = 12.5, 3 * 1024 * 1024
+        show(table, found, all_scope=True)
+        table.show_sort("cost")
+        await pilot.pause()
+        assert [c.key for c in table.columns][:2] == ["session", "cost"]
+        assert line(table, 0).split()[:2] == ["Session", "Cost"]
+        assert "$12.50" in line(table, 2)
+        table.show_sort("size")
+        await pilot.pause()
+        assert line(table, 0).split()[:2] == ["Session", "Size"]
+        assert "3.0 MB" in line(table, 2)
+        table.show_sort("recent")
+        await pilot.pause()
+        assert [c.key for c in table.columns] == ["session", "count", "age", "cwd"]
 
 
 async def test_named_sessions_are_bold_and_accented() -> None:

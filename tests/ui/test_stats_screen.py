@@ -11,7 +11,7 @@ import pytest
 import send2trash.plat_other as plat_other
 from test_picker import search, started
 from textual_plotext import PlotextPlot
-from ui_helpers import settle, wait_for
+from ui_helpers import screen_lines, settle, wait_for
 
 from pitui.core.changes import trash
 from pitui.core.usage.groups import summarize
@@ -61,6 +61,51 @@ async def test_stats_follow_the_pickers_list(app_factory: Any, demo_root: Path) 
         part = summarize(*load_usage(some, no_cache=True)[:2], "day")
         assert screen.stats.total.cost == pytest.approx(part.total.cost)
         assert part.total.cost < expected.total.cost
+
+
+async def _group_by(pilot: Any, screen: StatsScreen, by: str) -> None:
+    while screen.by != by:
+        await pilot.press("b")
+    await wait_for(pilot, lambda: screen.stats is not None and screen.stats.by == by)
+    await settle(pilot)
+
+
+async def test_by_session_names_each_session_at_80_columns(app_factory: Any) -> None:
+    """A session's row: its name or first message, then its path cut in the middle; every
+    number whole (compact units, no ellipsis)."""
+    async with app_factory(home="/nowhere").run_test(size=(80, 24)) as pilot:
+        picker = await started(pilot)
+        summaries = {r.summary.path: r.summary for r in picker.rows}
+        screen = await _stats(pilot)
+        await _group_by(pilot, screen, "session")
+        lines = [line.rstrip("▁▃▅▇█ ") for line in screen_lines(pilot.app)]
+        first = screen.stats.groups[0]
+        summary = summaries[first.key]
+        title = summary.name or summary.first_message
+        at = next(i for i, line in enumerate(lines) if line.strip().startswith(title[:16]))
+        path = lines[at + 1].strip()
+        assert "…" in path and path.startswith("/") and first.key.endswith(path.split("…")[1])
+        paths = [line.strip() for line in lines if line.strip().endswith(".jsonl")]
+        assert len(paths) == len(set(paths)) > 3  # not the same cut path on every row
+        numbers = lines[at].split()[-7:]
+        assert numbers[-1] == f"${first.cost:,.2f}" and not any("…" in n for n in numbers)
+
+
+async def test_day_plots_show_every_label_and_separate_bars_at_80_columns(
+    app_factory: Any,
+) -> None:
+    async with app_factory().run_test(size=(80, 50)) as pilot:
+        await started(pilot)
+        screen = await _stats(pilot)
+        days = [g.key[5:] for g in screen.stats.groups]
+        assert len(days) > 3
+        lines = screen_lines(pilot.app)
+        plot = screen.query_one("#plot-cost-day", PlotextPlot).region
+        drawn = lines[plot.y : plot.bottom]
+        assert all(sum(day in line for line in drawn) == 1 for day in days)
+        bottom = next(i for i, line in enumerate(drawn) if "└" in line) - 1
+        bars = [run for run in drawn[bottom].split("┤")[-1].strip("│ ").split(" ") if run]
+        assert len(bars) == len(days)  # a gap between each two bars
 
 
 async def test_trash_view_restores(

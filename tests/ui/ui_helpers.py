@@ -73,3 +73,8 @@ async def started(pilot: Pilot[Any]) -> Any:
     await wait_for(pilot, lambda: picker.scanned)
     await settle(pilot)
     return picker
+
+
+def screen_lines(app: Any) -> list[str]:
+    """The text of the screen as drawn, a string per terminal line."""
+    return ["".join(s.text for s in strip) for strip in app.screen._compositor.render_strips()]

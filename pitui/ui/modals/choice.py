@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from pitui.ui.format import block
+from pitui.ui.modals.dialog_body import Body, body_widgets
 
 
 class ChoiceModal(ModalScreen[str | None]):
@@ -20,7 +21,7 @@ class ChoiceModal(ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel", id="choice.cancel", tooltip="Do nothing")
     ]
 
-    def __init__(self, title: str, message: str, choices: list[tuple[str, str]]) -> None:
+    def __init__(self, title: str, message: Body, choices: list[tuple[str, str]]) -> None:
         super().__init__(classes="modal")
         self._title = title
         self._message = message
@@ -30,7 +31,7 @@ class ChoiceModal(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(block(self._title), classes="dialog-title")
             with VerticalScroll(classes="dialog-scroll"):
-                yield Label(block(self._message), classes="dialog-body")
+                yield from body_widgets(self._message)
             with Horizontal(classes="dialog-buttons"):
                 for key, text in self._choices:
                     yield Button(text, id=f"choice-{key}")

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from pitui.ui.format import block
+from pitui.ui.modals.dialog_body import Body, body_widgets
 
 
 class ConfirmModal(ModalScreen[bool]):
@@ -22,7 +23,7 @@ class ConfirmModal(ModalScreen[bool]):
     ]
 
     def __init__(
-        self, title: str, message: str, *, confirm_label: str = "Confirm", question: str = ""
+        self, title: str, message: Body, *, confirm_label: str = "Confirm", question: str = ""
     ) -> None:
         super().__init__(classes="modal")
         self._title = title
@@ -36,7 +37,7 @@ class ConfirmModal(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Label(block(self._title), classes="dialog-title")
             with VerticalScroll(classes="dialog-scroll"):
-                yield Label(block(self._message), classes="dialog-body")
+                yield from body_widgets(self._message)
             if self._question:
                 yield Label(block(self._question), classes="dialog-question")
             with Horizontal(classes="dialog-buttons"):

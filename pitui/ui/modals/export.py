@@ -36,7 +36,8 @@ class ExportModal(ModalScreen[ExportRequest | None]):
 
     DEFAULT_CSS = """
     ExportModal RadioSet { layout: horizontal; border: none; height: auto; padding: 0; }
-    ExportModal RadioButton { width: auto; margin-right: 2; }
+    ExportModal RadioSet:focus { border: none; }  /* no jump under a click on focus */
+    ExportModal RadioSet > RadioButton { width: auto; margin-right: 2; }  /* labels whole */
     ExportModal Checkbox { border: none; padding: 0; height: auto; }
     ExportModal #export-error { color: $text-error; height: auto; }
     """

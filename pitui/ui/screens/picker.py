@@ -28,6 +28,7 @@ from pitui.ui.messages import (
 )
 from pitui.ui.screens.picker_actions import SORTS, PickerActions
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
+from pitui.ui.screens.picker_scope import how_to_see_more, looked_in, status_scope
 from pitui.ui.screens.picker_secrets import DEBOUNCE, PickerSecrets, with_secret_marks
 from pitui.ui.widgets.search_box import SearchBox
 from pitui.ui.widgets.session_preview import SessionPreview
@@ -270,7 +271,12 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         if self.known_count == 0:
             return f"No sessions found at {self.app.config.sessions_root}"
         if here:
-            return "No sessions in current folder. Press Tab to view all."
+            config, catalog = self.app.config, self.app.catalog
+            where = looked_in(catalog.root, catalog.custom_dir, config.cwd, config.home)
+            return (
+                "No sessions in current folder. Press Tab to view all.\n\n"
+                f"{where}\n\n{how_to_see_more()}"
+            )
         return "No sessions found"
 
     def _key_of(self, binding_id: str) -> str:
@@ -281,7 +287,9 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         return binding_id
 
     def _update_status(self) -> None:
-        parts = ["all sessions" if self.all_scope else "this folder", f"sort: {self.sort}"]
+        config = self.app.config
+        scope = "all sessions" if self.all_scope else status_scope(config.cwd, config.home)
+        parts = [scope, f"sort: {self.sort}"]
         if self.named_only:
             parts.append("named only")
         parts.append(f"{len(self.rows)} shown")
@@ -292,6 +300,8 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
             status += f"  ⚠ {self.search_error}"
         self.query_one("#picker-status", Static).update(Text(status))
         self.query_one("#picker-status").set_class(bool(self.search_error), "-error")
+        # the list shows the measure its rows are sorted by (the answer's sort, not one asked)
+        self.query_one(SessionTable).show_sort((self._shown or self.current_request()).sort)
 
     # -- list ----------------------------------------------------------------------------
 

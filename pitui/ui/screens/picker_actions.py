@@ -15,6 +15,7 @@ from pitui.core.catalog.search import SORTS
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.branch_actions import ask_tags, toggle_pin
 from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.dialog_body import PathText
 from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_name, ask_trash
 from pitui.ui.widgets.session_table import SessionTable
@@ -105,7 +106,11 @@ class PickerActions(Screen[None]):
                 self.app.request_handoff(path, summary.cwd, fork=True)
 
         title = one_line(summary.name or summary.first_message or path.name)
-        body = f"pi --fork starts a new session copied from\n{title}\n({path.name} is not changed)"
+        body = [
+            "pi --fork starts a new session copied from this one, which is not changed:",
+            title,
+            PathText(path.name),
+        ]
         modal = ConfirmModal("Fork this session in pi?", body, confirm_label="Fork in pi")
         self.app.push_screen(modal, callback=confirmed)
 
@@ -135,12 +140,14 @@ class PickerActions(Screen[None]):
             return
         index_path = catalog.index.path
         folder = index_path.parent if index_path is not None else None
-        paths = [row.summary.path for row in self.rows]
+        summaries = [row.summary for row in self.rows]
+        paths = [s.path for s in summaries]
+        titles = {s.path: s.name or s.first_message for s in summaries}
         scope = "all sessions" if self.all_scope else "this folder"
         query = self.query_one("#search", Input).value
         if query:
             scope += f" · search: {query}"
-        self.app.push_screen(StatsScreen(paths, scope, folder))
+        self.app.push_screen(StatsScreen(paths, scope, folder, titles))
 
     def action_trash_view(self) -> None:
         from pitui.ui.screens.trash_view import TrashViewScreen

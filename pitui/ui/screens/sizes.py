@@ -20,6 +20,7 @@ from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.sizes import EntrySize, SessionSize, session_size
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.format import human_size
 
 TOP = 20  # largest entries listed
 BAR = 16  # cells of the share bar at 100%
@@ -29,14 +30,6 @@ BAR = 16  # cells of the share bar at 100%
 class SizesReady(Message):
     sizes: SessionSize | None
     error: str | None
-
-
-def human(size: float) -> str:
-    for unit in ("B", "KB", "MB"):
-        if size < 1024:
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size:.1f} GB"
 
 
 class SizeViewScreen(ReportsFailures, Screen[str | None]):
@@ -101,7 +94,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
             return
         sizes = message.sizes
         title = self.query_one("#sizes-title", Static)
-        title.update(Text.assemble(("Sizes  ", "bold"), (human(sizes.size), "bold"),
+        title.update(Text.assemble(("Sizes  ", "bold"), (human_size(sizes.size), "bold"),
                                    ("  " + one_line(self.path.name), "dim"),
                                    no_wrap=True, overflow="ellipsis"))  # fmt: skip
         note.update(Text("Enter on an entry shows it in the tree · Esc back", style="dim"))
@@ -114,7 +107,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
             share = size / sizes.size if sizes.size else 0.0
             table.add_row(
                 Text(one_line(kind)),
-                Text(human(size), justify="right"),
+                Text(human_size(size), justify="right"),
                 Text(f"{share:.0%}", justify="right"),
                 Text("█" * round(share * BAR), style="cyan"),
             )
@@ -126,7 +119,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
             name = Text(one_line(entry.id)) if entry.id else Text("(no id)", style="dim")
             table.add_row(
                 name,
-                Text(human(entry.bytes), justify="right"),
+                Text(human_size(entry.bytes), justify="right"),
                 Text(str(entry.line), justify="right"),
                 Text(one_line(entry.kind)),
             )

@@ -3,13 +3,13 @@ and tokens per day and per model. The numbers are worked out in a thread worker.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -20,11 +20,18 @@ from textual.worker import get_current_worker
 from textual_plotext import PlotextPlot
 
 from pitui.core.rows.safe_text import one_line
-from pitui.core.usage.groups import GROUPINGS, Stats, summarize
+from pitui.core.usage.groups import GROUPINGS, Group, Stats, summarize
 from pitui.core.usage.load import load_usage
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.widgets.usage_table import UsageTable
 
 MAX_BARS = 12  # per plot: the latest days, the costliest models
+Y_AXIS = 8  # columns of a plot's y axis and frame
+LABEL_ROOM = {"day": 7, "model": 16}  # columns a bar's label takes ("11-25"; 14), with a gap
+PLOTS: tuple[tuple[str, str, Callable[[Group], float]], ...] = (
+    ("cost", "Cost per {} ($)", lambda g: g.cost),
+    ("tokens", "Tokens per {} (k)", lambda g: g.tokens / 1000),
+)
 
 
 @dataclass
@@ -38,7 +45,8 @@ class StatsReady(Message):
 
 
 class StatsScreen(ReportsFailures, Screen[None]):
-    """Usage of `paths` (the picker's current list), described by `scope`."""
+    """Usage of `paths` (the picker's current list), described by `scope`; `titles` name the
+    sessions (by path) when grouped by session. Below 120 columns the plots stack."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -53,23 +61,33 @@ class StatsScreen(ReportsFailures, Screen[None]):
 
     DEFAULT_CSS = """
     #stats-title { height: 1; padding: 0 1; background: $boost; }
-    #stats-table { padding: 0 1; height: auto; }
-    .stats-plots { height: 14; }
+    #stats-table { padding: 0 1; }
+    .stats-plots { height: auto; }
     .stats-plot { width: 1fr; height: 14; }
+    StatsScreen.-narrow .stats-plots { layout: vertical; }
     """
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
 
-    def __init__(self, paths: list[str], scope: str, cache_folder: Path | None) -> None:
+    def __init__(
+        self,
+        paths: list[str],
+        scope: str,
+        cache_folder: Path | None,
+        titles: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(id="stats")
         self.paths = paths
+        self.titles = titles or {}
         self.scope = scope
         self.cache_folder = cache_folder
         self.by = "day"
         self.stats: Stats | None = None
+        self._sums: tuple[Stats, Stats] | None = None  # per day, per model: the plots
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Usage · {self.scope}", style="bold"), id="stats-title")
         with VerticalScroll(id="stats-body"):
-            yield Static(Text("Working out usage…", style="dim"), id="stats-table")
+            yield UsageTable(self.app.config.home, id="stats-table")
             with Horizontal(id="stats-plots-day", classes="stats-plots"):
                 yield PlotextPlot(id="plot-cost-day", classes="stats-plot")
                 yield PlotextPlot(id="plot-tokens-day", classes="stats-plot")
@@ -107,69 +125,43 @@ class StatsScreen(ReportsFailures, Screen[None]):
         self.stats = message.table
         if message.notice:
             self.notify(one_line(message.notice), severity="warning", markup=False)
-        self.query_one("#stats-table", Static).update(stats_table(message.table))
-        days = message.by_day.groups[-MAX_BARS:]
-        models = message.by_model.groups[:MAX_BARS]
-        self._bars(
-            "#plot-cost-day", "Cost per day ($)", [g.key[5:] for g in days], [g.cost for g in days]
-        )
-        self._bars(
-            "#plot-tokens-day",
-            "Tokens per day (k)",
-            [g.key[5:] for g in days],
-            [g.tokens / 1000 for g in days],
-        )
-        self._bars(
-            "#plot-cost-model",
-            "Cost per model ($)",
-            [_short(g.key) for g in models],
-            [g.cost for g in models],
-        )
-        self._bars(
-            "#plot-tokens-model",
-            "Tokens per model (k)",
-            [_short(g.key) for g in models],
-            [g.tokens / 1000 for g in models],
-        )
+        self.query_one(UsageTable).show(message.table, self.titles)
+        self._sums = (message.by_day, message.by_model)
+        self._draw_plots()
 
-    def _bars(self, selector: str, title: str, labels: list[str], values: list[float]) -> None:
-        widget = self.query_one(selector, PlotextPlot)
-        plt = widget.plt
-        plt.clear_data()
-        plt.clear_figure()
-        plt.title(title)
-        if values:
-            plt.bar([one_line(label) for label in labels], values)
-        widget.refresh()
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._draw_plots)  # as many bars as the new widths hold
+
+    def _draw_plots(self) -> None:
+        """Each plot shows the bars whose labels fit its width (the latest days, the costliest
+        models), so that no label is dropped and the bars keep a gap between them."""
+        if self._sums is None:
+            return
+        by_day, by_model = self._sums
+        for kind, groups in (("day", by_day.groups), ("model", by_model.groups)):
+            for what, heading, value in PLOTS:
+                widget = self.query_one(f"#plot-{what}-{kind}", PlotextPlot)
+                fit = max(1, (widget.size.width - Y_AXIS) // LABEL_ROOM[kind])
+                count = min(MAX_BARS, fit)
+                shown = groups[-count:] if kind == "day" else groups[:count]
+                title = heading.format(kind)
+                if len(shown) < len(groups):
+                    title += f" · {'latest' if kind == 'day' else 'top'} {len(shown)}"
+                labels = [g.key[5:] if kind == "day" else _short(g.key) for g in shown]
+                _bars(widget, title, labels, [value(g) for g in shown])
+
+
+def _bars(widget: PlotextPlot, title: str, labels: list[str], values: list[float]) -> None:
+    plt = widget.plt
+    plt.clear_data()
+    plt.clear_figure()
+    plt.title(title)
+    if values:
+        plt.bar([one_line(label) for label in labels], values)
+    widget.refresh()
 
 
 def _short(model: str) -> str:
     """A model's name without its provider, at most 14 characters (plot labels are narrow)."""
     name = model.rsplit("/", 1)[-1]
     return name if len(name) <= 14 else name[:13] + "…"
-
-
-def stats_table(stats: Stats) -> Table:
-    """The same table as `pitui stats`, totals last."""
-    table = Table(expand=False, box=None, padding=(0, 1), header_style="bold")
-    table.add_column(stats.by.upper(), no_wrap=True, overflow="ellipsis", max_width=40)
-    for name in ("Sessions", "Msgs", "Input", "Output", "Cache read", "Cache write", "Cost"):
-        table.add_column(name, justify="right", no_wrap=True)
-    for group in [*stats.groups, stats.total]:
-        style = "bold" if group is stats.total else ""
-        table.add_row(*_cells(group, group is stats.total), style=style)
-    if not stats.groups:
-        table.add_row(Text("(no usage)", style="dim"))
-    return table
-
-
-def _cells(group: Any, total: bool) -> list[Text | str]:
-    key = "TOTAL" if total else group.key
-    numbers = (group.input, group.output, group.cache_read, group.cache_write)
-    return [
-        Text(one_line(key)),
-        str(len(group.sessions)),
-        str(group.messages),
-        *(f"{int(n):,}" for n in numbers),
-        f"${group.cost:,.2f}",
-    ]

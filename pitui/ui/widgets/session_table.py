@@ -21,14 +21,24 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from pitui.core.catalog.sorts import MEASURES
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import age, age_good_until, middle_ellipsis, tilde, to_datetime
+from pitui.ui.format import (
+    age,
+    age_good_until,
+    cost,
+    human_size,
+    middle_ellipsis,
+    tilde,
+    to_datetime,
+)
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 SESSION_WIDTH_MIN = 24
 SESSION_WIDTH_WITH_PATHS = 32  # titles stay readable beside the path column
 COUNT_WIDTH = 5
 AGE_WIDTH = 4
+MEASURE_WIDTH = 8  # "$1234.56", "999.9 KB"
 CWD_WIDTH = 28
 CWD_MIN = 10
 PATH_WIDTH = 100
@@ -90,6 +100,7 @@ class SessionTable(ScrollView, can_focus=False):
         self._posted: object = None
         self.chosen = False  # the user moved the cursor since the question was asked
         self._longest_path = 0
+        self.measure: str | None = None  # the sort's measure ("cost", "size"), shown as a column
         self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
 
     # -- data -----------------------------------------------------------------------------
@@ -123,6 +134,14 @@ class SessionTable(ScrollView, can_focus=False):
         self._scroll_to_cursor()
         self._post_highlighted()
 
+    def show_sort(self, sort: str) -> None:
+        """The order the rows are in: a sort by a measure shows that measure's column."""
+        measure = sort if sort in MEASURES else None
+        if measure != self.measure:
+            self.measure = measure
+            self._strips.clear()
+            self.refresh()
+
     def ages_good_until(self) -> float:
         """Epoch seconds until which every age on screen reads as it does now."""
         if self.now is None:
@@ -144,6 +163,8 @@ class SessionTable(ScrollView, can_focus=False):
             Column("count", "Msgs", COUNT_WIDTH, right=True),
             Column("age", "Age", AGE_WIDTH, right=True),
         ]
+        if self.measure is not None:  # what the list is sorted by: never gives way
+            fixed.insert(0, Column(self.measure, self.measure.capitalize(), MEASURE_WIDTH, True))
         width = self.scrollable_content_region.width
         room = width - sum(c.width + GAP for c in fixed) - GAP - SESSION_WIDTH_MIN - GAP
         if self.all_scope and min(CWD_WIDTH, room) >= CWD_MIN:  # the folder gives way first
@@ -293,8 +314,12 @@ class SessionTable(ScrollView, can_focus=False):
         else:
             title.append(one_line(summary.first_message or "(no messages)"))
         moment = to_datetime(summary.modified_ms)
-        cells = [
-            title,
+        cells = [title]
+        if self.measure == "cost":
+            cells.append(Text(cost(summary.total_cost)))
+        elif self.measure == "size":
+            cells.append(Text(human_size(summary.size)))
+        cells += [
             Text(str(summary.message_count)),
             Text(age(moment, self.now) if self.now is not None else ""),
         ]

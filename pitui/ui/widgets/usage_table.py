@@ -1,0 +1,128 @@
+"""The stats screen's table, fitted to its width when drawn: whole numbers where they fit,
+else tokens in k/M with short headers; sessions named by their title over their path, a
+path (session or project) cut in the middle. Totals last."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.widget import Widget
+
+from pitui.core.rows.safe_text import one_line
+from pitui.core.usage.groups import Group, Stats
+from pitui.ui.format import middle_ellipsis, tilde
+
+KEY_MIN = 24  # below this the numbers go compact, to leave the group's name room
+KEY_MAX = 72
+GAP = 2
+NO_TITLE = "(no title)"
+
+
+@dataclass(frozen=True)
+class Numbers:
+    header: str
+    short: str  # the header when compact
+    value: Callable[[Group], float]
+    tokens: bool = True
+
+
+NUMBERS = (
+    Numbers("Sessions", "Sess", lambda g: len(g.sessions), tokens=False),
+    Numbers("Msgs", "Msgs", lambda g: g.messages, tokens=False),
+    Numbers("Input", "Input", lambda g: g.input),
+    Numbers("Output", "Output", lambda g: g.output),
+    Numbers("Cache read", "Cache R", lambda g: g.cache_read),
+    Numbers("Cache write", "Cache W", lambda g: g.cache_write),
+)
+
+
+class UsageTable(Widget):
+    """The table of `stats` (None: still working it out), drawn for the width it has."""
+
+    DEFAULT_CSS = "UsageTable { height: auto; }"
+
+    def __init__(self, home: str | None = None, **kwargs: str) -> None:
+        super().__init__(**kwargs)
+        self.stats: Stats | None = None
+        self.titles: Mapping[str, str] = {}
+        self.home = home
+
+    def show(self, stats: Stats, titles: Mapping[str, str]) -> None:
+        self.stats, self.titles = stats, titles
+        self.refresh(layout=True)
+
+    def render(self) -> RenderableType:
+        if self.stats is None:
+            return Text("Working out usage…", style="dim")
+        return usage_table(self.stats, self.content_size.width, self.titles, self.home)
+
+
+def usage_table(
+    stats: Stats, width: int, titles: Mapping[str, str] | None = None, home: str | None = None
+) -> Table:
+    """The table for `width` columns (the same numbers as `pitui stats`)."""
+    titles = titles or {}
+    groups = [*stats.groups, stats.total]
+    headers = [*(n.header for n in NUMBERS), "Cost"]
+    cells = [_numbers(g, compact=False) for g in groups]
+    widths = _widths(headers, cells)
+    if width - sum(widths) - GAP * len(widths) < KEY_MIN:
+        headers = [*(n.short for n in NUMBERS), "Cost"]
+        cells = [_numbers(g, compact=True) for g in groups]
+        widths = _widths(headers, cells)
+    room = width - sum(widths) - GAP * len(widths)
+    wanted = max(len(stats.by), 5, *(_key_length(stats.by, g.key, titles, home) for g in groups))
+    key_width = max(8, min(KEY_MAX, wanted, room))
+    table = Table(box=None, padding=(0, 0, 0, GAP), pad_edge=False, header_style="bold")
+    table.add_column(stats.by.upper(), width=key_width, no_wrap=True, overflow="ellipsis")
+    for header, column_width in zip(headers, widths, strict=True):
+        table.add_column(header, justify="right", width=column_width)
+    for group, numbers in zip(groups, cells, strict=True):
+        total = group is stats.total
+        key = Text("TOTAL") if total else _key(stats.by, group.key, key_width, titles, home)
+        table.add_row(key, *numbers, style="bold" if total else "")
+    if not stats.groups:
+        table.add_row(Text("(no usage)", style="dim"))
+    return table
+
+
+def _widths(headers: list[str], cells: list[list[str]]) -> list[int]:
+    return [max(len(h), *(len(row[i]) for row in cells)) for i, h in enumerate(headers)]
+
+
+def _numbers(group: Group, compact: bool) -> list[str]:
+    shown = [(_compact if compact and n.tokens else _whole)(n.value(group)) for n in NUMBERS]
+    return [*shown, f"${group.cost:,.2f}"]
+
+
+def _whole(value: float) -> str:
+    return f"{int(value):,}"
+
+
+def _compact(value: float) -> str:
+    """1,047 as 1.0k, 1,489,455 as 1.5M (three significant figures or so)."""
+    for limit, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= limit:
+            return f"{value / limit:.1f}{unit}"
+    return str(int(value))
+
+
+def _key_length(by: str, key: str, titles: Mapping[str, str], home: str | None) -> int:
+    if by == "session":
+        return max(len(one_line(titles.get(key) or NO_TITLE)), len(one_line(tilde(key, home))))
+    return len(one_line(tilde(key, home) if by == "project" else key))
+
+
+def _key(by: str, key: str, width: int, titles: Mapping[str, str], home: str | None) -> Text:
+    """A group's name: a session's title over its path; paths cut in the middle."""
+    if by == "session":
+        title = one_line(titles.get(key) or NO_TITLE)
+        path = middle_ellipsis(one_line(tilde(key, home)), width)
+        return Text.assemble(title, "\n", (path, "dim"), no_wrap=True, overflow="ellipsis")
+    if by == "project":
+        return Text(middle_ellipsis(one_line(tilde(key, home)), width))
+    return Text(one_line(key))
