@@ -13,6 +13,7 @@ SUBCOMMANDS = {
     "context": "print the LLM context of a leaf",
     "tree": "print a session's entry tree",
     "list": "list and search sessions",
+    "grep": "search entries across sessions",
     "label": "set or clear the label of an entry",
     "name": "name a session",
     "trash": "move a session to the trash",

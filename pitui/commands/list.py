@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from pitui.core.answers import Answers, Dependencies
-    from pitui.core.catalog.catalog import CatalogRow, SearchResult
+    from pitui.core.catalog.catalog import CatalogRow, ScanReport, SearchResult
     from pitui.core.userdata.store import Marks
 
 TITLE_WIDTH = 60
@@ -47,7 +47,6 @@ def run(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
-    from pitui.core.format.migration import NEWER_HARNESS
     from pitui.core.rows.safe_text import one_line
     from pitui.core.userdata.arrange import apply_marks, split_query
 
@@ -68,16 +67,7 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
             mark_query.text, cwd=None if args.all else cwd, sort=sort, named_only=args.named
         )
     result.rows = apply_marks(result.rows, marks, mark_query)
-    if notice:
-        problems.append(one_line(notice))
-    problems += [f"cannot read {one_line(problem)}" for problem in report.unreadable]
-    problems += [f"skipped {one_line(problem)}" for problem in report.skipped]
-    problems += [one_line(problem) for problem in report.problems]
-    problems += [f"{one_line(path)}: {NEWER_HARNESS}" for path in report.newer_formats]
-    skipped = report.skipped_not_sessions
-    if skipped:
-        what = "file that is not a session" if skipped == 1 else "files that are not sessions"
-        problems.append(f"skipped {skipped} .jsonl {what}")
+    problems += scan_problems(report, notice)
     if result.error:
         problems.append(one_line(result.error))
     for problem in problems:
@@ -91,6 +81,23 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     if answers is not None and depends is not None and not problems:
         answers.put(depends, out)  # only a clean answer: a warning is said every time
     return 0
+
+
+def scan_problems(report: ScanReport, notice: str | None) -> list[str]:
+    """What a catalog scan could not read or skipped, one line each."""
+    from pitui.core.format.migration import NEWER_HARNESS
+    from pitui.core.rows.safe_text import one_line
+
+    problems = [one_line(notice)] if notice else []
+    problems += [f"cannot read {one_line(problem)}" for problem in report.unreadable]
+    problems += [f"skipped {one_line(problem)}" for problem in report.skipped]
+    problems += [one_line(problem) for problem in report.problems]
+    problems += [f"{one_line(path)}: {NEWER_HARNESS}" for path in report.newer_formats]
+    skipped = report.skipped_not_sessions
+    if skipped:
+        what = "file that is not a session" if skipped == 1 else "files that are not sessions"
+        problems.append(f"skipped {skipped} .jsonl {what}")
+    return problems
 
 
 def _dependencies(session_dir: str | None, cwd: str) -> Dependencies:
