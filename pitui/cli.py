@@ -30,6 +30,7 @@ SUBCOMMANDS = {
     "untag": "remove tags from a session",
     "export": "export a branch or a context as Markdown, HTML or JSONL",
     "check": "report where sessions depart from Pi's format",
+    "mcp": "serve sessions to agents (MCP over stdio, read-only)",
 }
 
 
