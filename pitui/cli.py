@@ -13,6 +13,7 @@ SUBCOMMANDS = {
     "context": "print the LLM context of a leaf",
     "tree": "print a session's entry tree",
     "list": "list and search sessions",
+    "grep": "search entries across sessions",
     "label": "set or clear the label of an entry",
     "name": "name a session",
     "trash": "move a session to the trash",
@@ -29,6 +30,7 @@ SUBCOMMANDS = {
     "untag": "remove tags from a session",
     "export": "export a branch or a context as Markdown, HTML or JSONL",
     "check": "report where sessions depart from Pi's format",
+    "mcp": "serve sessions to agents (MCP over stdio, read-only)",
 }
 
 

@@ -16,7 +16,7 @@ LAYERS = [
     ("pitui.core.answers",),
     ("pitui.core.rows", "pitui.core.catalog"),
     ("pitui.core.live", "pitui.core.changes", "pitui.core.userdata"),
-    ("pitui.core.export", "pitui.core.usage"),
+    ("pitui.core.export", "pitui.core.usage", "pitui.core.entry_search"),
     ("pitui.demo", "pitui.ui", "pitui.commands", "pitui.cli", "pitui.__main__"),
 ]
 

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from pitui.core.answers import Answers, Dependencies
-    from pitui.core.catalog.catalog import CatalogRow, SearchResult
+    from pitui.core.catalog.catalog import CatalogRow, ScanReport, SearchResult
     from pitui.core.userdata.store import Marks
 
 TITLE_WIDTH = 60
@@ -45,31 +45,73 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace, answers: Answers | None) -> int:
+    cwd = os.getcwd()
+    depends = _dependencies(args.session_dir, cwd) if answers is not None else None
+    sort = args.sort or ("recent" if args.json else "threaded")
+    result, marks, problems = list_sessions(
+        args.query,
+        every=args.all,
+        session_dir=args.session_dir,
+        sort=sort,
+        named=args.named,
+        no_cache=args.no_cache,
+    )
+    for problem in problems:
+        print(f"pitui: {problem}", file=sys.stderr)
+    if args.json:
+        data = [with_marks(row.summary.to_json(), row, marks) for row in result.rows]
+        out = to_json(data) + "\n"
+    else:
+        out = render(result, show_cwd=args.all, marks=marks)
+    sys.stdout.write(out)
+    if answers is not None and depends is not None and not problems:
+        answers.put(depends, out)  # only a clean answer: a warning is said every time
+    return 0
+
+
+def list_sessions(
+    query: str,
+    *,
+    every: bool = False,
+    session_dir: str | None = None,
+    sort: str = "recent",
+    named: bool = False,
+    no_cache: bool = False,
+) -> tuple[SearchResult, Marks, list[str]]:
+    """The sessions a query finds, this folder's or `every` one (`pitui list`'s answer),
+    the pins and tags, and the problems met (one line each, to say before the listing)."""
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
-    from pitui.core.format.migration import NEWER_HARNESS
     from pitui.core.rows.safe_text import one_line
     from pitui.core.userdata.arrange import apply_marks, split_query
 
     cwd = os.getcwd()
-    depends = _dependencies(args.session_dir, cwd) if answers is not None else None
-    mark_query = split_query(args.query)  # pin: and tag:NAME are pitui's, not the catalog's
+    mark_query = split_query(query)  # pin: and tag:NAME are pitui's, not the catalog's
     refuse_bad_query(mark_query.text)
     problems: list[str] = []
     marks = load_marks(problems)
-    custom = discovery.custom_session_dir(args.session_dir, cwd)
-    with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=args.no_cache) as catalog:
+    custom = discovery.custom_session_dir(session_dir, cwd)
+    with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=no_cache) as catalog:
         # a plain listing never waits for the tool-output and trigram indexes (a search, or
         # the app's background pass, builds them)
-        report = catalog.scan(tools="now" if args.query.strip() else "later")
+        report = catalog.scan(tools="now" if query.strip() else "later")
         notice = catalog.index.notice
-        sort = args.sort or ("recent" if args.json else "threaded")
         result = catalog.search(
-            mark_query.text, cwd=None if args.all else cwd, sort=sort, named_only=args.named
+            mark_query.text, cwd=None if every else cwd, sort=sort, named_only=named
         )
     result.rows = apply_marks(result.rows, marks, mark_query)
-    if notice:
-        problems.append(one_line(notice))
+    problems += scan_problems(report, notice)
+    if result.error:
+        problems.append(one_line(result.error))
+    return result, marks, problems
+
+
+def scan_problems(report: ScanReport, notice: str | None) -> list[str]:
+    """What a catalog scan could not read or skipped, one line each."""
+    from pitui.core.format.migration import NEWER_HARNESS
+    from pitui.core.rows.safe_text import one_line
+
+    problems = [one_line(notice)] if notice else []
     problems += [f"cannot read {one_line(problem)}" for problem in report.unreadable]
     problems += [f"skipped {one_line(problem)}" for problem in report.skipped]
     problems += [one_line(problem) for problem in report.problems]
@@ -78,19 +120,7 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     if skipped:
         what = "file that is not a session" if skipped == 1 else "files that are not sessions"
         problems.append(f"skipped {skipped} .jsonl {what}")
-    if result.error:
-        problems.append(one_line(result.error))
-    for problem in problems:
-        print(f"pitui: {problem}", file=sys.stderr)
-    if args.json:
-        data = [_with_marks(row.summary.to_json(), row, marks) for row in result.rows]
-        out = to_json(data) + "\n"
-    else:
-        out = render(result, show_cwd=args.all, marks=marks)
-    sys.stdout.write(out)
-    if answers is not None and depends is not None and not problems:
-        answers.put(depends, out)  # only a clean answer: a warning is said every time
-    return 0
+    return problems
 
 
 def _dependencies(session_dir: str | None, cwd: str) -> Dependencies:
@@ -194,7 +224,7 @@ def _marked(title: str, session_id: object, marks: Marks) -> str:
     return f"* {title}" if marks.is_pinned(session_id) else title
 
 
-def _with_marks(data: dict[str, object], row: CatalogRow, marks: Marks) -> dict[str, object]:
+def with_marks(data: dict[str, object], row: CatalogRow, marks: Marks) -> dict[str, object]:
     data["pinned"] = marks.is_pinned(row.summary.id)
     data["tags"] = list(marks.tags_of(row.summary.id))
     return data

@@ -44,11 +44,15 @@ class TimedSearch:
         self._left = BUDGET
 
     def found(self, text: str) -> bool:
+        return self.search(text) is not None
+
+    def search(self, text: str) -> regex.Match[str] | None:
+        """The first match in `text`; raises `RegexTooSlow` once the budget is spent."""
         if self._left <= 0:
             raise RegexTooSlow(self.pattern.pattern)
         start = time.monotonic()
         try:
-            return self.pattern.search(text, timeout=self._left, concurrent=True) is not None
+            return self.pattern.search(text, timeout=self._left, concurrent=True)
         except TimeoutError:
             self._left = 0
             raise RegexTooSlow(self.pattern.pattern) from None

@@ -156,7 +156,7 @@ def _text_hits(token: Token, lookups: Lookups) -> set[str] | None:
     return lookups.texts(grams) if grams else None
 
 
-def _passes_filters(s: SessionSummary, query: Query) -> bool:
+def passes_filters(s: SessionSummary, query: Query) -> bool:
     for key, value in query.filters:
         if key == "cwd" and value not in normalize_ws_lower(s.cwd):
             return False
@@ -198,7 +198,7 @@ def run_search(
     if query.error:
         return SearchResult([], query.error)
     pool = [s for s in sessions if not named_only or js_trim(s.name or "")]
-    pool = [s for s in pool if _passes_filters(s, query)]
+    pool = [s for s in pool if passes_filters(s, query)]
     if not query.has_text:
         if sort in MEASURES:
             return SearchResult(flat_rows(_largest_first(pool, sort)))

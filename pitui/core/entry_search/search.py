@@ -1,0 +1,84 @@
+"""Entry search across sessions: every entry whose own text matches, newest session first.
+
+The sessions come from the catalog (its order: newest first); `cwd:`, `name:`, `model:` and
+`label:` filters select sessions from their summaries as `pitui list` does, then each file is
+read for its matching entries (`scan`). The catalog's text indexes are not used to narrow the
+files: they hold only the conversation text Pi's picker searches, and an entry also matches
+on its thinking, tool calls and tool output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from pitui.core.catalog.regex_query import RegexTooSlow
+from pitui.core.catalog.search import passes_filters
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.entry_search.matcher import EntryMatcher
+from pitui.core.entry_search.said import ROLES
+from pitui.core.entry_search.scan import EntryHit, session_hits
+from pitui.core.entry_search.snippet import snippet
+from pitui.core.errors import PituiError
+
+__all__ = ["ROLES", "EntryHit", "EntrySearch", "search_entries"]
+
+
+@dataclass
+class EntrySearch:
+    hits: list[EntryHit] = field(default_factory=list)
+    error: str | None = None  # the query cannot be used, or took too long
+    unreadable: list[str] = field(default_factory=list)  # "path: why"
+    more: bool = False  # more entries match than `limit` allowed
+
+
+def search_entries(
+    sessions: Iterable[SessionSummary],
+    text: str,
+    *,
+    role: str | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+    redact: bool = False,
+) -> EntrySearch:
+    """Matching entries of `sessions` (newest first), in file order within each session,
+    `offset` of them skipped, at most `limit` kept, each with its snippet (`redact`:
+    secrets in the snippets replaced, as an export does)."""
+    matcher = EntryMatcher.parse(text)
+    query = matcher.query
+    if query.error:
+        return EntrySearch(error=query.error)
+    if role is not None and role not in ROLES:
+        return EntrySearch(error=f"unknown role {role!r} (use {', '.join(ROLES)})")
+    result = EntrySearch()
+    session_filter = replace(query, after_ms=None, before_ms=None)  # times are the entries'
+    wanted = None if limit is None else offset + limit
+    try:
+        for summary in sessions:
+            if not passes_filters(summary, session_filter):
+                continue
+            try:
+                result.hits += session_hits(summary.path, matcher, role)
+            except (PituiError, OSError) as error:
+                result.unreadable.append(f"{summary.path}: {error}")
+            if wanted is not None and len(result.hits) > wanted:
+                break
+    except RegexTooSlow as error:
+        return EntrySearch(error=str(error))
+    kept = result.hits[offset:]
+    result.more = limit is not None and len(kept) > limit
+    result.hits = kept[:limit] if limit is not None else kept
+    for hit in result.hits:
+        hit.snippet = _snippet(hit.text, matcher, redact)
+    return result
+
+
+def _snippet(text: str, matcher: EntryMatcher, redact: bool) -> str:
+    if redact:
+        from pitui.core.secrets import redact as redact_text
+
+        text = redact_text(text)[0]
+    try:
+        return snippet(text, matcher.span(text))
+    except (RegexTooSlow, TimeoutError):
+        return snippet(text, (0, 0))

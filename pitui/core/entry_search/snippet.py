@@ -1,0 +1,47 @@
+"""A one-line snippet of an entry's text around a match, safe for a terminal.
+
+Cut at grapheme boundaries (a flag, an emoji sequence or a letter with its marks is never
+split), whitespace runs shown as one space, controls, bidi controls and lone surrogates made
+visible (`safe_text.one_line`), so right-to-left or multi-byte text cannot reorder or break
+the line it is printed on.
+"""
+
+from __future__ import annotations
+
+from pitui.core.format.jsvalues import JS_SPACE_RUN
+from pitui.core.rows.safe_text import one_line
+
+WIDTH = 100  # graphemes in a snippet
+BEFORE = 30  # of them before the match, when the match is not near the start
+_READ = 4  # characters looked at per grapheme wanted (marks, joiners)
+ELLIPSIS = "…"
+
+
+def snippet(text: str, span: tuple[int, int], width: int = WIDTH) -> str:
+    """About `width` graphemes of `text` around `span` (the match), `…` where cut."""
+    start, end = span
+    low, high = max(0, start - BEFORE * _READ), min(len(text), end + width * _READ)
+    left = _graphemes(_squeeze(text[low:start]))
+    right = _graphemes(_squeeze(text[start:high]))
+    if low > 0 and left:
+        left = left[1:]  # the window's first grapheme may be the end of a longer one
+    if high < len(text) and right:
+        right = right[:-1]  # and its last the start of one
+    cut_left = low > 0 or len(left) > BEFORE
+    left = left[-BEFORE:]
+    room = width - len(left)
+    cut_right = high < len(text) or len(right) > room
+    shown = "".join(left).lstrip(" ") + "".join(right[:room])
+    return one_line(
+        (ELLIPSIS if cut_left else "") + shown.rstrip(" ") + (ELLIPSIS if cut_right else "")
+    )
+
+
+def _squeeze(text: str) -> str:
+    return JS_SPACE_RUN.sub(" ", text)
+
+
+def _graphemes(text: str) -> list[str]:
+    import regex
+
+    return regex.findall(r"\X", text)

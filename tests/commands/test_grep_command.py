@@ -1,0 +1,95 @@
+"""`pitui grep`: scopes as `pitui list`'s, JSON keys, one safe line per entry."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+
+from pitui.cli import main
+from pitui.core.catalog.discovery import project_dir
+from pitui.demo.generate import generate_corpus
+
+KEYS = ["path", "sessionId", "id", "role", "timestamp", "snippet", "line"]
+
+
+@pytest.fixture
+def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    agent = tmp_path / "agent"
+    generate_corpus(agent / "sessions", seed=11, count=12)
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    return agent
+
+
+def _own_folder(agent: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project folder (the cwd) with one session that says hostile things."""
+    cwd = agent.parent / "proj"
+    cwd.mkdir()
+    folder = project_dir(agent / "sessions", str(cwd))
+    folder.mkdir()
+    header = {
+        "type": "session",
+        "version": 3,
+        "id": "mine",
+        "timestamp": "2026-05-01T00:00:00Z",
+        "cwd": str(cwd),
+    }
+    said = {"type": "message", "id": "m1", "parentId": None, "timestamp": "2026-05-01T00:00:01Z",
+            "message": {"role": "user", "content": "parser \x1b[31mred\x07 \u202eevil\nנקודה"}}  # fmt: skip
+    (folder / "a\x1b[2Jb.jsonl").write_bytes(
+        orjson.dumps(header) + b"\n" + orjson.dumps(said) + b"\n"
+    )
+    monkeypatch.chdir(cwd)
+    return folder
+
+
+def test_this_folder_by_default_text_is_inert(agent: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    folder = _own_folder(agent, monkeypatch)
+    assert main(["grep", "parser"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    assert out.startswith(f"{folder}/a␛[2Jb.jsonl:2  m1  user ")
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out and "נקודה" in out
+    assert main(["grep", "parser", "--json"]) == 0
+    (hit,) = json.loads(capsys.readouterr().out)
+    assert list(hit) == KEYS and hit["sessionId"] == "mine" and hit["line"] == 2
+
+
+def test_all_json_newest_first_and_limit(agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grep", "--all", "--json", "parser"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert len({h["path"] for h in hits}) > 2
+    assert main(["list", "--all", "--json"]) == 0
+    order = [s["path"] for s in json.loads(capsys.readouterr().out)]
+    ranks = [order.index(h["path"]) for h in hits]
+    assert ranks == sorted(ranks)
+    assert main(["grep", "--all", "--json", "--limit", "3", "parser"]) == 0
+    assert json.loads(capsys.readouterr().out) == hits[:3]
+    assert main(["grep", "--all", "--json", "--role", "user", "parser"]) == 0
+    assert {h["role"] for h in json.loads(capsys.readouterr().out)} == {"user"}
+
+
+def test_session_dir(agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for path in list((agent / "sessions").rglob("*.jsonl"))[:4]:
+        (flat / path.name).write_bytes(path.read_bytes())
+    assert main(["grep", "--all", "--json", "--session-dir", str(flat), "the"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert hits and all(Path(h["path"]).parent == flat for h in hits)
+
+
+def test_bad_queries(agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grep", "  "]) == 2
+    assert "pitui: grep needs a query" in capsys.readouterr().err
+    assert main(["grep", "--all", "x after:2025-13-01"]) == 2
+    assert "after:" in capsys.readouterr().err
+    assert main(["grep", "--all", "--json", "re:("]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == [] and "regular expression" in captured.err
+    with pytest.raises(SystemExit):
+        main(["grep", "--all", "--limit", "0", "x"])
