@@ -1,4 +1,5 @@
-"""`pitui list [QUERY] [--all] [--session-dir DIR] [--sort ...] [--named] [--no-cache] [--json]`."""
+"""`pitui list [QUERY] [--all] [--session-dir DIR] [--archived] [--sort ...] [--named]
+[--no-cache] [--json]`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pitui.core.catalog.sorts import SORTS
 
 TYPE_CHECKING = False  # not typing's: a warm listing answers before typing is imported
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from pitui.core.answers import Answers, Dependencies
@@ -31,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="order (default threaded; recent for --json; cost, size: largest first)",
     )
     parser.add_argument("--named", action="store_true", help="only sessions with a name")
+    parser.add_argument(
+        "--archived", action="store_true", help="pitui's archive (as the query's in:archive)"
+    )
     parser.add_argument("--no-cache", action="store_true", help="do not use the catalog index")
     parser.add_argument("--json", action="store_true", help="print a JSON array (Pi's keys first)")
 
@@ -47,25 +52,34 @@ def run(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
+    from pitui.core.catalog.query import split_store
     from pitui.core.format.migration import NEWER_HARNESS
     from pitui.core.rows.safe_text import one_line
     from pitui.core.userdata.arrange import apply_marks, split_query
 
     cwd = os.getcwd()
-    depends = _dependencies(args.session_dir, cwd) if answers is not None else None
     mark_query = split_query(args.query)  # pin: and tag:NAME are pitui's, not the catalog's
+    store, _ = split_store(mark_query.text, "archive" if args.archived else "local")
+    archive = discovery.archive_root() if store != "local" else None
+    depends = _dependencies(args.session_dir, cwd, archive) if answers is not None else None
     refuse_bad_query(mark_query.text)
     problems: list[str] = []
     marks = load_marks(problems)
     custom = discovery.custom_session_dir(args.session_dir, cwd)
-    with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=args.no_cache) as catalog:
+    with Catalog(
+        discovery.sessions_root(), custom_dir=custom, no_cache=args.no_cache, archive_dir=archive
+    ) as catalog:
         # a plain listing never waits for the tool-output and trigram indexes (a search, or
         # the app's background pass, builds them)
         report = catalog.scan(tools="now" if args.query.strip() else "later")
         notice = catalog.index.notice
         sort = args.sort or ("recent" if args.json else "threaded")
         result = catalog.search(
-            mark_query.text, cwd=None if args.all else cwd, sort=sort, named_only=args.named
+            mark_query.text,
+            cwd=None if args.all else cwd,
+            sort=sort,
+            named_only=args.named,
+            store=store,
         )
     result.rows = apply_marks(result.rows, marks, mark_query)
     if notice:
@@ -93,13 +107,21 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     return 0
 
 
-def _dependencies(session_dir: str | None, cwd: str) -> Dependencies:
+def _dependencies(session_dir: str | None, cwd: str, archive: Path | None) -> Dependencies:
     """What a listing reads: the catalog scans every session folder of its root, whatever
-    the cwd (see `kept`), and pins and tags mark the rows."""
-    from pitui.commands.kept import marks_dependencies, scope_dependencies
+    the cwd (see `kept`), and of the archive when it lists it; pins and tags mark the rows."""
+    from pitui.commands.kept import (
+        every_folder_dependencies,
+        marks_dependencies,
+        scope_dependencies,
+    )
+    from pitui.core.user_dirs import config_dir
 
     depends = scope_dependencies(True, session_dir, cwd)
     marks_dependencies(depends)
+    if archive is not None:
+        depends.file(str(config_dir() / "settings.json"))  # it may name the archive
+        every_folder_dependencies(depends, str(archive))
     return depends
 
 
@@ -142,6 +164,7 @@ def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
     when = _local(s.modified_ms)
     title = _marked(storable(one_line(s.name or s.first_message)), s.id, marks)
     title = f"({NEWER_FORMAT}) {title}" if s.newer_format else title
+    title = f"(archived) {title}" if s.store == "archive" else title
     title = _clip(row.guide() + title, TITLE_WIDTH)
     line = f"{when:<16}  {s.message_count:>5}  {title:<{TITLE_WIDTH}}"
     return (line + "  " + storable(one_line(s.cwd))) if show_cwd else line.rstrip()
