@@ -51,6 +51,13 @@ def archive_root(env: Mapping[str, str] | None = None) -> Path:
     return agent_dir(env) / "sessions-archive"
 
 
+def overlaps(first: Path, second: Path) -> bool:
+    """Whether one folder is the other or inside it (an archive inside a session folder would
+    be listed by Pi as a project)."""
+    first, second = first.absolute(), second.absolute()
+    return first.is_relative_to(second) or second.is_relative_to(first)
+
+
 def _pitui_setting(key: str) -> str | None:
     from pitui.core.user_dirs import config_dir
 

@@ -24,8 +24,7 @@ ORIGIN_SUFFIX = ".origin"
 def check_places(archive: Path, sessions: Path) -> None:
     """Refuse an archive inside a session folder (Pi would list it as a project) or holding
     one."""
-    archive, sessions = archive.absolute(), sessions.absolute()
-    if archive.is_relative_to(sessions) or sessions.is_relative_to(archive):
+    if discovery.overlaps(archive, sessions):
         raise PituiError(
             f"the archive {shown(archive)} and the session folder {shown(sessions)} overlap: "
             "set PITUI_ARCHIVE_DIR (or archive_dir in pitui's settings) to another folder"
