@@ -1,15 +1,18 @@
 """The app as a user meets it: from launch to the screen showing the answer, pitui against
 Pi 1.6.0's own TUI, measured in tmux by polling the screen (`capture-pane`), in the same run.
 
-    python benchmarks/bench_tui_launch.py [--repeats 3] [--part picker|session|enter|all]
-                                          [--sessions 1000] [--pause 1.0]
+    python benchmarks/bench_tui_launch.py [--repeats 3] [--part picker|archive|session|enter|all]
+                                          [--sessions 1000] [--pause 1.0] [--archived 900]
 
 picker   `pitui --all` on a store of `--sessions` generated sessions (warm index) until the
          first session title appears and until the whole list is in (status "N shown"),
          against `pi --resume` until its picker is up, then Tab (All sessions) until the same
          title appears (Pi shows rows while it lists, "Loading 50/1000") and until the whole
          list is in ("◉ All"); and, as the floor no Textual app here can beat, a Textual app
-         showing one line (`textual_floor.py`).
+         showing one line (`textual_floor.py`). With `--archived N`, also Pi's `/resume`
+         (All) on the store against a copy of it after `pitui archive` moved its N oldest
+         sessions out (until the picker is up, then Tab until "◉ All"), alternating;
+         `--part archive`: only that comparison (N: 900 unless given).
 session  `pitui FILE` on the 100k-entry session (~110 MB) until tree rows appear and until
          the whole tree is loaded (the header shows the entry count and no progress line),
          against `pi --session COPY` until the conversation (the leaf message) is shown. Pi
@@ -228,6 +231,42 @@ def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict
     return runs
 
 
+def archived_copy(agent: Path, archived: int, work: Path) -> Path:
+    """A copy of the store with its `archived` oldest sessions (by file name: their creation
+    time) moved to pitui's archive by `pitui archive`, as a user would."""
+    copy = work / f"agent-{archived}-archived"
+    if (copy / "sessions-archive").exists():
+        return copy
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(agent / "sessions", copy / "sessions")  # copy2 keeps the mtimes
+    files = sorted((copy / "sessions").glob("*/*.jsonl"), key=lambda p: p.name)[:archived]
+    env = procs.pitui_env(copy, work / "cache-archived")
+    env.pop("PITUI_ARCHIVE_DIR", None)
+    procs.run(procs.pitui_argv("archive", "--yes", *map(str, files)), env)
+    return copy
+
+
+def bench_archived(sessions: int, archived: int, repeats: int, work: Path) -> dict[str, list]:
+    """Pi's `/resume` (All) on the store, and on a copy after archiving `archived` of its
+    sessions, alternating: from launch to the picker, then Tab until the whole list is in."""
+    agent = store(sessions)
+    copy = archived_copy(agent, archived, work)
+    pi_home = work / "pi-home"
+    pi_home.mkdir(parents=True, exist_ok=True)
+    agents = {"pi": work / "pi-agent", f"pi, {archived} archived": work / "pi-agent-archived"}
+    for side, source in zip(agents, (agent, copy), strict=True):
+        if not agents[side].exists():
+            agents[side].mkdir(parents=True)
+            (agents[side] / "sessions").symlink_to(source / "sessions")
+    pi = [procs.node(), str(PI_CLI), "--resume"]
+    steps = [("picker", contains("Resume Session"), ("Tab",)), ("all listed", pi_all, None)]
+    runs: dict[str, list[dict]] = {side: [] for side in agents}
+    for i in range(repeats):
+        for side in list(agents) if i % 2 == 0 else list(agents)[::-1]:
+            runs[side].append(measure(pi, pi_env(agents[side], pi_home), work, steps))
+    return runs
+
+
 # -- session --------------------------------------------------------------------------------
 
 
@@ -413,8 +452,13 @@ def report(title: str, runs: dict[str, list[dict]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--part", choices=("picker", "session", "enter", "all"), default="all")
+    parser.add_argument(
+        "--part", choices=("picker", "archive", "session", "enter", "all"), default="all"
+    )
     parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--archived", type=int, default=0,
+                        help="picker: also Pi's /resume (All) after archiving this many of "
+                             "the store's sessions (in a copy), against the whole store")  # fmt: skip
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--pause", type=float, default=1.0,
                         help="enter: seconds from the list shown to Enter (0: at once)")  # fmt: skip
@@ -427,6 +471,10 @@ def main() -> None:
     if args.part in ("picker", "all"):
         runs = bench_picker(args.sessions, args.repeats, work)
         report(f"picker, {args.sessions} sessions, warm index: launch to first title", runs)
+    if args.part == "archive" or (args.part in ("picker", "all") and args.archived):
+        archived = args.archived or 900
+        runs = bench_archived(args.sessions, archived, args.repeats, work)
+        report(f"Pi's /resume (All), {args.sessions} sessions, {archived} archived", runs)
     if args.part in ("session", "all"):
         runs = bench_session(args.entries, args.repeats, work)
         report(f"open the {args.entries:,}-entry session: launch to screen", runs)

@@ -22,6 +22,8 @@ SUBCOMMANDS = {
     "secrets": "credentials found in sessions (values masked)",
     "prune": "move selected sessions to the trash",
     "restore": "bring back sessions pitui moved to the trash",
+    "archive": "move selected sessions out of Pi's session folder into pitui's archive",
+    "unarchive": "move archived sessions back to where they were",
     "fork": "write a new session from the path to one entry",
     "context-edit": "omit or replace a message in the model's future context",
     "pin": "pin sessions to the top of the list",

@@ -93,8 +93,16 @@ def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, objec
     return {
         "sessions_root": discovery.sessions_root(),
         "custom_dir": discovery.custom_session_dir(args.session_dir),
+        "archive_dir": _archive_dir(),
         "all_scope": args.all,
     }
+
+
+def _archive_dir() -> Path | None:
+    """pitui's archive, for the picker's archive scope (none where it overlaps the sessions
+    root: `pitui archive` says why)."""
+    archive = discovery.archive_root()
+    return None if discovery.overlaps(archive, discovery.sessions_root()) else archive
 
 
 def _recent_demo_base() -> int:

@@ -1,4 +1,5 @@
-"""`pitui list [QUERY] [--all] [--session-dir DIR] [--sort ...] [--named] [--no-cache] [--json]`."""
+"""`pitui list [QUERY] [--all] [--session-dir DIR] [--archived] [--sort ...] [--named]
+[--no-cache] [--json]`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pitui.core.catalog.sorts import SORTS
 
 TYPE_CHECKING = False  # not typing's: a warm listing answers before typing is imported
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from pitui.core.answers import Answers, Dependencies
@@ -31,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="order (default threaded; recent for --json; cost, size: largest first)",
     )
     parser.add_argument("--named", action="store_true", help="only sessions with a name")
+    parser.add_argument(
+        "--archived", action="store_true", help="pitui's archive (as the query's in:archive)"
+    )
     parser.add_argument("--no-cache", action="store_true", help="do not use the catalog index")
     parser.add_argument("--json", action="store_true", help="print a JSON array (Pi's keys first)")
 
@@ -45,8 +50,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace, answers: Answers | None) -> int:
+    from pitui.core.catalog import discovery
+    from pitui.core.catalog.query import split_store
+    from pitui.core.userdata.arrange import split_query
+
     cwd = os.getcwd()
-    depends = _dependencies(args.session_dir, cwd) if answers is not None else None
+    store, _ = split_store(split_query(args.query).text, "archive" if args.archived else "local")
+    archive = discovery.archive_root() if store != "local" else None
+    depends = _dependencies(args.session_dir, cwd, archive) if answers is not None else None
     sort = args.sort or ("recent" if args.json else "threaded")
     result, marks, problems = list_sessions(
         args.query,
@@ -55,6 +66,7 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
         sort=sort,
         named=args.named,
         no_cache=args.no_cache,
+        archived=args.archived,
     )
     for problem in problems:
         print(f"pitui: {problem}", file=sys.stderr)
@@ -77,11 +89,14 @@ def list_sessions(
     sort: str = "recent",
     named: bool = False,
     no_cache: bool = False,
+    archived: bool = False,
 ) -> tuple[SearchResult, Marks, list[str]]:
     """The sessions a query finds, this folder's or `every` one (`pitui list`'s answer),
-    the pins and tags, and the problems met (one line each, to say before the listing)."""
+    the pins and tags, and the problems met (one line each, to say before the listing).
+    `archived`: the archive's sessions (as `in:archive`, which a query may say itself)."""
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
+    from pitui.core.catalog.query import split_store
     from pitui.core.rows.safe_text import one_line
     from pitui.core.userdata.arrange import apply_marks, split_query
 
@@ -91,13 +106,17 @@ def list_sessions(
     problems: list[str] = []
     marks = load_marks(problems)
     custom = discovery.custom_session_dir(session_dir, cwd)
-    with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=no_cache) as catalog:
+    store, _ = split_store(mark_query.text, "archive" if archived else "local")
+    archive = discovery.archive_root() if store != "local" else None
+    with Catalog(
+        discovery.sessions_root(), custom_dir=custom, no_cache=no_cache, archive_dir=archive
+    ) as catalog:
         # a plain listing never waits for the tool-output and trigram indexes (a search, or
         # the app's background pass, builds them)
         report = catalog.scan(tools="now" if query.strip() else "later")
         notice = catalog.index.notice
         result = catalog.search(
-            mark_query.text, cwd=None if every else cwd, sort=sort, named_only=named
+            mark_query.text, cwd=None if every else cwd, sort=sort, named_only=named, store=store
         )
     result.rows = apply_marks(result.rows, marks, mark_query)
     problems += scan_problems(report, notice)
@@ -123,13 +142,21 @@ def scan_problems(report: ScanReport, notice: str | None) -> list[str]:
     return problems
 
 
-def _dependencies(session_dir: str | None, cwd: str) -> Dependencies:
+def _dependencies(session_dir: str | None, cwd: str, archive: Path | None) -> Dependencies:
     """What a listing reads: the catalog scans every session folder of its root, whatever
-    the cwd (see `kept`), and pins and tags mark the rows."""
-    from pitui.commands.kept import marks_dependencies, scope_dependencies
+    the cwd (see `kept`), and of the archive when it lists it; pins and tags mark the rows."""
+    from pitui.commands.kept import (
+        every_folder_dependencies,
+        marks_dependencies,
+        scope_dependencies,
+    )
+    from pitui.core.user_dirs import config_dir
 
     depends = scope_dependencies(True, session_dir, cwd)
     marks_dependencies(depends)
+    if archive is not None:
+        depends.file(str(config_dir() / "settings.json"))  # it may name the archive
+        every_folder_dependencies(depends, str(archive))
     return depends
 
 
@@ -172,6 +199,7 @@ def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
     when = _local(s.modified_ms)
     title = _marked(storable(one_line(s.name or s.first_message)), s.id, marks)
     title = f"({NEWER_FORMAT}) {title}" if s.newer_format else title
+    title = f"(archived) {title}" if s.store == "archive" else title
     title = _clip(row.guide() + title, TITLE_WIDTH)
     line = f"{when:<16}  {s.message_count:>5}  {title:<{TITLE_WIDTH}}"
     return (line + "  " + storable(one_line(s.cwd))) if show_cwd else line.rstrip()

@@ -232,6 +232,7 @@ def make_app(
     sessions_root: Path | str | None = None,
     session_file: Path | str | None = None,
     custom_dir: Path | str | None = None,
+    archive_dir: Path | str | None = None,
     cwd: str | None = None,
     all_scope: bool = False,
     watch: bool = True,
@@ -267,8 +268,9 @@ def make_app(
             custom_dir=config.custom_dir,
             cache_dir=Path(cache_dir) if cache_dir else None,
             no_cache=no_cache,
+            archive_dir=Path(archive_dir) if archive_dir else None,
         )
-    roots = [p for p in (root, config.custom_dir) if p is not None]
+    roots = [p for p in (root, config.custom_dir, archive_dir) if p is not None]
     if file is not None:
         roots = [file.parent]
     live = LiveStore(roots, watch=watch)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pitui.core.changes import handoff as core_handoff
 from pitui.core.errors import PituiError
@@ -59,3 +60,32 @@ class HandoffFlow:
             [("here", "Run here"), ("cancel", "Cancel")],
         )
         self.push_screen(modal, callback=chosen)  # type: ignore[attr-defined]
+
+
+def ask_unarchive(app: Any, path: Path, header_cwd: str) -> None:
+    """Resuming an archived session: move it back to Pi's session folder first (Pi then
+    lists it again), resume it where it is, or not at all."""
+    from pitui.core.changes.archive import unarchive_session
+
+    def chosen(choice: str | None) -> None:
+        if choice == "here":
+            app.request_handoff(path, header_cwd)
+        if choice != "unarchive":
+            return
+        try:
+            back = unarchive_session(path, app.catalog.root, app.catalog.archive_dir)
+        except PituiError as error:
+            app.notify(str(error), title="Not unarchived", severity="error", markup=False)
+            return
+        app.request_handoff(back, header_cwd)
+
+    modal = ChoiceModal(
+        "This session is archived",
+        "Move it back to Pi's session folder before resuming it in pi?",
+        [
+            ("unarchive", "Unarchive, then resume"),
+            ("here", "Resume from the archive"),
+            ("cancel", "Cancel"),
+        ],
+    )
+    app.push_screen(modal, callback=chosen)

@@ -27,6 +27,7 @@ class Settings:
     theme: str = THEMES[0]
     tree_share: int = TREE_SHARE_DEFAULT
     hidden_panes: list[str] = field(default_factory=list)
+    archive_dir: str | None = None  # read by `discovery.archive_root`; kept when saving
 
 
 def config_dir() -> Path:
@@ -64,6 +65,8 @@ def from_json(raw: Any) -> Settings:
     low, high = TREE_SHARE_RANGE
     if isinstance(share, int) and not isinstance(share, bool) and low <= share <= high:
         settings.tree_share = share
+    if isinstance(raw.get("archive_dir"), str):
+        settings.archive_dir = raw["archive_dir"]
     hidden = raw.get("hidden_panes")
     if isinstance(hidden, list):
         kept = [p for p in PANES if p in hidden]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from ui_helpers import settle, wait_for
 
 from pitui.ui.screens.session import SessionScreen
@@ -99,3 +100,15 @@ async def test_an_empty_session_file_loads_once_pi_writes_it(
         await wait_for(pilot, lambda: screen.live is not None, timeout=10)
         await settle(pilot)
         assert screen.gone is None and len(screen.live.session.tree.entries) == 1
+
+
+def test_saving_the_layout_keeps_the_archive_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pitui.core.catalog.discovery import archive_root
+
+    monkeypatch.setenv("PITUI_CONFIG_DIR", str(tmp_path))
+    monkeypatch.delenv("PITUI_ARCHIVE_DIR", raising=False)
+    settings_path().write_text(json.dumps({"archive_dir": str(tmp_path / "old")}))
+    save_settings(load_settings())  # the theme or the layout changed
+    assert archive_root() == tmp_path / "old"

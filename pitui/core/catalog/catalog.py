@@ -27,6 +27,7 @@ from pitui.core.catalog import discovery
 from pitui.core.catalog.filestat import Unreadable
 from pitui.core.catalog.index import FileRow, Index, Update, default_cache_dir
 from pitui.core.catalog.ordering import newest_first
+from pitui.core.catalog.query import Store, split_store
 from pitui.core.catalog.scan_pass import ScanPass, ScanReport
 from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
@@ -51,17 +52,22 @@ class Catalog(ScanPass):
         custom_dir: Path | None = None,
         cache_dir: Path | None = None,
         no_cache: bool = False,
+        archive_dir: Path | None = None,
     ) -> None:
         self.root = Path(sessions_root).absolute()
         self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
+        self.archive_dir = Path(archive_dir).absolute() if archive_dir is not None else None
         self._scope_dir = str(self.custom_dir or self.root)
-        self._scope_prefix = os.path.join(self._scope_dir, "")
+        self._archive_scope = str(self.archive_dir) if self.archive_dir is not None else None
+        self._prefixes = [
+            os.path.join(folder, "") for folder in (self._scope_dir, self._archive_scope) if folder
+        ]
         self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
         self._lock = threading.RLock()  # the attributes below (held briefly)
         self._passes = threading.RLock()  # one scan / update / forget at a time
         self._summaries: dict[str, SessionSummary] = {}
         self._version = 0  # bumped on every change to _summaries
-        self._ordered: dict[bool, tuple[int, list[SessionSummary]]] = {}
+        self._ordered: dict[tuple[bool, str], tuple[int, list[SessionSummary]]] = {}
         self._skipped: set[str] = set()
         self._problems: dict[str, Unreadable] = {}  # files in scope not read, and why
         self._loaded = False
@@ -80,9 +86,11 @@ class Catalog(ScanPass):
             if self._loaded:
                 return
             rows = self._rows() if rows is None else rows
-            known = self.index.summaries(prefix=self._scope_prefix, with_text=False)
+            known: dict[str, SessionSummary] = {}
+            for prefix in self._prefixes:
+                known.update(self.index.summaries(prefix=prefix, with_text=False))
             self._texts_pending = True
-            self._summaries = {p: s for p, s in known.items() if self._in_scope(p)}
+            self._summaries = {p: self._placed(s) for p, s in known.items() if self._in_scope(p)}
             self._version += 1
             self._skipped = {p for p, r in rows.items() if not r.is_session}
             self._loaded = True
@@ -94,7 +102,9 @@ class Catalog(ScanPass):
             if not self._texts_pending:
                 return
             self._texts_pending = False
-            texts = self.index.texts(self._scope_prefix)
+            texts: dict[str, str] = {}
+            for prefix in self._prefixes:
+                texts.update(self.index.texts(prefix))
             for path, summary in self._summaries.items():
                 if not summary.text_loaded:
                     summary.all_messages_text = texts.get(path, "")
@@ -106,11 +116,24 @@ class Catalog(ScanPass):
         every store: another's rows, or rows under a folder of this root, are not ours)."""
         folder = os.path.dirname(path)
         if self.custom_dir is None:
-            folder = os.path.dirname(folder)
-        return folder == self._scope_dir
+            return os.path.dirname(folder) == self._scope_dir or self._archived(path)
+        return folder == self._scope_dir or self._archived(path)
+
+    def _archived(self, path: str) -> bool:
+        """Whether `path` is in a project folder of the archive root (when it is listed)."""
+        return self._archive_scope is not None and (
+            os.path.dirname(os.path.dirname(path)) == self._archive_scope
+        )
+
+    def _placed(self, summary: SessionSummary) -> SessionSummary:
+        """`summary` with its store said (the index keeps no store: a file's place says it)."""
+        summary.store = "archive" if self._archived(summary.path) else "local"
+        return summary
 
     def _rows(self) -> dict[str, FileRow]:
-        rows = self.index.rows(self._scope_prefix)
+        rows: dict[str, FileRow] = {}
+        for prefix in self._prefixes:
+            rows.update(self.index.rows(prefix))
         return {p: r for p, r in rows.items() if self._in_scope(p)}
 
     def _apply(self, updates: list[Update], gone: list[str]) -> list[str]:
@@ -131,7 +154,7 @@ class Catalog(ScanPass):
                 changed.append(path)
             return
         self._skipped.discard(path)
-        self._summaries[path] = update.summary
+        self._summaries[path] = self._placed(update.summary)
         if old is None or old.to_json() != update.summary.to_json():
             changed.append(path)
 
@@ -144,27 +167,42 @@ class Catalog(ScanPass):
 
     # -- queries -----------------------------------------------------------------------------
 
-    def sessions(self, cwd: str | None = None) -> list[SessionSummary]:
-        """Pi's `listAll()` (cwd None) or `list(cwd)`, newest first.
+    def sessions(self, cwd: str | None = None, store: Store = "local") -> list[SessionSummary]:
+        """Pi's `listAll()` (cwd None) or `list(cwd)`, newest first; of the archive (`store`
+        "archive", listed as the default root is), or of both ("all").
 
         What is indexed so far: never reads a session file (a first call reads the index; a
         scan running meanwhile adds to the answer of later calls)."""
         self._load_known()
-        by_mtime = cwd is None and self.custom_dir is None  # listAll() of the default root
+        # listAll() of the default root (and of the archive, laid out as one)
+        by_mtime = cwd is None and (self.custom_dir is None or store == "archive")
         with self._lock:
-            cached = self._ordered.get(by_mtime)
+            cached = self._ordered.get((by_mtime, store))
             if cached is None or cached[0] != self._version:
-                found = list(self._summaries.values())
-                cached = self._ordered[by_mtime] = (self._version, newest_first(found, by_mtime))
+                found = [s for s in self._summaries.values() if store in ("all", s.store)]
+                ordered_now = newest_first(found, by_mtime)
+                cached = self._ordered[(by_mtime, store)] = (self._version, ordered_now)
         ordered = cached[1]
         if cwd is None:
             return list(ordered)
+        if store != "local":
+            return self._of_cwd_anywhere(ordered, cwd)
         if self.custom_dir is None:  # Pi's list(cwd): the cwd's own folder
             folder = str(discovery.project_dir(self.root, cwd))
             return [s for s in ordered if os.path.dirname(s.path) == folder]
         if self.custom_dir == discovery.project_dir(self.root, cwd):
             return list(ordered)
         return [s for s in ordered if discovery.same_cwd(s.cwd, cwd)]
+
+    def _of_cwd_anywhere(self, ordered: list[SessionSummary], cwd: str) -> list[SessionSummary]:
+        """The archive's sessions of `cwd` (its project folder there), with the local ones."""
+        local = {s.path for s in self.sessions(cwd)}
+        folder = str(discovery.project_dir(self.archive_dir, cwd)) if self.archive_dir else None
+        return [
+            s
+            for s in ordered
+            if s.path in local or (s.store == "archive" and os.path.dirname(s.path) == folder)
+        ]
 
     def search(
         self,
@@ -173,16 +211,19 @@ class Catalog(ScanPass):
         cwd: str | None = None,
         sort: str = "threaded",
         named_only: bool = False,
+        store: Store = "local",
     ) -> SearchResult:
-        """Pi's picker search (plus field filters) over the sessions in scope.
+        """Pi's picker search (plus field filters) over the sessions in scope; an `in:archive`
+        (`in:local`, `in:all`) token in `query` chooses the store instead of `store`.
 
         `tools_pending` on the result: tool output was still being indexed, so sessions that
         only their tool output would match may be missing."""
         pending = self.tools_pending
+        store, query = split_store(query, store)
         if query.strip():
             self._load_texts()
         result = run_search(
-            self.sessions(cwd),
+            self.sessions(cwd, store),
             query,
             sort,
             named_only,

@@ -15,6 +15,7 @@ from pitui.core.session.source import NotRegularFile, open_regular
 
 ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"
 ENV_SESSION_DIR = "PI_CODING_AGENT_SESSION_DIR"
+ENV_ARCHIVE_DIR = "PITUI_ARCHIVE_DIR"
 _SEPARATORS = re.compile(r"[/\\:]")
 
 
@@ -36,6 +37,36 @@ def agent_dir(env: Mapping[str, str] | None = None) -> Path:
 
 def sessions_root(env: Mapping[str, str] | None = None) -> Path:
     return agent_dir(env) / "sessions"
+
+
+def archive_root(env: Mapping[str, str] | None = None) -> Path:
+    """Where `pitui archive` moves sessions: `$PITUI_ARCHIVE_DIR`, else `archive_dir` in
+    pitui's settings (`settings.json` in its config folder), else `<agentDir>/sessions-archive`;
+    the same `--<cwd>--/` folders as the sessions root. A relative value is taken from the
+    current folder."""
+    env = os.environ if env is None else env
+    chosen = env.get(ENV_ARCHIVE_DIR) or _pitui_setting("archive_dir")
+    if chosen and "\0" not in chosen:
+        return Path(os.path.abspath(expand_tilde(chosen)))
+    return agent_dir(env) / "sessions-archive"
+
+
+def overlaps(first: Path, second: Path) -> bool:
+    """Whether one folder is the other or inside it (an archive inside a session folder would
+    be listed by Pi as a project)."""
+    first, second = first.absolute(), second.absolute()
+    return first.is_relative_to(second) or second.is_relative_to(first)
+
+
+def _pitui_setting(key: str) -> str | None:
+    from pitui.core.user_dirs import config_dir
+
+    try:
+        settings = orjson.loads(_read_regular(config_dir() / "settings.json"))
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    value = settings.get(key) if isinstance(settings, dict) else None
+    return value if isinstance(value, str) and value else None
 
 
 def settings_session_dir(agent: Path) -> str | None:

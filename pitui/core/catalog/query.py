@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from pitui.core.format.jsvalues import JS_SPACE, js_trim, normalize_ws_lower
 from pitui.core.format.timestamps import parse_day
@@ -13,6 +13,34 @@ from pitui.core.format.timestamps import parse_day
 FILTER_FIELDS = ("cwd", "name", "label", "model", "after", "before")
 _FILTER = re.compile(r"^(cwd|name|label|model|after|before):(.*)$", re.IGNORECASE | re.DOTALL)
 _SPACE_RUN = re.compile(f"[{JS_SPACE}]+")
+_STORE_TOKEN = re.compile(r"(?<!\S)in:(local|archive|all)(?!\S)", re.IGNORECASE)
+Store = Literal["local", "archive", "all"]
+STORES: tuple[Store, ...] = ("local", "archive", "all")
+
+
+def take_tokens(text: str, pattern: re.Pattern[str]) -> tuple[list[str], str]:
+    """The tokens `pattern` finds in `text` outside quotes (none in a `re:` query), and the
+    text without them (unchanged when none is found)."""
+    if text.lstrip().startswith("re:"):
+        return [], text
+    parts = text.split('"')
+    if len(parts) % 2 == 0:  # unbalanced quotes: Pi reads every token as plain
+        parts = [text]
+    found: list[str] = []
+    for index in range(0, len(parts), 2):  # even parts are outside quotes
+        found += pattern.findall(parts[index])
+        parts[index] = pattern.sub(" ", parts[index])
+    return (found, '"'.join(parts).strip()) if found else ([], text)
+
+
+def split_store(text: str, default: Store = "local") -> tuple[Store, str]:
+    """The store an `in:local` / `in:archive` / `in:all` token chooses (the last one), else
+    `default`; and the query without them."""
+    found, rest = take_tokens(text, _STORE_TOKEN)
+    if not found:
+        return default, text
+    chosen = found[-1].lower()
+    return next(s for s in STORES if s == chosen), rest
 
 
 @dataclass(frozen=True)

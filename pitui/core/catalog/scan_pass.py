@@ -51,6 +51,7 @@ class ScanPass(ToolPass):
 
     root: Path
     custom_dir: Path | None
+    archive_dir: Path | None
     index: Index
     _passes: threading.RLock
     _summaries: dict[str, SessionSummary]
@@ -95,8 +96,14 @@ class ScanPass(ToolPass):
 
     def _listing(self) -> discovery.Listing:
         if self.custom_dir is not None:
-            return discovery.list_one(self.custom_dir)
-        return discovery.list_all(self.root)
+            listing = discovery.list_one(self.custom_dir)
+        else:
+            listing = discovery.list_all(self.root)
+        if self.archive_dir is not None:
+            archived = discovery.list_all(self.archive_dir)
+            listing.files += archived.files
+            listing.unreadable += archived.unreadable
+        return listing
 
     def _scan(self, progress: Progress | None, on_batch: OnBatch | None) -> ScanReport:
         listing = self._listing()

@@ -69,6 +69,7 @@ class SessionSummary:
     size: int = 0
     mtime_ns: int = 0
     problem: str | None = None  # why the summary holds only what could be read
+    store: str = "local"  # "archive": in pitui's archive (set by the catalog, not indexed)
     text_loaded: bool = field(default=True, repr=False, compare=False)  # see `from_record`
     _lower: str | None = field(default=None, repr=False, compare=False)
     _normalized: str | None = field(default=None, repr=False, compare=False)
@@ -126,6 +127,7 @@ class SessionSummary:
             malformedLines=self.malformed_lines,
             writingInProgress=self.writing_in_progress,
             newerFormat=self.newer_format,
+            store=self.store,
         )
         return out
 
@@ -160,5 +162,5 @@ _decode_record = msgspec.json.Decoder(SessionSummary).decode
 _RECORD_FIELDS = tuple(
     f.name
     for f in fields(SessionSummary)
-    if f.name not in ("all_messages_text", "_lower", "_normalized", "text_loaded")
+    if f.name not in ("all_messages_text", "_lower", "_normalized", "text_loaded", "store")
 )

@@ -1,4 +1,5 @@
-"""Choosing sessions to clean up, and moving them to the trash one by one, as Ctrl+D does.
+"""Choosing sessions to clean up, and moving them one by one: to the trash (as Ctrl+D does)
+or to the archive.
 
 Criteria are AND-ed; sessions come from the catalog in the scope of `pitui list`. A session
 that another program seems to be writing (the write checks of `writer.activity_warning`) is
@@ -15,7 +16,6 @@ from dataclasses import dataclass, field
 
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.changes.freedesktop_trash import FileGone
-from pitui.core.changes.trash import trash_session
 from pitui.core.changes.writer import activity_warning
 from pitui.core.errors import PituiError
 
@@ -86,37 +86,38 @@ def select(
 
 
 @dataclass
-class PruneResult:
+class MoveResult:
     moved: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # path, why
     failed: list[tuple[str, str]] = field(default_factory=list)
 
 
-def move_to_trash(
+def move_each(
     paths: Iterable[str],
-    trash: Callable[[str], None] = trash_session,
+    move: Callable[[str], object],
     busy: Callable[[str], str | None] = activity_warning,
-) -> PruneResult:
-    """Trash each file unless another program seems to be writing it (then skip it). A file
-    gone since it was selected (another `pitui prune` moved it) is skipped, saying so."""
-    result = PruneResult()
+) -> MoveResult:
+    """Move each file (to the trash, to the archive) unless another program seems to be
+    writing it (then skip it). A file gone since it was selected (another pitui moved it) is
+    skipped, saying so."""
+    result = MoveResult()
     for path in paths:
-        _trash_one(path, trash, busy, result)
+        _move_one(path, move, busy, result)
     return result
 
 
-def _trash_one(
+def _move_one(
     path: str,
-    trash: Callable[[str], None],
+    move: Callable[[str], object],
     busy: Callable[[str], str | None],
-    result: PruneResult,
+    result: MoveResult,
 ) -> None:
     try:
         warning = busy(path)
         if warning is not None:
             result.skipped.append((path, warning))
             return
-        trash(path)
+        move(path)
     except FileGone as gone:
         result.skipped.append((path, str(gone)))
     except PituiError as error:

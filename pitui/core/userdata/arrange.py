@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pitui.core.catalog.query import take_tokens
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.threads import CatalogRow, flat_rows, threaded_rows
 from pitui.core.userdata.store import Marks
@@ -31,20 +32,12 @@ class MarkQuery:
 
 def split_query(text: str) -> MarkQuery:
     """Take `pin:` and `tag:NAME` tokens (outside quotes, not in a `re:` query) out of `text`."""
-    if text.lstrip().startswith("re:"):
-        return MarkQuery(text)
-    parts = text.split('"')
-    if len(parts) % 2 == 0:  # unbalanced quotes: Pi reads every token as plain
-        parts = [text]
-    found: list[str] = []
-    for index in range(0, len(parts), 2):  # even parts are outside quotes
-        found += _MARK_TOKEN.findall(parts[index])
-        parts[index] = _MARK_TOKEN.sub(" ", parts[index])
+    found, rest = take_tokens(text, _MARK_TOKEN)
     if not found:
         return MarkQuery(text)
     pinned = any(token.lower() == "pin:" for token in found)
     tags = tuple(token[4:].lower() for token in found if token.lower().startswith("tag:"))
-    return MarkQuery('"'.join(parts).strip(), pinned, tags)
+    return MarkQuery(rest, pinned, tags)
 
 
 def apply_marks(rows: list[CatalogRow], marks: Marks, query: MarkQuery) -> list[CatalogRow]:

@@ -44,6 +44,7 @@ class SearchRequest:
     all_scope: bool
     sort: str
     named_only: bool
+    archive: bool = False
 
 
 class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
@@ -55,6 +56,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="picker")
         self.all_scope = False
+        self.archive = False  # the archive's sessions instead of Pi's session folder's
         self.sort = SORTS[0]
         self.named_only = False
         self.show_paths = False
@@ -171,7 +173,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
 
     def current_request(self) -> SearchRequest:
         query = self.query_one("#search", Input).value
-        return SearchRequest(query, self.all_scope, self.sort, self.named_only)
+        return SearchRequest(query, self.all_scope, self.sort, self.named_only, self.archive)
 
     @property
     def search_pending(self) -> bool:
@@ -204,7 +206,12 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         cwd = None if request.all_scope else self.app.config.cwd
         catalog = self.app.catalog  # answers from what is indexed so far, from any thread
         result = search_with_marks(  # pin: / tag:NAME, pinned first
-            catalog, request.query, cwd=cwd, sort=request.sort, named_only=request.named_only
+            catalog,
+            request.query,
+            cwd=cwd,
+            sort=request.sort,
+            named_only=request.named_only,
+            store="archive" if request.archive else "local",
         )
         result.rows = with_secret_marks(result.rows, self.secret_paths)
         known = len(catalog.sessions(cwd=None)) if not result.rows else -1
@@ -290,11 +297,17 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         config = self.app.config
         scope = "all sessions" if self.all_scope else status_scope(config.cwd, config.home)
         parts = [scope, f"sort: {self.sort}"]
+        if self.archive:
+            parts.insert(0, "archive")
         if self.named_only:
             parts.append("named only")
         parts.append(f"{len(self.rows)} shown")
         if self.progress is not None:
             parts.append(f"indexing {self.progress[0]}/{self.progress[1]}")
+        if self.app.catalog is not None and self.app.catalog.archive_dir is not None:
+            parts.append(
+                f"{self._key_of('picker.archive')}: {'back' if self.archive else 'archive'}"
+            )
         status = " · ".join(parts)
         if self.search_error:
             status += f"  ⚠ {self.search_error}"

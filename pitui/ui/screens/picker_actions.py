@@ -14,6 +14,7 @@ from pitui.core.catalog.query import text_words
 from pitui.core.catalog.search import SORTS
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.branch_actions import ask_tags, toggle_pin
+from pitui.ui.handoff import ask_unarchive
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathText
 from pitui.ui.modals.export import ask_export
@@ -25,6 +26,7 @@ class PickerActions(Screen[None]):
     """The picker screen's actions (mixed into `PickerScreen`)."""
 
     all_scope: bool
+    archive: bool
     sort: str
     named_only: bool
     show_paths: bool
@@ -52,6 +54,12 @@ class PickerActions(Screen[None]):
 
     def action_toggle_scope(self) -> None:
         self.all_scope = not self.all_scope
+        self.run_search()
+        self._update_status()
+
+    def action_toggle_archive(self) -> None:
+        """The archive as a scope of its own (Tab still chooses this folder / all)."""
+        self.archive = not self.archive
         self.run_search()
         self._update_status()
 
@@ -90,7 +98,11 @@ class PickerActions(Screen[None]):
         if self.defer("resume"):
             return
         summary = self.highlighted
-        if summary is not None:
+        if summary is None:
+            return
+        if summary.store == "archive":
+            ask_unarchive(self.app, Path(summary.path), summary.cwd)
+        else:
             self.app.request_handoff(Path(summary.path), summary.cwd)
 
     def action_fork(self) -> None:

@@ -16,6 +16,14 @@ PICKER_BINDINGS: list[BindingType] = [
         tooltip="Sessions of this folder / all sessions",
     ),
     Binding(
+        "alt+a",
+        "toggle_archive",
+        "Archive",
+        id="picker.archive",
+        show=False,  # said on the status line (the footer is full at 80 columns)
+        tooltip="Sessions in pitui's archive / in Pi's session folder",
+    ),
+    Binding(
         "ctrl+s",
         "cycle_sort",
         "Sort",

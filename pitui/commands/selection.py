@@ -1,0 +1,178 @@
+"""What `pitui prune`, `archive` and `unarchive` share: choosing sessions (criteria, a query,
+files or session ids), showing the choice, asking once, and reporting the moves."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pitui.commands.du import human
+from pitui.commands.list import refuse_bad_query
+from pitui.core.catalog import discovery
+from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.query import Store
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.changes.prune import (
+    Criteria,
+    MoveResult,
+    move_each,
+    parse_duration,
+    parse_size,
+    select,
+)
+from pitui.core.errors import PituiError
+from pitui.core.format.timestamps import local_minutes
+from pitui.core.rows.safe_text import escape_json_c1, one_line
+
+
+def add_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
+    """The selection options, and `--dry-run` / `--yes` / `--json` (`verb`: "trashed")."""
+    parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
+    parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
+    parser.add_argument("--empty", action="store_true", help="a header and no message")
+    parser.add_argument("--older-than", metavar="DURATION", help="last message older (30d, 12h)")
+    parser.add_argument("--larger-than", metavar="SIZE", help="file larger than (500K, 1G)")
+    parser.add_argument("--cwd-missing", action="store_true", help="its folder no longer exists")
+    parser.add_argument("--query", help="pitui's search syntax, as pitui list")
+    parser.add_argument("--dry-run", action="store_true", help=f"only say what would be {verb}")
+    parser.add_argument("--yes", action="store_true", help="do not ask")
+    parser.add_argument("--json", action="store_true", help="print JSON (schema in the README)")
+
+
+def criteria_of(args: argparse.Namespace) -> Criteria:
+    return Criteria(
+        empty=args.empty,
+        older_than=None if args.older_than is None else parse_duration(args.older_than),
+        larger_than=None if args.larger_than is None else parse_size(args.larger_than),
+        cwd_missing=args.cwd_missing,
+    )
+
+
+def selected(
+    args: argparse.Namespace,
+    criteria: Criteria,
+    store: Store = "local",
+    named: list[str] | None = None,
+) -> list[SessionSummary]:
+    """The sessions of `store` in scope (this folder's, or `--all`) that the query and the
+    criteria select; or, when `named` (files or session ids) is given, those sessions (in
+    any folder) that the criteria select."""
+    cwd = os.getcwd()
+    refuse_bad_query(args.query or "")
+    custom = discovery.custom_session_dir(args.session_dir, cwd)
+    archive = discovery.archive_root() if store != "local" else None
+    with Catalog(discovery.sessions_root(), custom_dir=custom, archive_dir=archive) as catalog:
+        catalog.scan(tools="now" if args.query else "later")  # tool output: for a query only
+        scope = None if args.all or named else cwd
+        result = catalog.search(args.query or "", cwd=scope, sort="recent", store=store)
+    if result.error:
+        raise PituiError(one_line(result.error))
+    summaries = [row.summary for row in result.rows]
+    if named:
+        summaries = [find(summaries, wanted, store) for wanted in named]
+    return select(summaries, criteria)
+
+
+def find(summaries: list[SessionSummary], wanted: str, store: Store) -> SessionSummary:
+    """The one session `wanted` names: its file, or its session id (or a unique prefix)."""
+    absolute = os.path.abspath(wanted)
+    exact = [s for s in summaries if s.path == absolute or s.id == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    prefix = exact or [s for s in summaries if isinstance(s.id, str) and s.id.startswith(wanted)]
+    if len(prefix) == 1:
+        return prefix[0]
+    where = "in the archive" if store == "archive" else "in the session folders"
+    if not prefix:
+        if os.path.lexists(absolute):
+            raise PituiError(f"{one_line(wanted)} is not a session {where}")
+        raise PituiError(f"no session {where} matches {one_line(repr(wanted))}")
+    raise PituiError(f"{len(prefix)} sessions {where} match {one_line(repr(wanted))}; give more")
+
+
+def confirm(question: str) -> bool:
+    """Ask once (a terminal is needed: without one, the caller must say --yes)."""
+    if not sys.stdin.isatty():
+        raise PituiError("no terminal to ask for confirmation: run with --yes or --dry-run")
+    answer = input(f"{question} [y/N] ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+def count(n: int) -> str:
+    return f"{n} session" if n == 1 else f"{n} sessions"
+
+
+def render(chosen: list[SessionSummary], total: int, dry_run: bool, where: str) -> str:
+    """The table of the chosen sessions, then what would be moved (`where`: "to the trash")."""
+    if not chosen:
+        return "no session matches: nothing to move\n"
+    lines = [f"{'BYTES':>10}  {'MODIFIED':<16}  SESSION"]
+    for s in chosen:
+        when = "?" if s.modified_ms is None else local_minutes(s.modified_ms)
+        lines.append(f"{human(s.size):>10}  {when:<16}  {one_line(s.path)}")
+    verb = "would move" if dry_run else "to move"
+    lines.append(f"{verb} {count(len(chosen))} ({human(total)}) {where}")
+    return "\n".join(lines) + "\n"
+
+
+def render_result(result: MoveResult, done: str) -> str:
+    """What was skipped, what failed, then `done` (e.g. "moved 3 to the trash")."""
+    lines = [f"skipped {one_line(p)}: {one_line(why)}" for p, why in result.skipped]
+    lines += [f"failed {one_line(p)}: {one_line(why)}" for p, why in result.failed]
+    lines.append(done)
+    return "\n".join(lines) + "\n"
+
+
+def to_json(
+    chosen: list[SessionSummary], total: int, dry_run: bool, result: MoveResult | None
+) -> dict[str, object]:
+    return {
+        "dryRun": dry_run,
+        "selected": [
+            {"path": s.path, "id": s.id, "bytes": s.size, "modified": s.modified, "cwd": s.cwd}
+            for s in chosen
+        ],
+        "totalBytes": total,
+        "moved": result.moved if result else [],
+        "skipped": [{"path": p, "reason": r} for p, r in result.skipped] if result else [],
+        "failed": [{"path": p, "reason": r} for p, r in result.failed] if result else [],
+    }
+
+
+def print_json(data: object) -> None:
+    sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
+
+
+@dataclass(frozen=True)
+class Moving:
+    """Where the chosen sessions go ("to the trash"), how one is moved, and what is said
+    after (given the number moved)."""
+
+    where: str
+    move: Callable[[str], object]
+    done: Callable[[int], str]
+
+
+def carry_out(args: argparse.Namespace, chosen: list[SessionSummary], how: Moving) -> int:
+    """Show the choice; unless `--dry-run`, ask once (unless `--yes`) and move each session
+    (one another program seems to be writing is skipped)."""
+    total = sum(s.size for s in chosen)
+    if not args.json:
+        sys.stdout.write(render(chosen, total, args.dry_run, how.where))
+    if args.dry_run or not chosen:
+        if args.json:
+            print_json(to_json(chosen, total, args.dry_run, None))
+        return 0
+    if not args.yes and not confirm(f"Move {count(len(chosen))} ({human(total)}) {how.where}?"):
+        print("nothing was moved", file=sys.stderr)
+        return 1
+    result = move_each((s.path for s in chosen), how.move)
+    if args.json:
+        print_json(to_json(chosen, total, False, result))
+    else:
+        sys.stdout.write(render_result(result, how.done(len(result.moved))))
+    return 1 if result.failed else 0

@@ -1,0 +1,97 @@
+"""pitui's archive: sessions moved out of Pi's session folder, so that Pi lists fewer.
+
+The archive (`discovery.archive_root()`) has the sessions root's layout: a session of
+`<root>/--<cwd>--/NAME.jsonl` goes to `<archive>/--<cwd>--/NAME.jsonl`, and back. A session
+from a custom session dir goes to its cwd's folder in the archive, and where it came from is
+kept beside it, in `NAME.jsonl.origin` (one line: the path). Moves are `move_file`'s: the
+same bytes, never over a file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from pitui.core.catalog import discovery
+from pitui.core.changes.messages import shown
+from pitui.core.changes.move_file import move_file
+from pitui.core.errors import PituiError
+
+ORIGIN_SUFFIX = ".origin"
+
+
+def check_places(archive: Path, sessions: Path) -> None:
+    """Refuse an archive inside a session folder (Pi would list it as a project) or holding
+    one."""
+    if discovery.overlaps(archive, sessions):
+        raise PituiError(
+            f"the archive {shown(archive)} and the session folder {shown(sessions)} overlap: "
+            "set PITUI_ARCHIVE_DIR (or archive_dir in pitui's settings) to another folder"
+        )
+
+
+def archived_path(path: Path, root: Path, archive: Path, cwd: str) -> Path:
+    """Where the archive keeps the session at `path` (`cwd`: its header's, for a session
+    outside the sessions root)."""
+    folder = path.parent
+    if folder.parent == root:
+        return archive / folder.name / path.name
+    return discovery.project_dir(archive, cwd or str(folder)) / path.name
+
+
+def original_path(archived: Path, root: Path, archive: Path) -> Path:
+    """Where an archived session came from: the path kept beside it, else its folder in the
+    sessions root."""
+    if archived.parent.parent != archive:
+        raise PituiError(f"{shown(archived)} is not in the archive ({shown(archive)})")
+    kept = _read_origin(_origin_file(archived))
+    return Path(kept) if kept else root / archived.parent.name / archived.name
+
+
+def archive_session(path: Path, root: Path, archive: Path, cwd: str) -> Path:
+    """Move one session into the archive; returns where it is now."""
+    target = archived_path(path, root, archive, cwd)
+    outside = path.parent.parent != root
+    if outside:
+        _write_origin(_origin_file(target), path)
+    try:
+        move_file(path, target)
+    except PituiError:
+        if outside:
+            _origin_file(target).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def unarchive_session(archived: Path, root: Path, archive: Path) -> Path:
+    """Move one archived session back where it was (never over a file); returns that path."""
+    target = original_path(archived, root, archive)
+    move_file(archived, target)
+    with contextlib.suppress(OSError):
+        _origin_file(archived).unlink()
+    return target
+
+
+def _origin_file(archived: Path) -> Path:
+    return archived.with_name(archived.name + ORIGIN_SUFFIX)
+
+
+def _write_origin(origin: Path, path: Path) -> None:
+    try:
+        origin.parent.mkdir(parents=True, exist_ok=True)
+        with open(origin, "x", encoding="utf-8", errors="surrogateescape") as fh:
+            fh.write(os.fspath(path.absolute()) + "\n")
+    except FileExistsError:
+        raise PituiError(f"{shown(origin)} exists: {shown(path)} was left where it is") from None
+    except OSError as error:
+        raise PituiError(f"cannot write {shown(origin)}: {error.strerror or error}") from None
+
+
+def _read_origin(origin: Path) -> str | None:
+    try:
+        with open(origin, encoding="utf-8", errors="surrogateescape") as fh:
+            text = fh.readline(1 << 16).rstrip("\n")
+    except OSError:
+        return None
+    return text if os.path.isabs(text) and "\0" not in text else None
