@@ -50,10 +50,13 @@ async def press(pilot: Any, *keys: str) -> None:
 
 
 async def open_session(pilot: Any, query: str) -> None:
+    """Open the first result, and show its whole tree (Esc clears the search it opens with)."""
     await press(pilot, *query)
     await press(pilot, "enter")
     await pilot.pause(0.3)
     await settle(pilot)
+    if pilot.app.screen.query_one("#entry-tree").typed:
+        await press(pilot, "escape")
 
 
 async def picker(pilot: Any) -> None:

@@ -133,6 +133,7 @@ class Pty:
 def pitui_env(agent: Path, tmp_path: Path) -> dict[str, str]:
     """The environment of a pitui on `agent` (Pi's agent folder), its own folders in `tmp_path`."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "PYTEST"))}
+    env.pop("COLUMNS", None), env.pop("LINES", None)  # the terminal's own size, not a runner's
     env.update(TERM="xterm-256color", PYTHONPATH=str(REPO), LANG="C.UTF-8",
                PI_CODING_AGENT_DIR=str(agent), PITUI_CACHE_DIR=str(tmp_path / "cache"),
                PITUI_DATA_DIR=str(tmp_path / "data"),

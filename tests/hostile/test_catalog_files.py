@@ -12,7 +12,6 @@ from pathlib import Path
 
 import orjson
 import pytest
-
 from reading_runner import run_commands
 
 from pitui.core.catalog.catalog import Catalog

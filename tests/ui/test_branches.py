@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_session_screen import SIZE, last_entry, open_from_picker
-from ui_helpers import plain, settle, stub_pi, wait_for
+from test_session_screen import SIZE, last_entry
+from ui_helpers import open_from_picker, plain, settle, stub_pi, wait_for
 
 from pitui.core.session.session import Session
 from pitui.core.userdata.store import UserData

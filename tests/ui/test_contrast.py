@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 from rich.color import Color as RichColor
 from rich.style import Style
-from ui_helpers import settle, wait_for
+from ui_helpers import open_from_picker, settle, wait_for
 
-from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.entry_tree import _STYLE_CLASSES, EntryTree
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -66,13 +65,7 @@ async def collect(pilot: Any) -> list[tuple]:
     cursor = table.get_component_rich_style("session-table--cursor")
     found.append(("session-table text on cursor", table.rich_style.color, cursor.bgcolor, False))
     found += [static_pair(picker.query_one(sel)) for sel in ("#picker-status", "#picker-empty")]
-    await pilot.press(*"rounding")
-    await wait_for(pilot, lambda: not picker.search_pending)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
-    screen = app.screen
-    await wait_for(pilot, lambda: screen.live is not None)
-    await settle(pilot)
+    screen = await open_from_picker(pilot, "rounding")  # the whole tree, not a search's rows
     tree = screen.query_one(EntryTree)
     found += pairs_of(tree, sorted(_STYLE_CLASSES.values()))
     cursor = tree.get_component_rich_style("entry-tree--cursor")

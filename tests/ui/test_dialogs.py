@@ -113,7 +113,7 @@ async def test_context_edit_and_export_dialogs_show_every_label_at_80x24(
     app_factory: Any,
 ) -> None:
     from test_branches import highlight_user_message
-    from test_session_screen import open_from_picker
+    from ui_helpers import open_from_picker
 
     async with app_factory().run_test(size=(80, 24)) as pilot:
         screen = await open_from_picker(pilot, "rounding")
@@ -135,7 +135,7 @@ async def test_context_edit_and_export_dialogs_show_every_label_at_80x24(
 
 async def test_fork_dialogs_show_the_file_names_whole_at_80x24(app_factory: Any) -> None:
     from test_branches import forks_of, highlight_user_message
-    from test_session_screen import open_from_picker
+    from ui_helpers import open_from_picker
 
     async with app_factory().run_test(size=(80, 24)) as pilot:
         screen = await open_from_picker(pilot, "rounding")

@@ -128,5 +128,6 @@ def test_keys_typed_while_a_large_session_loads_reach_the_tree(agent: Path, tmp_
         terminal.send(b"\x14")  # Ctrl+T: Pi's no-tools filter
         terminal.wait_to_show("filter: no-tools")
         terminal.wait_to_show("Search: cache   Esc clears")
-        assert terminal.lines()[-1].lstrip().startswith("^o Filter")  # the tree's keys
+        footer = lambda: terminal.lines()[-1].lstrip().startswith("^o Filter")  # noqa: E731
+        terminal.wait_for(footer, 10, terminal.screen_text)  # the tree's keys: it has the focus
         terminal.quit()

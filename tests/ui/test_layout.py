@@ -8,24 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ui_helpers import open_from_picker as open_session
 from ui_helpers import settle, wait_for
 
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.settings import Settings, from_json, load_settings, save_settings, settings_path
-
-
-async def open_session(pilot: Any, query: str = "rounding") -> SessionScreen:
-    picker = pilot.app.screen
-    await wait_for(pilot, lambda: picker.scanned)
-    await settle(pilot)
-    await pilot.press(*query)
-    await wait_for(pilot, lambda: not picker.search_pending)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
-    screen = pilot.app.screen
-    await wait_for(pilot, lambda: screen.live is not None)
-    await settle(pilot)
-    return screen
 
 
 def shown(screen: SessionScreen) -> list[str]:
@@ -35,7 +22,7 @@ def shown(screen: SessionScreen) -> list[str]:
 
 async def test_narrow_screen_shows_the_tree_and_one_pane(app_factory: Any) -> None:
     async with app_factory().run_test(size=(80, 24)) as pilot:
-        screen = await open_session(pilot)
+        screen = await open_session(pilot, "rounding")
         assert shown(screen) == ["tree", "message"]
         tree = screen.query_one("#entry-tree")
         assert tree.size.width > screen.query_one("#message-pane").size.width
@@ -50,7 +37,7 @@ async def test_narrow_screen_shows_the_tree_and_one_pane(app_factory: Any) -> No
 
 async def test_tree_is_widest_and_resizes_and_is_remembered(app_factory: Any) -> None:
     async with app_factory().run_test(size=(200, 50)) as pilot:
-        screen = await open_session(pilot)
+        screen = await open_session(pilot, "rounding")
         tree = screen.query_one("#entry-tree")
         others = [screen.query_one(s).size.width for s in ("#message-pane", "#context-pane")]
         assert tree.size.width > max(others)
@@ -66,7 +53,7 @@ async def test_tree_is_widest_and_resizes_and_is_remembered(app_factory: Any) ->
     app = app_factory()
     async with app.run_test(size=(200, 50)) as pilot:
         assert app.theme == "pitui-light"
-        screen = await open_session(pilot)
+        screen = await open_session(pilot, "rounding")
         assert shown(screen) == ["tree", "message"]
 
 

@@ -7,29 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ui_helpers import open_from_picker as open_session
 from ui_helpers import settle, stub_pi, wait_for
 
 from pitui.ui.handoff import Handoff
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.screens.picker import PickerScreen
-from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.entry_tree import EntryTree
 
 SIZE = (160, 40)
-
-
-async def open_session(pilot: Any, query: str) -> SessionScreen:
-    picker = pilot.app.screen
-    await wait_for(pilot, lambda: picker.scanned)
-    await settle(pilot)
-    await pilot.press(*query)
-    await wait_for(pilot, lambda: not picker.search_pending)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
-    screen = pilot.app.screen
-    await wait_for(pilot, lambda: screen.live is not None)
-    await settle(pilot)
-    return screen
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, settle, stub_pi, wait_for
+from ui_helpers import open_from_picker, plain, settle, stub_pi, wait_for
 
 from pitui.core.rows.render_text import entry_text
 from pitui.core.rows.rows import FILTERS
@@ -44,32 +44,25 @@ async def loaded(pilot: Any) -> SessionScreen:
     return screen
 
 
-async def open_from_picker(pilot: Any, query: str) -> SessionScreen:
-    picker = pilot.app.screen
-    assert isinstance(picker, PickerScreen)
-    await wait_for(pilot, lambda: picker.scanned)
-    await settle(pilot)
-    await pilot.press(*query)
-    await pilot.pause(0.2)
-    await settle(pilot)
-    await pilot.press("enter")
-    return await loaded(pilot)
-
-
 def last_entry(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text().splitlines()[-1])
 
 
 async def test_enter_opens_the_session_with_three_panes(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
-        screen = await open_from_picker(pilot, "rounding")
+        screen = await open_from_picker(pilot, "rounding", keep_search=True)
         tree = screen.query_one(EntryTree)
         assert tree.rows and tree.highlighted is not None
-        leaf = screen.live.session.tree.leaf
-        assert tree.cursor == tree.model.nearest_index(leaf.id)  # opens on the leaf
+        # opened from a search: the tree searches its words, on the first matching entry
+        assert tree.typed == tree.query == "rounding" and tree.cursor == 0
+        assert "rounding" in entry_text(tree.highlighted).lower()
+        assert "Search: rounding" in plain(screen.query_one("#tree-search"), 100)
         assert screen.query_one(MessagePane).entry is tree.highlighted
         await wait_for(pilot, lambda: bool(screen.query_one(ContextPane).rows))
         assert "rounding" in plain(screen.query_one("#session-title"), 300).lower()
+        await pilot.press("escape")  # clears the search: every row again
+        await pilot.pause()
+        assert pilot.app.screen is screen and not tree.typed and len(tree.rows) > 3
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(pilot.app.screen, PickerScreen)

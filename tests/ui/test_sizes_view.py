@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from test_session_screen import open_from_picker
 from textual.widgets import DataTable
-from ui_helpers import plain, settle, wait_for
+from ui_helpers import open_from_picker, plain, settle, wait_for
 
 from pitui.ui.screens.sizes import SizeViewScreen
 from pitui.ui.widgets.entry_tree import EntryTree

@@ -55,12 +55,16 @@ async def type_and_wait(pilot: Any, *keys: str) -> None:
 
 
 async def open_session(pilot: Any, query: str) -> None:
+    """Open the first result, and show its whole tree (Esc clears the search it opens with)."""
     await ready(pilot)
     await type_and_wait(pilot, *query)
     await pilot.press("enter")
     await ready(pilot)
     await pilot.pause(0.2)
     await ready(pilot)
+    if pilot.app.screen.query_one("#entry-tree").typed:
+        await pilot.press("escape")
+        await ready(pilot)
 
 
 def test_picker(snap_compare: Any, app_factory: Any) -> None:

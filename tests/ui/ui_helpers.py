@@ -78,3 +78,29 @@ async def started(pilot: Pilot[Any]) -> Any:
 def screen_lines(app: Any) -> list[str]:
     """The text of the screen as drawn, a string per terminal line."""
     return ["".join(s.text for s in strip) for strip in app.screen._compositor.render_strips()]
+
+
+async def open_from_picker(pilot: Pilot[Any], query: str, *, keep_search: bool = False) -> Any:
+    """Search the picker for `query`, Enter on the first result, wait until the session is
+    loaded. The tree opens searching the query's words, on its first match; unless
+    `keep_search`, Esc clears that search, for a test of the whole tree."""
+    from pitui.ui.screens.picker import PickerScreen
+    from pitui.ui.screens.session import SessionScreen
+    from pitui.ui.widgets.entry_tree import EntryTree
+
+    picker = pilot.app.screen
+    assert isinstance(picker, PickerScreen)
+    await wait_for(pilot, lambda: picker.scanned)
+    await settle(pilot)
+    await pilot.press(*query)
+    await wait_for(pilot, lambda: not picker.search_pending)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: screen.live is not None)
+    await settle(pilot)
+    tree = screen.query_one(EntryTree)
+    if tree.typed and not keep_search:
+        await pilot.press("escape")
+        await settle(pilot)
+    return screen
