@@ -1,5 +1,5 @@
-"""`pitui grep QUERY [--all | --session-dir DIR] [--role R] [--limit N] [--json]`: the entries
-that match, across sessions, newest session first."""
+"""`pitui grep QUERY [--all | --session-dir DIR] [--archived] [--role R] [--limit N] [--json]`:
+the entries that match, across sessions, newest session first."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
     parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
+    parser.add_argument(
+        "--archived", action="store_true", help="pitui's archive (as the query's in:archive)"
+    )
     parser.add_argument(
         "--role", choices=("user", "assistant", "tool"), help="only entries of this role"
     )
@@ -47,7 +50,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.query.strip():
         raise UsageError("grep needs a query")
     scope = sessions_in_scope(
-        args.query, every=args.all, session_dir=args.session_dir, no_cache=args.no_cache
+        args.query,
+        every=args.all,
+        session_dir=args.session_dir,
+        no_cache=args.no_cache,
+        archived=args.archived,
     )
     result = search_entries(scope.sessions, scope.text, role=args.role, limit=args.limit)
     problems = scope.problems + [f"cannot read {one_line(p)}" for p in result.unreadable]
@@ -70,28 +77,39 @@ class Scope:
 
 
 def sessions_in_scope(
-    query: str, *, every: bool = False, session_dir: str | None = None, no_cache: bool = False
+    query: str,
+    *,
+    every: bool = False,
+    session_dir: str | None = None,
+    no_cache: bool = False,
+    archived: bool = False,
 ) -> Scope:
-    """The sessions `pitui list` would search (this folder's, or every one), newest first,
-    those that a query's `pin:` / `tag:NAME` tokens leave out removed."""
+    """The sessions `pitui list` would search (this folder's, or every one; the archive's
+    with `archived` or `in:archive`), newest first, those that a query's `pin:` / `tag:NAME`
+    tokens leave out removed."""
     from pitui.commands.list import load_marks, refuse_bad_query, scan_problems
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
+    from pitui.core.catalog.query import split_store
     from pitui.core.userdata.arrange import matches, split_query
 
     cwd = os.getcwd()
     mark_query = split_query(query)
     refuse_bad_query(mark_query.text)  # before any file is read
+    store, text = split_store(mark_query.text, "archive" if archived else "local")
+    archive = discovery.archive_root() if store != "local" else None
     problems: list[str] = []
     custom = discovery.custom_session_dir(session_dir, cwd)
-    with Catalog(discovery.sessions_root(), custom_dir=custom, no_cache=no_cache) as catalog:
+    with Catalog(
+        discovery.sessions_root(), custom_dir=custom, no_cache=no_cache, archive_dir=archive
+    ) as catalog:
         report = catalog.scan(tools="later")  # entry search reads the files, not the indexes
         problems += scan_problems(report, catalog.index.notice)
-        sessions = catalog.sessions(None if every else cwd)
+        sessions = catalog.sessions(None if every else cwd, store=store)
     if mark_query.active:
         marks = load_marks(problems)
         sessions = [s for s in sessions if matches(s, marks, mark_query)]
-    return Scope(sessions, mark_query.text, problems)
+    return Scope(sessions, text, problems)
 
 
 def render_hit(hit: EntryHit) -> str:

@@ -48,6 +48,7 @@ class SearchDone(Message):
 class PreviewReady(Message):
     path: Any
     exchanges: list[tuple[str, str]]
+    matches: tuple[list[Any], int] = ([], 0)  # the first entries matching the search, and all
 
 
 @dataclass

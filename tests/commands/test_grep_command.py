@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import orjson
@@ -93,3 +94,23 @@ def test_bad_queries(agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(captured.out) == [] and "regular expression" in captured.err
     with pytest.raises(SystemExit):
         main(["grep", "--all", "--limit", "0", "x"])
+
+
+def test_archived_sessions_are_searched_with_archived_or_in_archive(  # type: ignore[no-untyped-def]
+    agent: Path, monkeypatch, capsys
+) -> None:
+    folder = _own_folder(agent, monkeypatch)
+    monkeypatch.setenv("PITUI_ARCHIVE_DIR", str(agent.parent / "archive"))
+    session = next(folder.iterdir())
+    os.utime(session, (1e9, 1e9))  # not a file being written: archive moves it
+    assert main(["archive", "--yes", str(session)]) == 0
+    capsys.readouterr()
+    assert main(["grep", "parser", "--json"]) == 0  # no longer in this folder's sessions
+    assert json.loads(capsys.readouterr().out) == []
+    for args in (
+        ["grep", "parser", "--archived", "--json"],
+        ["grep", "in:archive parser", "--json"],
+    ):
+        assert main(args) == 0
+        (hit,) = json.loads(capsys.readouterr().out)
+        assert hit["sessionId"] == "mine" and "archive" in hit["path"]

@@ -472,3 +472,16 @@ async def test_a_session_dated_at_the_end_of_javascript_time_is_listed(
         body = plain(picker.query_one("#preview").query_one("#preview-body"))
         assert "created  +275760-09-13 00:00 UTC" in body
         assert "modified +275760-09-13 00:00 UTC" in body
+
+
+async def test_the_preview_shows_the_entries_that_match(app_factory: Any) -> None:
+    async with app_factory().run_test(size=(160, 50)) as pilot:
+        picker = await started(pilot)
+        await search(pilot, picker, "nvm startup")
+        preview = picker.query_one("#preview-body")
+        await wait_for(pilot, lambda: "matches (" in plain(preview, 80))
+        text = plain(preview, 80)
+        assert "matches (1)" in text and "assistant" in text
+        assert "`nvm` accounts for 71% of the startup time" in " ".join(text.split())
+        await search(pilot, picker, "")  # no search: no matches shown
+        await wait_for(pilot, lambda: "matches (" not in plain(preview, 80))

@@ -21,7 +21,7 @@ from pitui.core.entry_search.scan import EntryHit, session_hits
 from pitui.core.entry_search.snippet import snippet
 from pitui.core.errors import PituiError
 
-__all__ = ["ROLES", "EntryHit", "EntrySearch", "search_entries"]
+__all__ = ["ROLES", "EntryHit", "EntrySearch", "search_entries", "session_matches"]
 
 
 @dataclass
@@ -71,6 +71,21 @@ def search_entries(
     for hit in result.hits:
         hit.snippet = _snippet(hit.text, matcher, redact)
     return result
+
+
+def session_matches(path: str, text: str, shown: int) -> tuple[list[EntryHit], int]:
+    """The first `shown` entries of one session that match `text`, with their snippets, and
+    how many match in all (none for a query without text, or one that cannot be used)."""
+    matcher = EntryMatcher.parse(text)
+    if matcher.query.error or not matcher.query.has_text:
+        return [], 0
+    try:
+        hits = session_hits(path, matcher)
+        for hit in hits[:shown]:
+            hit.snippet = _snippet(hit.text, matcher, False)
+    except RegexTooSlow:
+        return [], 0
+    return hits[:shown], len(hits)
 
 
 def _snippet(text: str, matcher: EntryMatcher, redact: bool) -> str:

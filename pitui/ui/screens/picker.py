@@ -242,7 +242,9 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         )
         self._update_empty(request)
         self._update_status()
-        self.query_one(SessionPreview).show(table.highlighted, table.highlighted_row)
+        preview = self.query_one(SessionPreview)
+        preview.query = request.query
+        preview.show(table.highlighted, table.highlighted_row)
         self.call_after_refresh(self.app.preload_session_screen)  # once the list is drawn
         self._run_queued()
 

@@ -1,4 +1,5 @@
-"""Preview of the picker's highlighted session: its summary, then first and last exchanges."""
+"""Preview of the picker's highlighted session: its summary, the entries that match the search
+(role, time, a snippet with the words found highlighted), then first and last exchanges."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
+from pitui.core.catalog.query import text_words
+from pitui.core.entry_search.search import session_matches
 from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import one_line, visible
 from pitui.core.session.reader import NotASession
@@ -24,6 +27,7 @@ from pitui.ui.messages import PreviewReady
 
 PREVIEW_MAX_BYTES = 8 * 1024 * 1024  # larger files: summary only (the session screen reads them)
 EXCERPT_CHARS = 400
+MATCHES_SHOWN = 3
 
 
 def exchanges(path: Path) -> list[tuple[str, str]]:
@@ -42,6 +46,19 @@ def exchanges(path: Path) -> list[tuple[str, str]]:
     return out
 
 
+ROLE_STYLES = {"user": "bold cyan", "assistant": "bold green", "tool": "bold yellow"}
+
+
+def search_words(query: str) -> list[str]:
+    """The words and phrases of a search, to highlight (none for `re:`)."""
+    return [word for word in text_words(query).split() if word]
+
+
+def stamp_of(timestamp: Any) -> str:
+    """An entry's time as written (ISO), to the minute."""
+    return one_line(str(timestamp))[:16].replace("T", " ") if timestamp else "-"
+
+
 class SessionPreview(ReportsFailures, VerticalScroll):
     """Shows a `SessionSummary` at once; exchanges arrive from a thread worker."""
 
@@ -54,6 +71,9 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         self.home: str | None = None
         self._exchanges: list[tuple[str, str]] = []
         self._marks: tuple[bool, tuple[str, ...]] = (False, ())
+        self._matches: tuple[list[Any], int] = ([], 0)
+        self.query = ""  # the picker's search: its matching entries are shown
+        self._shown_query = ""
         self.loading = False  # the exchanges of the session shown are on their way
 
     def compose(self):  # type: ignore[no-untyped-def]
@@ -62,14 +82,14 @@ class SessionPreview(ReportsFailures, VerticalScroll):
     def show(self, summary: Any, row: Any = None) -> None:
         """Show `summary`; `row`, its catalog row, may carry the session's pin and tags."""
         marks = (getattr(row, "pinned", False), getattr(row, "tags", ()))
-        if summary is self.summary and marks == self._marks:
+        if summary is self.summary and marks == self._marks and self.query == self._shown_query:
             return
-        self.summary, self._marks = summary, marks
-        self._exchanges = []
+        self.summary, self._marks, self._shown_query = summary, marks, self.query
+        self._exchanges, self._matches = [], ([], 0)
         self._render_body()
         self.loading = summary is not None
         if summary is not None:
-            self._load_exchanges(Path(summary.path))
+            self._load_exchanges(Path(summary.path), self.query)
 
     @work(
         thread=True,
@@ -78,17 +98,20 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         exit_on_error=False,
         description="reading the preview",
     )
-    def _load_exchanges(self, path: Path) -> None:
+    def _load_exchanges(self, path: Path, query: str) -> None:
+        matches: tuple[list[Any], int] = ([], 0)
         try:
             found = exchanges(path)
+            if query.strip() and os.path.getsize(path) <= PREVIEW_MAX_BYTES:
+                matches = session_matches(str(path), query, MATCHES_SHOWN)
         except (NotASession, OSError) as error:
             found = [("!", f"cannot read: {error}")]
-        self.post_message(PreviewReady(path, found))
+        self.post_message(PreviewReady(path, found, matches))
 
     def on_preview_ready(self, message: PreviewReady) -> None:
         message.stop()
         if self.summary is not None and Path(self.summary.path) == message.path:
-            self._exchanges = message.exchanges
+            self._exchanges, self._matches = message.exchanges, message.matches
             self._render_body()
             self.loading = False
             self.post_message(self.Loaded())
@@ -99,7 +122,26 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         if summary is None:
             body.update(Text("No session highlighted", style="dim"))
             return
-        body.update(Group(self._title(summary), self._facts(summary), self._talk()))
+        body.update(Group(self._title(summary), self._facts(summary), self._found(), self._talk()))
+
+    def _found(self) -> Text:
+        """The entries that match the search: role, time and a snippet, the words found
+        highlighted; then how many more."""
+        hits, total = self._matches
+        text = Text()
+        if not hits:
+            return text
+        text.append(f"\nmatches ({total})\n", style="bold")
+        words = search_words(self._shown_query)
+        for hit in hits:
+            text.append(f"{hit.role}", style=ROLE_STYLES.get(hit.role, "dim"))
+            text.append(f"  {stamp_of(hit.timestamp)}  #{one_line(str(hit.id))}\n", style="dim")
+            said = Text(one_line(hit.snippet) + "\n")
+            said.highlight_words(words, style="reverse", case_sensitive=False)
+            text.append_text(said)
+        if total > len(hits):
+            text.append(f"and {total - len(hits)} more\n", style="dim")
+        return text
 
     def _title(self, summary: Any) -> Text:
         title = Text(
@@ -143,7 +185,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
     def _talk(self) -> Text:
         text = Text()
         for role, said in self._exchanges:
-            style = {"user": "bold cyan", "assistant": "bold green"}.get(role, "dim")
+            style = ROLE_STYLES.get(role, "dim")
             text.append(f"\n{role}\n", style=style)
             text.append(visible(said) + "\n")
         return text
