@@ -122,15 +122,16 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         if summary is None:
             body.update(Text("No session highlighted", style="dim"))
             return
-        body.update(Group(self._title(summary), self._facts(summary), self._found(), self._talk()))
+        parts = [self._title(summary), self._facts(summary)]
+        if self._matches[0]:
+            parts.append(self._found())
+        body.update(Group(*parts, self._talk()))
 
     def _found(self) -> Text:
         """The entries that match the search: role, time and a snippet, the words found
         highlighted; then how many more."""
         hits, total = self._matches
         text = Text()
-        if not hits:
-            return text
         text.append(f"\nmatches ({total})\n", style="bold")
         words = search_words(self._shown_query)
         for hit in hits:
