@@ -1,0 +1,69 @@
+"""The read-only mirrors of remotes' session folders, in pitui's cache folder:
+`<cache>/remotes/NAME/sessions/` holds the remote's `--<cwd>--/*.jsonl` as its session folder
+does, and `<cache>/remotes/NAME/synced` is touched by each sync that succeeded."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from pitui.core.remotes.config import Remote
+from pitui.core.user_dirs import cache_dir
+
+SYNCED_STAMP = "synced"
+
+
+def mirrors_root() -> Path:
+    return cache_dir() / "remotes"
+
+
+def mirror_dir(name: str) -> Path:
+    """Where the remote `name`'s sessions are mirrored (its session folder's layout)."""
+    return mirrors_root() / name / "sessions"
+
+
+def synced_at(name: str) -> float | None:
+    """When the last sync of `name` that succeeded ended (None: never)."""
+    try:
+        return (mirrors_root() / name / SYNCED_STAMP).stat().st_mtime
+    except OSError:
+        return None
+
+
+def mark_synced(name: str) -> None:
+    stamp = mirrors_root() / name / SYNCED_STAMP
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.touch()
+    os.utime(stamp)
+
+
+def age_text(name: str, now: float | None = None) -> str:
+    """How old the mirror is, in words ("never synced", "synced 5 min ago")."""
+    when = synced_at(name)
+    if when is None:
+        return "never synced"
+    seconds = max(0, int((time.time() if now is None else now) - when))
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"synced {seconds // size} {unit} ago"
+    return f"synced {seconds} s ago"
+
+
+def remote_path(remote: Remote, mirrored: str | os.PathLike[str]) -> str:
+    """The remote's path of a file in its mirror."""
+    relative = Path(mirrored).relative_to(mirror_dir(remote.name))
+    return remote.sessions_dir + "/" + relative.as_posix()
+
+
+def mirrored_remote(path: str | os.PathLike[str], remotes: dict[str, Remote]) -> Remote | None:
+    """The remote whose mirror holds `path` (None: not in a mirror)."""
+    absolute = Path(os.path.abspath(path))
+    root = mirrors_root().absolute()
+    if root not in absolute.parents:
+        return None
+    name = absolute.relative_to(root).parts[0]
+    remote = remotes.get(name)
+    if remote is None or mirror_dir(name).absolute() not in absolute.parents:
+        return None
+    return remote

@@ -1,0 +1,132 @@
+"""A real OpenSSH server on 127.0.0.1 for the remote tests: a throwaway host key and user key,
+a port of its own, run by the test session (as root, which these tests need) and stopped at
+its end. `ssh_server.env` is the `PITUI_SSH_COMMAND` that reaches it. A test that needs it and
+finds sshd, ssh or rsync missing (or is not root) skips with the reason (`.ci/run` installs
+them)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SSHD = "/usr/sbin/sshd"
+
+
+@dataclass
+class SshServer:
+    folder: Path
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def ssh_command(self) -> str:
+        return (
+            f"ssh -F /dev/null -p {self.port} -i {self.folder / 'user_key'} "
+            f"-o UserKnownHostsFile={self.folder / 'known_hosts'} "
+            "-o StrictHostKeyChecking=accept-new -o BatchMode=yes -o LogLevel=ERROR"
+        )
+
+    def new_host_key(self) -> None:
+        """Another host key (the server restarted with it): a known host's key changed."""
+        self.stop()
+        key = self.folder / "host_key"
+        key.unlink()
+        key.with_suffix(".pub").unlink()
+        _keygen(key)
+        self.process = _start(self.folder, self.port)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def missing_tools() -> str | None:
+    if os.geteuid() != 0:
+        return "the ssh server tests run sshd as root"
+    for tool in (SSHD, "ssh", "ssh-keygen", "rsync"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (apt-get install openssh-server openssh-client rsync)"
+    return None
+
+
+def _keygen(path: Path) -> None:
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)],
+        check=True,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start(folder: Path, port: int) -> subprocess.Popen[bytes]:
+    log = open(folder / "sshd.log", "ab")  # noqa: SIM115 (kept open by the server)
+    process = subprocess.Popen(
+        [SSHD, "-D", "-e", "-f", str(folder / "sshd_config"), "-p", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError((folder / "sshd.log").read_text(errors="replace"))
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
+                if s.recv(4).startswith(b"SSH-"):
+                    return process
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("sshd did not start")
+
+
+def _config(folder: Path) -> str:
+    return "\n".join(
+        [
+            "ListenAddress 127.0.0.1",
+            f"HostKey {folder / 'host_key'}",
+            f"AuthorizedKeysFile {folder / 'user_key.pub'}",
+            "PidFile none",
+            "UsePAM no",
+            "StrictModes no",
+            "PermitRootLogin yes",
+            "PasswordAuthentication no",
+            "KbdInteractiveAuthentication no",
+            "PermitUserEnvironment no",
+            "Subsystem sftp internal-sftp",
+            "",
+        ]
+    )
+
+
+@pytest.fixture(scope="session")
+def ssh_server() -> Iterator[SshServer]:
+    reason = missing_tools()
+    if reason is not None:
+        pytest.skip(reason)
+    folder = Path(tempfile.mkdtemp(prefix="pitui-sshd-"))
+    _keygen(folder / "host_key")
+    _keygen(folder / "user_key")
+    (folder / "sshd_config").write_text(_config(folder))
+    os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation folder
+    port = _free_port()
+    server = SshServer(folder, port, _start(folder, port))
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
