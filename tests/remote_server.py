@@ -10,6 +10,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -108,9 +109,32 @@ def _config(folder: Path) -> str:
             "KbdInteractiveAuthentication no",
             "PermitUserEnvironment no",
             "Subsystem sftp internal-sftp",
+            # the remote's commands (`pi`, `pitui`) are found in the server's bin folder
+            f"SetEnv PATH={folder / 'bin'}:/usr/local/bin:/usr/bin:/bin",
             "",
         ]
     )
+
+
+def _remote_commands(folder: Path) -> None:
+    """`pi` there notes its folder and arguments in `pi-called`; `pitui` there is this one,
+    with user folders of its own."""
+    bin_folder = folder / "bin"
+    bin_folder.mkdir()
+    pi = bin_folder / "pi"
+    pi.write_text(f'#!/bin/sh\n{{ pwd; printf "%s\\n" "$@"; }} > {folder / "pi-called"}\n')
+    home = folder / "remote-home"
+    pitui = bin_folder / "pitui"
+    pitui.write_text(
+        "#!/bin/sh\n"
+        + "".join(f"export {v}={home / v.lower()}\n" for v in REMOTE_FOLDERS)
+        + f'exec {sys.executable} -m pitui "$@"\n'
+    )
+    for command in (pi, pitui):
+        command.chmod(0o755)
+
+
+REMOTE_FOLDERS = ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME")
 
 
 @pytest.fixture(scope="session")
@@ -122,6 +146,7 @@ def ssh_server() -> Iterator[SshServer]:
     _keygen(folder / "host_key")
     _keygen(folder / "user_key")
     (folder / "sshd_config").write_text(_config(folder))
+    _remote_commands(folder)
     os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation folder
     port = _free_port()
     server = SshServer(folder, port, _start(folder, port))

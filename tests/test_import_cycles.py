@@ -15,7 +15,7 @@ LAYERS = [
     ("pitui.core.session",),
     ("pitui.core.answers",),
     ("pitui.core.rows", "pitui.core.catalog"),
-    ("pitui.core.live", "pitui.core.changes", "pitui.core.userdata"),
+    ("pitui.core.live", "pitui.core.changes", "pitui.core.userdata", "pitui.core.remotes"),
     ("pitui.core.export", "pitui.core.usage", "pitui.core.entry_search"),
     ("pitui.demo", "pitui.ui", "pitui.commands", "pitui.cli", "pitui.__main__"),
 ]

@@ -1,5 +1,5 @@
-"""`pitui list [QUERY] [--all] [--session-dir DIR] [--archived] [--sort ...] [--named]
-[--no-cache] [--json]`."""
+"""`pitui list [QUERY] [--all] [--session-dir DIR] [--archived | --remote NAME |
+--everywhere] [--sort ...] [--named] [--no-cache] [--json]`."""
 
 from __future__ import annotations
 
@@ -36,6 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--archived", action="store_true", help="pitui's archive (as the query's in:archive)"
     )
+    parser.add_argument(
+        "--remote", metavar="NAME", help="every session of a remote's mirror (as host:NAME)"
+    )
+    parser.add_argument(
+        "--everywhere",
+        action="store_true",
+        help="every session here, in the archive and in every remote's mirror (as in:all)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="do not use the catalog index")
     parser.add_argument("--json", action="store_true", help="print a JSON array (Pi's keys first)")
 
@@ -55,18 +63,19 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     from pitui.core.userdata.arrange import split_query
 
     cwd = os.getcwd()
-    store, _ = split_store(split_query(args.query).text, "archive" if args.archived else "local")
-    archive = discovery.archive_root() if store != "local" else None
-    depends = _dependencies(args.session_dir, cwd, archive) if answers is not None else None
+    default = default_store(args.archived, args.remote, args.everywhere)
+    store, _ = split_store(split_query(args.query).text, default)
+    archive = discovery.archive_root() if store in ("archive", "all") else None
+    depends = _dependencies(args.session_dir, cwd, archive, store) if answers else None
     sort = args.sort or ("recent" if args.json else "threaded")
     result, marks, problems = list_sessions(
         args.query,
-        every=args.all,
+        every=args.all or store not in ("local", "archive"),
         session_dir=args.session_dir,
         sort=sort,
         named=args.named,
         no_cache=args.no_cache,
-        archived=args.archived,
+        store=default,
     )
     for problem in problems:
         print(f"pitui: {problem}", file=sys.stderr)
@@ -74,7 +83,7 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
         data = [with_marks(row.summary.to_json(), row, marks) for row in result.rows]
         out = to_json(data) + "\n"
     else:
-        out = render(result, show_cwd=args.all, marks=marks)
+        out = render(result, show_cwd=args.all or store not in ("local", "archive"), marks=marks)
     sys.stdout.write(out)
     if answers is not None and depends is not None and not problems:
         answers.put(depends, out)  # only a clean answer: a warning is said every time
@@ -90,13 +99,16 @@ def list_sessions(
     named: bool = False,
     no_cache: bool = False,
     archived: bool = False,
+    store: str = "local",
 ) -> tuple[SearchResult, Marks, list[str]]:
     """The sessions a query finds, this folder's or `every` one (`pitui list`'s answer),
     the pins and tags, and the problems met (one line each, to say before the listing).
-    `archived`: the archive's sessions (as `in:archive`, which a query may say itself)."""
+    `store`: "archive" (or `archived`), a remote's name, or "all" (as `in:archive`,
+    `host:NAME`, `in:all`, which a query may say itself)."""
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
     from pitui.core.catalog.query import split_store
+    from pitui.core.remotes.stores import mirrors_of
     from pitui.core.rows.safe_text import one_line
     from pitui.core.userdata.arrange import apply_marks, split_query
 
@@ -106,10 +118,15 @@ def list_sessions(
     problems: list[str] = []
     marks = load_marks(problems)
     custom = discovery.custom_session_dir(session_dir, cwd)
-    store, _ = split_store(mark_query.text, "archive" if archived else "local")
-    archive = discovery.archive_root() if store != "local" else None
+    store, _ = split_store(mark_query.text, "archive" if archived else store)
+    archive = discovery.archive_root() if store in ("archive", "all") else None
+    mirrors = mirrors_of(store, problems)
     with Catalog(
-        discovery.sessions_root(), custom_dir=custom, no_cache=no_cache, archive_dir=archive
+        discovery.sessions_root(),
+        custom_dir=custom,
+        no_cache=no_cache,
+        archive_dir=archive,
+        mirrors=mirrors,
     ) as catalog:
         # a plain listing never waits for the tool-output and trigram indexes (a search, or
         # the app's background pass, builds them)
@@ -142,7 +159,18 @@ def scan_problems(report: ScanReport, notice: str | None) -> list[str]:
     return problems
 
 
-def _dependencies(session_dir: str | None, cwd: str, archive: Path | None) -> Dependencies:
+def default_store(archived: bool, remote: str | None, everywhere: bool) -> str:
+    """The store the options choose (a query's `in:` or `host:` token chooses over it)."""
+    from pitui.core.errors import UsageError
+
+    if sum((archived, remote is not None, everywhere)) > 1:
+        raise UsageError("choose one of --archived, --remote and --everywhere")
+    return "all" if everywhere else remote or ("archive" if archived else "local")
+
+
+def _dependencies(
+    session_dir: str | None, cwd: str, archive: Path | None, store: str
+) -> Dependencies:
     """What a listing reads: the catalog scans every session folder of its root, whatever
     the cwd (see `kept`), and of the archive when it lists it; pins and tags mark the rows."""
     from pitui.commands.kept import (
@@ -157,6 +185,13 @@ def _dependencies(session_dir: str | None, cwd: str, archive: Path | None) -> De
     if archive is not None:
         depends.file(str(config_dir() / "settings.json"))  # it may name the archive
         every_folder_dependencies(depends, str(archive))
+    if store not in ("local", "archive"):
+        from pitui.core.remotes.config import remotes_file
+        from pitui.core.remotes.stores import mirrors_of
+
+        depends.file(str(remotes_file()))
+        for mirror in mirrors_of(store, []):
+            every_folder_dependencies(depends, str(mirror.folder))
     return depends
 
 
@@ -200,6 +235,7 @@ def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
     title = _marked(storable(one_line(s.name or s.first_message)), s.id, marks)
     title = f"({NEWER_FORMAT}) {title}" if s.newer_format else title
     title = f"(archived) {title}" if s.store == "archive" else title
+    title = f"({one_line(s.store)}) {title}" if s.store not in ("local", "archive") else title
     title = _clip(row.guide() + title, TITLE_WIDTH)
     line = f"{when:<16}  {s.message_count:>5}  {title:<{TITLE_WIDTH}}"
     return (line + "  " + storable(one_line(s.cwd))) if show_cwd else line.rstrip()

@@ -30,6 +30,7 @@ from pitui.core.catalog.ordering import newest_first
 from pitui.core.catalog.query import Store, split_store
 from pitui.core.catalog.scan_pass import ScanPass, ScanReport
 from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
+from pitui.core.catalog.stores import Mirror
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.workers import Workers
 
@@ -53,15 +54,16 @@ class Catalog(ScanPass):
         cache_dir: Path | None = None,
         no_cache: bool = False,
         archive_dir: Path | None = None,
+        mirrors: Iterable[Mirror] = (),
     ) -> None:
         self.root = Path(sessions_root).absolute()
         self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
         self.archive_dir = Path(archive_dir).absolute() if archive_dir is not None else None
         self._scope_dir = str(self.custom_dir or self.root)
         self._archive_scope = str(self.archive_dir) if self.archive_dir is not None else None
-        self._prefixes = [
-            os.path.join(folder, "") for folder in (self._scope_dir, self._archive_scope) if folder
-        ]
+        self.mirrors = {str(m.folder.absolute()): m for m in mirrors}
+        folders = (self._scope_dir, self._archive_scope, *self.mirrors)
+        self._prefixes = [os.path.join(folder, "") for folder in folders if folder]
         self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
         self._lock = threading.RLock()  # the attributes below (held briefly)
         self._passes = threading.RLock()  # one scan / update / forget at a time
@@ -115,9 +117,10 @@ class Catalog(ScanPass):
         """Whether a listing of this catalog's roots can hold `path` (the index is shared by
         every store: another's rows, or rows under a folder of this root, are not ours)."""
         folder = os.path.dirname(path)
+        elsewhere = self._archived(path) or self._mirror_of(path) is not None
         if self.custom_dir is None:
-            return os.path.dirname(folder) == self._scope_dir or self._archived(path)
-        return folder == self._scope_dir or self._archived(path)
+            return os.path.dirname(folder) == self._scope_dir or elsewhere
+        return folder == self._scope_dir or elsewhere
 
     def _archived(self, path: str) -> bool:
         """Whether `path` is in a project folder of the archive root (when it is listed)."""
@@ -125,9 +128,17 @@ class Catalog(ScanPass):
             os.path.dirname(os.path.dirname(path)) == self._archive_scope
         )
 
+    def _mirror_of(self, path: str) -> Mirror | None:
+        """The remote mirror whose project folders hold `path` (when it is listed)."""
+        return self.mirrors.get(os.path.dirname(os.path.dirname(path))) if self.mirrors else None
+
     def _placed(self, summary: SessionSummary) -> SessionSummary:
         """`summary` with its store said (the index keeps no store: a file's place says it)."""
-        summary.store = "archive" if self._archived(summary.path) else "local"
+        mirror = self._mirror_of(summary.path)
+        if mirror is not None:
+            summary.store, summary.remote_path = mirror.name, mirror.remote_path(summary.path)
+        else:
+            summary.store = "archive" if self._archived(summary.path) else "local"
         return summary
 
     def _rows(self) -> dict[str, FileRow]:
@@ -195,13 +206,16 @@ class Catalog(ScanPass):
         return [s for s in ordered if discovery.same_cwd(s.cwd, cwd)]
 
     def _of_cwd_anywhere(self, ordered: list[SessionSummary], cwd: str) -> list[SessionSummary]:
-        """The archive's sessions of `cwd` (its project folder there), with the local ones."""
+        """The sessions of `cwd` in the other stores (its project folder in each), with the
+        local ones."""
         local = {s.path for s in self.sessions(cwd)}
-        folder = str(discovery.project_dir(self.archive_dir, cwd)) if self.archive_dir else None
+        roots = [m.folder for m in self.mirrors.values()]
+        roots += [self.archive_dir] if self.archive_dir is not None else []
+        folders = {str(discovery.project_dir(root, cwd)) for root in roots}
         return [
             s
             for s in ordered
-            if s.path in local or (s.store == "archive" and os.path.dirname(s.path) == folder)
+            if s.path in local or (s.store != "local" and os.path.dirname(s.path) in folders)
         ]
 
     def search(

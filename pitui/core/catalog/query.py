@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from pitui.core.format.jsvalues import JS_SPACE, js_trim, normalize_ws_lower
 from pitui.core.format.timestamps import parse_day
@@ -13,8 +13,10 @@ from pitui.core.format.timestamps import parse_day
 FILTER_FIELDS = ("cwd", "name", "label", "model", "after", "before")
 _FILTER = re.compile(r"^(cwd|name|label|model|after|before):(.*)$", re.IGNORECASE | re.DOTALL)
 _SPACE_RUN = re.compile(f"[{JS_SPACE}]+")
-_STORE_TOKEN = re.compile(r"(?<!\S)in:(local|archive|all)(?!\S)", re.IGNORECASE)
-Store = Literal["local", "archive", "all"]
+_STORE_TOKEN = re.compile(
+    r"(?<!\S)(in:(?:local|archive|all)|host:[A-Za-z0-9][A-Za-z0-9._-]*)(?!\S)", re.IGNORECASE
+)
+Store = str  # "local", "archive", "all" (every store listed) or a remote's name
 STORES: tuple[Store, ...] = ("local", "archive", "all")
 
 
@@ -34,13 +36,13 @@ def take_tokens(text: str, pattern: re.Pattern[str]) -> tuple[list[str], str]:
 
 
 def split_store(text: str, default: Store = "local") -> tuple[Store, str]:
-    """The store an `in:local` / `in:archive` / `in:all` token chooses (the last one), else
-    `default`; and the query without them."""
+    """The store an `in:local` / `in:archive` / `in:all` / `host:NAME` (a remote's) token
+    chooses (the last one), else `default`; and the query without them."""
     found, rest = take_tokens(text, _STORE_TOKEN)
     if not found:
         return default, text
-    chosen = found[-1].lower()
-    return next(s for s in STORES if s == chosen), rest
+    kind, _, name = found[-1].partition(":")
+    return (name if kind.lower() == "host" else name.lower()), rest
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import Literal
 from pitui.core.catalog import discovery
 from pitui.core.catalog.filestat import Unreadable, stat_of, unchanged
 from pitui.core.catalog.index import FileRow, Index, Update
+from pitui.core.catalog.stores import Mirror
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.catalog.tool_pass import Progress, ToolPass
 from pitui.core.catalog.workers import Result
@@ -52,6 +53,7 @@ class ScanPass(ToolPass):
     root: Path
     custom_dir: Path | None
     archive_dir: Path | None
+    mirrors: dict[str, Mirror]
     index: Index
     _passes: threading.RLock
     _summaries: dict[str, SessionSummary]
@@ -99,10 +101,11 @@ class ScanPass(ToolPass):
             listing = discovery.list_one(self.custom_dir)
         else:
             listing = discovery.list_all(self.root)
-        if self.archive_dir is not None:
-            archived = discovery.list_all(self.archive_dir)
-            listing.files += archived.files
-            listing.unreadable += archived.unreadable
+        others = [self.archive_dir] if self.archive_dir is not None else []
+        for folder in [*others, *(m.folder for m in self.mirrors.values())]:
+            found = discovery.list_all(folder)
+            listing.files += found.files
+            listing.unreadable += found.unreadable
         return listing
 
     def _scan(self, progress: Progress | None, on_batch: OnBatch | None) -> ScanReport:

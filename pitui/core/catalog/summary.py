@@ -70,6 +70,7 @@ class SessionSummary:
     mtime_ns: int = 0
     problem: str | None = None  # why the summary holds only what could be read
     store: str = "local"  # "archive": in pitui's archive (set by the catalog, not indexed)
+    remote_path: str | None = None  # a mirrored session's path on its remote (as `store`)
     text_loaded: bool = field(default=True, repr=False, compare=False)  # see `from_record`
     _lower: str | None = field(default=None, repr=False, compare=False)
     _normalized: str | None = field(default=None, repr=False, compare=False)
@@ -129,6 +130,8 @@ class SessionSummary:
             newerFormat=self.newer_format,
             store=self.store,
         )
+        if self.remote_path is not None:
+            out["remotePath"] = self.remote_path
         return out
 
     def to_record(self) -> dict[str, Any]:
@@ -162,5 +165,6 @@ _decode_record = msgspec.json.Decoder(SessionSummary).decode
 _RECORD_FIELDS = tuple(
     f.name
     for f in fields(SessionSummary)
-    if f.name not in ("all_messages_text", "_lower", "_normalized", "text_loaded", "store")
+    if f.name
+    not in ("all_messages_text", "_lower", "_normalized", "text_loaded", "store", "remote_path")
 )

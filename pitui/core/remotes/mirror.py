@@ -12,6 +12,7 @@ from pitui.core.remotes.config import Remote
 from pitui.core.user_dirs import cache_dir
 
 SYNCED_STAMP = "synced"
+FAILED_NOTE = "failed"  # what the last sync said, when it failed
 
 
 def mirrors_root() -> Path:
@@ -31,11 +32,24 @@ def synced_at(name: str) -> float | None:
         return None
 
 
-def mark_synced(name: str) -> None:
-    stamp = mirrors_root() / name / SYNCED_STAMP
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.touch()
-    os.utime(stamp)
+def mark_synced(name: str, error: str | None = None) -> None:
+    """Note how a sync ended: the time of a success, or why the last one failed."""
+    folder = mirrors_root() / name
+    folder.mkdir(parents=True, exist_ok=True)
+    if error is not None:
+        (folder / FAILED_NOTE).write_text(error + "\n", encoding="utf-8")
+        return
+    (folder / FAILED_NOTE).unlink(missing_ok=True)
+    (folder / SYNCED_STAMP).touch()
+    os.utime(folder / SYNCED_STAMP)
+
+
+def last_failure(name: str) -> str | None:
+    """Why the last sync of `name` failed (None: it did not)."""
+    try:
+        return (mirrors_root() / name / FAILED_NOTE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
 
 
 def age_text(name: str, now: float | None = None) -> str:
@@ -48,12 +62,6 @@ def age_text(name: str, now: float | None = None) -> str:
         if seconds >= size:
             return f"synced {seconds // size} {unit} ago"
     return f"synced {seconds} s ago"
-
-
-def remote_path(remote: Remote, mirrored: str | os.PathLike[str]) -> str:
-    """The remote's path of a file in its mirror."""
-    relative = Path(mirrored).relative_to(mirror_dir(remote.name))
-    return remote.sessions_dir + "/" + relative.as_posix()
 
 
 def mirrored_remote(path: str | os.PathLike[str], remotes: dict[str, Remote]) -> Remote | None:

@@ -88,9 +88,9 @@ def sync_remote(remote: Remote) -> SyncResult:
     else:
         if done.returncode == 0:
             _read_stats(done.stdout, result)
-            mark_synced(remote.name)
         else:
             result.error = failure_line(done.stderr, done.returncode)
+    mark_synced(remote.name, result.error)
     result.seconds = time.monotonic() - started
     return result
 

@@ -1,0 +1,206 @@
+"""`pitui remote` / `pitui sync` / `pitui list --remote`, against a real OpenSSH server on
+127.0.0.1 (tests/remote_server.py) whose "remote" is a folder of this machine: the mirror
+holds the remote's sessions, an append moves only its bytes, a rewrite and a deletion
+follow, a remote that is down or whose host key changed is one line and its mirror stays."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from remote_server import SshServer, ssh_server  # noqa: F401 (the fixture)
+
+from pitui.cli import main
+from pitui.core.remotes.config import Remote, load_remotes, save_remotes
+from pitui.core.remotes.mirror import mirror_dir
+from pitui.demo.generate import generate_varied_session, session_path, write_session
+
+OLD = 1_600_000_000
+
+
+@pytest.fixture
+def remote_agent(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    ssh_server: SshServer,  # noqa: F811
+) -> Path:
+    """A remote's agent folder (a path with spaces and quotes) holding three sessions, the
+    remote `box` added for it; this machine's own folders apart."""
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "local-agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PITUI_CONFIG_DIR", str(tmp_path / "config"))
+    for name in ("PI_CODING_AGENT_SESSION_DIR", "PITUI_ARCHIVE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    known_hosts = tmp_path / "known_hosts"  # each test meets the server's key anew
+    command = ssh_server.ssh_command.replace(
+        f"UserKnownHostsFile={ssh_server.folder / 'known_hosts'}",
+        f"UserKnownHostsFile={known_hosts}",
+    )
+    monkeypatch.setenv("PITUI_SSH_COMMAND", command)
+    agent = tmp_path / 'it\'s a "remote" $HOME' / "agent"
+    rng = random.Random(3)
+    for i in range(3):
+        header, entries = generate_varied_session(
+            rng, f"/srv/project {i % 2}", start_ms=1_750_000_000_000 + i * 9_000_000
+        )
+        path = write_session(session_path(agent / "sessions", header), header, entries)
+        os.utime(path, (OLD + i, OLD + i))
+    monkeypatch.chdir(tmp_path)
+    assert main(["remote", "add", "box", "root@127.0.0.1", "--agent-dir", str(agent)]) == 0
+    return agent
+
+
+def _sessions(agent: Path) -> list[Path]:
+    return sorted((agent / "sessions").glob("*/*.jsonl"))
+
+
+def _mirrored(agent: Path, path: Path) -> Path:
+    return mirror_dir("box") / path.relative_to(agent / "sessions")
+
+
+def _sync(capsys: pytest.CaptureFixture[str], *names: str) -> tuple[int, dict[str, object]]:
+    capsys.readouterr()
+    status = main(["sync", "--json", *names])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def _listing(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, object]]:
+    capsys.readouterr()
+    assert main(["list", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_remote_add_list_remove(remote_agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert load_remotes()["box"] == Remote("box", "root@127.0.0.1", str(remote_agent))
+    assert main(["remote", "add", "box", "other"]) == 2  # the name is taken
+    assert main(["remote", "add", "all", "other"]) == 2  # a store's name
+    assert main(["remote", "add", "x", "--", "-oProxyCommand=boom"]) == 2  # an ssh option
+    capsys.readouterr()
+    assert main(["remote", "list"]) == 0
+    assert "box  root@127.0.0.1" in capsys.readouterr().out
+    assert main(["remote", "remove", "box"]) == 0
+    assert load_remotes() == {}
+    assert main(["remote", "remove", "box"]) == 2
+
+
+def test_sync_mirrors_the_sessions_and_lists_them_as_the_remote_does(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, report = _sync(capsys)
+    originals = _sessions(remote_agent)
+    assert status == 0
+    [box] = report["remotes"]  # type: ignore[misc]
+    assert box["name"] == "box" and box["error"] is None and box["files"] == 3
+    assert report["bytes"] == box["bytes"] >= sum(p.stat().st_size for p in originals)
+    for path in originals:
+        mirrored = _mirrored(remote_agent, path)
+        assert mirrored.read_bytes() == path.read_bytes()
+        assert not mirrored.stat().st_mode & 0o222  # read-only
+
+    mirrored = _listing(capsys, "--remote", "box")
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(remote_agent))  # the remote's own listing
+    own = _listing(capsys, "--all")
+    assert [d["remotePath"] for d in mirrored] == [d["path"] for d in own]
+    assert {d["store"] for d in mirrored} == {"box"} and {d["store"] for d in own} == {"local"}
+    strip = ("path", "store", "remotePath")
+    assert [{k: v for k, v in d.items() if k not in strip} for d in mirrored] == [
+        {k: v for k, v in d.items() if k not in strip} for d in own
+    ]
+
+
+def test_everywhere_and_host_token_list_the_mirror_with_the_local_sessions(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _sync(capsys)
+    rng = random.Random(5)
+    header, entries = generate_varied_session(rng, str(Path.cwd()), start_ms=1_760_000_000_000)
+    local = write_session(
+        session_path(Path(os.environ["PI_CODING_AGENT_DIR"]) / "sessions", header),
+        header,
+        entries,
+    )
+    stores = {d["path"]: d["store"] for d in _listing(capsys, "--everywhere")}
+    assert stores[str(local)] == "local"
+    assert sorted(v for v in stores.values() if v != "local") == ["box"] * 3
+    assert {d["store"] for d in _listing(capsys, "--all", "host:box")} == {"box"}
+    assert [d["path"] for d in _listing(capsys)] == [str(local)]  # this folder's, by default
+
+
+def test_a_mirrored_session_has_the_original_context(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _sync(capsys)
+    for path in _sessions(remote_agent):
+        capsys.readouterr()
+        assert main(["context", str(path), "--json"]) == 0
+        original = capsys.readouterr().out
+        assert main(["context", str(_mirrored(remote_agent, path)), "--json"]) == 0
+        assert capsys.readouterr().out == original
+
+
+def test_an_append_moves_only_its_bytes_a_rewrite_and_a_deletion_follow(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    grown, rewritten, deleted = _sessions(remote_agent)
+    with open(grown, "ab") as fh:
+        fh.write(b'{"type":"custom"}\n' * 40_000)  # a large file: 720 kB more
+    _sync(capsys)
+    appended = b'{"type":"custom","customType":"x","data":"' + b"y" * 2000 + b'"}\n'
+    with open(grown, "ab") as fh:
+        fh.write(appended)
+    text = rewritten.read_bytes()
+    rewritten.write_bytes(text.replace(b'"', b"'"))  # the same size, every line changed
+    os.utime(rewritten, (OLD + 99, OLD + 99))
+    deleted.unlink()
+
+    status, report = _sync(capsys)
+
+    assert status == 0
+    assert report["remotes"][0]["files"] == 2  # type: ignore[index]
+    moved = report["bytes"]
+    assert isinstance(moved, int)
+    # the rewritten file whole, the grown one's new bytes (and rsync's block checksums)
+    assert len(text) + len(appended) < moved < len(text) + len(appended) + 40_000
+    assert moved < grown.stat().st_size / 10
+    assert _mirrored(remote_agent, grown).read_bytes() == grown.read_bytes()
+    assert _mirrored(remote_agent, rewritten).read_bytes() == rewritten.read_bytes()
+    assert not _mirrored(remote_agent, deleted).exists()
+
+
+def test_a_remote_that_is_down_is_one_line_and_its_mirror_stays_listed(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _sync(capsys)
+    remotes = load_remotes()
+    save_remotes({"box": Remote("box", "root@127.0.0.2", str(remote_agent))})  # nothing there
+    capsys.readouterr()
+    assert main(["sync"]) == 1
+    said = capsys.readouterr()
+    assert said.out == ""
+    [line] = said.err.splitlines()
+    assert line.startswith("pitui: box: ") and "Connection refused" in line
+    assert "mirror kept: synced " in line
+    assert main(["list", "--remote", "box", "--json"]) == 0
+    listed = capsys.readouterr()
+    assert len(json.loads(listed.out)) == 3
+    assert "Connection refused" in listed.err and "synced " in listed.err
+    assert remotes  # the remote itself was kept
+
+
+def test_a_changed_host_key_refuses_the_sync_and_keeps_the_mirror(
+    remote_agent: Path,
+    capsys: pytest.CaptureFixture[str],
+    ssh_server: SshServer,  # noqa: F811
+) -> None:
+    assert _sync(capsys)[0] == 0
+    before = {p: p.read_bytes() for p in mirror_dir("box").glob("*/*.jsonl")}
+    ssh_server.new_host_key()
+    _sessions(remote_agent)[0].unlink()
+    status, report = _sync(capsys)
+    assert status == 1
+    error = report["remotes"][0]["error"]  # type: ignore[index]
+    assert "Host key verification failed" in str(error)
+    assert {p: p.read_bytes() for p in mirror_dir("box").glob("*/*.jsonl")} == before
