@@ -69,7 +69,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+REMOTE_WRITES = ("label", "name", "context-edit", "trash")  # run by pitui on the remote
+
+
 def _run_subcommand(name: str, args: list[str]) -> int:
+    if name in REMOTE_WRITES and any(a.endswith(".jsonl") for a in args):
+        from pitui.core.remotes.remote_run import forward_write
+
+        forwarded = forward_write(name, args)
+        if forwarded is not None:
+            return forwarded
     module = importlib.import_module(f"pitui.commands.{name.replace('-', '_')}")
     parser = argparse.ArgumentParser(prog=f"pitui {name}", description=SUBCOMMANDS[name])
     module.add_arguments(parser)

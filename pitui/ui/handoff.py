@@ -9,6 +9,7 @@ from typing import Any
 
 from pitui.core.changes import handoff as core_handoff
 from pitui.core.errors import PituiError
+from pitui.core.remotes.remote_run import resume_mirrored
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.dialog_body import PathText
 
@@ -26,6 +27,10 @@ class HandoffFlow:
 
     def request_handoff(self, path: Path, header_cwd: str, *, fork: bool = False) -> None:
         try:
+            remote = None if fork else resume_mirrored(path, header_cwd)
+            if remote is not None:  # a mirrored session resumes on its remote, over ssh
+                self.exit(Handoff(remote, os.getcwd()))  # type: ignore[attr-defined]
+                return
             pi = core_handoff.resolve_pi_command(self.config.pi_command)  # type: ignore[attr-defined]
             make = core_handoff.fork_argv if fork else core_handoff.resume_argv
             argv = list(make(Path(path), pi))

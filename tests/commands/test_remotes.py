@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,8 @@ from remote_server import SshServer, ssh_server  # noqa: F401 (the fixture)
 from pitui.cli import main
 from pitui.core.remotes.config import Remote, load_remotes, save_remotes
 from pitui.core.remotes.mirror import mirror_dir
+from pitui.core.remotes.remote_run import resume_mirrored
+from pitui.core.remotes.ssh import NEVER_PROMPT
 from pitui.demo.generate import generate_varied_session, session_path, write_session
 
 OLD = 1_600_000_000
@@ -204,3 +208,66 @@ def test_a_changed_host_key_refuses_the_sync_and_keeps_the_mirror(
     error = report["remotes"][0]["error"]  # type: ignore[index]
     assert "Host key verification failed" in str(error)
     assert {p: p.read_bytes() for p in mirror_dir("box").glob("*/*.jsonl")} == before
+
+
+def test_resume_runs_pi_on_the_remote_with_every_part_quoted(
+    remote_agent: Path,
+    capsys: pytest.CaptureFixture[str],
+    ssh_server: SshServer,  # noqa: F811
+) -> None:
+    _sync(capsys)
+    session = _sessions(remote_agent)[0]
+    cwd = str(remote_agent.parent)  # a folder there whose name holds spaces and quotes
+    argv = resume_mirrored(_mirrored(remote_agent, session), cwd)
+    assert argv == [
+        *shlex.split(os.environ["PITUI_SSH_COMMAND"]),
+        *NEVER_PROMPT,
+        "-t",
+        "--",
+        "root@127.0.0.1",
+        f"cd {shlex.quote(cwd)} && pi --session {shlex.quote(str(session))}",
+    ]
+    assert resume_mirrored(session, cwd) is None  # not a mirrored file
+    called = ssh_server.folder / "pi-called"
+    called.unlink(missing_ok=True)
+    assert subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True).returncode == 0
+    assert called.read_text().splitlines() == [cwd, "--session", str(session)]
+
+
+def _entry_id(path: Path) -> str:
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    return next(e["id"] for e in lines if e.get("type") == "message")
+
+
+def test_a_label_on_a_mirrored_session_is_written_by_pitui_there_then_synced(
+    remote_agent: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    _sync(capfd)
+    session = _sessions(remote_agent)[0]
+    mirrored = _mirrored(remote_agent, session)
+    entry = _entry_id(session)
+    capfd.readouterr()
+    assert main(["label", str(mirrored), entry, "from afar"]) == 0
+    said = capfd.readouterr()
+    assert f"labelled {entry}" in said.out and said.err == ""
+    last = json.loads(session.read_text().splitlines()[-1])
+    assert (last["type"], last["targetId"], last["label"]) == ("label", entry, "from afar")
+    assert mirrored.read_bytes() == session.read_bytes()  # synced
+
+
+def test_without_pitui_there_one_line_says_so_and_nothing_is_written(
+    remote_agent: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    _sync(capfd)
+    remote = load_remotes()["box"]
+    save_remotes({"box": Remote("box", remote.host, remote.agent_dir, "pitui-not-here")})
+    session = _sessions(remote_agent)[0]
+    mirrored = _mirrored(remote_agent, session)
+    before = session.read_bytes()
+    capfd.readouterr()
+    assert main(["name", str(mirrored), "renamed"]) == 1
+    said = capfd.readouterr()
+    assert said.out == ""
+    [line] = said.err.splitlines()
+    assert line.startswith("pitui: box: pitui-not-here is not installed there")
+    assert session.read_bytes() == before and mirrored.read_bytes() == before

@@ -1,0 +1,79 @@
+"""Commands run on a remote over ssh, every part quoted for the remote's shell (never a
+local shell): resuming a mirrored session with `pi` there, and pitui's writes to a mirrored
+session run by pitui there (so its checks run where the file is), then a sync."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+
+from pitui.core.remotes.config import Remote, load_remotes
+from pitui.core.remotes.mirror import mirrored_remote
+from pitui.core.remotes.ssh import remote_path_word, ssh_argv
+from pitui.core.remotes.stores import mirror_of
+from pitui.core.remotes.sync import sync_remote
+from pitui.core.rows.safe_text import one_line
+
+NOT_INSTALLED = 97  # the remote command's status when pitui is not there
+
+
+def remote_of(path: str | os.PathLike[str]) -> tuple[Remote, str] | None:
+    """The remote whose mirror holds `path`, and the file's path there (None: not mirrored)."""
+    remotes = load_remotes()
+    remote = mirrored_remote(path, remotes) if remotes else None
+    if remote is None:
+        return None
+    return remote, mirror_of(remote).remote_path(os.path.abspath(path))
+
+
+def resume_argv(remote: Remote, cwd: str, remote_path: str) -> list[str]:
+    """`ssh -t HOST 'cd CWD && pi --session REMOTE_PATH'`."""
+    command = f"cd {remote_path_word(cwd)} && pi --session {remote_path_word(remote_path)}"
+    return ssh_argv(remote.host, command, tty=True)
+
+
+def resume_mirrored(path: str | os.PathLike[str], cwd: str) -> list[str] | None:
+    """The command that resumes the mirrored session at `path` on its remote (None: `path`
+    is not in a mirror)."""
+    found = remote_of(path)
+    return None if found is None else resume_argv(found[0], cwd, found[1])
+
+
+def pitui_there_command(remote: Remote, subcommand: str, args: list[str]) -> str:
+    """`pitui SUBCOMMAND ARGS...` for the remote's shell, exiting with `NOT_INSTALLED` when
+    its pitui command is not found there."""
+    program = shlex.split(remote.pitui_command)[0]
+    words = " ".join(remote_path_word(a) if a.startswith("~/") else shlex.quote(a) for a in args)
+    return (
+        f"command -v {shlex.quote(program)} >/dev/null 2>&1 || exit {NOT_INSTALLED}; "
+        f"exec {remote.pitui_command} {shlex.quote(subcommand)} {words}"
+    )
+
+
+def forward_write(subcommand: str, args: list[str]) -> int | None:
+    """Run a write subcommand naming a mirrored session with pitui on its remote, then sync
+    the mirror; None when no argument is a mirrored session (run it here)."""
+    for index, arg in enumerate(args):
+        if arg.startswith("-") or not arg.endswith(".jsonl"):
+            continue
+        found = remote_of(arg)
+        if found is None:
+            continue
+        remote, there = found
+        remote_args = [*args[:index], there, *args[index + 1 :]]
+        command = pitui_there_command(remote, subcommand, remote_args)
+        done = subprocess.run(ssh_argv(remote.host, command), stdin=subprocess.DEVNULL)
+        if done.returncode == NOT_INSTALLED:
+            print(
+                f"pitui: {remote.name}: {one_line(remote.pitui_command)} is not installed there: "
+                "nothing was written (pitui remote add --pitui-command sets its command)",
+                file=sys.stderr,
+            )
+            return 1
+        synced = sync_remote(remote)
+        if synced.error:
+            print(f"pitui: {remote.name}: sync: {one_line(synced.error)}", file=sys.stderr)
+        return done.returncode
+    return None
