@@ -94,6 +94,7 @@ def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, objec
         "sessions_root": discovery.sessions_root(),
         "custom_dir": discovery.custom_session_dir(args.session_dir),
         "archive_dir": _archive_dir(),
+        "mirrors": _mirrors(),
         "all_scope": args.all,
     }
 
@@ -103,6 +104,15 @@ def _archive_dir() -> Path | None:
     root: `pitui archive` says why)."""
     archive = discovery.archive_root()
     return None if discovery.overlaps(archive, discovery.sessions_root()) else archive
+
+
+def _mirrors() -> list[Any]:
+    """Every remote's mirror: the picker lists them under `host:NAME` / `in:all` and syncs
+    them while it shows their sessions."""
+    from pitui.core.remotes.config import load_remotes
+    from pitui.core.remotes.stores import mirror_of
+
+    return [mirror_of(remote) for remote in load_remotes().values()]
 
 
 def _recent_demo_base() -> int:

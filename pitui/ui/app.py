@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.stores import Mirror
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
 from pitui.ui.executor import DaemonExecutor
@@ -233,6 +234,7 @@ def make_app(
     session_file: Path | str | None = None,
     custom_dir: Path | str | None = None,
     archive_dir: Path | str | None = None,
+    mirrors: Sequence[Mirror] = (),
     cwd: str | None = None,
     all_scope: bool = False,
     watch: bool = True,
@@ -269,8 +271,10 @@ def make_app(
             cache_dir=Path(cache_dir) if cache_dir else None,
             no_cache=no_cache,
             archive_dir=Path(archive_dir) if archive_dir else None,
+            mirrors=mirrors,
         )
     roots = [p for p in (root, config.custom_dir, archive_dir) if p is not None]
+    roots += [mirror.folder for mirror in mirrors if mirror.folder.is_dir()]
     if file is not None:
         roots = [file.parent]
     live = LiveStore(roots, watch=watch)

@@ -20,6 +20,13 @@ class CatalogProgress(Message):
 
 
 @dataclass
+class RemotesSynced(Message):
+    """A sync of the remotes' mirrors ended; `results` are `SyncResult`s, one a remote."""
+
+    results: list[Any]
+
+
+@dataclass
 class CatalogScanned(Message):
     """A scan finished; `report` is the catalog's ScanReport."""
 

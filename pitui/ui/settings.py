@@ -18,6 +18,7 @@ import orjson
 ENV_CONFIG_DIR = "PITUI_CONFIG_DIR"
 THEMES = ("pitui-dark", "pitui-light")
 PANES = ("tree", "message", "context")
+SYNC_EVERY_DEFAULT = 30
 TREE_SHARE_DEFAULT = 5  # the tree's width in fr; message 4fr, context 3fr: the tree is widest
 TREE_SHARE_RANGE = (1, 12)
 
@@ -28,6 +29,7 @@ class Settings:
     tree_share: int = TREE_SHARE_DEFAULT
     hidden_panes: list[str] = field(default_factory=list)
     archive_dir: str | None = None  # read by `discovery.archive_root`; kept when saving
+    sync_every: int = SYNC_EVERY_DEFAULT  # seconds between the picker's syncs of remotes; 0: off
 
 
 def config_dir() -> Path:
@@ -67,6 +69,9 @@ def from_json(raw: Any) -> Settings:
         settings.tree_share = share
     if isinstance(raw.get("archive_dir"), str):
         settings.archive_dir = raw["archive_dir"]
+    every = raw.get("sync_every")
+    if isinstance(every, int) and not isinstance(every, bool) and every >= 0:
+        settings.sync_every = every
     hidden = raw.get("hidden_panes")
     if isinstance(hidden, list):
         kept = [p for p in PANES if p in hidden]

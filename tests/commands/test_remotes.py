@@ -271,3 +271,40 @@ def test_without_pitui_there_one_line_says_so_and_nothing_is_written(
     [line] = said.err.splitlines()
     assert line.startswith("pitui: box: pitui-not-here is not installed there")
     assert session.read_bytes() == before and mirrored.read_bytes() == before
+
+
+async def test_the_picker_lists_a_remote_marks_its_rows_and_syncs_on_f5(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncio
+
+    from pitui.commands.app import _mirrors
+    from pitui.ui.app import make_app
+
+    assert _sync(capsys)[0] == 0
+    app = make_app(
+        sessions_root=tmp_path / "local-agent" / "sessions",
+        mirrors=_mirrors(),
+        all_scope=True,
+        watch=False,
+        cache_dir=tmp_path / "cache",
+    )
+
+    async def until(condition: object) -> None:
+        for _ in range(200):
+            if condition():  # type: ignore[operator]
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError("condition not reached in time")
+
+    async with app.run_test(size=(120, 30)) as pilot:
+        picker = app.screen
+        await until(lambda: picker.scanned)
+        await pilot.press(*"host:box")
+        await until(lambda: len(picker.rows) == 3 and not picker.search_pending)
+        table = picker.query_one("#sessions")
+        assert all("(box) " in table.render_line(y).text for y in (1, 2, 3))  # where they live
+        header, entries = generate_varied_session(random.Random(9), "/srv/new", start_ms=1)
+        write_session(session_path(remote_agent / "sessions", header), header, entries)
+        await pilot.press("f5")  # a sync now, then the list again
+        await until(lambda: len(picker.rows) == 4)

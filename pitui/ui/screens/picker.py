@@ -24,10 +24,12 @@ from pitui.ui.messages import (
     CatalogChanged,
     CatalogProgress,
     CatalogScanned,
+    RemotesSynced,
     SearchDone,
 )
 from pitui.ui.screens.picker_actions import SORTS, PickerActions
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
+from pitui.ui.screens.picker_remotes import shows_remote, start_sync, sync_notices
 from pitui.ui.screens.picker_scope import how_to_see_more, looked_in, status_scope
 from pitui.ui.screens.picker_secrets import DEBOUNCE, PickerSecrets, with_secret_marks
 from pitui.ui.widgets.search_box import SearchBox
@@ -95,6 +97,25 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         self._scan()
         self.run_search()  # what the index already knows, while the scan runs
         self._unsubscribe = self.app.hub.subscribe(self._hub_changed)
+        every = self.app.config.settings.sync_every
+        if self.app.catalog.mirrors and every > 0:
+            self.set_interval(every, self._sync_if_shown)
+
+    def _sync_if_shown(self) -> None:
+        if shows_remote(self.rows):
+            start_sync(self)
+
+    def action_sync_remotes(self) -> None:
+        if self.app.catalog is None or not self.app.catalog.mirrors:
+            self.notify("No remotes to sync (pitui remote add NAME HOST)", markup=False)
+            return
+        self.notify("Syncing the remotes...", timeout=3)
+        start_sync(self)
+
+    def on_remotes_synced(self, message: RemotesSynced) -> None:
+        for notice in sync_notices(message.results):
+            self.notify(notice, severity="warning", markup=False)
+        self._scan()  # the mirrors' new and changed files, then the list again
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:

@@ -94,6 +94,14 @@ PICKER_BINDINGS: list[BindingType] = [
         tooltip="Edit the tags of the highlighted session",
     ),
     Binding(
+        "f5",
+        "sync_remotes",
+        "Sync",
+        id="picker.sync",
+        show=False,
+        tooltip="Sync the remotes' mirrors now (as pitui sync)",
+    ),
+    Binding(
         "alt+e",
         "export",
         "Export",

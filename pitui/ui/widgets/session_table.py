@@ -309,8 +309,11 @@ class SessionTable(ScrollView, can_focus=False):
     def _cells(self, row: Any, keys: set[str]) -> list[Text]:
         summary = row.summary
         title = Text(row.guide(), style=self._style("guide"), no_wrap=True)
-        if getattr(summary, "store", "local") == "archive":
+        store = getattr(summary, "store", "local")
+        if store == "archive":
             title.append("(archived) ", self._style("dim"))
+        elif store != "local":  # a remote's mirror: where the session lives
+            title.append(f"({one_line(store)}) ", self._style("dim"))
         if summary.name:
             title.append(one_line(summary.name), self._style("name"))
         else:

@@ -1,0 +1,46 @@
+"""The picker and the remotes' mirrors: a sync on a key, and every `sync_every` seconds while
+the list shows a remote's sessions; in a thread worker, whose results come back as a message."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from textual.screen import Screen
+
+from pitui.core.remotes.config import load_remotes
+from pitui.core.remotes.sync import SyncResult, sync_remote
+from pitui.core.rows.safe_text import one_line
+from pitui.ui.messages import RemotesSynced
+
+LOCAL_STORES = ("local", "archive")
+
+
+def shows_remote(rows: Sequence[Any]) -> bool:
+    """The list holds a session of a remote's mirror."""
+    return any(getattr(row.summary, "store", "local") not in LOCAL_STORES for row in rows)
+
+
+def start_sync(screen: Screen[Any]) -> None:
+    """Sync every remote in a thread worker (one at a time: a sync running is not doubled)."""
+    screen.run_worker(
+        partial(_sync_all, screen),
+        thread=True,
+        exclusive=True,
+        group="sync",
+        exit_on_error=False,
+        description="syncing the remotes",
+    )
+
+
+def _sync_all(screen: Screen[Any]) -> None:
+    results = [sync_remote(remote) for remote in load_remotes().values()]
+    screen.post_message(RemotesSynced(results))
+
+
+def sync_notices(results: list[SyncResult]) -> list[str]:
+    """A line for each remote that could not be synced (its last mirror stays listed)."""
+    return [
+        f"{r.name}: {one_line(r.error)} (its last mirror stays listed)" for r in results if r.error
+    ]
