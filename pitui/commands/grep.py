@@ -1,5 +1,5 @@
-"""`pitui grep QUERY [--all | --session-dir DIR] [--archived] [--role R] [--limit N] [--json]`:
-the entries that match, across sessions, newest session first."""
+"""`pitui grep QUERY [--all | --session-dir DIR] [--archived | --remote NAME | --everywhere]
+[--role R] [--limit N] [--json]`: the entries that match, across sessions, newest first."""
 
 from __future__ import annotations
 
@@ -22,6 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
     parser.add_argument(
         "--archived", action="store_true", help="pitui's archive (as the query's in:archive)"
+    )
+    parser.add_argument(
+        "--remote", metavar="NAME", help="every session of a remote's mirror (as host:NAME)"
+    )
+    parser.add_argument(
+        "--everywhere",
+        action="store_true",
+        help="here, in the archive and in every remote's mirror (as in:all)",
     )
     parser.add_argument(
         "--role", choices=("user", "assistant", "tool"), help="only entries of this role"
@@ -49,12 +57,15 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.query.strip():
         raise UsageError("grep needs a query")
+    from pitui.commands.list import default_store
+
+    store = default_store(args.archived, args.remote, args.everywhere)
     scope = sessions_in_scope(
         args.query,
-        every=args.all,
+        every=args.all or store not in ("local", "archive"),
         session_dir=args.session_dir,
         no_cache=args.no_cache,
-        archived=args.archived,
+        store=store,
     )
     result = search_entries(scope.sessions, scope.text, role=args.role, limit=args.limit)
     problems = scope.problems + [f"cannot read {one_line(p)}" for p in result.unreadable]
@@ -82,26 +93,32 @@ def sessions_in_scope(
     every: bool = False,
     session_dir: str | None = None,
     no_cache: bool = False,
-    archived: bool = False,
+    store: str = "local",
 ) -> Scope:
-    """The sessions `pitui list` would search (this folder's, or every one; the archive's
-    with `archived` or `in:archive`), newest first, those that a query's `pin:` / `tag:NAME`
-    tokens leave out removed."""
+    """The sessions `pitui list` would search (this folder's, or every one; of `store`, or of
+    the one a query's `in:` / `host:` token names), newest first, those that a query's
+    `pin:` / `tag:NAME` tokens leave out removed."""
     from pitui.commands.list import load_marks, refuse_bad_query, scan_problems
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
     from pitui.core.catalog.query import split_store
+    from pitui.core.remotes.stores import mirrors_of
     from pitui.core.userdata.arrange import matches, split_query
 
     cwd = os.getcwd()
     mark_query = split_query(query)
     refuse_bad_query(mark_query.text)  # before any file is read
-    store, text = split_store(mark_query.text, "archive" if archived else "local")
-    archive = discovery.archive_root() if store != "local" else None
+    store, text = split_store(mark_query.text, store)
+    archive = discovery.archive_root() if store in ("archive", "all") else None
     problems: list[str] = []
+    mirrors = mirrors_of(store, problems)
     custom = discovery.custom_session_dir(session_dir, cwd)
     with Catalog(
-        discovery.sessions_root(), custom_dir=custom, no_cache=no_cache, archive_dir=archive
+        discovery.sessions_root(),
+        custom_dir=custom,
+        no_cache=no_cache,
+        archive_dir=archive,
+        mirrors=mirrors,
     ) as catalog:
         report = catalog.scan(tools="later")  # entry search reads the files, not the indexes
         problems += scan_problems(report, catalog.index.notice)

@@ -308,3 +308,21 @@ async def test_the_picker_lists_a_remote_marks_its_rows_and_syncs_on_f5(
         write_session(session_path(remote_agent / "sessions", header), header, entries)
         await pilot.press("f5")  # a sync now, then the list again
         await until(lambda: len(picker.rows) == 4)
+
+
+def test_grep_searches_a_remote_mirror_with_remote_everywhere_or_host(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _sync(capsys)[0] == 0
+    first = _listing(capsys, "--remote", "box")[0]
+    word = max(str(first["firstMessage"]).split(), key=len)  # a word said in that session
+    for args in (["--remote", "box"], ["--everywhere"], ["--all", f"host:box {word}"]):
+        query = [] if any(a.startswith("host:") for a in args) else [word]
+        capsys.readouterr()
+        assert main(["grep", *query, *args, "--json"]) == 0
+        hits = json.loads(capsys.readouterr().out)
+        assert hits and all(str(mirror_dir("box")) in hit["path"] for hit in hits), args
+        assert first["id"] in {hit["sessionId"] for hit in hits}
+    capsys.readouterr()
+    assert main(["grep", word, "--all", "--json"]) == 0  # this machine's sessions only
+    assert json.loads(capsys.readouterr().out) == []
