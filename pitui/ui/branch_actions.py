@@ -20,7 +20,7 @@ from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathText
 from pitui.ui.modals.text_input import TextInputModal
-from pitui.ui.writes import WriteJob
+from pitui.ui.writes import WriteJob, local_fork_folder
 
 Done = Callable[[str, str | None], None]  # (note, id of the appended entry)
 
@@ -44,7 +44,9 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
 
     def confirmed(yes: bool | None) -> None:
         if yes:
-            write = lambda force: fork_session(path, entry_id)  # noqa: E731 (a new file)
+            write = lambda force: fork_session(  # noqa: E731 (a new file)
+                path, entry_id, local_fork_folder(path, cwd)
+            )
             app.notify("Writing the fork...", timeout=3)  # a long path takes seconds
             app.run_write(WriteJob("fork", path, write, done=written))
 

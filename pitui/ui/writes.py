@@ -16,6 +16,7 @@ from textual import work
 from textual.message import Message
 
 from pitui.core.changes.writer import ConcurrentWriteWarning
+from pitui.core.errors import PituiError
 from pitui.ui.modals.confirm import ConfirmModal
 
 
@@ -41,6 +42,31 @@ class WriteConflict(Message):
     reason: str
 
 
+def refuse_mirrored(path: Path) -> None:
+    """A remote's mirror is never written here: its checks run where the file is."""
+    from pitui.core.remotes.config import load_remotes
+    from pitui.core.remotes.mirror import mirrored_remote
+
+    remote = mirrored_remote(path, load_remotes())
+    if remote is not None:
+        raise PituiError(
+            f"this session lives on {remote.name}: nothing was written here (the `pitui` "
+            "label / name / context-edit / trash commands run it there, then sync)"
+        )
+
+
+def local_fork_folder(path: Path, cwd: str) -> Path | None:
+    """Where a fork of a remote's mirrored session goes: this machine's session folder of
+    its cwd, not the mirror (a sync would remove it); None for a session of this machine."""
+    from pitui.core.catalog import discovery
+    from pitui.core.remotes.config import load_remotes
+    from pitui.core.remotes.mirror import mirrored_remote
+
+    if mirrored_remote(path, load_remotes()) is None:
+        return None
+    return discovery.project_dir(discovery.sessions_root(), cwd)
+
+
 class WriteFlow:
     """App mixin: `run_write(job)`. Failures other than the warning reach the app's single
     worker-failure handler. (Handlers are named `on_...`: `@on` does not work in a mixin.)"""
@@ -50,6 +76,8 @@ class WriteFlow:
 
     @work(thread=True, group="write", exit_on_error=False, description="writing session")
     def _write_in_thread(self, job: WriteJob, force: bool) -> None:
+        if job.what != "fork":  # a fork writes a new file, here (`local_fork_folder`)
+            refuse_mirrored(job.path)
         try:
             result = job.action(force)
         except ConcurrentWriteWarning as warning:

@@ -326,3 +326,38 @@ def test_grep_searches_a_remote_mirror_with_remote_everywhere_or_host(
     capsys.readouterr()
     assert main(["grep", word, "--all", "--json"]) == 0  # this machine's sessions only
     assert json.loads(capsys.readouterr().out) == []
+
+
+async def test_the_app_never_writes_a_mirror_and_forks_it_to_this_machine(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncio
+
+    from pitui.ui.app import make_app
+    from pitui.ui.modals.confirm import ConfirmModal
+    from pitui.ui.screens.session import SessionScreen
+
+    assert _sync(capsys)[0] == 0
+    mirrored = _mirrored(remote_agent, _sessions(remote_agent)[0])
+    before, listed = mirrored.read_bytes(), sorted(mirrored.parent.iterdir())
+    app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
+
+    async def until(condition: object) -> None:
+        for _ in range(200):
+            if condition():  # type: ignore[operator]
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError("condition not reached in time")
+
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        await until(lambda: screen.live is not None)
+        await pilot.press("ctrl+r", *"renamed", "enter")  # name the session: refused here
+        await until(lambda: any("lives on box" in str(n.message) for n in app._notifications))
+        await pilot.press("home", "alt+n")  # fork: asked, then written on this machine
+        await until(lambda: isinstance(app.screen, ConfirmModal))
+        await pilot.press("enter")
+        await until(lambda: any((tmp_path / "local-agent").rglob("*.jsonl")))
+    assert mirrored.read_bytes() == before  # the mirror is as synced
+    assert sorted(mirrored.parent.iterdir()) == listed
