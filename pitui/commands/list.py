@@ -111,12 +111,17 @@ def list_sessions(
     with Catalog(
         discovery.sessions_root(), custom_dir=custom, no_cache=no_cache, archive_dir=archive
     ) as catalog:
-        # a plain listing never waits for the tool-output and trigram indexes (a search, or
-        # the app's background pass, builds them)
-        report = catalog.scan(tools="now" if query.strip() else "later")
+        # never waits for the tool-output and trigram indexes: a search indexes the tool
+        # output of the sessions nothing else matched (the app's background pass, the rest)
+        report = catalog.scan(tools="later")
         notice = catalog.index.notice
         result = catalog.search(
-            mark_query.text, cwd=None if every else cwd, sort=sort, named_only=named, store=store
+            mark_query.text,
+            cwd=None if every else cwd,
+            sort=sort,
+            named_only=named,
+            store=store,
+            index_tools=True,
         )
     result.rows = apply_marks(result.rows, marks, mark_query)
     problems += scan_problems(report, notice)

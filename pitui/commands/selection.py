@@ -66,9 +66,11 @@ def selected(
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     archive = discovery.archive_root() if store != "local" else None
     with Catalog(discovery.sessions_root(), custom_dir=custom, archive_dir=archive) as catalog:
-        catalog.scan(tools="now" if args.query else "later")  # tool output: for a query only
+        catalog.scan(tools="later")  # a query's search indexes the tool output it needs
         scope = None if args.all or named else cwd
-        result = catalog.search(args.query or "", cwd=scope, sort="recent", store=store)
+        result = catalog.search(
+            args.query or "", cwd=scope, sort="recent", store=store, index_tools=True
+        )
     if result.error:
         raise PituiError(one_line(result.error))
     summaries = [row.summary for row in result.rows]
