@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from pitui.core.answers import Answers, Dependencies
     from pitui.core.catalog.catalog import CatalogRow, ScanReport, SearchResult
+    from pitui.core.catalog.tool_pass import Progress
     from pitui.core.userdata.store import Marks
 
 TITLE_WIDTH = 60
@@ -58,16 +59,20 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     store, _ = split_store(split_query(args.query).text, "archive" if args.archived else "local")
     archive = discovery.archive_root() if store != "local" else None
     depends = _dependencies(args.session_dir, cwd, archive) if answers is not None else None
+    from pitui.commands.progress import progress_on_stderr
+
     sort = args.sort or ("recent" if args.json else "threaded")
-    result, marks, problems = list_sessions(
-        args.query,
-        every=args.all,
-        session_dir=args.session_dir,
-        sort=sort,
-        named=args.named,
-        no_cache=args.no_cache,
-        archived=args.archived,
-    )
+    with progress_on_stderr("indexing sessions", json=args.json) as progress:
+        result, marks, problems = list_sessions(
+            args.query,
+            every=args.all,
+            session_dir=args.session_dir,
+            sort=sort,
+            named=args.named,
+            no_cache=args.no_cache,
+            archived=args.archived,
+            progress=progress,
+        )
     for problem in problems:
         print(f"pitui: {problem}", file=sys.stderr)
     if args.json:
@@ -90,10 +95,12 @@ def list_sessions(
     named: bool = False,
     no_cache: bool = False,
     archived: bool = False,
+    progress: Progress | None = None,
 ) -> tuple[SearchResult, Marks, list[str]]:
     """The sessions a query finds, this folder's or `every` one (`pitui list`'s answer),
     the pins and tags, and the problems met (one line each, to say before the listing).
-    `archived`: the archive's sessions (as `in:archive`, which a query may say itself)."""
+    `archived`: the archive's sessions (as `in:archive`, which a query may say itself);
+    `progress(done, total)`: the scan's, in files."""
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
     from pitui.core.catalog.query import split_store
@@ -113,7 +120,7 @@ def list_sessions(
     ) as catalog:
         # never waits for the tool-output and trigram indexes: a search indexes the tool
         # output of the sessions nothing else matched (the app's background pass, the rest)
-        report = catalog.scan(tools="later")
+        report = catalog.scan(progress, tools="later")
         notice = catalog.index.notice
         result = catalog.search(
             mark_query.text,
