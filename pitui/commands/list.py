@@ -62,7 +62,7 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     from pitui.commands.progress import progress_on_stderr
 
     sort = args.sort or ("recent" if args.json else "threaded")
-    with progress_on_stderr("indexing sessions", json=args.json) as progress:
+    with progress_on_stderr("indexing sessions", quiet=args.json) as progress:
         result, marks, problems = list_sessions(
             args.query,
             every=args.all,

@@ -22,13 +22,16 @@ DELAY = 0.3  # seconds of work before a bar is worth showing
 
 
 @contextlib.contextmanager
-def progress_on_stderr(what: str, *, json: bool = False) -> Iterator[Progress | None]:
+def progress_on_stderr(
+    what: str, *, quiet: bool = False, percent: bool = False
+) -> Iterator[Progress | None]:
     """`progress(done, total)` to hand to the work (None: nothing to show), for `what`
-    (e.g. "indexing sessions"); the bar is gone when the block ends."""
-    if json or not sys.stderr.isatty():
+    (e.g. "indexing sessions"); the bar is gone when the block ends. `quiet` (`--json`, or
+    the answer streams to this terminal meanwhile): no bar; `percent`: the total is 100."""
+    if quiet or not sys.stderr.isatty():
         yield None
         return
-    bar = _LazyBar(what)
+    bar = _LazyBar(what, percent)
     try:
         yield bar.update
     finally:
@@ -38,8 +41,8 @@ def progress_on_stderr(what: str, *, json: bool = False) -> Iterator[Progress | 
 class _LazyBar:
     """A Rich bar started on the first update after `DELAY` with work left."""
 
-    def __init__(self, what: str) -> None:
-        self.what = what
+    def __init__(self, what: str, percent: bool) -> None:
+        self.what, self.percent = what, percent
         self.started = time.monotonic()
         self._bar: Bar | None = None
         self._task: TaskID | None = None
@@ -54,12 +57,18 @@ class _LazyBar:
 
     def _start(self) -> tuple[Bar, TaskID]:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+        )
 
         bar = Progress(
             TextColumn(self.what, markup=False),
             BarColumn(),
-            MofNCompleteColumn(),
+            TaskProgressColumn() if self.percent else MofNCompleteColumn(),
             console=Console(file=sys.stderr),
             transient=True,
             redirect_stdout=False,

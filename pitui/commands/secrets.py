@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     for problem in scope.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
     cache = SecretsCache(None if args.no_cache else cache_dir())
-    with progress_on_stderr("looking for credentials", json=args.json) as progress:
+    with progress_on_stderr("looking for credentials", quiet=args.json) as progress:
         found = find_in(scope.files, cache, progress)
     cache.close()
     if cache.notice:

@@ -68,7 +68,7 @@ def selected(
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     archive = discovery.archive_root() if store != "local" else None
     with Catalog(discovery.sessions_root(), custom_dir=custom, archive_dir=archive) as catalog:
-        with progress_on_stderr("indexing sessions", json=args.json) as progress:
+        with progress_on_stderr("indexing sessions", quiet=args.json) as progress:
             catalog.scan(progress, tools="later")  # a query's search indexes what it needs
         scope = None if args.all or named else cwd
         result = catalog.search(

@@ -52,7 +52,7 @@ def _stats(
 
         depends = scope_dependencies(args.all, args.session_dir, os.getcwd())
     scope = scope_of(args.all, args.session_dir)
-    with progress_on_stderr("reading usage", json=args.json) as progress:
+    with progress_on_stderr("reading usage", quiet=args.json) as progress:
         usage = load_usage(
             scope.files,
             scope.accepts,

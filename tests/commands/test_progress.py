@@ -8,6 +8,7 @@ import io
 import os
 import pty
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -74,6 +75,36 @@ def test_cold_commands_say_nothing_more_with_json(agent: Path, monkeypatch, argv
     with terminal_stderr(monkeypatch) as written:
         assert main([*argv, "--json"]) == 0
     assert what not in written and b"\x1b" not in written
+
+
+def _a_session(agent: Path) -> Path:
+    return max((agent / "sessions").rglob("*.jsonl"), key=lambda p: p.stat().st_size)
+
+
+def test_export_to_a_file_shows_its_progress(agent: Path, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "out.html"
+    with terminal_stderr(monkeypatch) as written:
+        assert main(["export", str(_a_session(agent)), "--format", "html", "-o", str(out)]) == 0
+    assert b"exporting" in written and out.stat().st_size > 0
+
+
+def test_export_to_this_terminal_shows_no_bar_over_it(agent: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    master, slave = pty.openpty()
+    drain = threading.Thread(target=_drain, args=(master,), daemon=True)  # never a full pty
+    drain.start()
+    with os.fdopen(slave, "w", encoding="utf-8") as stdout:
+        monkeypatch.setattr(sys, "stdout", stdout)
+        with terminal_stderr(monkeypatch) as written:
+            assert main(["export", str(_a_session(agent))]) == 0
+    drain.join(timeout=5)
+    os.close(master)
+    assert b"exporting" not in written
+
+
+def _drain(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        while os.read(fd, 65536):
+            pass
 
 
 @pytest.mark.parametrize("json", [False, True])
