@@ -100,7 +100,8 @@ def list_sessions(
     """The sessions a query finds, this folder's or `every` one (`pitui list`'s answer),
     the pins and tags, and the problems met (one line each, to say before the listing).
     `archived`: the archive's sessions (as `in:archive`, which a query may say itself);
-    `progress(done, total)`: the scan's, in files."""
+    `progress(done, total)`: the scan's, in files, then the search's reading of tool output,
+    in sessions."""
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
     from pitui.core.catalog.query import split_store
@@ -129,6 +130,7 @@ def list_sessions(
             named_only=named,
             store=store,
             index_tools=True,
+            tools_progress=progress,
         )
     result.rows = apply_marks(result.rows, marks, mark_query)
     problems += scan_problems(report, notice)

@@ -33,6 +33,7 @@ from pitui.core.catalog.query import Store, split_store
 from pitui.core.catalog.scan_pass import ScanPass, ScanReport
 from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
+from pitui.core.catalog.tool_pass import Progress
 from pitui.core.catalog.workers import Workers
 
 __all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
@@ -217,6 +218,7 @@ class Catalog(ScanPass):
         named_only: bool = False,
         store: Store = "local",
         index_tools: bool = False,
+        tools_progress: Progress | None = None,
     ) -> SearchResult:
         """Pi's picker search (plus field filters) over the sessions in scope; an `in:archive`
         (`in:local`, `in:all`) token in `query` chooses the store instead of `store`.
@@ -225,7 +227,7 @@ class Catalog(ScanPass):
         (a command's exact answer, without waiting for the whole tool pass); else answer
         from what is indexed, and `tools_pending` on the result says that tool output was
         still being indexed, so sessions that only their tool output would match may be
-        missing."""
+        missing. `tools_progress(done, total)`: that indexing's, in sessions."""
         pending = not index_tools and self.tools_pending
         store, query = split_store(query, store)
         if query.strip():
@@ -235,17 +237,19 @@ class Catalog(ScanPass):
             query,
             sort,
             named_only,
-            Lookups(self._tool_matcher(index_tools), self.index.text_matches),
+            Lookups(self._tool_matcher(index_tools, tools_progress), self.index.text_matches),
         )
         result.tools_pending = pending
         return result
 
-    def _tool_matcher(self, index_tools: bool) -> Callable[[str, set[str]], set[str]]:
+    def _tool_matcher(
+        self, index_tools: bool, progress: Progress | None
+    ) -> Callable[[str, set[str]], set[str]]:
         if not index_tools:
             return self.index.tool_matches
 
         def matches(fts_query: str, among: set[str]) -> set[str]:
-            self.index_tools_of(among)
+            self.index_tools_of(among, progress)
             return self.index.tool_matches(fts_query, among)
 
         return matches
