@@ -27,7 +27,7 @@ def progress_on_stderr(
 ) -> Iterator[Progress | None]:
     """`progress(done, total)` to hand to the work (None: nothing to show), for `what`
     (e.g. "indexing sessions"); the bar is gone when the block ends. `quiet` (`--json`, or
-    the answer streams to this terminal meanwhile): no bar; `percent`: the total is 100."""
+    the answer streams to this terminal meanwhile): no bar; `percent`: show a percentage."""
     if quiet or not sys.stderr.isatty():
         yield None
         return
@@ -52,7 +52,7 @@ class _LazyBar:
             if done >= total or time.monotonic() - self.started < DELAY:
                 return
             self._bar, self._task = self._start()
-        if self._task is not None:
+        if self._bar is not None and self._task is not None:
             self._bar.update(self._task, completed=done, total=total)
 
     def _start(self) -> tuple[Bar, TaskID]:
