@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pitui.commands.progress import progress_on_stderr
 from pitui.core.errors import PituiError
 from pitui.core.export.destination import destination, proposed_name, write_export
 from pitui.core.export.export import export_session
@@ -42,16 +43,21 @@ def run(args: argparse.Namespace) -> int:
         raise PituiError("--max-tool-lines must be 0 or more")
     session = Session(args.file)
     options = ExportOptions(args.format, args.context, args.redact, args.max_tool_lines)
-    result = export_session(session, args.leaf, options)
-    if args.output is None:
-        sys.stdout.writelines(result.parts)
-        sys.stdout.flush()
-    else:
-        name = proposed_name(result.name, EXTENSIONS[args.format], args.context)
-        path, chosen = destination(args.output, name)
-        path = write_export(
-            path, result.parts, force=args.force, source=session.path, numbered=chosen
-        )
+    streamed = args.output is None
+    with progress_on_stderr(
+        "exporting", quiet=streamed and sys.stdout.isatty(), percent=True
+    ) as progress:
+        result = export_session(session, args.leaf, options, progress)
+        if streamed:
+            sys.stdout.writelines(result.parts)
+            sys.stdout.flush()
+        else:
+            name = proposed_name(result.name, EXTENSIONS[args.format], args.context)
+            path, chosen = destination(args.output, name)
+            path = write_export(
+                path, result.parts, force=args.force, source=session.path, numbered=chosen
+            )
+    if not streamed:
         print(f"wrote {inert_path(str(path))}", file=sys.stderr)
     if args.redact:
         print(redaction_report(result.redacted), file=sys.stderr)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from pitui.core.answers import Answers, Dependencies
     from pitui.core.catalog.catalog import CatalogRow, ScanReport, SearchResult
+    from pitui.core.catalog.tool_pass import Progress
     from pitui.core.userdata.store import Marks
 
 TITLE_WIDTH = 60
@@ -67,16 +68,20 @@ def _list(args: argparse.Namespace, answers: Answers | None) -> int:
     store, _ = split_store(split_query(args.query).text, default)
     archive = discovery.archive_root() if store in ("archive", "all") else None
     depends = _dependencies(args.session_dir, cwd, archive, store) if answers else None
+    from pitui.commands.progress import progress_on_stderr
+
     sort = args.sort or ("recent" if args.json else "threaded")
-    result, marks, problems = list_sessions(
-        args.query,
-        every=args.all or store not in ("local", "archive"),
-        session_dir=args.session_dir,
-        sort=sort,
-        named=args.named,
-        no_cache=args.no_cache,
-        store=default,
-    )
+    with progress_on_stderr("indexing sessions", quiet=args.json) as progress:
+        result, marks, problems = list_sessions(
+            args.query,
+            every=args.all or store not in ("local", "archive"),
+            session_dir=args.session_dir,
+            sort=sort,
+            named=args.named,
+            no_cache=args.no_cache,
+            store=default,
+            progress=progress,
+        )
     for problem in problems:
         print(f"pitui: {problem}", file=sys.stderr)
     if args.json:
@@ -100,11 +105,13 @@ def list_sessions(
     no_cache: bool = False,
     archived: bool = False,
     store: str = "local",
+    progress: Progress | None = None,
 ) -> tuple[SearchResult, Marks, list[str]]:
     """The sessions a query finds, this folder's or `every` one (`pitui list`'s answer),
     the pins and tags, and the problems met (one line each, to say before the listing).
     `store`: "archive" (or `archived`), a remote's name, or "all" (as `in:archive`,
-    `host:NAME`, `in:all`, which a query may say itself)."""
+    `host:NAME`, `in:all`, which a query may say itself); `progress(done, total)`: the
+    scan's, in files, then the search's reading of tool output, in sessions."""
     from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
     from pitui.core.catalog.query import split_store
@@ -128,12 +135,18 @@ def list_sessions(
         archive_dir=archive,
         mirrors=mirrors,
     ) as catalog:
-        # a plain listing never waits for the tool-output and trigram indexes (a search, or
-        # the app's background pass, builds them)
-        report = catalog.scan(tools="now" if query.strip() else "later")
+        # never waits for the tool-output and trigram indexes: a search indexes the tool
+        # output of the sessions nothing else matched (the app's background pass, the rest)
+        report = catalog.scan(progress, tools="later")
         notice = catalog.index.notice
         result = catalog.search(
-            mark_query.text, cwd=None if every else cwd, sort=sort, named_only=named, store=store
+            mark_query.text,
+            cwd=None if every else cwd,
+            sort=sort,
+            named_only=named,
+            store=store,
+            index_tools=True,
+            tools_progress=progress,
         )
     result.rows = apply_marks(result.rows, marks, mark_query)
     problems += scan_problems(report, notice)

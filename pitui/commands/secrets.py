@@ -8,6 +8,7 @@ import json
 import os
 import sys
 
+from pitui.commands.progress import Progress, progress_on_stderr
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.usage.scope import scope_of
 from pitui.core.usage.secrets_cache import SecretsCache
@@ -27,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
     for problem in scope.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
     cache = SecretsCache(None if args.no_cache else cache_dir())
-    found = find_in(scope.files, cache)
+    with progress_on_stderr("looking for credentials", quiet=args.json) as progress:
+        found = find_in(scope.files, cache, progress)
     cache.close()
     if cache.notice:
         print(f"pitui: {one_line(cache.notice)}", file=sys.stderr)
@@ -40,10 +42,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def find_in(files: list[str], cache: SecretsCache) -> list[SessionSecrets]:
-    """Sessions holding credentials; a file the cache knows to hold none is not read."""
+def find_in(
+    files: list[str], cache: SecretsCache, progress: Progress | None = None
+) -> list[SessionSecrets]:
+    """Sessions holding credentials; a file the cache knows to hold none is not read.
+    `progress(done, total)` counts the files."""
     found: list[SessionSecrets] = []
-    for path in files:
+    for done, path in enumerate(files):
+        if progress is not None:
+            progress(done, len(files))
         try:
             st = os.stat(path)
         except OSError:

@@ -61,14 +61,19 @@ def selected(
     """The sessions of `store` in scope (this folder's, or `--all`) that the query and the
     criteria select; or, when `named` (files or session ids) is given, those sessions (in
     any folder) that the criteria select."""
+    from pitui.commands.progress import progress_on_stderr
+
     cwd = os.getcwd()
     refuse_bad_query(args.query or "")
     custom = discovery.custom_session_dir(args.session_dir, cwd)
     archive = discovery.archive_root() if store != "local" else None
     with Catalog(discovery.sessions_root(), custom_dir=custom, archive_dir=archive) as catalog:
-        catalog.scan(tools="now" if args.query else "later")  # tool output: for a query only
+        with progress_on_stderr("indexing sessions", quiet=args.json) as progress:
+            catalog.scan(progress, tools="later")  # a query's search indexes what it needs
         scope = None if args.all or named else cwd
-        result = catalog.search(args.query or "", cwd=scope, sort="recent", store=store)
+        result = catalog.search(
+            args.query or "", cwd=scope, sort="recent", store=store, index_tools=True
+        )
     if result.error:
         raise PituiError(one_line(result.error))
     summaries = [row.summary for row in result.rows]

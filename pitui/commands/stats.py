@@ -40,6 +40,7 @@ def _stats(
 ) -> int:
     import stat
 
+    from pitui.commands.progress import progress_on_stderr
     from pitui.core.rows.safe_text import one_line
     from pitui.core.usage.groups import summarize
     from pitui.core.usage.load import load_usage
@@ -51,7 +52,14 @@ def _stats(
 
         depends = scope_dependencies(args.all, args.session_dir, os.getcwd())
     scope = scope_of(args.all, args.session_dir)
-    usage = load_usage(scope.files, scope.accepts, no_cache=args.no_cache, whole_folders=True)
+    with progress_on_stderr("reading usage", quiet=args.json) as progress:
+        usage = load_usage(
+            scope.files,
+            scope.accepts,
+            no_cache=args.no_cache,
+            whole_folders=True,
+            progress=progress,
+        )
     infos, rows, notice = usage.infos, usage.rows, usage.notice
     problems = [one_line(notice)] if notice else []
     problems += [f"cannot read {one_line(problem)}" for problem in scope.unreadable]

@@ -120,3 +120,43 @@ async def test_copy_the_highlighted_entry_as_markdown(app_factory: Any, demo_roo
         else [b["text"] for b in content or [] if b.get("type") == "text"]
     )
     assert texts and all(text in copied for text in texts)
+
+
+async def test_an_export_shows_its_progress_above_the_footer(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27: a line says how far the export is while the worker runs, then goes."""
+    import threading
+
+    from textual.widgets import Footer
+
+    import pitui.core.export.export as export_module
+    from pitui.ui.widgets.export_progress import ExportProgress
+
+    halfway, go_on = threading.Event(), threading.Event()
+    real = export_module.export_session
+
+    def paused(*args: Any) -> Any:
+        result = real(*args)
+        args[-1](40, 100)  # the worker's progress
+        halfway.set()
+        go_on.wait(10)
+        return result
+
+    monkeypatch.setattr(export_module, "export_session", paused)
+    monkeypatch.chdir(tmp_path)
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: picker.scanned)
+        await settle(pilot)
+        await pilot.press("alt+e")
+        await pilot.click("#export-go")
+        await wait_for(pilot, halfway.is_set)
+        await wait_for(pilot, lambda: "40%" in str(picker.query_one(ExportProgress).render()))
+        shown, footer = picker.query_one(ExportProgress).region, picker.query_one(Footer).region
+        assert shown.height == 1 and shown.bottom == footer.y  # on screen, just above it
+        go_on.set()
+        await wait_for(pilot, lambda: not picker.query(ExportProgress))
+        await settle(pilot)
+        notes = [n.message for n in pilot.app._notifications]
+    assert any("Exported to" in note for note in notes)

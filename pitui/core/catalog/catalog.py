@@ -5,7 +5,9 @@
 
 Tool output (most of the bytes, searched only by pitui's last tier) is indexed in a second pass
 (`index_tools`), in the background when the caller is interactive: `search` then says
-`tools_pending` until it is done. The same pass first builds the trigram index of conversation
+`tools_pending` until it is done. A command's search indexes just the tool output of the
+sessions no other tier matched (`search(index_tools=True)`), so a first search waits for
+neither index. The same pass first builds the trigram index of conversation
 text (`text_index`), which only narrows the search's scan: until a file is in it, it is
 scanned.
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pitui.core.catalog import discovery
@@ -32,6 +34,7 @@ from pitui.core.catalog.scan_pass import ScanPass, ScanReport
 from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.stores import Mirror
 from pitui.core.catalog.summary import SessionSummary
+from pitui.core.catalog.tool_pass import Progress
 from pitui.core.catalog.workers import Workers
 
 __all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
@@ -104,6 +107,8 @@ class Catalog(ScanPass):
             if not self._texts_pending:
                 return
             self._texts_pending = False
+            if all(summary.text_loaded for summary in self._summaries.values()):
+                return  # all read by the scan (a cold one)
             texts: dict[str, str] = {}
             for prefix in self._prefixes:
                 texts.update(self.index.texts(prefix))
@@ -226,13 +231,18 @@ class Catalog(ScanPass):
         sort: str = "threaded",
         named_only: bool = False,
         store: Store = "local",
+        index_tools: bool = False,
+        tools_progress: Progress | None = None,
     ) -> SearchResult:
         """Pi's picker search (plus field filters) over the sessions in scope; an `in:archive`
         (`in:local`, `in:all`) token in `query` chooses the store instead of `store`.
 
-        `tools_pending` on the result: tool output was still being indexed, so sessions that
-        only their tool output would match may be missing."""
-        pending = self.tools_pending
+        `index_tools`: first index the tool output of the sessions only it could still match
+        (a command's exact answer, without waiting for the whole tool pass); else answer
+        from what is indexed, and `tools_pending` on the result says that tool output was
+        still being indexed, so sessions that only their tool output would match may be
+        missing. `tools_progress(done, total)`: that indexing's, in sessions."""
+        pending = not index_tools and self.tools_pending
         store, query = split_store(query, store)
         if query.strip():
             self._load_texts()
@@ -241,10 +251,22 @@ class Catalog(ScanPass):
             query,
             sort,
             named_only,
-            Lookups(self.index.tool_matches, self.index.text_matches),
+            Lookups(self._tool_matcher(index_tools, tools_progress), self.index.text_matches),
         )
         result.tools_pending = pending
         return result
+
+    def _tool_matcher(
+        self, index_tools: bool, progress: Progress | None
+    ) -> Callable[[str, set[str]], set[str]]:
+        if not index_tools:
+            return self.index.tool_matches
+
+        def matches(fts_query: str, among: set[str]) -> set[str]:
+            self.index_tools_of(among, progress)
+            return self.index.tool_matches(fts_query, among)
+
+        return matches
 
     def close(self) -> None:
         """Stop a background pass (it resumes on the next scan) and close the index."""

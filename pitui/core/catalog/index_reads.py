@@ -82,8 +82,9 @@ class IndexReads:
         builder = SummaryBuilder.from_state(blobs.loads(state), base if base is not None else text)
         return row, builder
 
-    def tool_matches(self, fts_query: str) -> set[str]:
-        """Paths of sessions whose indexed tool output matches an FTS5 query."""
+    def tool_matches(self, fts_query: str, among: set[str] | None = None) -> set[str]:
+        """Paths of sessions (of `among`, when given) whose indexed tool output matches an
+        FTS5 query."""
         try:
             with self.lock:
                 cur = self.db.execute(
@@ -92,9 +93,10 @@ class IndexReads:
                     "WHERE tool_fts MATCH ?",
                     (fts_query,),
                 )
-                return {row[0] for row in cur}
+                found = {row[0] for row in cur}
         except sqlite3.OperationalError:
             return set()
+        return found if among is None else found & among
 
     def tool_tasks(self, paths: Iterable[str] | None = None) -> list[ToolTask]:
         """Sessions whose tool output is not all indexed yet (all, or just these paths)."""

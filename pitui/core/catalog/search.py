@@ -2,8 +2,9 @@
 
 Tiers (lower is better): 0 name, 1 id/messages/cwd, 2 fuzzy on name/cwd (all as Pi), then
 pitui's own: 3 label text, 4 tool output (FTS5, word-prefix match; indexed after the listing,
-see `SearchResult.tools_pending`). A session Pi would match
-gets exactly Pi's score; the extra tiers only add sessions Pi would not find.
+see `SearchResult.tools_pending`, and asked only about the sessions no other tier matched).
+A session Pi would match gets exactly Pi's score; the extra tiers only add sessions Pi would
+not find.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ __all__ = ["MEASURES", "SORTS", "CatalogRow", "Lookups", "SearchResult", "run_se
 
 @dataclass(frozen=True)
 class Lookups:
-    """What the index answers for a search: `tools(fts_query)`, paths whose tool output
-    matches; `texts(trigrams)`, paths whose conversation text may hold a string with all
-    these trigrams (None: unknown, scan every session)."""
+    """What the index answers for a search: `tools(fts_query, among)`, the paths of `among`
+    (sessions no other tier matched) whose tool output matches; `texts(trigrams)`, paths
+    whose conversation text may hold a string with all these trigrams (None: unknown, scan
+    every session)."""
 
-    tools: Callable[[str], set[str]] = lambda query: set()
+    tools: Callable[[str, set[str]], set[str]] = lambda query, among: set()
     texts: Callable[[list[str]], set[str] | None] = lambda trigrams: None
 
 
@@ -104,23 +106,36 @@ def trigrams(token: Token) -> list[str]:
 class _Matcher:
     def __init__(self, query: Query, lookups: Lookups) -> None:
         self.query, self.lookups = query, lookups
-        self._tool_hits: dict[Token, set[str]] = {}
         self._text_hits = {token: _text_hits(token, lookups) for token in query.tokens}
         self._fuzzy_memo: dict[tuple[str, str], tuple[bool, float]] = {}  # cwds repeat a lot
         self._regex = TimedSearch(query.regex) if query.mode == "regex" else None
 
-    def score(self, s: SessionSummary) -> float | None:
+    def scored(self, pool: list[SessionSummary]) -> list[tuple[float, SessionSummary]]:
+        """The sessions of `pool` that match, with their scores, in `pool`'s order."""
         if self._regex is not None:
-            return _regex(s, self._regex)
-        total = 0.0
-        for token in self.query.tokens:
-            score = self._token(s, token)
-            if score is None:
-                return None
-            total += score
-        return total
+            regex = self._regex
+            return [(score, s) for s in pool if (score := _regex(s, regex)) is not None]
+        totals = [(0.0, s) for s in pool]
+        for token in self.query.tokens:  # token by token: the tool tier asks once for each
+            totals = self._with_token(totals, token)
+        return totals
+
+    def _with_token(
+        self, totals: list[tuple[float, SessionSummary]], token: Token
+    ) -> list[tuple[float, SessionSummary]]:
+        scores = [self._token(s, token) for _, s in totals]
+        unmatched = {s.path for (_, s), score in zip(totals, scores, strict=True) if score is None}
+        in_tools = self._tool_paths(token, unmatched) if unmatched else set()
+        kept: list[tuple[float, SessionSummary]] = []
+        for (total, s), score in zip(totals, scores, strict=True):
+            if score is None and s.path in in_tools:
+                score = _tier(TIER_TOOLS)
+            if score is not None:
+                kept.append((total + score, s))
+        return kept
 
     def _token(self, s: SessionSummary, token: Token) -> float | None:
+        """The token's score on `s` by every tier but the tool output's."""
         hits = self._text_hits[token]
         in_text = hits is None or s.path in hits
         if token.kind == "phrase":
@@ -133,7 +148,7 @@ class _Matcher:
             return score
         if any(value in normalize_ws_lower(label) for label in s.labels):
             return _tier(TIER_LABEL)
-        return _tier(TIER_TOOLS) if s.path in self._tool_paths(token) else None
+        return None
 
     def _fuzzy_match(self, query: str, text: str) -> tuple[bool, float]:
         key = (query, text)
@@ -142,13 +157,11 @@ class _Matcher:
             found = self._fuzzy_memo[key] = fuzzy_match(query, text)
         return found
 
-    def _tool_paths(self, token: Token) -> set[str]:
-        if token not in self._tool_hits:
-            text = token.value.replace('"', '""')
-            self._tool_hits[token] = self.lookups.tools(
-                f'tools : "{text}"' + ("" if token.kind == "phrase" else "*")
-            )
-        return self._tool_hits[token]
+    def _tool_paths(self, token: Token, among: set[str]) -> set[str]:
+        text = token.value.replace('"', '""')
+        return self.lookups.tools(
+            f'tools : "{text}"' + ("" if token.kind == "phrase" else "*"), among
+        )
 
 
 def _text_hits(token: Token, lookups: Lookups) -> set[str] | None:
@@ -205,7 +218,7 @@ def run_search(
         return SearchResult(threaded_rows(pool) if sort == "threaded" else flat_rows(pool))
     matcher = _Matcher(query, lookups or Lookups())
     try:
-        scored = [(score, s) for s in pool if (score := matcher.score(s)) is not None]
+        scored = matcher.scored(pool)
     except RegexTooSlow as error:
         return SearchResult([], str(error))
     if sort in MEASURES:  # the query selects, the measure orders

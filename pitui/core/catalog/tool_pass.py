@@ -14,6 +14,7 @@ from pitui.core.catalog.index import Index, ToolTask
 from pitui.core.catalog.workers import Workers
 
 TOOL_BATCH_BYTES = 4 * 1024 * 1024  # tool text per transaction (keeps the lock short)
+PARALLEL_TOOLS = 100  # sessions before reading their tool output in worker processes pays
 Progress = Callable[[int, int], None]
 
 
@@ -45,6 +46,20 @@ class ToolPass:
         self.index.collect_tool_garbage()
         self._index_tools(self.index.tool_tasks(), progress, self._stop)
         self._workers.shutdown()
+
+    def index_tools_of(self, paths: set[str], progress: Progress | None = None) -> None:
+        """Index the tool output of these sessions not indexed yet, here (a search's);
+        `progress(done, total)` counts sessions (in bytes read, as a share of them)."""
+        tasks = self.index.tool_tasks(paths)
+        if len(tasks) >= PARALLEL_TOOLS:
+            self._workers.start()
+        in_sessions = None
+        if progress is not None and tasks:
+
+            def in_sessions(done: int, total: int) -> None:
+                progress(len(tasks) * done // total if total else len(tasks), len(tasks))
+
+        self._index_tools(tasks, in_sessions, threading.Event())
 
     def _start_tools(self, progress: Progress | None) -> None:
         with self._lock:

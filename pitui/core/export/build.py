@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,8 @@ from pitui.core.rows.render_text import content_text
 from pitui.core.session.context import build_context
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
+
+Progress = Callable[[int, int], None]
 
 TITLE_LENGTH = 80
 USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite")
@@ -77,15 +80,19 @@ def branch_document(
     *,
     redactor: Redactor | None = None,
     max_tool_lines: int = DEFAULT_MAX_TOOL_LINES,
+    progress: Progress | None = None,
 ) -> Document:
-    """Every entry from the root to the leaf (default: the session's leaf), in order."""
+    """Every entry from the root to the leaf (default: the session's leaf), in order;
+    `progress(done, total)` counts the entries."""
     redactor = redactor or Redactor(False)
     leaf = resolve_leaf(session, leaf_id)
     path = session.tree.path_to(leaf.id) if leaf else []
     renderer = MessageRenderer(max_tool_lines)
     totals = Totals()
     blocks: list[Block] = []
-    for _, raw in entry_raws(path):
+    for done, (_, raw) in enumerate(entry_raws(path)):
+        if progress is not None:
+            progress(done, len(path))
         raw = redactor.entry(raw)
         if raw.get("type") == "message":
             totals.add(raw.get("message"))
@@ -101,8 +108,10 @@ def context_document(
     *,
     redactor: Redactor | None = None,
     max_tool_lines: int = DEFAULT_MAX_TOOL_LINES,
+    progress: Progress | None = None,
 ) -> Document:
-    """Exactly the messages of the leaf's context (`pitui context`), numbered."""
+    """Exactly the messages of the leaf's context (`pitui context`), numbered;
+    `progress(done, total)` counts the messages."""
     redactor = redactor or Redactor(False)
     leaf = resolve_leaf(session, leaf_id)
     context = build_context(session.tree, leaf.id if leaf else None)
@@ -110,6 +119,8 @@ def context_document(
     totals = Totals()
     blocks: list[Block] = []
     for number, message in enumerate(context.messages, 1):
+        if progress is not None:
+            progress(number - 1, len(context.messages))
         message = redactor.value(message)
         totals.add(message)
         blocks.extend(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from pitui.core.export.messages import MessageRenderer
 from pitui.core.export.options import ExportOptions
 from pitui.core.export.redactor import Redactor
 from pitui.core.export.source import entry_raws
+from pitui.core.export.steps import Progress, Steps
 from pitui.core.format.jsvalues import js_truthy
 from pitui.core.session.session import Session
 
@@ -39,9 +40,15 @@ class ExportResult:
 
 
 def export_session(
-    session: Session, leaf_id: str | None = None, options: ExportOptions | None = None
+    session: Session,
+    leaf_id: str | None = None,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
 ) -> ExportResult:
-    """The export of the branch ending at `leaf_id` (default: the session's leaf)."""
+    """The export of the branch ending at `leaf_id` (default: the session's leaf).
+
+    `progress(done, 100)`: how far the export is, in percent (the last steps are made as
+    `parts` are read)."""
     options = options or ExportOptions()
     if leaf_id is not None and session.tree.get(leaf_id) is None:
         raise PituiError(f"no entry with id {leaf_id!r} in {session.path}")
@@ -53,9 +60,22 @@ def export_session(
         name = redactor.text(session.tree.name or "") or f"session-{session.id}"
         return ExportResult(iter([inert_json("".join(lines))]), redactor.counts, name)
     build = context_document if options.context else branch_document
-    document = build(session, leaf_id, redactor=redactor, max_tool_lines=options.max_tool_lines)
-    parts = html_parts(document) if options.format == "html" else markdown_parts(document)
-    return ExportResult(iter(parts), redactor.counts, document.name)
+    html = options.format == "html"
+    steps = Steps(progress, 2 if html else 1)  # turning Markdown into HTML is a second pass
+    document = build(
+        session,
+        leaf_id,
+        redactor=redactor,
+        max_tool_lines=options.max_tool_lines,
+        progress=steps.phase(0),
+    )
+    parts = html_parts(document, steps.phase(1)) if html else markdown_parts(document)
+    return ExportResult(_then(parts, steps.done), redactor.counts, document.name)
+
+
+def _then(parts: Iterable[str], done: Callable[[], None]) -> Iterator[str]:
+    yield from parts
+    done()
 
 
 def entry_markdown(raw: dict[str, Any], *, redact: bool = False) -> str:

@@ -9,7 +9,7 @@ requests nothing: its style is inline.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -119,8 +119,11 @@ def to_html(document: Document) -> str:
     return "".join(html_parts(document))
 
 
-def html_parts(document: Document) -> Iterator[str]:
-    """The page in pieces (one a block), each made when it is asked for."""
+def html_parts(
+    document: Document, progress: Callable[[int, int], None] | None = None
+) -> Iterator[str]:
+    """The page in pieces (one a block), each made when it is asked for;
+    `progress(done, total)` counts the blocks."""
     head = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -141,7 +144,9 @@ def html_parts(document: Document) -> Iterator[str]:
         "<main>",
     ]
     yield "".join(part + "\n" for part in head)
-    for block in document.blocks:
+    for done, block in enumerate(document.blocks):
+        if progress is not None:
+            progress(done, len(document.blocks))
         body = render_markdown(block.markdown)
         if block.summary is None:
             yield body + "\n"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -87,12 +87,16 @@ class UsageCache:
         self.notice = notice or self.notice
 
     def refresh(
-        self, paths: Iterable[str], whole_folders: bool = False
+        self,
+        paths: Iterable[str],
+        whole_folders: bool = False,
+        progress: Callable[[int, int], None] | None = None,
     ) -> tuple[dict[str, SessionInfo], list[Row]]:
         """The sessions among `paths` and their rows, reading only files that changed.
 
         `whole_folders`: `paths` lists every file of their folders, so a cached file of one of
-        those folders that is not among them is gone, and leaves the cache."""
+        those folders that is not among them is gone, and leaves the cache. `progress(done,
+        total)`: called before each file read (files done of all `paths`; never when warm)."""
         paths = list(paths)
         if whole_folders:
             self._forget_unlisted(paths)
@@ -100,7 +104,7 @@ class UsageCache:
         infos: dict[str, SessionInfo] = {}
         rows: list[Row] = []
         stat_of, is_regular, make_info = os.stat, stat.S_ISREG, SessionInfo._make
-        for path in paths:
+        for done, path in enumerate(paths):
             try:
                 st = stat_of(path)
             except OSError:
@@ -117,6 +121,8 @@ class UsageCache:
                 or record[2] != st.st_ino
                 or record[3] != st.st_ctime_ns
             ):
+                if progress is not None:
+                    progress(done, len(paths))
                 record = self._read(path, st)
                 if record is None:
                     continue

@@ -27,13 +27,15 @@ def load_usage(
     folder: Path | None = None,
     no_cache: bool = False,
     whole_folders: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Usage:
     """(sessions, their rows, a notice about the cache) for `files` whose header cwd
     `accepts` takes; `folder` defaults to the catalog's cache folder. `whole_folders`: the
-    files are a folder listing (see `UsageCache.refresh`), not a search's answer."""
+    files are a folder listing (see `UsageCache.refresh`), not a search's answer;
+    `progress(done, total)`: as `UsageCache.refresh`'s."""
     cache = UsageCache(None if no_cache else (folder or cache_dir()))
     try:
-        infos, rows = cache.refresh(files, whole_folders)
+        infos, rows = cache.refresh(files, whole_folders, progress)
     finally:
         cache.close()
     if accepts is not None:

@@ -1,10 +1,12 @@
 """Export from the app: a small dialog (format, branch or context, redaction, where to),
-then the export in a thread worker and a notification with the path.
+then the export in a thread worker (its progress on a line above the footer) and a
+notification with the path.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -21,6 +23,7 @@ from pitui.core.export.options import EXTENSIONS, FORMATS, ExportOptions
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
 from pitui.ui.format import line
+from pitui.ui.widgets.export_progress import ExportProgress, show_export_progress
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "jsonl": "Pi session (.jsonl)"}
 
@@ -132,8 +135,9 @@ def ask_export(screen: Any, path: Path, leaf_id: str | None, title: str, what: s
 
     def chosen(request: ExportRequest | None) -> None:
         if request is not None:
+            shown = show_export_progress(screen)
             screen.run_worker(
-                lambda: _run(screen, path, leaf_id, request),
+                lambda: _run(screen, path, leaf_id, request, shown),
                 thread=True,
                 group="export",
                 exit_on_error=False,
@@ -143,14 +147,29 @@ def ask_export(screen: Any, path: Path, leaf_id: str | None, title: str, what: s
     screen.app.push_screen(ExportModal(title, what, Path.cwd()), callback=chosen)
 
 
-def _run(screen: Any, path: Path, leaf_id: str | None, request: ExportRequest) -> None:
+def _run(
+    screen: Any, path: Path, leaf_id: str | None, request: ExportRequest, shown: ExportProgress
+) -> None:
+    try:
+        _export(screen, path, leaf_id, request, shown.moved)
+    finally:
+        shown.finished()
+
+
+def _export(
+    screen: Any,
+    path: Path,
+    leaf_id: str | None,
+    request: ExportRequest,
+    progress: Callable[[int, int], None],
+) -> None:
     from pitui.core.export.export import export_session  # Markdown/HTML renderers: only when asked
 
     try:
         session = Session(path)
         if leaf_id is not None and session.tree.get(leaf_id) is None:
             leaf_id = None  # the entry is gone (the file was replaced): its leaf instead
-        result = export_session(session, leaf_id, request.options)
+        result = export_session(session, leaf_id, request.options, progress)
         written = write_export(request.destination, result.parts, source=session.path)
     except (PituiError, OSError) as error:
         screen.app.call_from_thread(

@@ -326,7 +326,8 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
             parts.append("named only")
         parts.append(f"{len(self.rows)} shown")
         if self.progress is not None:
-            parts.append(f"indexing {self.progress[0]}/{self.progress[1]}")
+            searched = " (searched so far)" if self._shown and self._shown.query.strip() else ""
+            parts.append(f"indexing {self.progress[0]}/{self.progress[1]}{searched}")
         if self.app.catalog is not None and self.app.catalog.archive_dir is not None:
             parts.append(
                 f"{self._key_of('picker.archive')}: {'back' if self.archive else 'archive'}"

@@ -137,6 +137,28 @@ def test_extra_tiers_labels_and_tools(catalog: Catalog) -> None:
     assert _ids(catalog, "zlibwrap") == ["eps"]  # word prefix in tool output
 
 
+def test_a_search_indexes_only_the_tool_output_it_needs(tmp_path: Path) -> None:
+    """Issue 27: before the tool-output index is built, `index_tools=True` reads the tool
+    output of just the sessions no other tier matched (and says how far it is), so the
+    answer is the one the whole index gives."""
+    root = tmp_path / "s"
+    tool = {"role": "toolResult", "toolCallId": "t", "toolName": "bash",
+            "content": [{"type": "text", "text": "segfault in zlibwrapper"}]}  # fmt: skip
+    _write(root, "eps", "/w/e", ["run it"], message={"message": tool})
+    _write(root, "zeta", "/w/z", ["zlibwrapper again"], message={"message": tool})
+    _write(root, "eta", "/w/h", ["nothing"])
+    with Catalog(root, no_cache=True) as cat:
+        cat.scan(tools="later")
+        said: list[tuple[int, int]] = []
+        result = cat.search(
+            "zlibwrap", sort="relevance", index_tools=True, tools_progress=lambda *a: said.append(a)
+        )
+        assert [r.summary.id for r in result.rows] == ["zeta", "eps"]  # the text's tier first
+        assert said[-1] == (2, 2)  # eps and eta: zeta matched by its text
+        assert [t.path for t in cat.index.tool_tasks()] == [str(root / "--p--" / "zeta.jsonl")]
+        assert not result.tools_pending
+
+
 def test_threaded_named_only(catalog: Catalog) -> None:
     rows = catalog.search("", sort="threaded").rows
     assert [(r.summary.id, r.depth) for r in rows][:2] == [("alpha", 0), ("beta", 1)]

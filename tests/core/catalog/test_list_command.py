@@ -66,23 +66,38 @@ def test_session_dir_flag(agent: Path, tmp_path: Path, capsys) -> None:  # type:
     assert data and all(Path(d["path"]).parent == flat for d in data)
 
 
-def test_plain_listing_leaves_search_indexes_for_later(agent: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """A listing without a query never waits for the tool-output and trigram indexes; a
-    search builds them (issue 14)."""
+def _indexes_left(cache: Path) -> tuple[bool, bool]:
+    """(some tool output not indexed, some conversation text not in the trigram index)."""
     from pitui.core.catalog.index import Index
 
+    index = Index(cache)
+    try:
+        return index.tool_tasks_left(), index.texts_left()
+    finally:
+        index.close()
+
+
+def test_first_search_builds_only_the_index_it_needs(agent: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A listing never waits for the tool-output and trigram indexes; nor does a first
+    search (issue 27): it answers from the text the scan read, and reads only the tool output
+    of the sessions nothing else matched, so a word only tool output holds is still found."""
+    folder = agent / "sessions" / "--tools--"
+    folder.mkdir()
+    header = {"type": "session", "version": 3, "id": "eps", "timestamp": "2026-05-01T00:00:00Z",
+              "cwd": "/w/e"}  # fmt: skip
+    tool = {"role": "toolResult", "toolCallId": "t", "toolName": "bash",
+            "content": [{"type": "text", "text": "segfault in zlibwrapper"}]}  # fmt: skip
+    entry = {"type": "message", "id": "a1", "parentId": None, "timestamp": "2026-05-01T00:00:00Z",
+             "message": tool}  # fmt: skip
+    (folder / "eps.jsonl").write_bytes(orjson.dumps(header) + b"\n" + orjson.dumps(entry) + b"\n")
+    assert main(["list", "--all", "--json", "/"]) == 0  # in every session's text or cwd
+    found = {d["id"] for d in json.loads(capsys.readouterr().out)}
+    assert _indexes_left(tmp_path / "cache") == (True, True)
     assert main(["list", "--all", "--json"]) == 0
-    index = Index(tmp_path / "cache")
-    try:
-        assert index.tool_tasks_left() and index.texts_left()
-    finally:
-        index.close()
-    assert main(["list", "--all", "--json", "parser"]) == 0
-    index = Index(tmp_path / "cache")
-    try:
-        assert not index.tool_tasks_left() and not index.texts_left()
-    finally:
-        index.close()
+    assert found == {d["id"] for d in json.loads(capsys.readouterr().out)}
+    assert main(["list", "--all", "--json", "zlibwrap"]) == 0
+    assert [d["id"] for d in json.loads(capsys.readouterr().out)] == ["eps"]
+    assert _indexes_left(tmp_path / "cache") == (False, True)
 
 
 def test_list_imports_no_worker_machinery() -> None:

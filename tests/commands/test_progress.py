@@ -1,0 +1,125 @@
+"""Progress on stderr (issue 27): a bar while stderr is a terminal, nothing when piped or
+with `--json`."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pty
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pitui.cli import main
+from pitui.commands import progress
+from pitui.demo.generate import generate_corpus
+
+NOT_A_SESSION = "pitui: skipped 1 .jsonl file that is not a session\n"  # in the demo corpus
+
+
+@pytest.fixture
+def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    agent = tmp_path / "agent"
+    generate_corpus(agent / "sessions", seed=11, count=12)
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    monkeypatch.setattr(progress, "DELAY", 0.0)  # the small corpus is quick: show at once
+    return agent
+
+
+@contextlib.contextmanager
+def terminal_stderr(monkeypatch: pytest.MonkeyPatch) -> Iterator[bytearray]:
+    """sys.stderr on a pseudo-terminal; what reached it, once the block ends."""
+    master, slave = pty.openpty()
+    os.set_blocking(master, False)
+    written = bytearray()
+    with os.fdopen(slave, "w", encoding="utf-8") as tty:
+        monkeypatch.setattr(sys, "stderr", tty)
+        yield written
+        tty.flush()
+    with contextlib.suppress(BlockingIOError, OSError):
+        while chunk := os.read(master, 65536):
+            written += chunk
+    os.close(master)
+
+
+def test_listing_shows_its_scan_on_a_terminal(agent: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    with terminal_stderr(monkeypatch) as written:
+        assert main(["list", "--all"]) == 0
+    assert b"indexing sessions" in written
+    assert "indexing" not in capsys.readouterr().out
+
+
+COMMANDS = [
+    (["stats", "--all"], b"reading usage"),
+    (["secrets", "--all"], b"looking for credentials"),
+    (["prune", "--empty", "--all", "--dry-run"], b"indexing sessions"),
+]
+
+
+@pytest.mark.parametrize(("argv", "what"), COMMANDS)
+def test_cold_commands_show_their_work_on_a_terminal(agent: Path, monkeypatch, argv, what) -> None:  # type: ignore[no-untyped-def]
+    with terminal_stderr(monkeypatch) as written:
+        assert main(argv) == 0
+    assert what in written
+
+
+@pytest.mark.parametrize(("argv", "what"), COMMANDS)
+def test_cold_commands_say_nothing_more_with_json(agent: Path, monkeypatch, argv, what) -> None:  # type: ignore[no-untyped-def]
+    with terminal_stderr(monkeypatch) as written:
+        assert main([*argv, "--json"]) == 0
+    assert what not in written and b"\x1b" not in written
+
+
+def _a_session(agent: Path) -> Path:
+    return max((agent / "sessions").rglob("*.jsonl"), key=lambda p: p.stat().st_size)
+
+
+def test_export_to_a_file_shows_its_progress(agent: Path, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "out.html"
+    with terminal_stderr(monkeypatch) as written:
+        assert main(["export", str(_a_session(agent)), "--format", "html", "-o", str(out)]) == 0
+    assert b"exporting" in written and out.stat().st_size > 0
+
+
+def test_export_to_this_terminal_shows_no_bar_over_it(agent: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    master, slave = pty.openpty()
+    drain = threading.Thread(target=_drain, args=(master,), daemon=True)  # never a full pty
+    drain.start()
+    with os.fdopen(slave, "w", encoding="utf-8") as stdout:
+        monkeypatch.setattr(sys, "stdout", stdout)
+        with terminal_stderr(monkeypatch) as written:
+            assert main(["export", str(_a_session(agent))]) == 0
+    drain.join(timeout=5)
+    os.close(master)
+    assert b"exporting" not in written
+
+
+def _drain(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        while os.read(fd, 65536):
+            pass
+
+
+@pytest.mark.parametrize("json", [False, True])
+def test_nothing_but_problems_when_piped(agent: Path, capsys, json: bool) -> None:  # type: ignore[no-untyped-def]
+    assert main(["list", "--all", *(["--json"] if json else [])]) == 0
+    assert capsys.readouterr().err == NOT_A_SESSION
+
+
+def test_nothing_with_json_on_a_terminal(agent: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    with terminal_stderr(monkeypatch) as written:
+        assert main(["list", "--all", "--json"]) == 0
+    assert written.replace(b"\r\n", b"\n") == NOT_A_SESSION.encode()
+
+
+def test_progress_is_none_unless_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    with progress.progress_on_stderr("indexing") as update:
+        assert update is None

@@ -1,0 +1,26 @@
+"""The picker while the index is being built (issue 27): a search answers from what is
+indexed so far, and the status line says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ui_helpers import plain, settle, started
+
+from pitui.ui.messages import CatalogProgress
+
+SIZE = (160, 40)
+
+
+async def test_a_search_while_indexing_says_it_searched_what_is_indexed(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        picker.post_message(CatalogProgress(5, 12))  # as the scan worker says it
+        await settle(pilot)
+        status = plain(picker.query_one("#picker-status"), 300)
+        assert "indexing 5/12" in status and "searched so far" not in status
+        await pilot.press(*"checkout")
+        await pilot.pause(0.2)
+        await settle(pilot)
+        status = plain(picker.query_one("#picker-status"), 300)
+        assert len(picker.rows) == 2 and "indexing 5/12 (searched so far)" in status
