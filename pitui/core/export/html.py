@@ -16,8 +16,9 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from pitui.core.export.document import Document, inert
+from pitui.core.export.document import CHUNK, Block, Document, inert
 from pitui.core.export.fence import escape_inline
+from pitui.core.export.simple_html import simple_html
 
 SAFE_SCHEMES = ("http://", "https://", "mailto:")
 REL = "noopener noreferrer nofollow"
@@ -88,6 +89,8 @@ _MD = _renderer()
 def render_markdown(text: str) -> str:
     text = inert(text)
     fast = _fence_html(text)
+    if fast is None:
+        fast = simple_html(text)
     return fast if fast is not None else _MD.render(text)
 
 
@@ -141,11 +144,15 @@ def html_parts(document: Document) -> Iterator[str]:
         "<main>",
     ]
     yield "".join(part + "\n" for part in head)
-    for block in document.blocks:
-        body = render_markdown(block.markdown)
-        if block.summary is None:
-            yield body + "\n"
-        else:
-            summary = html.escape(inert(block.summary))
-            yield f"<details><summary>{summary}</summary>\n{body}</details>\n"
+    blocks = document.blocks
+    for at in range(0, len(blocks), CHUNK):  # written a few hundred blocks at a time
+        yield "".join(_block_html(block) for block in blocks[at : at + CHUNK])
     yield "</main>\n</body>\n</html>\n"
+
+
+def _block_html(block: Block) -> str:
+    body = render_markdown(block.markdown)
+    if block.summary is None:
+        return body + "\n"
+    summary = html.escape(inert(block.summary))
+    return f"<details><summary>{summary}</summary>\n{body}</details>\n"
