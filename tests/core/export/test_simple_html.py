@@ -9,7 +9,19 @@ from hypothesis import strategies as st
 from pitui.core.export.html import _MD
 from pitui.core.export.simple_html import simple_html
 
-TRICKY = [*"ab Z09 \n`*_#->+=.)(<&\"'[]!\\|~\t:·é", "**", "```", "1.", "  ", "\n\n", "* "]
+TRICKY = [
+    *"ab Z09 \n`*_#->+=.)(<&\"'[]!\\|~\t:·é",
+    "**",
+    "```",
+    "1.",
+    "  ",
+    "\n\n",
+    "* ",
+    "\n ",
+    "\n    ",
+    "# ",
+    "\n## ",
+]
 
 
 @settings(max_examples=3000, deadline=None)
@@ -40,6 +52,7 @@ def test_the_usual_blocks_of_an_export_need_no_parser() -> None:
         "**Tool call** `read` `src/app.py`",
         "Reading the relevant files.",
         'Done. `pitui/core/x.py` now has "hints".\n\nf, value: int) -> int:  # the flush_1 call',
+        "Let me read it. n\n 646  def walk_645(self) -> int:  # the login\n# the CI\n 648  def",
     ]
     for text in usual:
         assert simple_html(text) == _MD.render(text)
