@@ -32,9 +32,10 @@ def simple_html(text: str) -> str | None:
 
 
 def _add_chunk(chunk: str, out: list[str]) -> bool:
-    """Headings (one a line) and paragraphs between them: the spaces before a paragraph's
-    lines are dropped (as markdown-it drops them; four before its first line would be code)."""
-    paragraph: list[str] = []
+    """Headings (one a line) and paragraphs between them, their lines' spaces dropped as
+    markdown-it drops them: before a line (four before a paragraph's first would be code),
+    after one (two or more make a line break)."""
+    paragraph: list[tuple[str, int]] = []  # (line without its spaces, spaces after it)
     for line in chunk.split("\n"):
         heading = _HEADING.fullmatch(line)
         if heading is not None and _LINE.fullmatch(heading[2]):
@@ -43,17 +44,23 @@ def _add_chunk(chunk: str, out: list[str]) -> bool:
             out.append(f"<h{level}>{_inline(heading[2])}</h{level}>\n")
             continue
         text = line.lstrip(" ")
-        if (not paragraph and len(line) - len(text) > 3) or _LINE.fullmatch(text) is None:
-            return False  # four spaces would start code
-        paragraph.append(text)
+        body = text.rstrip(" ")
+        if (not paragraph and len(line) - len(text) > 3) or _LINE.fullmatch(body) is None:
+            return False
+        paragraph.append((body, len(text) - len(body)))
     _add_paragraph(paragraph, out)
     return True
 
 
-def _add_paragraph(lines: list[str], out: list[str]) -> None:
-    if lines:
-        out.append(f"<p>{_inline(chr(10).join(lines))}</p>\n")
-        lines.clear()
+def _add_paragraph(lines: list[tuple[str, int]], out: list[str]) -> None:
+    if not lines:
+        return
+    html = [_inline(lines[0][0])]
+    for (line, _), (_, spaces_before) in zip(lines[1:], lines, strict=False):
+        html.append("<br />\n" if spaces_before >= 2 else "\n")
+        html.append(_inline(line))
+    out.append(f"<p>{''.join(html)}</p>\n")
+    lines.clear()
 
 
 def _inline(text: str) -> str:

@@ -53,6 +53,7 @@ def test_the_usual_blocks_of_an_export_need_no_parser() -> None:
         "Reading the relevant files.",
         'Done. `pitui/core/x.py` now has "hints".\n\nf, value: int) -> int:  # the flush_1 call',
         "Let me read it. n\n 646  def walk_645(self) -> int:  # the login\n# the CI\n 648  def",
+        "1766  def \n 461  \n 848  def walk_847(self, value: int) -> int:   ",
     ]
     for text in usual:
         assert simple_html(text) == _MD.render(text)
@@ -62,7 +63,6 @@ def test_markdown_syntax_goes_to_markdown_it() -> None:
     for text in [
         "1. item",
         "a\n===",
-        "a  \nb",
         "<b>x</b>",
         "[a](javascript:x)",
         "*em*",
