@@ -79,6 +79,15 @@ def inert(text: str) -> str:
     return text
 
 
+def is_inert(text: str) -> bool:
+    """Whether `inert(text)` is `text` itself: one scan tells it of many blocks at once."""
+    try:
+        data = text.encode()
+    except UnicodeEncodeError:
+        return False
+    return not _has_controls(data)
+
+
 def inert_json(text: str) -> str:
     """JSON text with DEL, C1 and bidi controls escaped (C0 ones already are), as `pitui
     context`."""

@@ -16,7 +16,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from pitui.core.export.document import CHUNK, Block, Document, inert
+from pitui.core.export.document import CHUNK, Block, Document, inert, is_inert
 from pitui.core.export.fence import escape_inline
 from pitui.core.export.simple_html import simple_html
 
@@ -86,8 +86,9 @@ def _image(
 _MD = _renderer()
 
 
-def render_markdown(text: str) -> str:
-    text = inert(text)
+def render_markdown(text: str, *, is_inert: bool = False) -> str:
+    """The HTML of Markdown `text`; `is_inert`: it is known to be inert already."""
+    text = text if is_inert else inert(text)
     fast = _fence_html(text)
     if fast is None:
         fast = simple_html(text)
@@ -146,12 +147,14 @@ def html_parts(document: Document) -> Iterator[str]:
     yield "".join(part + "\n" for part in head)
     blocks = document.blocks
     for at in range(0, len(blocks), CHUNK):  # written a few hundred blocks at a time
-        yield "".join(_block_html(block) for block in blocks[at : at + CHUNK])
+        chunk = blocks[at : at + CHUNK]
+        clean = is_inert("".join(block.markdown for block in chunk))
+        yield "".join(_block_html(block, clean) for block in chunk)
     yield "</main>\n</body>\n</html>\n"
 
 
-def _block_html(block: Block) -> str:
-    body = render_markdown(block.markdown)
+def _block_html(block: Block, clean: bool) -> str:
+    body = render_markdown(block.markdown, is_inert=clean)
     if block.summary is None:
         return body + "\n"
     summary = html.escape(inert(block.summary))
