@@ -23,8 +23,13 @@ _SPAN = re.compile(rf"({_CODE}|{_STRONG})")
 
 def simple_html(text: str) -> str | None:
     """The HTML of `text` if it is a simple block, else None."""
-    if "\n" not in text and not text.startswith("#") and _LINE.fullmatch(text):
-        return f"<p>{_inline(text)}</p>\n"  # one line, the most usual: made quick
+    if "\n" not in text:  # one line, the most usual: made quick
+        if text.startswith("#"):
+            heading = _heading_html(text)
+            if heading is not None:
+                return heading
+        elif _LINE.fullmatch(text):
+            return f"<p>{_inline(text)}</p>\n"
     out: list[str] = []
     for chunk in text.split("\n\n"):
         if not _add_chunk(chunk, out):
@@ -38,11 +43,10 @@ def _add_chunk(chunk: str, out: list[str]) -> bool:
     after one (two or more make a line break)."""
     paragraph: list[tuple[str, int]] = []  # (line without its spaces, spaces after it)
     for line in chunk.split("\n"):
-        heading = _HEADING.fullmatch(line) if line.startswith("#") else None
-        if heading is not None and _LINE.fullmatch(heading[2]):
+        heading = _heading_html(line) if line.startswith("#") else None
+        if heading is not None:
             _add_paragraph(paragraph, out)
-            level = len(heading[1])
-            out.append(f"<h{level}>{_inline(heading[2])}</h{level}>\n")
+            out.append(heading)
             continue
         text = line.lstrip(" ")
         body = text.rstrip(" ")
@@ -51,6 +55,14 @@ def _add_chunk(chunk: str, out: list[str]) -> bool:
         paragraph.append((body, len(text) - len(body)))
     _add_paragraph(paragraph, out)
     return True
+
+
+def _heading_html(line: str) -> str | None:
+    heading = _HEADING.fullmatch(line)
+    if heading is None or _LINE.fullmatch(heading[2]) is None:
+        return None
+    level = len(heading[1])
+    return f"<h{level}>{_inline(heading[2])}</h{level}>\n"
 
 
 def _add_paragraph(lines: list[tuple[str, int]], out: list[str]) -> None:
@@ -69,18 +81,19 @@ def _add_paragraph(lines: list[tuple[str, int]], out: list[str]) -> None:
 
 
 def _inline(text: str) -> str:
+    """Escaped first: escaping changes no backtick, star, space or letter, so the spans
+    are found in the escaped text as in the text."""
+    escaped = _escape(text)
     if "`" not in text and "*" not in text:
-        return _escape(text)
-    pieces = _SPAN.split(text)
-    out = []
-    for at, piece in enumerate(pieces):
-        if at % 2 == 0:
-            out.append(_escape(piece))
-        elif piece.startswith("`"):
-            out.append(f"<code>{_escape(piece[1:-1])}</code>")
-        else:
-            out.append(f"<strong>{_escape(piece[2:-2])}</strong>")
-    return "".join(out)
+        return escaped
+    return _SPAN.sub(_span_html, escaped)
+
+
+def _span_html(match: re.Match[str]) -> str:
+    span = match[0]
+    if span.startswith("`"):
+        return f"<code>{span[1:-1]}</code>"
+    return f"<strong>{span[2:-2]}</strong>"
 
 
 def _escape(text: str) -> str:
