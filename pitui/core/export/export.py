@@ -11,7 +11,6 @@ from pitui.core.errors import PituiError
 from pitui.core.export.build import branch_document, context_document, resolve_leaf
 from pitui.core.export.document import blocks_markdown, inert_json, markdown_parts
 from pitui.core.export.entries import entry_blocks
-from pitui.core.export.html import html_parts
 from pitui.core.export.jsonl import MISSING, branched_session_lines
 from pitui.core.export.messages import MessageRenderer
 from pitui.core.export.options import ExportOptions
@@ -54,7 +53,11 @@ def export_session(
         return ExportResult(iter([inert_json("".join(lines))]), redactor.counts, name)
     build = context_document if options.context else branch_document
     document = build(session, leaf_id, redactor=redactor, max_tool_lines=options.max_tool_lines)
-    parts = html_parts(document) if options.format == "html" else markdown_parts(document)
+    if options.format == "html":
+        from pitui.core.export.html import html_parts  # markdown-it: only an HTML export needs it
+
+        return ExportResult(iter(html_parts(document)), redactor.counts, document.name)
+    parts = markdown_parts(document)
     return ExportResult(iter(parts), redactor.counts, document.name)
 
 
