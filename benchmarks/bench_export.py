@@ -1,7 +1,8 @@
-"""Exporting the branch of a 100,000-entry session as Markdown: the whole `pitui export`
-process vs a Node process running Pi 1.6.0's load + buildSessionContext of the same file.
+"""Exporting the branch of a 100,000-entry session as Markdown and as HTML: the whole
+`pitui export` process vs a Node process running Pi 1.6.0's load + buildSessionContext of the
+same file.
 
-    python benchmarks/bench_export.py [--entries 100000] [--repeats 3]
+    python benchmarks/bench_export.py [--entries 100000] [--repeats 3] [--formats md,html]
 
 Both are timed as whole processes (start-up included), best of `repeats`; peak RSS is each
 process's own (wait4). Pi has no Markdown export: its load + context is the nearest work
@@ -45,6 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--formats", default="md,html")
     args = parser.parse_args()
     from oracle import oracle_available
 
@@ -59,23 +61,23 @@ def main() -> None:
         generate_large_session(path, n_entries=args.entries)
     pi_copy = OUT / "large-pi-copy.jsonl"  # Pi may append a newline to a file it loads
     pi_copy.write_bytes(path.read_bytes())
-    target = OUT / "export.md"
-    ours = best(
-        [sys.executable, "-m", "pitui", "export", str(path), "-o", str(target), "--force"],
-        args.repeats,
-    )
     pi = best(
         [node, str(REPO / "benchmarks" / "pi_load_context.mjs"), str(pi_copy), "1"], args.repeats
     )
     size_mb = path.stat().st_size / 1e6
     print(
-        f"session: {args.entries} entries, {size_mb:.0f} MB; Markdown: {target.stat().st_size / 1e6:.1f} MB"
+        f"session: {args.entries} entries, {size_mb:.0f} MB; load average {os.getloadavg()[0]:.2f}"
     )
-    print(f"{'whole process':28}{'pitui export':>14}{'Pi load+ctx':>13}{'ratio':>8}")
-    print(
-        f"{'time (s), best of ' + str(args.repeats):28}{ours[0]:>14.2f}{pi[0]:>13.2f}{ours[0] / pi[0]:>8.2f}"
-    )
-    print(f"{'peak RSS (MB)':28}{ours[1]:>14.0f}{pi[1]:>13.0f}{ours[1] / pi[1]:>8.2f}")
+    print(f"{'whole process':28}{'pitui export':>14}{'Pi load+ctx':>13}{'ratio':>8}{'MB out':>8}")
+    for form in args.formats.split(","):
+        target = OUT / f"export.{form}"
+        command = [sys.executable, "-m", "pitui", "export", str(path), "--format", form]
+        ours = best([*command, "-o", str(target), "--force"], args.repeats)
+        out_mb = target.stat().st_size / 1e6
+        label = f"{form}: time (s), best of {args.repeats}"
+        print(f"{label:28}{ours[0]:>14.2f}{pi[0]:>13.2f}{ours[0] / pi[0]:>8.2f}{out_mb:>8.1f}")
+        label = f"{form}: peak RSS (MB)"
+        print(f"{label:28}{ours[1]:>14.0f}{pi[1]:>13.0f}{ours[1] / pi[1]:>8.2f}")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
 from pitui.core.export.redactor import Redactor
 from pitui.core.export.source import entry_raws
 from pitui.core.rows.render_text import content_text
+from pitui.core.session.collector import collector_paused
 from pitui.core.session.context import build_context
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
@@ -90,13 +91,14 @@ def branch_document(
     renderer = MessageRenderer(max_tool_lines)
     totals = Totals()
     blocks: list[Block] = []
-    for done, (_, raw) in enumerate(entry_raws(path)):
-        if progress is not None:
-            progress(done, len(path))
-        raw = redactor.entry(raw)
-        if raw.get("type") == "message":
-            totals.add(raw.get("message"))
-        blocks.extend(entry_blocks(raw, renderer))
+    with collector_paused():  # a block an entry: the collector would walk them again and again
+        for done, (_, raw) in enumerate(entry_raws(path)):
+            if progress is not None:
+                progress(done, len(path))
+            raw = redactor.entry(raw)
+            if raw.get("type") == "message":
+                totals.add(raw.get("message"))
+            blocks.extend(entry_blocks(raw, renderer))
     header = _session_header(session, redactor, leaf, f"{len(path):,} entries on the branch")
     title = _title(session, redactor, totals)
     return Document(title, header + totals.header(), blocks, name=title)

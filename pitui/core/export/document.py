@@ -16,7 +16,17 @@ from pitui.core.rows.safe_text import escape_json_c1, visible
 
 CHUNK = 512  # blocks made inert and written at once
 _CONTROL_BYTES = bytes([*range(0, 9), *range(11, 32), 127])
-_LEAD_BYTES = (b"\xc2", b"\xe2\x80", b"\xe2\x81", b"\xd8\x9c")
+# C1 controls and bidi controls (U+061C, U+200E-200F, U+202A-202E, U+2066-2069) in UTF-8:
+# each a literal prefix, which the regex engine finds at C speed.
+_WIDE_CONTROLS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rb"\xc2[\x80-\x9f]",
+        rb"\xd8\x9c",
+        rb"\xe2\x80[\x8e\x8f\xaa-\xae]",
+        rb"\xe2\x81[\xa6-\xa9]",
+    )
+)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -79,6 +89,15 @@ def inert(text: str) -> str:
     return text
 
 
+def is_inert(text: str) -> bool:
+    """Whether `inert(text)` is `text` itself: one scan tells it of many blocks at once."""
+    try:
+        data = text.encode()
+    except UnicodeEncodeError:
+        return False
+    return not _has_controls(data)
+
+
 def inert_json(text: str) -> str:
     """JSON text with DEL, C1 and bidi controls escaped (C0 ones already are), as `pitui
     context`."""
@@ -86,8 +105,7 @@ def inert_json(text: str) -> str:
 
 
 def _has_controls(data: bytes) -> bool:
-    """C0 (but tab and newline), DEL, or the UTF-8 lead bytes of a C1 control or of a bidi
-    control (U+061C, U+200E-200F, U+202A-202E, U+2066-2069; others share them)."""
-    return any(lead in data for lead in _LEAD_BYTES) or len(
-        data.translate(None, _CONTROL_BYTES)
-    ) != len(data)
+    """C0 (but tab and newline), DEL, C1 or bidi controls in UTF-8 `data`."""
+    return len(data.translate(None, _CONTROL_BYTES)) != len(data) or any(
+        pattern.search(data) for pattern in _WIDE_CONTROLS
+    )

@@ -11,7 +11,6 @@ from pitui.core.errors import PituiError
 from pitui.core.export.build import branch_document, context_document, resolve_leaf
 from pitui.core.export.document import blocks_markdown, inert_json, markdown_parts
 from pitui.core.export.entries import entry_blocks
-from pitui.core.export.html import html_parts
 from pitui.core.export.jsonl import MISSING, branched_session_lines
 from pitui.core.export.messages import MessageRenderer
 from pitui.core.export.options import ExportOptions
@@ -69,7 +68,12 @@ def export_session(
         max_tool_lines=options.max_tool_lines,
         progress=steps.phase(0),
     )
-    parts = html_parts(document, steps.phase(1)) if html else markdown_parts(document)
+    if html:
+        from pitui.core.export.html import html_parts  # markdown-it: only an HTML export needs it
+
+        parts = html_parts(document, steps.phase(1))
+    else:
+        parts = markdown_parts(document)
     return ExportResult(_then(parts, steps.done), redactor.counts, document.name)
 
 

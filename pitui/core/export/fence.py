@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _BACKTICKS = re.compile(r"`+")
 
@@ -42,6 +43,7 @@ def fenced(text: str, language: str = "") -> str:
     return f"{fence}{_info(language)}\n{body}{fence}"
 
 
+@lru_cache(maxsize=256)
 def _info(language: str) -> str:
     return re.sub(r"[^A-Za-z0-9_+\-.#]", "", language)
 

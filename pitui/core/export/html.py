@@ -16,8 +16,9 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from pitui.core.export.document import Document, inert
+from pitui.core.export.document import CHUNK, Block, Document, inert, is_inert
 from pitui.core.export.fence import escape_inline
+from pitui.core.export.simple_html import simple_html
 
 SAFE_SCHEMES = ("http://", "https://", "mailto:")
 REL = "noopener noreferrer nofollow"
@@ -85,9 +86,12 @@ def _image(
 _MD = _renderer()
 
 
-def render_markdown(text: str) -> str:
-    text = inert(text)
+def render_markdown(text: str, *, is_inert: bool = False) -> str:
+    """The HTML of Markdown `text`; `is_inert`: it is known to be inert already."""
+    text = text if is_inert else inert(text)
     fast = _fence_html(text)
+    if fast is None:
+        fast = simple_html(text)
     return fast if fast is not None else _MD.render(text)
 
 
@@ -144,13 +148,19 @@ def html_parts(
         "<main>",
     ]
     yield "".join(part + "\n" for part in head)
-    for done, block in enumerate(document.blocks):
+    blocks = document.blocks
+    for at in range(0, len(blocks), CHUNK):  # written a few hundred blocks at a time
         if progress is not None:
-            progress(done, len(document.blocks))
-        body = render_markdown(block.markdown)
-        if block.summary is None:
-            yield body + "\n"
-        else:
-            summary = html.escape(inert(block.summary))
-            yield f"<details><summary>{summary}</summary>\n{body}</details>\n"
+            progress(at, len(blocks))
+        chunk = blocks[at : at + CHUNK]
+        clean = is_inert("".join(block.markdown for block in chunk))
+        yield "".join(_block_html(block, clean) for block in chunk)
     yield "</main>\n</body>\n</html>\n"
+
+
+def _block_html(block: Block, clean: bool) -> str:
+    body = render_markdown(block.markdown, is_inert=clean)
+    if block.summary is None:
+        return body + "\n"
+    summary = html.escape(inert(block.summary))
+    return f"<details><summary>{summary}</summary>\n{body}</details>\n"

@@ -34,6 +34,7 @@ class AppendRows:
     _pos: dict[str, int] | None
     _active_len: int
     _active_fold: int | None
+    version: int
 
     rebuild: Callable[[], None]
     _passes: Callable[[Entry, str | None], bool]
@@ -175,5 +176,8 @@ class AppendRows:
             self._pos = None
 
     def _mark_changed(self, index: int | None) -> None:
-        if index is not None and (self.changed_from is None or index < self.changed_from):
+        if index is None:
+            return
+        self.version += 1
+        if self.changed_from is None or index < self.changed_from:
             self.changed_from = index

@@ -309,16 +309,28 @@ def searchable_text(entry: Entry, raw: dict[str, Any]) -> str:
     return " ".join(js_join_item(part) for part in _search_parts(entry.type, raw))
 
 
+def message_searchable_text(
+    role: Any, content: Any, command: Any, text_of: Callable[[Any], str] = _text_blocks
+) -> str:
+    """`searchable_text` of a message entry, from its message's role, content and command
+    (UNDEFINED when missing); `text_of`: Pi's extractFullContent of the content."""
+    if type(role) is str and role != "bashExecution":  # the usual case, made quick
+        return f"{role} {js_slice(text_of(content), 200)}" if js_truthy(content) else role
+    parts = [role]
+    if js_truthy(content):
+        parts.append(js_slice(text_of(content), 200))
+    if role == "bashExecution" and js_truthy(command):
+        parts.append(command)
+    return " ".join(js_join_item(part) for part in parts)
+
+
 def _search_parts(kind: str, raw: dict[str, Any]) -> list[Any]:
     if kind == "message":
         message = raw.get("message")
         message = message if isinstance(message, dict) else {}
-        parts = [message.get("role", UNDEFINED)]
-        if js_truthy(message.get("content")):
-            parts.append(js_slice(_text_blocks(message["content"]), 200))
-        if message.get("role") == "bashExecution" and js_truthy(message.get("command")):
-            parts.append(message["command"])
-        return parts
+        get = message.get
+        text = message_searchable_text(get("role", UNDEFINED), get("content"), get("command"))
+        return [text]
     if kind == "custom_message":
         content = raw.get("content")
         text = content if isinstance(content, str) else js_slice(_text_blocks(content), 200)

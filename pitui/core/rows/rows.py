@@ -19,7 +19,7 @@ from pitui.core.rows.filters import EVERYTHING, FILTERS, check_filter, passes
 from pitui.core.rows.order import active_first, walk
 from pitui.core.rows.row import GuideMemo, Row, place
 from pitui.core.rows.row_text import entry_tool_calls
-from pitui.core.rows.search import search_rows
+from pitui.core.rows.search import RowSearch
 from pitui.core.rows.tool_calls import ToolCallMap
 from pitui.core.session.collector import collector_paused
 from pitui.core.session.entry import Entry
@@ -40,6 +40,8 @@ class TreeRows(AppendRows):
         self._calls = ToolCallMap()
         self._assistants_read = 0  # tree entries whose text flag and tool calls are known
         self.label_times = False  # Pi's Shift+T: the time of each label after it
+        self.version = 0  # counts the changes of `rows` (what search keeps must fit them)
+        self._search = RowSearch()
         self.rebuild()
 
     # -- public state -------------------------------------------------------------------
@@ -181,6 +183,7 @@ class TreeRows(AppendRows):
                 while i < n and order[i].level > level:
                     i += 1
         self.rows: list[Row] = rows
+        self.version += 1
         self._pos: dict[str, int] | None = None
         active = range(self._active_len)  # the active path is a prefix of the order
         self._active_fold = next((i for i in active if order[i].folded), None)
@@ -228,7 +231,12 @@ class TreeRows(AppendRows):
     def search(self, text: str) -> list[int]:
         """Indices of rows whose text, as Pi's /tree search sees it (label, role, content,
         command...), holds every whitespace-separated token, case-insensitively."""
-        return search_rows(self.rows, text)
+        return self._search.search(self.rows, self.version, text)
+
+    def prepare_search(self) -> None:
+        """Work out what search looks in for every row (the slow part of a large session's
+        first search), if not done yet: a search started meanwhile waits for it."""
+        self._search.prepare(self.rows, self.version)
 
     # -- navigation helpers -----------------------------------------------------------------
     def parent_index(self, index: int) -> int | None:

@@ -383,8 +383,13 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         description="searching the tree",
     )
     def _search_tree(self, text: str) -> None:
-        """Off the UI thread: the first search of a large session reads every row's text."""
+        """Off the UI thread: the first search of a large session reads every row's text
+        (once: a search typed meanwhile waits for it, and one typed after it skips it)."""
         model = self.query_one(EntryTree).model
+        if model is not None:
+            model.prepare_search()
+        if get_current_worker().is_cancelled:
+            return
         matches = model.search(text) if model is not None else []
         if not get_current_worker().is_cancelled:
             self.post_message(TreeSearched(text, matches))

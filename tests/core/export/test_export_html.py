@@ -177,3 +177,89 @@ def test_fast_fences_equal_markdown_it_over_the_store(tmp_path: Path) -> None:
     assert sum(b.markdown.startswith("```") for b in blocks) >= 40
     for block in blocks:
         assert render_markdown(block.markdown) == _MD.render(inert(block.markdown))
+
+
+PAYLOADS = [
+    HOSTILE,
+    "<script>alert(1)</script>",  # alone on its line: an HTML block were raw HTML on
+    "**Tool call** `<script>alert(1)</script>` <iframe src=javascript:alert(1)>",
+    "plain javascript:alert(1) and `</code><script>x</script>`",
+    "### `<img src=x onerror=alert(1)>` heading",
+    "<javascript:alert(1)> <https://ok.example> [a](  javascript:alert(1)  ) [b](JAVASCRIPT:x)",
+    "[c]: javascript:alert(1)\n\n[c] ![d](data:image/png;base64,AAAA) [e](vbscript:x)",
+]
+
+
+def every_role(payload: str) -> list[dict[str, object]]:
+    """Messages of every role (and every content block) that carry `payload`."""
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": payload}}
+    write = {
+        "type": "toolCall",
+        "id": "c2",
+        "name": "write",
+        "arguments": {"path": payload, "content": payload},
+    }
+    return [
+        {"role": "user", "content": payload},
+        {"role": "user", "content": [{"type": "text", "text": payload}]},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": payload},
+                {"type": "text", "text": payload},
+                call,
+                write,
+            ],
+            "errorMessage": payload,
+            "stopReason": "error",
+        },
+        {
+            "role": "toolResult",
+            "toolCallId": "c1",
+            "toolName": "bash",
+            "content": [{"type": "text", "text": payload}],
+        },
+        {"role": "bashExecution", "command": payload, "output": payload, "exitCode": 0},
+        {"role": "custom", "customType": payload, "content": payload},
+        {"role": "branchSummary", "summary": payload},
+        {"role": "compactionSummary", "summary": payload},
+    ]
+
+
+def test_html_in_any_message_stays_inert(tmp_path: Path) -> None:
+    raws: list[dict[str, object]] = []
+    for payload in PAYLOADS:
+        for message in every_role(payload):
+            parent = raws[-1]["id"] if raws else None
+            raws.append(
+                {
+                    "type": "message",
+                    "id": f"m{len(raws)}",
+                    "parentId": parent,
+                    "timestamp": "2025-01-01T00:00:01.000Z",
+                    "message": message,
+                }
+            )
+    raws.append(
+        {
+            "type": "label",
+            "id": "l",
+            "parentId": raws[-1]["id"],
+            "targetId": "m0",
+            "timestamp": "2025-01-01T00:00:02.000Z",
+            "label": PAYLOADS[0],
+        }
+    )
+    session = Session(write_session(tmp_path / "s.jsonl", HEADER, raws))
+    for context in (False, True):
+        page = html_of(session, context=context)
+        parsed = parse(page)
+        for tag, attrs in parsed.tags:
+            assert tag not in {"script", "img", "iframe", "object", "embed", "svg"}, tag
+            assert not any(name.startswith("on") or name == "src" for name in attrs), tag
+            if "href" in attrs:
+                assert str(attrs["href"]).startswith(("http://", "https://", "mailto:")), attrs
+        text = "".join(parsed.text)
+        assert text.count("<script>alert(1)</script>") >= 10
+        hrefs = [attrs["href"] for tag, attrs in parsed.tags if "href" in attrs]
+        assert not any("javascript" in str(h).lower() for h in hrefs)

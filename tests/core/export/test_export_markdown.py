@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from pitui.core.export.document import inert, is_inert
 from pitui.core.export.export import export_session
 from pitui.core.export.fence import fenced, inline_code, language_for
 from pitui.core.export.options import ExportOptions
 from pitui.core.format.jsonline import dumps
+from pitui.core.rows.safe_text import visible
 from pitui.core.session.session import Session
 from pitui.demo.generate import write_session
 from tests.core.export.export_helpers import assert_in_order, conversation_texts, store_sessions
@@ -261,3 +265,18 @@ def test_lone_surrogates_and_c1_controls_are_written_safely(tmp_path: Path) -> N
     assert (
         json.loads(jsonl.splitlines()[1])["message"]["content"] == "half \ud800 csi \x9b2J del \x7f"
     )
+
+
+NEAR_CONTROLS = [
+    *"a\t\n\x00\x1f\x7f\x80\x9f\xa0·é\u061b\u061c\u061d\u200d\u200e\u200f\u2010\u2028\u2029",
+    *"\u202a\u202e\u202f\u2065\u2066\u2069\u206a😀",
+]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(NEAR_CONTROLS), max_size=12).map("".join))
+def test_inert_finds_exactly_the_controls_that_visible_shows(text: str) -> None:
+    """The byte scan that spares most text the regex misses no control, and makes text
+    without one (a `·`, a non-breaking space) no different."""
+    assert inert(text) == visible(text)
+    assert is_inert(text) == (visible(text) == text)
