@@ -127,7 +127,10 @@ class Workers:
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            # Waited for: the workers are idle by now, and a pool left to the interpreter's
+            # exit can find its wake-up pipe closed ("Exception ignored ... Bad file
+            # descriptor" on stderr, seen once in the suite).
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def read_tools(
         self, tasks: list[ToolTask]
