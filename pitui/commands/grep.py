@@ -15,22 +15,14 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pitui.commands.list import add_store_arguments
+
     parser.add_argument(
         "query", help='search text, as pitui list\'s ("phrase", re:..., label:..., after:...)'
     )
     parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
     parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
-    parser.add_argument(
-        "--archived", action="store_true", help="pitui's archive (as the query's in:archive)"
-    )
-    parser.add_argument(
-        "--remote", metavar="NAME", help="every session of a remote's mirror (as host:NAME)"
-    )
-    parser.add_argument(
-        "--everywhere",
-        action="store_true",
-        help="here, in the archive and in every remote's mirror (as in:all)",
-    )
+    add_store_arguments(parser)
     parser.add_argument(
         "--role", choices=("user", "assistant", "tool"), help="only entries of this role"
     )

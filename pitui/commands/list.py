@@ -34,6 +34,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="order (default threaded; recent for --json; cost, size: largest first)",
     )
     parser.add_argument("--named", action="store_true", help="only sessions with a name")
+    add_store_arguments(parser)
+    parser.add_argument("--no-cache", action="store_true", help="do not use the catalog index")
+    parser.add_argument("--json", action="store_true", help="print a JSON array (Pi's keys first)")
+
+
+def add_store_arguments(parser: argparse.ArgumentParser) -> None:
+    """The stores a listing or a search reads besides this machine's sessions."""
     parser.add_argument(
         "--archived", action="store_true", help="pitui's archive (as the query's in:archive)"
     )
@@ -45,8 +52,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="every session here, in the archive and in every remote's mirror (as in:all)",
     )
-    parser.add_argument("--no-cache", action="store_true", help="do not use the catalog index")
-    parser.add_argument("--json", action="store_true", help="print a JSON array (Pi's keys first)")
 
 
 def run(args: argparse.Namespace) -> int:

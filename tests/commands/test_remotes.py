@@ -5,11 +5,13 @@ follow, a remote that is down or whose host key changed is one line and its mirr
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
 import shlex
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,15 @@ def remote_agent(
     monkeypatch.chdir(tmp_path)
     assert main(["remote", "add", "box", "root@127.0.0.1", "--agent-dir", str(agent)]) == 0
     return agent
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Pause the app's test until `condition()` holds (its workers run in threads)."""
+    for _ in range(200):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("condition not reached in time")
 
 
 def _sessions(agent: Path) -> list[Path]:
@@ -276,8 +287,6 @@ def test_without_pitui_there_one_line_says_so_and_nothing_is_written(
 async def test_the_picker_lists_a_remote_marks_its_rows_and_syncs_on_f5(
     remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import asyncio
-
     from pitui.commands.app import _mirrors
     from pitui.ui.app import make_app
 
@@ -289,13 +298,6 @@ async def test_the_picker_lists_a_remote_marks_its_rows_and_syncs_on_f5(
         watch=False,
         cache_dir=tmp_path / "cache",
     )
-
-    async def until(condition: object) -> None:
-        for _ in range(200):
-            if condition():  # type: ignore[operator]
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError("condition not reached in time")
 
     async with app.run_test(size=(120, 30)) as pilot:
         picker = app.screen
@@ -331,8 +333,6 @@ def test_grep_searches_a_remote_mirror_with_remote_everywhere_or_host(
 async def test_the_app_never_writes_a_mirror_and_forks_it_to_this_machine(
     remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import asyncio
-
     from pitui.ui.app import make_app
     from pitui.ui.modals.confirm import ConfirmModal
     from pitui.ui.screens.session import SessionScreen
@@ -341,13 +341,6 @@ async def test_the_app_never_writes_a_mirror_and_forks_it_to_this_machine(
     mirrored = _mirrored(remote_agent, _sessions(remote_agent)[0])
     before, listed = mirrored.read_bytes(), sorted(mirrored.parent.iterdir())
     app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
-
-    async def until(condition: object) -> None:
-        for _ in range(200):
-            if condition():  # type: ignore[operator]
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError("condition not reached in time")
 
     async with app.run_test(size=(120, 30)) as pilot:
         screen = app.screen
