@@ -90,28 +90,16 @@ def sessions_in_scope(
     """The sessions `pitui list` would search (this folder's, or every one; of `store`, or of
     the one a query's `in:` / `host:` token names), newest first, those that a query's
     `pin:` / `tag:NAME` tokens leave out removed."""
-    from pitui.commands.list import load_marks, refuse_bad_query, scan_problems
-    from pitui.core.catalog import discovery
-    from pitui.core.catalog.catalog import Catalog
+    from pitui.commands.list import load_marks, open_catalog, refuse_bad_query, scan_problems
     from pitui.core.catalog.query import split_store
-    from pitui.core.remotes.stores import mirrors_of
     from pitui.core.userdata.arrange import matches, split_query
 
     cwd = os.getcwd()
     mark_query = split_query(query)
     refuse_bad_query(mark_query.text)  # before any file is read
     store, text = split_store(mark_query.text, store)
-    archive = discovery.archive_root() if store in ("archive", "all") else None
     problems: list[str] = []
-    mirrors = mirrors_of(store, problems)
-    custom = discovery.custom_session_dir(session_dir, cwd)
-    with Catalog(
-        discovery.sessions_root(),
-        custom_dir=custom,
-        no_cache=no_cache,
-        archive_dir=archive,
-        mirrors=mirrors,
-    ) as catalog:
+    with open_catalog(store, session_dir, no_cache, problems) as catalog:
         report = catalog.scan(tools="later")  # entry search reads the files, not the indexes
         problems += scan_problems(report, catalog.index.notice)
         sessions = catalog.sessions(None if every else cwd, store=store)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from pitui.core.answers import Answers, Dependencies
-    from pitui.core.catalog.catalog import CatalogRow, ScanReport, SearchResult
+    from pitui.core.catalog.catalog import Catalog, CatalogRow, ScanReport, SearchResult
     from pitui.core.catalog.tool_pass import Progress
     from pitui.core.userdata.store import Marks
 
@@ -117,10 +117,7 @@ def list_sessions(
     `store`: "archive" (or `archived`), a remote's name, or "all" (as `in:archive`,
     `host:NAME`, `in:all`, which a query may say itself); `progress(done, total)`: the
     scan's, in files, then the search's reading of tool output, in sessions."""
-    from pitui.core.catalog import discovery
-    from pitui.core.catalog.catalog import Catalog
     from pitui.core.catalog.query import split_store
-    from pitui.core.remotes.stores import mirrors_of
     from pitui.core.rows.safe_text import one_line
     from pitui.core.userdata.arrange import apply_marks, split_query
 
@@ -129,17 +126,8 @@ def list_sessions(
     refuse_bad_query(mark_query.text)
     problems: list[str] = []
     marks = load_marks(problems)
-    custom = discovery.custom_session_dir(session_dir, cwd)
     store, _ = split_store(mark_query.text, "archive" if archived else store)
-    archive = discovery.archive_root() if store in ("archive", "all") else None
-    mirrors = mirrors_of(store, problems)
-    with Catalog(
-        discovery.sessions_root(),
-        custom_dir=custom,
-        no_cache=no_cache,
-        archive_dir=archive,
-        mirrors=mirrors,
-    ) as catalog:
+    with open_catalog(store, session_dir, no_cache, problems) as catalog:
         # never waits for the tool-output and trigram indexes: a search indexes the tool
         # output of the sessions nothing else matched (the app's background pass, the rest)
         report = catalog.scan(progress, tools="later")
@@ -158,6 +146,25 @@ def list_sessions(
     if result.error:
         problems.append(one_line(result.error))
     return result, marks, problems
+
+
+def open_catalog(
+    store: str, session_dir: str | None, no_cache: bool, problems: list[str]
+) -> Catalog:
+    """The catalog of Pi's sessions (and `session_dir`'s), with the archive and the remotes'
+    mirrors `store` reads ("archive", a remote's name, "all"); a stale mirror said in
+    `problems`."""
+    from pitui.core.catalog import discovery
+    from pitui.core.catalog.catalog import Catalog
+    from pitui.core.remotes.stores import mirrors_of
+
+    return Catalog(
+        discovery.sessions_root(),
+        custom_dir=discovery.custom_session_dir(session_dir, os.getcwd()),
+        no_cache=no_cache,
+        archive_dir=discovery.archive_root() if store in ("archive", "all") else None,
+        mirrors=mirrors_of(store, problems),
+    )
 
 
 def scan_problems(report: ScanReport, notice: str | None) -> list[str]:
