@@ -13,7 +13,6 @@ LAYERS = [
     ("pitui.core.errors", "pitui.core.user_dirs"),
     ("pitui.core.format", "pitui.core.secrets"),
     ("pitui.core.session",),
-    ("pitui.core.answers",),
     ("pitui.core.rows", "pitui.core.catalog"),
     ("pitui.core.live", "pitui.core.changes", "pitui.core.userdata", "pitui.core.remotes"),
     ("pitui.core.export", "pitui.core.usage", "pitui.core.entry_search"),

@@ -8,15 +8,25 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from pitui.core.catalog.summary import SessionSummary
-    from pitui.core.entry_search.scan import EntryHit
+from pitui.commands.listing import (
+    load_marks,
+    open_catalog,
+    refuse_bad_query,
+    scan_problems,
+    to_json,
+)
+from pitui.commands.store_options import add_store_arguments, default_store
+from pitui.core.catalog.query import split_store
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.entry_search.scan import EntryHit
+from pitui.core.entry_search.search import search_entries
+from pitui.core.errors import UsageError
+from pitui.core.format.timestamps import local_minutes, to_ms
+from pitui.core.rows.safe_text import inert_path, one_line
+from pitui.core.userdata.arrange import matches, split_query
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pitui.commands.list import add_store_arguments
-
     parser.add_argument(
         "query", help='search text, as pitui list\'s ("phrase", re:..., label:..., after:...)'
     )
@@ -42,15 +52,8 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pitui.commands.list import to_json
-    from pitui.core.entry_search.search import search_entries
-    from pitui.core.errors import UsageError
-    from pitui.core.rows.safe_text import one_line
-
     if not args.query.strip():
         raise UsageError("grep needs a query")
-    from pitui.commands.list import default_store
-
     store = default_store(args.archived, args.remote, args.everywhere)
     scope = sessions_in_scope(
         args.query,
@@ -90,10 +93,6 @@ def sessions_in_scope(
     """The sessions `pitui list` would search (this folder's, or every one; of `store`, or of
     the one a query's `in:` / `host:` token names), newest first, those that a query's
     `pin:` / `tag:NAME` tokens leave out removed."""
-    from pitui.commands.list import load_marks, open_catalog, refuse_bad_query, scan_problems
-    from pitui.core.catalog.query import split_store
-    from pitui.core.userdata.arrange import matches, split_query
-
     cwd = os.getcwd()
     mark_query = split_query(query)
     refuse_bad_query(mark_query.text)  # before any file is read
@@ -111,9 +110,6 @@ def sessions_in_scope(
 
 def render_hit(hit: EntryHit) -> str:
     """`PATH:LINE  ID  ROLE  TIME  SNIPPET`, every field made inert."""
-    from pitui.core.format.timestamps import local_minutes, to_ms
-    from pitui.core.rows.safe_text import inert_path, one_line
-
     ms = to_ms(hit.timestamp)
     when = "?" if ms is None else local_minutes(ms)
     where = f"{inert_path(hit.path)}:{hit.line}"

@@ -118,7 +118,7 @@ class _Tools:
         """Find Pi sessions, newest first (what `pitui list --json` answers): each with its
         path, id, cwd, name, times, message count and first message. An empty query lists
         them all."""
-        from pitui.commands.list import list_sessions, with_marks
+        from pitui.commands.listing import list_sessions, with_marks
         from pitui.core.export.redactor import Redactor
 
         result, marks, _ = list_sessions(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pitui.commands.du import human
-from pitui.commands.list import refuse_bad_query
+from pitui.commands.listing import refuse_bad_query
 from pitui.core.catalog import discovery
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.query import Store

@@ -1,18 +1,13 @@
-"""`pitui stats [--by ...] [--since DATE] [--until DATE] [--all | --session-dir DIR] [--json]`."""
+"""`pitui stats [--by ...] [--since DATE] [--until DATE] [--all | --session-dir DIR] [--json]`:
+its options, and its cached answer (the sums themselves are `stats_report`'s)."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
+from pitui.commands.answer_cache import answer_cache_for, print_kept_answer
 from pitui.core.errors import UsageError
 from pitui.core.usage.groupings import GROUPINGS
-
-TYPE_CHECKING = False  # not typing's: a warm `pitui stats` answers before typing is imported
-if TYPE_CHECKING:
-    from pitui.core.answers import Answers
-    from pitui.core.usage.groups import Group, Stats
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,124 +21,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """The kept answer when nothing it was computed from changed (see `answers`: a warm
-    `pitui stats` then reads neither the usage cache nor the sessions), else the sums."""
+    """The cached answer when nothing it was computed from changed (a warm `pitui stats` then
+    reads neither the usage cache nor the sessions), else the sums."""
     since, until = _date(args.since, "--since"), _date(args.until, "--until")
-    from pitui.commands.kept import given_again, kept_answers
+    cache = answer_cache_for("stats", args)
+    if print_kept_answer(cache):
+        return 0
+    from pitui.commands.stats_report import print_stats  # deferred: see ARCHITECTURE.md
 
-    answers = kept_answers("stats", args)
-    return 0 if given_again(answers) else _stats(args, since, until, answers)
-
-
-def _stats(
-    args: argparse.Namespace, since: str | None, until: str | None, answers: Answers | None
-) -> int:
-    import stat
-
-    from pitui.commands.progress import progress_on_stderr
-    from pitui.core.rows.safe_text import one_line
-    from pitui.core.usage.groups import summarize
-    from pitui.core.usage.load import load_usage
-    from pitui.core.usage.scope import scope_of
-
-    depends = None
-    if answers is not None:  # before anything is read: a change meanwhile misses next time
-        from pitui.commands.kept import scope_dependencies
-
-        depends = scope_dependencies(args.all, args.session_dir, os.getcwd())
-    scope = scope_of(args.all, args.session_dir)
-    with progress_on_stderr("reading usage", quiet=args.json) as progress:
-        usage = load_usage(
-            scope.files,
-            scope.accepts,
-            no_cache=args.no_cache,
-            whole_folders=True,
-            progress=progress,
-        )
-    infos, rows, notice = usage.infos, usage.rows, usage.notice
-    problems = [one_line(notice)] if notice else []
-    problems += [f"cannot read {one_line(problem)}" for problem in scope.unreadable]
-    for problem in problems:
-        print(f"pitui: {problem}", file=sys.stderr)
-
-    def exists(path: str) -> bool:  # a fork's ancestor: its presence decides where copies count
-        if depends is None:
-            return os.path.isfile(path)
-        st = depends.stat(path)
-        return st is not None and stat.S_ISREG(st.st_mode)
-
-    stats = summarize(infos, rows, args.by, since, until, usage.lineage, exists)
-    if args.json:
-        import json
-
-        from pitui.core.rows.safe_text import escape_json_c1
-
-        text = json.dumps(to_json(stats, since, until), ensure_ascii=False, indent=1)
-        out = escape_json_c1(text) + "\n"
-    else:
-        out = render(stats)
-    sys.stdout.write(out)
-    if answers is not None and depends is not None and not problems:
-        from pitui.core.usage.cache import FILE_NAME
-        from pitui.core.user_dirs import cache_folder
-
-        # the lineage of gone forks came from this cache file (see `groups.counted_rows`)
-        depends.stat_result(os.path.join(cache_folder(), FILE_NAME), usage.cache_stat)
-        answers.put(depends, out)
-    return 0
+    return print_stats(args, since, until, cache)
 
 
 def _date(value: str | None, option: str) -> str | None:
     if value is None:
         return None
-    from pitui.core.format.timestamps import parse_day
+    from pitui.core.format.timestamps import parse_day  # deferred: see ARCHITECTURE.md
 
     try:
         parse_day(value)
     except ValueError as error:
         raise UsageError(f"{option}: {error}") from None
     return value
-
-
-def to_json(stats: Stats, since: str | None, until: str | None) -> dict[str, object]:
-    return {
-        "by": stats.by,
-        "since": since,
-        "until": until,
-        "groups": [g.to_json() for g in stats.groups],
-        "total": stats.total.to_json(),
-    }
-
-
-HEADERS = ("SESSIONS", "MSGS", "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "COST")
-
-
-def render(stats: Stats) -> str:
-    """A table, one line a group, the totals on the last line."""
-    from pitui.core.rows.safe_text import one_line
-
-    keys = [one_line(g.key) for g in stats.groups] + ["TOTAL"]
-    width = max([len(stats.by.upper()), *map(len, keys)])
-    cells = [_cells(g) for g in [*stats.groups, stats.total]]
-    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(HEADERS)]
-    lines = [_line(stats.by.upper(), HEADERS, width, widths)]
-    lines += [_line(k, c, width, widths) for k, c in zip(keys, cells, strict=True)]
-    if not stats.groups:
-        lines.insert(1, "(no usage)")
-    return "\n".join(lines) + "\n"
-
-
-def _cells(group: Group) -> tuple[str, ...]:
-    numbers = (group.input, group.output, group.cache_read, group.cache_write)
-    return (
-        str(len(group.sessions)),
-        str(group.messages),
-        *(f"{int(n):,}" for n in numbers),
-        f"${group.cost:,.2f}",
-    )
-
-
-def _line(key: str, cells: tuple[str, ...], width: int, widths: list[int]) -> str:
-    return "  ".join(
-        [f"{key:<{width}}", *(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True))]
-    )

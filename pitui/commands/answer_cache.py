@@ -1,5 +1,5 @@
-"""Kept answers: the whole output of a read-only command (`pitui list`, `pitui stats`), kept
-with the fingerprint of everything it was computed from, and given again while that holds.
+"""The answer cache of `pitui list` and `pitui stats`: a command's whole output, kept with
+the fingerprint of everything it was computed from, and printed again while that holds.
 
 A warm `pitui list --all` over 1,000 sessions spends most of its time importing and
 rebuilding what it printed last time, when no file changed. Here the answer is found by its
@@ -14,17 +14,21 @@ The dependencies are taken before the command reads anything, so a file that cha
 it runs changes its stat after the recorded one: the next run misses. As the catalog index,
 this trusts size + mtime + ctime + inode to say that a file's bytes are unchanged.
 
-Imports only the standard library's lightest modules and the session layer's `source`
-(regular files only): a hit must cost less than the imports of the code that computes an
-answer.
+Imports only the standard library's lightest modules (those `argparse` has already
+imported), `user_dirs` and the session layer's `source` (regular files only): a hit must cost
+less than the imports of the code that computes an answer (see "Imports inside functions" in
+docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import enum
 import os
 import sys
 import time
+from collections.abc import Callable
 
 try:
     from _blake2 import blake2b  # hashlib itself loads OpenSSL first: several ms at startup
@@ -33,8 +37,9 @@ except ImportError:  # a Python built without it
 
 from pitui.core.errors import PituiError
 from pitui.core.session.source import open_regular
+from pitui.core.user_dirs import cache_folder
 
-FORMAT = b"pitui-answer-2\n"
+FORMAT = b"pitui-answer-3\n"  # 3: each dependency's kind in full, apart from its path
 FOLDER = "answers"
 KEEP = 16  # answers kept per cache folder (the oldest go first) ...
 KEEP_BYTES = 64 * 1024 * 1024  # ... and at most this many bytes of them (the newest always)
@@ -58,14 +63,14 @@ def _stat_line(st: os.stat_result) -> str:
 def _folder_text(path: str) -> str:
     try:
         with os.scandir(path) as entries:
-            found = [f"{e.name}\0{_kind(e)}" for e in entries]
+            found = [f"{e.name}\0{_entry_type(e)}" for e in entries]
     except OSError as error:
         return f"!{error.errno}"
     found.sort()
     return "\0".join(found)
 
 
-def _kind(entry: os.DirEntry[str]) -> str:
+def _entry_type(entry: os.DirEntry[str]) -> str:
     try:
         return "l" if entry.is_symlink() else ("d" if entry.is_dir() else "f")
     except OSError:
@@ -89,7 +94,19 @@ def _sessions_text(path: str) -> str:
     )
 
 
-_MEASURE = {"f": _stat_text, "d": _folder_text, "s": _sessions_text}
+class Kind(enum.Enum):
+    """What of a path an answer depends on (the value is how the cache file names it)."""
+
+    FILE = "file"  # its stat
+    FOLDER = "folder"  # its entries (names and types)
+    SESSIONS = "sessions"  # its `.jsonl` files and the stat of each
+
+
+MEASURES: dict[str, Callable[[str], str]] = {
+    Kind.FILE.value: _stat_text,
+    Kind.FOLDER.value: _folder_text,
+    Kind.SESSIONS.value: _sessions_text,
+}  # by value: a hit looks up every dependency it measures again
 
 
 class Dependencies:
@@ -97,25 +114,25 @@ class Dependencies:
     each measured when added (before the command reads it)."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[str, str, str]] = []  # (kind, path, measure)
+        self.items: list[tuple[Kind, str, str]] = []  # (kind, path, measure)
 
     def file(self, path: str) -> None:
-        self.items.append(("f", path, _stat_text(path)))
+        self.items.append((Kind.FILE, path, _stat_text(path)))
 
     def folder(self, path: str) -> None:
-        """A folder's entries (names and kinds)."""
-        self.items.append(("d", path, _folder_text(path)))
+        """A folder's entries (names and types)."""
+        self.items.append((Kind.FOLDER, path, _folder_text(path)))
 
     def sessions(self, path: str) -> None:
         """A folder's `.jsonl` files and the stat of each (a missing folder has none)."""
-        self.items.append(("s", path, _sessions_text(path)))
+        self.items.append((Kind.SESSIONS, path, _sessions_text(path)))
 
     def stat(self, path: str) -> os.stat_result | None:
         """Stat a file the caller is about to rely on (None: it cannot be stat'ed)."""
         try:
             st = os.stat(path)
         except OSError as error:
-            self.items.append(("f", path, f"!{error.errno}"))
+            self.items.append((Kind.FILE, path, f"!{error.errno}"))
             return None
         self.stat_result(path, st)
         return st
@@ -123,19 +140,21 @@ class Dependencies:
     def stat_result(self, path: str, st: os.stat_result | None) -> None:
         """A file stat'ed by the caller when it read it (None: absent then, or unknown: as
         absent, which a file present later does not match)."""
-        self.items.append(("f", path, "!2" if st is None else _stat_line(st)))
+        self.items.append((Kind.FILE, path, "!2" if st is None else _stat_line(st)))
 
-    def names(self) -> bytes:
-        return "\0".join(k + p for k, p, _ in self.items).encode("utf-8", "surrogateescape")
+    def kinds_and_paths(self) -> bytes:
+        """`kind\0path` of each dependency, `\0` between them (a path has no NUL)."""
+        fields = (f"{kind.value}\0{path}" for kind, path, _ in self.items)
+        return "\0".join(fields).encode("utf-8", "surrogateescape")
 
     def digests(self, key: bytes) -> bytes:
-        return b"".join(_digest(key, k + p, m) for k, p, m in self.items)
+        return b"".join(_digest(key, k.value, p, m) for k, p, m in self.items)
 
 
-def _digest(key: bytes, name: str, measure: str) -> bytes:
+def _digest(key: bytes, kind: str, path: str, measure: str) -> bytes:
     """One dependency as measured, for this key (32 bytes: hex)."""
     h = blake2b(key, digest_size=16)
-    h.update(f"\0{name}\0{measure}".encode("utf-8", "surrogateescape"))
+    h.update(f"\0{kind}\0{path}\0{measure}".encode("utf-8", "surrogateescape"))
     return h.hexdigest().encode()
 
 
@@ -184,8 +203,8 @@ def _read_regular(path: str) -> bytes | None:
             return None
 
 
-class Answers:
-    """The kept answers of one cache folder (None: keep nothing, as `--no-cache`)."""
+class AnswerCache:
+    """The answer kept for one key in a cache folder (None: keep nothing, as `--no-cache`)."""
 
     def __init__(self, cache_folder: str | None, key: bytes) -> None:
         self.key = blake2b(key, digest_size=16).digest()
@@ -212,13 +231,14 @@ class Answers:
             return None
         sizes, rest = data[len(FORMAT) :].split(b"\n", 1)
         size, count = map(int, sizes.split())
-        names = rest[:size].decode("utf-8", "surrogateescape").split("\0") if size else []
-        if len(names) != count:
+        fields = rest[:size].decode("utf-8", "surrogateescape").split("\0") if size else []
+        if len(fields) != 2 * count:
             return None
         digests = rest[size : size + 32 * count]
-        for i, name in enumerate(names):
-            measure = _MEASURE[name[0]](name[1:])
-            if _digest(self.key, name, measure) != digests[32 * i : 32 * i + 32]:
+        for i in range(count):
+            kind, path = fields[2 * i], fields[2 * i + 1]
+            measure = MEASURES[kind](path)
+            if _digest(self.key, kind, path, measure) != digests[32 * i : 32 * i + 32]:
                 return None
         return rest[size + 32 * count :].decode("utf-8", "surrogatepass")
 
@@ -226,11 +246,11 @@ class Answers:
         """Keep `answer` (never fails: an answer that cannot be kept is computed again)."""
         if self.path is None:
             return
-        names = dependencies.names()
+        paths = dependencies.kinds_and_paths()
         body = answer.encode("utf-8", "surrogatepass")
         count = len(dependencies.items)
         digests = dependencies.digests(self.key)
-        data = b"%s%d %d\n%s%s%s" % (FORMAT, len(names), count, names, digests, body)
+        data = b"%s%d %d\n%s%s%s" % (FORMAT, len(paths), count, paths, digests, body)
         folder = os.path.dirname(self.path)
         temp = f"{self.path}.{os.getpid()}.tmp"
         try:
@@ -258,3 +278,20 @@ def _trim(folder: str) -> None:
             if count >= KEEP or (count and total > KEEP_BYTES):
                 with contextlib.suppress(OSError):
                     os.unlink(path)
+
+
+def answer_cache_for(command: str, args: argparse.Namespace) -> AnswerCache | None:
+    """The cache of the command's answer for these options here (None with `--no-cache`:
+    nothing is printed again or kept)."""
+    if args.no_cache:
+        return None
+    return AnswerCache(cache_folder(), key_of(command, vars(args), os.getcwd()))
+
+
+def print_kept_answer(cache: AnswerCache | None) -> bool:
+    """Print the kept answer if nothing it was computed from changed (True: printed)."""
+    kept = cache.get() if cache is not None else None
+    if kept is None:
+        return False
+    sys.stdout.write(kept)
+    return True

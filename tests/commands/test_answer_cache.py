@@ -1,4 +1,4 @@
-"""Kept answers: given again only while every recorded dependency is as it was."""
+"""The answer cache: an answer printed again only while every recorded dependency is as it was."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.answers import Answers, Dependencies, key_of
+from pitui.commands.answer_cache import AnswerCache, Dependencies, key_of
 
 
 @pytest.fixture
@@ -20,13 +20,13 @@ def store(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _keep(store: Path, answer: str = "the answer\n", key: bytes = b"k") -> Answers:
+def _keep(store: Path, answer: str = "the answer\n", key: bytes = b"k") -> AnswerCache:
     depends = Dependencies()
     depends.file(str(store / "settings.json"))
     depends.file(str(store / "absent.json"))
     depends.folder(str(store / "sessions"))
     depends.sessions(str(store / "sessions" / "--p--"))
-    answers = Answers(str(store / "cache"), key)
+    answers = AnswerCache(str(store / "cache"), key)
     answers.put(depends, answer)
     return answers
 
@@ -34,7 +34,7 @@ def _keep(store: Path, answer: str = "the answer\n", key: bytes = b"k") -> Answe
 def test_given_again_while_nothing_changed(store: Path) -> None:
     answers = _keep(store, "línea \ud83d sola\n")  # any str, a lone surrogate too
     assert answers.get() == "línea \ud83d sola\n"
-    assert Answers(str(store / "cache"), b"k").get() == "línea \ud83d sola\n"
+    assert AnswerCache(str(store / "cache"), b"k").get() == "línea \ud83d sola\n"
 
 
 @pytest.mark.parametrize(
@@ -67,11 +67,11 @@ def test_an_answer_that_is_not_a_regular_file_is_not_read(store: Path) -> None:
 
 def test_another_key_misses(store: Path) -> None:
     _keep(store, key=b"k")
-    assert Answers(str(store / "cache"), b"other").get() is None
+    assert AnswerCache(str(store / "cache"), b"other").get() is None
 
 
 def test_no_folder_keeps_nothing(store: Path) -> None:
-    answers = Answers(None, b"k")
+    answers = AnswerCache(None, b"k")
     answers.put(Dependencies(), "x")
     assert answers.get() is None
 
@@ -99,24 +99,24 @@ def test_key_follows_options_cwd_and_environment(monkeypatch: pytest.MonkeyPatch
         monkeypatch.undo()
 
 
-def _aged(answers: Answers, seconds: int) -> None:
+def _aged(answers: AnswerCache, seconds: int) -> None:
     """Distinct times, in the order kept (the clock may not tick between two writes)."""
     assert answers.path is not None
     os.utime(answers.path, ns=(seconds * 10**9, seconds * 10**9))
 
 
 def test_oldest_answers_are_dropped(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pitui.core.answers.KEEP", 3)
+    monkeypatch.setattr("pitui.commands.answer_cache.KEEP", 3)
     for n in range(6):
         _aged(_keep(store, key=b"k%d" % n), n)
     assert sorted(os.listdir(store / "cache" / "answers")) == sorted(
-        os.path.basename(str(Answers(str(store / "cache"), b"k%d" % n).path)) for n in (3, 4, 5)
+        os.path.basename(str(AnswerCache(str(store / "cache"), b"k%d" % n).path)) for n in (3, 4, 5)
     )
 
 
 def test_answers_kept_within_a_size(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pitui.core.answers.KEEP_BYTES", 2500)
+    monkeypatch.setattr("pitui.commands.answer_cache.KEEP_BYTES", 2500)
     for n in range(4):
         _aged(_keep(store, "x" * 1000, key=b"k%d" % n), n)
-    kept = [Answers(str(store / "cache"), b"k%d" % n).get() for n in range(4)]
+    kept = [AnswerCache(str(store / "cache"), b"k%d" % n).get() for n in range(4)]
     assert kept[:2] == [None, None] and kept[3] == "x" * 1000
