@@ -7,6 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from pitui.commands.streams import escape_what_cannot_be_written
 from pitui.core.errors import PituiError
 
 SUBCOMMANDS = {
@@ -42,8 +43,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args and args[0] in SUBCOMMANDS:
-            from pitui.commands.streams import escape_what_cannot_be_written
-
             escape_what_cannot_be_written()
             return _run_subcommand(args[0], args[1:])
         module = importlib.import_module("pitui.commands.app")
@@ -56,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         module.add_arguments(parser)
         return int(module.run(parser.parse_args(args)) or 0)
     except PituiError as error:  # a path or session text in it never reaches the terminal raw
-        from pitui.core.rows.safe_text import one_line
+        from pitui.core.rows.safe_text import one_line  # deferred: see ARCHITECTURE.md
 
         print(f"pitui: {one_line(str(error))}", file=sys.stderr)
         return error.exit_status
@@ -74,7 +73,7 @@ REMOTE_WRITES = ("label", "name", "context-edit", "trash")  # run by pitui on th
 
 def _run_subcommand(name: str, args: list[str]) -> int:
     if name in REMOTE_WRITES and any(a.endswith(".jsonl") for a in args):
-        from pitui.core.remotes.remote_run import forward_write
+        from pitui.core.remotes.remote_run import forward_write  # deferred: see ARCHITECTURE.md
 
         forwarded = forward_write(name, args)
         if forwarded is not None:
@@ -86,7 +85,7 @@ def _run_subcommand(name: str, args: list[str]) -> int:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from importlib.metadata import PackageNotFoundError, version  # deferred: see ARCHITECTURE.md
 
     try:
         return version("pitui")

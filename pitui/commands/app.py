@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise PituiError("give either a session file or --demo, not both")
     with keys_as_typed():
         result, code = _run_app(args)
-    from pitui.ui.handoff import Handoff
+    from pitui.ui.handoff import Handoff  # deferred: see ARCHITECTURE.md
 
     if isinstance(result, Handoff):
         return run_handoff(result.argv, result.cwd)
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_app(args: argparse.Namespace) -> tuple[Any, int]:
     demo_dir = Path(tempfile.mkdtemp(prefix="pitui-demo-")) if args.demo else None
     try:
-        from pitui.ui.app import make_app
+        from pitui.ui.app import make_app  # deferred: see ARCHITECTURE.md
 
         options = _options(args, demo_dir)
         app = make_app(
@@ -85,7 +85,7 @@ def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, objec
             raise NotRegularFile(file, file.stat().st_mode)
         return {"session_file": file}
     if demo_dir is not None:
-        from pitui.demo.generate import write_demo_store  # only --demo pays for the generator
+        from pitui.demo.generate import write_demo_store  # deferred: see ARCHITECTURE.md
 
         _age(write_demo_store(demo_dir, base_ms=_recent_demo_base()))
         root = discovery.sessions_root({discovery.ENV_AGENT_DIR: str(demo_dir)})
@@ -109,8 +109,8 @@ def _archive_dir() -> Path | None:
 def _mirrors() -> list[Any]:
     """Every remote's mirror: the picker lists them under `host:NAME` / `in:all` and syncs
     them while it shows their sessions."""
-    from pitui.core.remotes.config import load_remotes
-    from pitui.core.remotes.stores import mirror_of
+    from pitui.core.remotes.config import load_remotes  # deferred: see ARCHITECTURE.md
+    from pitui.core.remotes.stores import mirror_of  # deferred: see ARCHITECTURE.md
 
     return [mirror_of(remote) for remote in load_remotes().values()]
 

@@ -8,6 +8,7 @@ only, so no other command pays for it.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -15,7 +16,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from pitui.cli import _version
+from pitui.commands.grep import sessions_in_scope
+from pitui.commands.listing import list_sessions, with_marks
+from pitui.core.catalog.resolve import resolve_session
+from pitui.core.entry_search.search import search_entries
 from pitui.core.errors import PituiError
+from pitui.core.export.pages import branch_page, context_page
+from pitui.core.export.redactor import Redactor
+from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.session.session import Session
 
 INSTRUCTIONS = (
     "Search and read the user's Pi coding-agent sessions (read-only). Find sessions with "
@@ -58,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        import mcp.server.mcpserver  # noqa: F401
+        import mcp.server.mcpserver  # noqa: F401  (deferred: see ARCHITECTURE.md)
     except ImportError:
         raise PituiError("pitui mcp needs the mcp package: pip install 'mcp>=2,<3'") from None
     build_server(args.session_dir, args.no_cache).run("stdio")
@@ -67,10 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
 def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
     """The server and its four read-only tools."""
-    from mcp.server.mcpserver import MCPServer
-    from mcp.types import ToolAnnotations
-
-    from pitui.cli import _version
+    from mcp.server.mcpserver import MCPServer  # deferred: see ARCHITECTURE.md
+    from mcp.types import ToolAnnotations  # deferred: see ARCHITECTURE.md
 
     server = MCPServer("pitui", instructions=INSTRUCTIONS, version=_version())
     tools = _Tools(session_dir, no_cache)
@@ -87,11 +95,7 @@ def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
 
 def _reported(tool: Callable[..., str]) -> Callable[..., str]:
     """The tool with pitui's errors given to the agent as tool errors (one line each)."""
-    import functools
-
-    from mcp.server.mcpserver.exceptions import ToolError
-
-    from pitui.core.rows.safe_text import one_line
+    from mcp.server.mcpserver.exceptions import ToolError  # deferred: see ARCHITECTURE.md
 
     @functools.wraps(tool)
     def call(*args: Any, **kwargs: Any) -> str:
@@ -118,9 +122,6 @@ class _Tools:
         """Find Pi sessions, newest first (what `pitui list --json` answers): each with its
         path, id, cwd, name, times, message count and first message. An empty query lists
         them all."""
-        from pitui.commands.listing import list_sessions, with_marks
-        from pitui.core.export.redactor import Redactor
-
         result, marks, _ = list_sessions(
             query, every=scope == "all", session_dir=self.session_dir, no_cache=self.no_cache
         )
@@ -150,8 +151,6 @@ class _Tools:
         role, time, line and a one-line snippet. An entry matches on its own text: user and
         assistant text, thinking, tool calls and tool output. Read around a hit with
         read_session (session=sessionId, leaf=id)."""
-        from pitui.core.entry_search.search import search_entries
-
         if not query.strip():
             raise PituiError("search_entries needs a query")
         scope_ = self._scope(query, scope)
@@ -182,8 +181,6 @@ class _Tools:
         page of entries at a time, each headed by its number and entry id. The page says
         how to read on; pass its leaf back to stay on the same branch while the session
         grows."""
-        from pitui.core.export.pages import branch_page
-
         page = branch_page(self._open(session), leaf, _start(offset), limit, redact)
         return page.text
 
@@ -199,24 +196,17 @@ class _Tools:
         thinking level and messages as Pi builds them (compaction summaries, omitted and
         replaced messages applied), a page of messages at a time (nextOffset reads on).
         Strings over 20,000 characters are cut (truncated: true)."""
-        from pitui.core.export.pages import context_page
-
         data = context_page(self._open(session), leaf, _start(offset), limit, redact)
         return _dumps(data)
 
     # -- helpers -----------------------------------------------------------------------------
 
     def _scope(self, query: str, scope: str) -> Any:
-        from pitui.commands.grep import sessions_in_scope
-
         return sessions_in_scope(
             query, every=scope == "all", session_dir=self.session_dir, no_cache=self.no_cache
         )
 
     def _open(self, reference: str) -> Any:
-        from pitui.core.catalog.resolve import resolve_session
-        from pitui.core.session.session import Session
-
         found = None
         if os.sep not in reference and not reference.endswith(".jsonl"):
             found = self._scope("", "all").sessions
@@ -250,6 +240,4 @@ def _answer(found: list[dict[str, Any]], offset: int, more: bool, what: str) -> 
 
 
 def _dumps(data: Any) -> str:
-    from pitui.core.rows.safe_text import escape_json_c1
-
     return escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1))

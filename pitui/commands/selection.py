@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pitui.commands.du import human
 from pitui.commands.listing import refuse_bad_query
+from pitui.commands.progress import progress_on_stderr
 from pitui.core.catalog import discovery
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.query import Store
@@ -61,8 +62,6 @@ def selected(
     """The sessions of `store` in scope (this folder's, or `--all`) that the query and the
     criteria select; or, when `named` (files or session ids) is given, those sessions (in
     any folder) that the criteria select."""
-    from pitui.commands.progress import progress_on_stderr
-
     cwd = os.getcwd()
     refuse_bad_query(args.query or "")
     custom = discovery.custom_session_dir(args.session_dir, cwd)

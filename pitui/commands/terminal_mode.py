@@ -16,7 +16,7 @@ from collections.abc import Iterator
 @contextlib.contextmanager
 def keys_as_typed() -> Iterator[None]:
     try:
-        import termios
+        import termios  # deferred: see ARCHITECTURE.md (absent off POSIX)
     except ImportError:  # not POSIX
         yield
         return

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # not typing's: a kept answer is given before typing is imported
+TYPE_CHECKING = False  # not typing's (it costs a cached answer 2 ms): see ARCHITECTURE.md
 if TYPE_CHECKING:
     from pathlib import Path
 
 
 def cache_dir() -> Path:
-    from pathlib import Path
+    from pathlib import Path  # deferred: see ARCHITECTURE.md
 
     return Path(cache_folder())
 
@@ -31,7 +31,7 @@ def config_dir() -> Path:
 
 
 def _folder(variable: str, platform_function: str) -> Path:
-    from pathlib import Path
+    from pathlib import Path  # deferred: see ARCHITECTURE.md
 
     return Path(_folder_text(variable, platform_function))
 
@@ -40,6 +40,6 @@ def _folder_text(variable: str, platform_function: str) -> str:
     env = os.environ.get(variable)
     if env:
         return env
-    import platformdirs
+    import platformdirs  # deferred: see ARCHITECTURE.md
 
     return str(getattr(platformdirs, platform_function)("pitui"))

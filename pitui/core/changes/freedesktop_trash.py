@@ -34,7 +34,7 @@ class FileGone(PituiError):
 
 def _plat() -> ModuleType:
     """send2trash's freedesktop module (imported only where there is a freedesktop trash)."""
-    from send2trash import plat_other
+    from send2trash import plat_other  # deferred: see ARCHITECTURE.md
 
     return plat_other
 

@@ -19,7 +19,7 @@ NAME_MAX = 255  # bytes in a file name on Linux's usual file systems
 
 def js_resolve(path: str) -> str:
     """Pi's resolvePath: `~` expanded, `file://` URLs read, made absolute and normalised."""
-    from urllib.parse import unquote, urlparse
+    from urllib.parse import unquote, urlparse  # deferred: see ARCHITECTURE.md
 
     home = os.path.expanduser("~")
     if path == "~":

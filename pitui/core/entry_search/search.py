@@ -90,7 +90,7 @@ def session_matches(path: str, text: str, shown: int) -> tuple[list[EntryHit], i
 
 def _snippet(text: str, matcher: EntryMatcher, redact: bool) -> str:
     if redact:
-        from pitui.core.secrets import redact as redact_text
+        from pitui.core.secrets import redact as redact_text  # deferred: see ARCHITECTURE.md
 
         text = redact_text(text)[0]
     try:

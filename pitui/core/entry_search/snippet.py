@@ -42,6 +42,6 @@ def _squeeze(text: str) -> str:
 
 
 def _graphemes(text: str) -> list[str]:
-    import regex
+    import regex  # deferred: see ARCHITECTURE.md
 
     return regex.findall(r"\X", text)

@@ -142,7 +142,7 @@ class UsageCache:
         self._dirty |= bool(gone)
 
     def _read(self, path: str, st: os.stat_result) -> Record | None:
-        from pitui.core.usage.extract import read_usage  # only when a file changed
+        from pitui.core.usage.extract import read_usage  # deferred: see ARCHITECTURE.md
 
         try:
             usage = read_usage(path)

@@ -21,7 +21,7 @@ def write_cache_stat(
 ) -> tuple[str | None, os.stat_result | None]:
     """`write_cache`, and the stat of the file written once in place (None if another
     writer's file replaced it already, or if it was not kept)."""
-    import tempfile  # only when a cache changed: a warm `pitui stats` never writes
+    import tempfile  # deferred: see ARCHITECTURE.md
 
     try:
         body = orjson.dumps(value)

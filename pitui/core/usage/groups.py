@@ -192,7 +192,7 @@ def _key_function(by: str, infos: dict[str, SessionInfo]) -> Callable[[Row], str
 
 def _week(day: str) -> str:
     """ISO week of a YYYY-MM-DD day, as 2026-W05."""
-    from datetime import date
+    from datetime import date  # deferred: see ARCHITECTURE.md
 
     try:
         year, week, _ = date.fromisoformat(day).isocalendar()

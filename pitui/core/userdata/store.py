@@ -61,7 +61,7 @@ def data_dir() -> Path:
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env)
-    from platformdirs import user_data_dir
+    from platformdirs import user_data_dir  # deferred: see ARCHITECTURE.md
 
     return Path(user_data_dir("pitui"))
 
