@@ -39,7 +39,10 @@ from pitui.core.errors import PituiError
 from pitui.core.session.source import open_regular
 from pitui.core.user_dirs import cache_folder
 
-FORMAT = b"pitui-answer-3\n"  # 3: each dependency's kind in full, apart from its path
+# A cache file: FORMAT, `SIZE COUNT\n`, SIZE bytes of `kind\0path` (`\0` between
+# dependencies), COUNT digests of 32 bytes, then the answer (3: the kind in full, apart from
+# its path; 2 glued a one-letter kind onto the path).
+FORMAT = b"pitui-answer-3\n"
 FOLDER = "answers"
 KEEP = 16  # answers kept per cache folder (the oldest go first) ...
 KEEP_BYTES = 64 * 1024 * 1024  # ... and at most this many bytes of them (the newest always)

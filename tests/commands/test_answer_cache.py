@@ -31,7 +31,7 @@ def _keep(store: Path, answer: str = "the answer\n", key: bytes = b"k") -> Answe
     return answers
 
 
-def test_given_again_while_nothing_changed(store: Path) -> None:
+def test_read_back_while_nothing_changed(store: Path) -> None:
     answers = _keep(store, "línea \ud83d sola\n")  # any str, a lone surrogate too
     assert answers.get() == "línea \ud83d sola\n"
     assert AnswerCache(str(store / "cache"), b"k").get() == "línea \ud83d sola\n"
