@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from pitui.cli import _version
-from pitui.commands.grep import sessions_in_scope
+from pitui.commands.grep_hits import sessions_in_scope
 from pitui.commands.listing import list_sessions, with_marks
 from pitui.core.catalog.resolve import resolve_session
 from pitui.core.entry_search.search import search_entries
