@@ -11,11 +11,11 @@ PACKAGE = Path(pitui.__file__).parent
 # Lower layers first: a module may import from its own layer or any layer before it.
 LAYERS = [
     ("pitui.core.errors", "pitui.core.user_dirs"),
-    ("pitui.core.format", "pitui.core.secrets"),
+    ("pitui.core.format",),
     ("pitui.core.session",),
     ("pitui.core.rows", "pitui.core.catalog"),
     ("pitui.core.live", "pitui.core.changes", "pitui.core.userdata", "pitui.core.remotes"),
-    ("pitui.core.export", "pitui.core.usage", "pitui.core.entry_search"),
+    ("pitui.core.export", "pitui.core.usage", "pitui.core.secrets", "pitui.core.entry_search"),
     ("pitui.demo", "pitui.ui", "pitui.commands", "pitui.cli", "pitui.__main__"),
 ]
 

@@ -10,9 +10,9 @@ import sys
 
 from pitui.commands.progress import Progress, progress_on_stderr
 from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.secrets.found_cache import SecretsCache
+from pitui.core.secrets.scan import SessionSecrets
 from pitui.core.usage.scope import scope_of
-from pitui.core.usage.secrets_cache import SecretsCache
-from pitui.core.usage.secrets_scan import SessionSecrets
 from pitui.core.user_dirs import cache_dir
 
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pitui.core.changes import handoff as core_handoff
 from pitui.core.errors import PituiError
 from pitui.core.remotes.remote_run import resume_mirrored
+from pitui.core.session import run_pi as core_handoff
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.dialog_body import PathText
 

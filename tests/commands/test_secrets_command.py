@@ -17,7 +17,7 @@ from entry_builders import header, message_entry, msg
 from pitui.cli import main
 from pitui.core.catalog.discovery import project_dir
 from pitui.core.secrets import find_secrets
-from pitui.core.usage.secrets_cache import FILE_NAME, SecretsCache
+from pitui.core.secrets.found_cache import FILE_NAME, SecretsCache
 
 _rng = random.Random(3)
 GITHUB = "ghp_" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(36))
@@ -123,17 +123,17 @@ def test_nothing_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) 
 def test_cache_reads_only_appended_lines(
     store: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from pitui.core.usage import secrets_cache
+    from pitui.core.secrets import found_cache
 
     leaky = str(next(store.rglob("leaky.jsonl")))
     calls: list[tuple[int, int]] = []
-    real = secrets_cache.scan_session
+    real = found_cache.scan_session
 
     def spy(path: str, offset: int = 0, first_line: int = 1) -> Any:
         calls.append((offset, first_line))
         return real(path, offset, first_line)
 
-    monkeypatch.setattr(secrets_cache, "scan_session", spy)
+    monkeypatch.setattr(found_cache, "scan_session", spy)
     cache = SecretsCache(tmp_path / "c")
     assert cache.kinds_of([leaky]) == {leaky: {"named-secret": 1, find_secrets(GITHUB)[0].kind: 1}}
     size = os.path.getsize(leaky)
@@ -161,14 +161,14 @@ def test_cache_reads_only_appended_lines(
 
 def test_same_fields_as_the_export_redacts() -> None:
     from pitui.core.export.redactor import NAMING_KEYS
-    from pitui.core.usage.secrets_scan import KEPT_KEYS
+    from pitui.core.secrets.scan import KEPT_KEYS
 
     assert KEPT_KEYS == NAMING_KEYS
 
 
 def test_finds_what_the_export_redacts(tmp_path: Path) -> None:
     from pitui.core.export.redactor import Redactor
-    from pitui.core.usage.secrets_scan import scan_session
+    from pitui.core.secrets.scan import scan_session
 
     jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijKLMNOPQRSTuvwxyz0123456789ab"
     lines = [*leaky("s", "/p"), msg("u2", "t1", text=f"also {jwt} and apiKey={GITHUB[4:]}", n=5)]

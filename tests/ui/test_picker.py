@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from ui_helpers import plain, session_files, settle, started, stub_pi, wait_for
 
-from pitui.core.changes.handoff import run_handoff
+from pitui.core.session.run_pi import run_handoff
 from pitui.ui.handoff import Handoff
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal

@@ -15,7 +15,7 @@ import pytest
 from entry_builders import header, msg
 from ui_helpers import settle, wait_for
 
-from pitui.core.usage.secrets_cache import FILE_NAME, SecretsCache
+from pitui.core.secrets.found_cache import FILE_NAME, SecretsCache
 from pitui.ui.screens import picker_secrets
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.picker_secrets import MARK, SecretRow

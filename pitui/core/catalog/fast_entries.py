@@ -8,8 +8,6 @@ dicts. Anything the structs refuse, or `_fast_entry` declines, takes the exact p
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
 import msgspec
 
 from pitui.core.catalog import capped
@@ -17,6 +15,7 @@ from pitui.core.catalog.capped import MESSAGE_TEXT_CAP, SESSION_TEXT_CAP
 from pitui.core.catalog.entry_rules import EntryRules
 from pitui.core.catalog.js_numbers import SAFE_INT, is_number, js_add, js_sum
 from pitui.core.format import jsvalues as js
+from pitui.core.format.line_views import ListingLine, ListingUsage, TextBlock
 
 
 class FastEntries(EntryRules):
@@ -43,7 +42,7 @@ class FastEntries(EntryRules):
                 continue
             self.feed_line(raw)
 
-    def _fast_entry(self, e: _Entry) -> bool:
+    def _fast_entry(self, e: ListingLine) -> bool:
         """`_entry` on a msgspec-decoded line; False (nothing changed) to take the exact path.
 
         The structs only accept what reads the same as `parse_line`'s dicts (numbers in int64
@@ -121,7 +120,7 @@ class FastEntries(EntryRules):
             self._model(e.modelId)
         return True
 
-    def _fast_usage(self, usage: _Usage) -> None:
+    def _fast_usage(self, usage: ListingUsage) -> None:
         total = usage.totalTokens
         if not is_number(total):
             parts = (usage.input, usage.output, usage.cacheRead, usage.cacheWrite)
@@ -142,49 +141,5 @@ class FastEntries(EntryRules):
 
 UNSET = msgspec.UNSET
 _FAST_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
-# A JSON number as `parse_line` reads it (orjson: a float outside int64/uint64; the struct
-# path declines all ints past int64 to stay simple), or a string, boolean or null.
-_Int64 = Annotated[int, msgspec.Meta(ge=-(1 << 63), le=(1 << 63) - 1)]
-_Scalar = _Int64 | float | str | bool | None
-
-
-class _Cost(msgspec.Struct, gc=False):
-    total: _Scalar = UNSET
-
-
-class _Usage(msgspec.Struct, gc=False):
-    totalTokens: _Scalar = UNSET
-    input: _Scalar = UNSET
-    output: _Scalar = UNSET
-    cacheRead: _Scalar = UNSET
-    cacheWrite: _Scalar = UNSET
-    cost: _Cost | None = UNSET
-
-
-class _Message(msgspec.Struct, gc=False):
-    role: Any = UNSET
-    content: msgspec.Raw = UNSET  # decoded only for user and assistant messages
-    timestamp: _Scalar = UNSET
-    model: Any = UNSET
-    usage: _Usage | None = UNSET
-
-
-class _Entry(msgspec.Struct, gc=False):
-    type: Any = UNSET
-    id: Any = UNSET
-    parentId: Any = UNSET
-    timestamp: _Scalar = UNSET
-    message: _Message | None = UNSET
-    name: Any = UNSET
-    targetId: Any = UNSET
-    label: Any = UNSET
-    modelId: Any = UNSET
-
-
-class _Block(msgspec.Struct, gc=False):
-    type: Any = UNSET
-    text: Any = UNSET
-
-
-_decode_entry = msgspec.json.Decoder(_Entry).decode
-_decode_content = msgspec.json.Decoder(str | list[_Block]).decode
+_decode_entry = msgspec.json.Decoder(ListingLine).decode
+_decode_content = msgspec.json.Decoder(str | list[TextBlock]).decode

@@ -16,24 +16,14 @@ import msgspec
 from pitui.core.catalog import capped
 from pitui.core.catalog.entry_rules import split_lines
 from pitui.core.format.jsonline import LineError, parse_line
+from pitui.core.format.line_views import ToolOutputLine
 
 UNSET = msgspec.UNSET
 _ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 _ROLES = (b'"toolResult"', b'"bashExecution"')
 
 
-class _Message(msgspec.Struct, gc=False):
-    role: Any = UNSET
-    content: msgspec.Raw = UNSET
-    output: msgspec.Raw = UNSET
-
-
-class _Entry(msgspec.Struct, gc=False):
-    type: Any = UNSET
-    message: _Message | None = UNSET
-
-
-_decode_entry = msgspec.json.Decoder(_Entry).decode
+_decode_entry = msgspec.json.Decoder(ToolOutputLine).decode
 _decode_any = msgspec.json.Decoder().decode
 
 

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from pitui.core.catalog import discovery
-from pitui.core.changes.messages import shown
+from pitui.core.changes.file_messages import shown
 from pitui.core.changes.move_file import move_file
 from pitui.core.errors import PituiError
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from pitui.core.changes.messages import shown
+from pitui.core.changes.file_messages import shown
 from pitui.core.changes.write_guard import ConcurrentWriteWarning
 from pitui.core.errors import PituiError
 

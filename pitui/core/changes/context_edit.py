@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from pitui.core.changes.messages import no_entry
+from pitui.core.changes.file_messages import no_entry
 from pitui.core.changes.writer import append_entry, refuse_without_id
 from pitui.core.errors import PituiError
 from pitui.core.session.entry import Entry

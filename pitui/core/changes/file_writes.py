@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pitui.core.changes.messages import os_message
+from pitui.core.changes.file_messages import os_message
 from pitui.core.errors import PituiError
 
 

@@ -17,7 +17,7 @@ import shutil
 from collections.abc import Iterator
 from types import ModuleType
 
-from pitui.core.changes.messages import shown
+from pitui.core.changes.file_messages import shown
 from pitui.core.errors import PituiError
 
 _NO_LINKS = (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK)

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from pitui.core.changes.exchange import exchange
+from pitui.core.changes.file_messages import os_message, shown
 from pitui.core.changes.file_writes import sync_folder, write_all
-from pitui.core.changes.messages import os_message, shown
 from pitui.core.changes.migrated_lines import migrated_values
 from pitui.core.changes.stale_temporaries import temporary_name
 from pitui.core.changes.write_guard import process_writing

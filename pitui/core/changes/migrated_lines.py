@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pitui.core.changes.messages import shown
+from pitui.core.changes.file_messages import shown
 from pitui.core.errors import PituiError
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.migration import CURRENT_VERSION

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pitui.core.changes.exchange import rename_no_replace
+from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.changes.file_writes import sync_folder
-from pitui.core.changes.messages import os_reason, shown
 from pitui.core.changes.new_file import write_whole
 from pitui.core.errors import PituiError
 from pitui.core.session.source import open_regular

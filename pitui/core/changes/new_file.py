@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from pitui.core.changes.messages import os_message, os_reason, shown
+from pitui.core.changes.file_messages import os_message, os_reason, shown
 from pitui.core.changes.stale_temporaries import temporary_name
 from pitui.core.errors import PituiError
 

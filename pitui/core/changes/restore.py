@@ -20,7 +20,7 @@ from urllib.parse import unquote
 
 import orjson
 
-from pitui.core.changes.messages import os_reason, shown
+from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.errors import PituiError
 
 UNSUPPORTED = (

@@ -7,8 +7,8 @@ import stat
 import sys
 from pathlib import Path
 
+from pitui.core.changes.file_messages import shown
 from pitui.core.changes.freedesktop_trash import FileGone
-from pitui.core.changes.messages import shown
 from pitui.core.errors import PituiError
 
 if sys.platform in ("darwin", "win32", "cygwin"):

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from pitui.core.changes.messages import os_message, shown
+from pitui.core.changes.file_messages import os_message, shown
 from pitui.core.errors import PituiError
 from pitui.core.session.source import NotRegularFile
 from pitui.core.user_dirs import cache_dir as _cache_dir

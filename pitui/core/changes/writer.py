@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pitui.core.changes.file_messages import no_entry, os_message, shown
 from pitui.core.changes.file_writes import write_all
-from pitui.core.changes.messages import no_entry, os_message, shown
 from pitui.core.changes.migrate_file import migrate_on_disk
 from pitui.core.changes.stale_temporaries import remove_stale_temporaries
 from pitui.core.changes.write_guard import (

@@ -9,7 +9,7 @@ from typing import Any
 from pitui.core.export.document import Block, Document
 from pitui.core.export.entries import entry_blocks, message_heading
 from pitui.core.export.fence import escape_inline, inline_code
-from pitui.core.export.messages import MessageRenderer
+from pitui.core.export.message_markdown import MessageRenderer
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
 from pitui.core.export.redactor import Redactor
 from pitui.core.export.source import entry_raws

@@ -8,7 +8,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from pitui.core.changes.messages import os_message, shown
+from pitui.core.changes.file_messages import os_message, shown
 from pitui.core.changes.new_file import write_whole
 from pitui.core.errors import PituiError
 

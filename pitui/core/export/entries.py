@@ -10,7 +10,7 @@ import orjson
 
 from pitui.core.export.document import Block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, quoted
-from pitui.core.export.messages import MessageRenderer
+from pitui.core.export.message_markdown import MessageRenderer
 
 ROLE_TITLES = {
     "user": "User",

@@ -12,7 +12,7 @@ from pitui.core.export.build import branch_document, context_document, resolve_l
 from pitui.core.export.document import blocks_markdown, inert_json, markdown_parts
 from pitui.core.export.entries import entry_blocks
 from pitui.core.export.jsonl import MISSING, branched_session_lines
-from pitui.core.export.messages import MessageRenderer
+from pitui.core.export.message_markdown import MessageRenderer
 from pitui.core.export.options import ExportOptions
 from pitui.core.export.redactor import Redactor
 from pitui.core.export.source import entry_raws

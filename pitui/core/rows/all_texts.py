@@ -17,14 +17,15 @@ from typing import Any
 import msgspec
 
 from pitui.core.format.jsvalues import JS_SPACE, js_string
-from pitui.core.rows.order import walk
-from pitui.core.rows.row_entry import (
-    Content,
-    LightErrors,
+from pitui.core.format.line_views import (
+    VIEW_ERRORS,
+    RowContent,
     RowMessage,
-    decode_content,
-    decode_row_entry,
+    ToolResultLine,
+    UserOrAssistantLine,
 )
+from pitui.core.rows.order import walk
+from pitui.core.rows.row_entry import decode_content, decode_row_entry
 from pitui.core.rows.row_text import (
     Display,
     ToolCall,
@@ -40,38 +41,13 @@ from pitui.core.session.entry import Entry, content_has_text
 from pitui.core.session.prefetch import each_line
 from pitui.core.session.tree import SessionTree
 
-
-class _Said(msgspec.Struct, gc=False):
-    """A user's or an assistant's message: a content that is not a string, a list of objects
-    or null fails to decode, and the line takes the usual path."""
-
-    role: Any = None
-    content: Content = None
-    stopReason: Any = None
-    errorMessage: Any = None
-
-
-class _Result(msgspec.Struct, gc=False):
-    role: Any = None
-    toolCallId: Any = None
-    toolName: Any = None
-
-
-class _SaidLine(msgspec.Struct, gc=False):
-    id: Any = None
-    type: Any = None
-    message: _Said | None = None
-
-
-class _ResultLine(msgspec.Struct, gc=False):
-    id: Any = None
-    type: Any = None
-    message: _Result | None = None
-
-
-_decode_said = msgspec.json.Decoder(_SaidLine).decode
-_decode_result = msgspec.json.Decoder(_ResultLine).decode
-_DECODERS = {"user": _decode_said, "assistant": _decode_said, "toolResult": _decode_result}
+_decode_user_or_assistant = msgspec.json.Decoder(UserOrAssistantLine).decode
+_decode_tool_result = msgspec.json.Decoder(ToolResultLine).decode
+_DECODERS = {
+    "user": _decode_user_or_assistant,
+    "assistant": _decode_user_or_assistant,
+    "toolResult": _decode_tool_result,
+}
 _PENDING: Display = ("", "", "", "")  # a tool result's: known once every call is known
 # A tool result, shown once every call is known: (entry, its JSON if parsed whole, else
 # its call id and toolName).
@@ -114,7 +90,7 @@ class RowTexts:
         elif role == "user" or role == "assistant":
             try:
                 content = None if raw is None else decode_content(raw)
-            except LightErrors:
+            except VIEW_ERRORS:
                 texts.append(None)  # an unusual shape: parsed whole
                 return
             if role == "user":
@@ -287,7 +263,7 @@ def _light(entry: Entry, line: bytes | memoryview, role: str | None) -> Any:
         return None
     try:
         decoded = decode(line)
-    except LightErrors:
+    except VIEW_ERRORS:
         return None
     message = decoded.message
     if message is None or message.role != role or decoded.id != entry.raw_id:
@@ -299,7 +275,7 @@ def _light(entry: Entry, line: bytes | memoryview, role: str | None) -> Any:
     return message
 
 
-def _text(content: Content) -> str:
+def _text(content: RowContent) -> str:
     """Pi's extractFullContent: a string, or its text blocks' texts, each as String()."""
     if content is None:
         return ""
@@ -310,7 +286,7 @@ def _text(content: Content) -> str:
     )
 
 
-def _assistant_facts(entry: Entry, content: Content) -> tuple[str, list[ToolCall]]:
+def _assistant_facts(entry: Entry, content: RowContent) -> tuple[str, list[ToolCall]]:
     """An assistant message's text (Pi's extractFullContent) and tool calls; its text flag
     (Pi's hasTextContent: some text block's text is a string not blank) set."""
     if content is None or isinstance(content, str):

@@ -9,36 +9,11 @@ copied.
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
-from pitui.core.format.jsvalues import JS_SPACE, UNDEFINED
-from pitui.core.session.entry import Entry, MessageFields
-
-LightErrors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
-
-
-class Block(msgspec.Struct, gc=False):
-    """A content block, as far as a row reads it (a text, a tool call)."""
-
-    type: Any = None
-    text: Any = UNDEFINED
-    id: Any = None
-    name: Any = UNDEFINED
-    arguments: Any = UNDEFINED
-
-
-Content = str | list[Block] | None  # anything else is an unusual shape: parsed whole
-
-
-class RowMessage(MessageFields, gc=False):
-    """An entry's message as a row needs it; `content` valid during the line hook only."""
-
-    content: msgspec.Raw = None  # type: ignore[assignment]
-    errorMessage: Any = None
-    toolCallId: Any = None
-    toolName: Any = None
+from pitui.core.format.jsvalues import JS_SPACE
+from pitui.core.format.line_views import VIEW_ERRORS, RowBlock, RowContent, RowMessage
+from pitui.core.session.entry import Entry
 
 
 class RowEntry(Entry, gc=False, eq=False, kw_only=True):
@@ -48,10 +23,10 @@ class RowEntry(Entry, gc=False, eq=False, kw_only=True):
 
 
 decode_row_entry = msgspec.json.Decoder(RowEntry).decode
-decode_content = msgspec.json.Decoder(Content).decode
+decode_content = msgspec.json.Decoder(RowContent).decode
 
 
-def blocks_have_text(content: list[Block]) -> bool:
+def blocks_have_text(content: list[RowBlock]) -> bool:
     """Pi's hasTextContent of a list of blocks: some text block's text is a string that
     JavaScript's trim() does not empty."""
     for block in content:
@@ -77,7 +52,7 @@ class TextFlags:
             return
         try:
             content = decode_content(raw)
-        except LightErrors:
+        except VIEW_ERRORS:
             return
         if isinstance(content, list):
             entry.set_text_flag(blocks_have_text(content))

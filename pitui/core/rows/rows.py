@@ -23,7 +23,7 @@ from pitui.core.rows.search import RowSearch
 from pitui.core.rows.tool_calls import ToolCallMap
 from pitui.core.session.collector import collector_paused
 from pitui.core.session.entry import Entry
-from pitui.core.session.light import line_facts
+from pitui.core.session.line_facts import line_facts
 from pitui.core.session.prefetch import each_line
 from pitui.core.session.tree import SessionTree
 

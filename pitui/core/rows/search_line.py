@@ -4,34 +4,14 @@ and a full parse builds the tool calls, thinking and usage it does not need."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
-from pitui.core.format.jsvalues import UNDEFINED, js_string
+from pitui.core.format.jsvalues import js_string
+from pitui.core.format.line_views import VIEW_ERRORS, SearchLine, TextBlock
 from pitui.core.rows.row_text import message_searchable_text
 from pitui.core.session.entry import Entry
-from pitui.core.session.light import LightError
 
-
-class _Block(msgspec.Struct, gc=False):
-    type: Any = UNDEFINED
-    text: Any = UNDEFINED
-
-
-class _Message(msgspec.Struct, gc=False):
-    role: Any = UNDEFINED
-    content: str | list[_Block] | None = None
-    command: Any = UNDEFINED
-
-
-class _Line(msgspec.Struct, gc=False):
-    type: Any = None
-    id: Any = None
-    message: _Message | None = None
-
-
-_decode = msgspec.json.Decoder(_Line).decode
+_decode = msgspec.json.Decoder(SearchLine).decode
 
 
 def line_searchable_text(entry: Entry, line: bytes) -> str | None:
@@ -39,7 +19,7 @@ def line_searchable_text(entry: Entry, line: bytes) -> str | None:
     shape or is not this entry (the caller parses it whole)."""
     try:
         decoded = _decode(line)
-    except LightError:
+    except VIEW_ERRORS:
         return None
     message = decoded.message
     if decoded.id != entry.raw_id or decoded.type != entry.type or message is None:
@@ -47,7 +27,7 @@ def line_searchable_text(entry: Entry, line: bytes) -> str | None:
     return message_searchable_text(message.role, message.content, message.command, _text_of)
 
 
-def _text_of(content: str | list[_Block]) -> str:
+def _text_of(content: str | list[TextBlock]) -> str:
     """Pi's extractFullContent: the string, or its text blocks' texts joined."""
     if isinstance(content, str):
         return content

@@ -9,6 +9,7 @@ import msgspec
 
 from pitui.core.format.jsonline import parse_line
 from pitui.core.format.jsvalues import js_trim
+from pitui.core.format.line_views import MessageFields
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +48,6 @@ def content_has_text(content: Any) -> bool:
                 if isinstance(text, str) and js_trim(text):
                     return True
     return False
-
-
-class MessageFields(msgspec.Struct, gc=False):
-    """The two fields of an entry's message that the tree needs."""
-
-    role: str | None = None
-    stopReason: Any = None
 
 
 class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from operator import attrgetter
 
 from pitui.core.session.entry import Entry
-from pitui.core.session.light import line_has_text
+from pitui.core.session.line_facts import line_has_text
 from pitui.core.session.source import LineSource
 
 WINDOW = 16 * 1024 * 1024  # at most this much read at once

@@ -23,6 +23,7 @@ from typing import Any, Literal
 import msgspec
 import orjson
 
+from pitui.core.format.line_views import UsageCounts, UsageHeader, UsageLine, UsageMessage
 from pitui.core.format.timestamps import to_ms
 from pitui.core.session.source import read_regular
 
@@ -30,43 +31,8 @@ TOOLS_MODEL = "Tools/summaries"
 NUMBERS = 6  # assistant messages, input, output, cacheRead, cacheWrite, cost
 
 
-class _Usage(msgspec.Struct):
-    input: Any = 0
-    output: Any = 0
-    cacheRead: Any = 0
-    cacheWrite: Any = 0
-    cost: Any = None
-
-
-class _Message(msgspec.Struct):
-    role: Any = None
-    provider: Any = None
-    model: Any = None
-    responseModel: Any = None
-    usage: _Usage | None = None
-    timestamp: Any = None
-
-
-class _Line(msgspec.Struct):
-    type: Any = None
-    id: Any = None
-    timestamp: Any = None
-    message: _Message | None = None
-    usage: _Usage | None = None
-    provider: Any = None
-    model: Any = None
-
-
-class _Header(msgspec.Struct):
-    type: Any = None
-    id: Any = None
-    timestamp: Any = None
-    cwd: Any = None
-    parentSession: Any = None
-
-
-_decode_line = msgspec.json.Decoder(_Line).decode
-_decode_header = msgspec.json.Decoder(_Header).decode
+_decode_line = msgspec.json.Decoder(UsageLine).decode
+_decode_header = msgspec.json.Decoder(UsageHeader).decode
 
 
 @dataclass
@@ -153,7 +119,7 @@ def _header(line: bytes) -> FileUsage | Literal[False] | None:
             return None
         if not isinstance(raw, dict):
             return False
-        header = _Header(**{k: raw.get(k) for k in _Header.__struct_fields__})
+        header = UsageHeader(**{k: raw.get(k) for k in UsageHeader.__struct_fields__})
     if header.type != "session" or not isinstance(header.id, str):
         return False
     cwd = header.cwd if isinstance(header.cwd, str) else ""
@@ -217,7 +183,7 @@ def _count(line: bytes, number: int, day_of: _DayCache, born: _Birth) -> Counted
     return Counted(key, copy_ms, day_of(when), provider, model, values)
 
 
-def _attribution(entry: _Line) -> tuple[str, str, _Usage | None, bool, Any] | None:
+def _attribution(entry: UsageLine) -> tuple[str, str, UsageCounts | None, bool, Any] | None:
     """(provider, model, usage, is an assistant reply, its time) of a counted entry."""
     kind = entry.type
     message = entry.message
@@ -235,7 +201,7 @@ def _attribution(entry: _Line) -> tuple[str, str, _Usage | None, bool, Any] | No
     return None
 
 
-def _generic(line: bytes) -> _Line | None:
+def _generic(line: bytes) -> UsageLine | None:
     """A line the typed decoder refused (odd field types): read it whole, keep what fits."""
     try:
         raw = orjson.loads(line)
@@ -244,7 +210,7 @@ def _generic(line: bytes) -> _Line | None:
     if not isinstance(raw, dict):
         return None
     message = raw.get("message")
-    return _Line(
+    return UsageLine(
         type=raw.get("type"),
         id=raw.get("id"),
         timestamp=raw.get("timestamp"),
@@ -255,21 +221,21 @@ def _generic(line: bytes) -> _Line | None:
     )
 
 
-def _to_message(raw: dict[str, Any]) -> _Message:
+def _to_message(raw: dict[str, Any]) -> UsageMessage:
     names = ("role", "provider", "model", "responseModel", "timestamp")
-    return _Message(usage=_to_usage(raw.get("usage")), **{k: raw.get(k) for k in names})
+    return UsageMessage(usage=_to_usage(raw.get("usage")), **{k: raw.get(k) for k in names})
 
 
-def _to_usage(raw: Any) -> _Usage | None:
+def _to_usage(raw: Any) -> UsageCounts | None:
     if not isinstance(raw, dict):
         return None
-    return _Usage(
+    return UsageCounts(
         **{k: raw.get(k, 0) for k in ("input", "output", "cacheRead", "cacheWrite")},
         cost=raw.get("cost"),
     )
 
 
-def _numbers(usage: _Usage | None) -> tuple[float, float, float, float, float]:
+def _numbers(usage: UsageCounts | None) -> tuple[float, float, float, float, float]:
     if usage is None:
         return (0, 0, 0, 0, 0.0)
     cost = usage.cost.get("total") if isinstance(usage.cost, dict) else None

@@ -21,7 +21,7 @@ from pitui.ui.failures import ReportsFailures
 from pitui.ui.marks import MarkedRow
 
 if TYPE_CHECKING:
-    from pitui.core.usage.secrets_cache import SecretsCache
+    from pitui.core.secrets.found_cache import SecretsCache
 
 MARK = "⚠ "
 BATCH = 50  # files read between two updates of the list
@@ -107,7 +107,7 @@ class PickerSecrets(ReportsFailures, Screen[None]):
     def _cache(self, catalog: Any) -> SecretsCache:
         """One cache for the screen's life (without an index folder it lives in memory)."""
         if self._secrets_cache is None:
-            from pitui.core.usage.secrets_cache import SecretsCache  # its detector: off launch
+            from pitui.core.secrets.found_cache import SecretsCache  # its detector: off launch
 
             index_path: Path | None = catalog.index.path
             self._secrets_cache = SecretsCache(index_path.parent if index_path else None)

@@ -11,7 +11,7 @@ import pytest
 
 from pitui.core.rows.row_text import tool_call_texts
 from pitui.core.session.entry import content_has_text
-from pitui.core.session.light import line_facts
+from pitui.core.session.line_facts import line_facts
 
 HOME = "/home/demo"
 BLANKS = ["", " ", "\t\n", "\u00a0", "\u2003", "\u3000", "\ufeff", "\u2028", "\u200b", "\x1f"]

@@ -12,7 +12,7 @@ from pitui.core.rows import rows as rows_module
 from pitui.core.rows.rows import TreeRows
 from pitui.core.session import prefetch
 from pitui.core.session.entry import Entry, content_has_text
-from pitui.core.session.light import LineFacts, line_facts
+from pitui.core.session.line_facts import LineFacts, line_facts
 from pitui.core.session.prefetch import prefetch_raw, prefetch_text_flags
 from pitui.core.session.reader import SessionReader
 from pitui.core.session.session import Session

@@ -12,9 +12,9 @@ import pytest
 from entry_builders import header, message_entry, msg
 from in_place import edit_in_place
 
+from pitui.core.secrets.found_cache import SecretsCache
 from pitui.core.usage.groups import summarize
 from pitui.core.usage.load import load_usage
-from pitui.core.usage.secrets_cache import SecretsCache
 
 _rng = random.Random(25)
 GITHUB = "ghp_" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(36))

@@ -23,8 +23,8 @@ import orjson
 
 from pitui.core.errors import PituiError
 from pitui.core.secrets.patterns import PATTERNS
+from pitui.core.secrets.scan import SessionSecrets, scan_session
 from pitui.core.usage.cache_file import write_cache
-from pitui.core.usage.secrets_scan import SessionSecrets, scan_session
 
 SCHEMA_VERSION = "pitui-secrets-3"
 FILE_NAME = "secrets-cache.json"

@@ -1,5 +1,5 @@
 """Which entries of a session file hold credentials, as the export's redaction sees them
-(`pitui.core.secrets`): every string of an entry but the fields that tie entries together
+(`secrets.detect`): every string of an entry but the fields that tie entries together
 or name things, and the whole value of a key that names a secret. Values leave this module
 masked only.
 """

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.changes.handoff import (
+from pitui.core.errors import PituiError
+from pitui.core.session.run_pi import (
     find_program,
     fork_argv,
     handoff_cwd,
@@ -15,7 +16,6 @@ from pitui.core.changes.handoff import (
     resume_argv,
     run_handoff,
 )
-from pitui.core.errors import PituiError
 
 
 def test_pi_command_precedence(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,47 +13,12 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.format.jsvalues import UNDEFINED, js_trim
+from pitui.core.format.jsvalues import js_trim
+from pitui.core.format.line_views import VIEW_ERRORS, FactsLine, TextFlagLine
 
-LightError = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 _PLAIN_BLANK = b" \t\r\n"
-
-
-class _Block(msgspec.Struct, gc=False):
-    type: Any = None
-    text: msgspec.Raw = msgspec.Raw(b"null")  # decoded only when it might be blank
-    id: Any = None
-    name: Any = UNDEFINED
-    arguments: Any = UNDEFINED
-
-
-class _Message(msgspec.Struct, gc=False):
-    content: str | list[_Block] | None = None
-
-
-class _Line(msgspec.Struct, gc=False):
-    id: Any = None
-    message: _Message | None = None
-
-
-_decode_line = msgspec.json.Decoder(_Line).decode
-
-
-class _TextBlock(msgspec.Struct, gc=False):
-    type: Any = None
-    text: msgspec.Raw = msgspec.Raw(b"null")
-
-
-class _TextMessage(msgspec.Struct, gc=False):
-    content: str | list[_TextBlock] | None = None
-
-
-class _TextLine(msgspec.Struct, gc=False):
-    id: Any = None
-    message: _TextMessage | None = None
-
-
-_decode_text_line = msgspec.json.Decoder(_TextLine).decode
+_decode_line = msgspec.json.Decoder(FactsLine).decode
+_decode_text_line = msgspec.json.Decoder(TextFlagLine).decode
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +35,7 @@ def line_facts(line: bytes, entry_id: str | None) -> LineFacts | None:
     `entry_id` (the caller parses it whole)."""
     try:
         decoded = _decode_line(line)
-    except LightError:
+    except VIEW_ERRORS:
         return None
     if decoded.id != entry_id:
         return None
@@ -88,7 +53,7 @@ def line_has_text(line: bytes, entry_id: str | None) -> bool | None:
     """`line_facts(line, entry_id).has_text`, without decoding the tool calls."""
     try:
         decoded = _decode_text_line(line)
-    except LightError:
+    except VIEW_ERRORS:
         return None
     if decoded.id != entry_id:
         return None
@@ -108,5 +73,5 @@ def _raw_text_has_text(raw: msgspec.Raw) -> bool:
         return bool(inner.strip(_PLAIN_BLANK))  # printable ASCII: no decoding needed
     try:
         return bool(js_trim(msgspec.json.decode(data, type=str)))
-    except LightError:
+    except VIEW_ERRORS:
         return False
