@@ -91,7 +91,7 @@ def sessions_in_scope(
     the one a query's `in:` / `host:` token names), newest first, those that a query's
     `pin:` / `tag:NAME` tokens leave out removed."""
     from pitui.commands.list import load_marks, open_catalog, refuse_bad_query, scan_problems
-    from pitui.core.catalog.query import split_store
+    from pitui.core.catalog.search.query import split_store
     from pitui.core.userdata.arrange import matches, split_query
 
     cwd = os.getcwd()

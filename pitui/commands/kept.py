@@ -32,7 +32,7 @@ def given_again(answers: Answers | None) -> bool:
 def scope_dependencies(every: bool, session_dir: str | None, cwd: str) -> Dependencies:
     """The settings that may name a session dir, then the session folders in scope: the
     custom session dir, or every project folder (`every`), or the cwd's own."""
-    from pitui.core.catalog import discovery
+    from pitui.core.catalog.scan import discovery
 
     depends = Dependencies()
     depends.file(str(discovery.agent_dir() / "settings.json"))
@@ -49,7 +49,7 @@ def scope_dependencies(every: bool, session_dir: str | None, cwd: str) -> Depend
 
 def every_folder_dependencies(depends: Dependencies, root: str) -> None:
     """The sessions root's entries, then each project folder's sessions."""
-    from pitui.core.catalog import discovery
+    from pitui.core.catalog.scan import discovery
 
     depends.folder(root)
     for folder in discovery.list_folders(root):

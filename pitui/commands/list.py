@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from pitui.core.catalog.sorts import SORTS
+from pitui.core.catalog.search.ordering import SORTS
 
 TYPE_CHECKING = False  # not typing's: a warm listing answers before typing is imported
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from pitui.core.answers import Answers, Dependencies
     from pitui.core.catalog.catalog import Catalog, CatalogRow, ScanReport, SearchResult
-    from pitui.core.catalog.tool_pass import Progress
+    from pitui.core.catalog.scan.tool_pass import Progress
     from pitui.core.userdata.store import Marks
 
 TITLE_WIDTH = 60
@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace, answers: Answers | None) -> int:
-    from pitui.core.catalog import discovery
-    from pitui.core.catalog.query import split_store
+    from pitui.core.catalog.scan import discovery
+    from pitui.core.catalog.search.query import split_store
     from pitui.core.userdata.arrange import split_query
 
     cwd = os.getcwd()
@@ -117,7 +117,7 @@ def list_sessions(
     `store`: "archive" (or `archived`), a remote's name, or "all" (as `in:archive`,
     `host:NAME`, `in:all`, which a query may say itself); `progress(done, total)`: the
     scan's, in files, then the search's reading of tool output, in sessions."""
-    from pitui.core.catalog.query import split_store
+    from pitui.core.catalog.search.query import split_store
     from pitui.core.rows.safe_text import one_line
     from pitui.core.userdata.arrange import apply_marks, split_query
 
@@ -154,8 +154,8 @@ def open_catalog(
     """The catalog of Pi's sessions (and `session_dir`'s), with the archive and the remotes'
     mirrors `store` reads ("archive", a remote's name, "all"); a stale mirror said in
     `problems`."""
-    from pitui.core.catalog import discovery
     from pitui.core.catalog.catalog import Catalog
+    from pitui.core.catalog.scan import discovery
     from pitui.core.remotes.stores import mirrors_of
 
     return Catalog(
@@ -251,7 +251,7 @@ def render(result: SearchResult, show_cwd: bool, marks: Marks | None = None) -> 
 
 
 def _row(row: CatalogRow, show_cwd: bool, marks: Marks) -> str:
-    from pitui.core.catalog.blobs import storable
+    from pitui.core.catalog.lossless_json import storable
     from pitui.core.format.migration import NEWER_FORMAT
     from pitui.core.rows.safe_text import one_line
 
@@ -279,7 +279,7 @@ def _clip(text: str, width: int) -> str:
 def refuse_bad_query(text: str) -> None:
     """A filter that cannot be applied (`after:` a day that does not exist) stops the command
     before any file is read. A broken `re:` lists nothing, as in Pi."""
-    from pitui.core.catalog.query import parse_query
+    from pitui.core.catalog.search.query import parse_query
     from pitui.core.errors import UsageError
 
     query = parse_query(text)

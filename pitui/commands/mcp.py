@@ -214,7 +214,7 @@ class _Tools:
         )
 
     def _open(self, reference: str) -> Any:
-        from pitui.core.catalog.resolve import resolve_session
+        from pitui.core.catalog.search.resolve import resolve_session
         from pitui.core.session.session import Session
 
         found = None

@@ -25,17 +25,17 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pitui.core.catalog import discovery
-from pitui.core.catalog.filestat import Unreadable
-from pitui.core.catalog.index import FileRow, Index, Update, default_cache_dir
-from pitui.core.catalog.ordering import newest_first
-from pitui.core.catalog.query import Store, split_store
-from pitui.core.catalog.scan_pass import ScanPass, ScanReport
-from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
-from pitui.core.catalog.stores import Mirror
+from pitui.core.catalog.index.index import FileRow, Index, Update, default_cache_dir
+from pitui.core.catalog.scan import discovery
+from pitui.core.catalog.scan.discovery import Mirror
+from pitui.core.catalog.scan.filestat import Unreadable
+from pitui.core.catalog.scan.scan_pass import ScanPass, ScanReport
+from pitui.core.catalog.scan.tool_pass import Progress
+from pitui.core.catalog.scan.workers import Workers
+from pitui.core.catalog.search.ordering import newest_first
+from pitui.core.catalog.search.query import Store, split_store
+from pitui.core.catalog.search.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.catalog.tool_pass import Progress
-from pitui.core.catalog.workers import Workers
 
 __all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
 

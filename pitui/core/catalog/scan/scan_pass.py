@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pitui.core.catalog import discovery
-from pitui.core.catalog.filestat import Unreadable, stat_of, unchanged
-from pitui.core.catalog.index import FileRow, Index, Update
-from pitui.core.catalog.stores import Mirror
+from pitui.core.catalog.index.index import FileRow, Index, Update
+from pitui.core.catalog.scan import discovery
+from pitui.core.catalog.scan.discovery import Mirror
+from pitui.core.catalog.scan.filestat import Unreadable, stat_of, unchanged
+from pitui.core.catalog.scan.tool_pass import Progress, ToolPass
+from pitui.core.catalog.scan.workers import Result
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.catalog.tool_pass import Progress, ToolPass
-from pitui.core.catalog.workers import Result
 from pitui.core.session.harness import is_harness_file
 
 BATCH = 100
@@ -193,7 +193,7 @@ class ScanPass(ToolPass):
             known = fresh + known
         for start in range(0, len(known), BATCH):
             batch = known[start : start + BATCH]
-            from pitui.core.catalog.scanner import read_update  # not on a warm listing's way
+            from pitui.core.catalog.scan.scanner import read_update  # not on a warm listing's way
 
             yield batch, [read_update(p, rows.get(p), self.index.builder) for p in batch]
 

@@ -7,10 +7,10 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 
-from pitui.core.catalog import blobs
-from pitui.core.catalog.index_records import ToolTask, Update
-from pitui.core.catalog.index_schema import TOOL_FTS, transaction
-from pitui.core.catalog.text_index import index_text_step, retire_text
+from pitui.core.catalog import lossless_json
+from pitui.core.catalog.index.records import ToolTask, Update
+from pitui.core.catalog.index.schema import TOOL_FTS, transaction
+from pitui.core.catalog.index.text_index import index_text_step, retire_text
 
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
 
@@ -77,7 +77,7 @@ class IndexWrites:
 
     def _write(self, update: Update) -> None:
         row, summary = update.row, update.summary
-        text = blobs.storable(summary.all_messages_text) if summary else ""
+        text = lossless_json.storable(summary.all_messages_text) if summary else ""
         reset = update.reset or summary is None
         old = self.db.execute("SELECT id, text FROM files WHERE path=?", (row.path,)).fetchone()
         if old is not None and (old[1] != text or summary is None):
@@ -112,7 +112,7 @@ class IndexWrites:
                 if current[2] != task.inode or not current[3]:
                     continue
                 if text:
-                    text = blobs.storable(text)
+                    text = lossless_json.storable(text)
                     rowid = self.db.execute(
                         "INSERT INTO tool_rows(file_id, bytes) VALUES(?,?)",
                         (task.file_id, len(text)),

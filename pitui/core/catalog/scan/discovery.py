@@ -1,4 +1,6 @@
-"""Where Pi keeps sessions, and which `.jsonl` files a listing reads (Pi's `list` / `listAll`)."""
+"""Where Pi keeps sessions, and which `.jsonl` files a listing reads (Pi's `list` / `listAll`);
+the stores pitui lists beyond them, each laid out as a sessions root (`--<cwd>--/*.jsonl`):
+its archive (`archive_root`) and remotes' mirrors (`Mirror`)."""
 
 from __future__ import annotations
 
@@ -49,6 +51,20 @@ def archive_root(env: Mapping[str, str] | None = None) -> Path:
     if chosen and "\0" not in chosen:
         return Path(os.path.abspath(expand_tilde(chosen)))
     return agent_dir(env) / "sessions-archive"
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """A remote's sessions mirrored here: `folder` holds what `remote_dir` holds there."""
+
+    name: str  # the store name of its sessions
+    folder: Path
+    remote_dir: str
+
+    def remote_path(self, path: str) -> str:
+        """The remote's path of a file in `folder`."""
+        relative = Path(path).relative_to(self.folder).as_posix()
+        return self.remote_dir.rstrip("/") + "/" + relative
 
 
 def overlaps(first: Path, second: Path) -> bool:

@@ -1,4 +1,5 @@
-"""The order Pi lists sessions in (newest first, with its tie-breaks)."""
+"""The orders a session list can take: Pi's (newest first, with its tie-breaks) and the sorts
+pitui adds (`SORTS`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ import math
 import os
 from collections.abc import Iterable
 
-from pitui.core.catalog.collation import collation_key
+from pitui.core.catalog.search.collation import collation_key
 from pitui.core.catalog.summary import SessionSummary
+
+SORTS = ("threaded", "recent", "relevance", "cost", "size")
+MEASURES = {"cost": "total_cost", "size": "size"}  # sorts by a summary field, largest first
 
 
 def newest_first(

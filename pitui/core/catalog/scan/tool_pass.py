@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from pitui.core.catalog.index import Index, ToolTask
-from pitui.core.catalog.workers import Workers
+from pitui.core.catalog.index.index import Index, ToolTask
+from pitui.core.catalog.scan.workers import Workers
 
 TOOL_BATCH_BYTES = 4 * 1024 * 1024  # tool text per transaction (keeps the lock short)
 PARALLEL_TOOLS = 100  # sessions before reading their tool output in worker processes pays

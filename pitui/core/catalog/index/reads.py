@@ -8,14 +8,14 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from pitui.core.catalog import blobs
-from pitui.core.catalog.index_records import FileRow, ToolTask
-from pitui.core.catalog.index_schema import PENDING, prefix_range
+from pitui.core.catalog import lossless_json
+from pitui.core.catalog.index.records import FileRow, ToolTask
+from pitui.core.catalog.index.schema import PENDING, prefix_range
+from pitui.core.catalog.index.text_index import text_candidates, texts_left
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.catalog.text_index import text_candidates, texts_left
 
 if TYPE_CHECKING:
-    from pitui.core.catalog.builder import SummaryBuilder
+    from pitui.core.catalog.session_info.builder import SummaryBuilder
 
 
 class IndexReads:
@@ -57,7 +57,7 @@ class IndexReads:
                     sql + " AND path >= ? AND path < ?", prefix_range(prefix)
                 ).fetchall()
             else:
-                wanted = blobs.dumps(list(paths))
+                wanted = lossless_json.dumps(list(paths))
                 found = self.db.execute(
                     sql + " AND path IN (SELECT value FROM json_each(?))", (wanted,)
                 ).fetchall()
@@ -77,9 +77,11 @@ class IndexReads:
             return None
         row = FileRow(*found[:7], bool(found[7]), *found[8:10])
         state, text, base = found[10:]
-        from pitui.core.catalog.builder import SummaryBuilder  # only when a file grew
+        from pitui.core.catalog.session_info.builder import SummaryBuilder  # only when a file grew
 
-        builder = SummaryBuilder.from_state(blobs.loads(state), base if base is not None else text)
+        builder = SummaryBuilder.from_state(
+            lossless_json.loads(state), base if base is not None else text
+        )
         return row, builder
 
     def tool_matches(self, fts_query: str, among: set[str] | None = None) -> set[str]:
@@ -110,7 +112,7 @@ class IndexReads:
             else:
                 found = self.db.execute(
                     sql + " AND path IN (SELECT value FROM json_each(?))",
-                    (blobs.dumps(list(paths)),),
+                    (lossless_json.dumps(list(paths)),),
                 ).fetchall()
         return [ToolTask(*r) for r in found]
 

@@ -96,7 +96,7 @@ def text_words(text: str) -> str:
 def _regex(pattern: str) -> Query:
     if not pattern:
         return Query(mode="regex", error="Empty regex")
-    from pitui.core.catalog.regex_query import compile_pattern
+    from pitui.core.catalog.search.regex_query import compile_pattern
 
     try:
         return Query(mode="regex", regex=compile_pattern(pattern))

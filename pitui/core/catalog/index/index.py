@@ -29,11 +29,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pitui.core import user_dirs
-from pitui.core.catalog.index_file import BUSY_SECONDS, Claim, Unusable, busy, unusable
-from pitui.core.catalog.index_reads import IndexReads
-from pitui.core.catalog.index_records import FileRow, ToolTask, Update
-from pitui.core.catalog.index_schema import DB_NAME, SCHEMA_VERSION, create_schema
-from pitui.core.catalog.index_writes import IndexWrites
+from pitui.core.catalog.index.file import BUSY_SECONDS, Claim, Unusable, busy, unusable
+from pitui.core.catalog.index.reads import IndexReads
+from pitui.core.catalog.index.records import FileRow, ToolTask, Update
+from pitui.core.catalog.index.schema import DB_NAME, SCHEMA_VERSION, create_schema
+from pitui.core.catalog.index.writes import IndexWrites
 
 __all__ = [
     "DB_NAME",
