@@ -191,7 +191,7 @@ def test_rewritten_and_deleted_files_leave_no_tool_hits(tmp_path: Path, monkeypa
         catalog.scan()
         assert _ids(catalog, "oldneedle") == [] and _ids(catalog, "newneedle") == ["a"]
         assert _ids(catalog, "otherneedle") == []
-    monkeypatch.setattr("pitui.core.catalog.index.writes.GARBAGE_MIN", 1)
+    monkeypatch.setattr("pitui.core.catalog.index.index.GARBAGE_MIN", 1)
     with open(a, "ab") as fh:
         fh.write(_tool_line("zz", "appendedneedle"))
     with Catalog(root, cache_dir=cache) as catalog:  # garbage outweighs: tool index rebuilt
