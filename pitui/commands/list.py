@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from pitui.core.catalog.search.ordering import SORTS
+from pitui.core.catalog.search import SORTS
 
 TYPE_CHECKING = False  # not typing's: a warm listing answers before typing is imported
 if TYPE_CHECKING:

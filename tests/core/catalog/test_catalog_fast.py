@@ -165,7 +165,7 @@ def test_tools_background_and_close_midway(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(tool_pass_module, "TOOL_BATCH_BYTES", 50_000)
     with Catalog(root, cache_dir=tmp_path / "c") as catalog:
         catalog.scan(progress=lambda d, t: None)
-        assert catalog._tools_thread is not None  # "auto" with a progress callback
+        assert catalog.tools.thread is not None  # "auto" with a progress callback
     seen: list[tuple[int, int]] = []
     with Catalog(root, cache_dir=tmp_path / "c") as catalog:  # resumes what is left
         catalog.scan(tools="background", tools_progress=lambda d, t: seen.append((d, t)))

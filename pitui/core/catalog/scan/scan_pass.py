@@ -2,9 +2,8 @@
 
 Only files whose size, mtime, inode or first bytes changed are read (a grown file from where
 its indexed part ends); a cold scan of many new files parses them in worker processes
-(`workers.py`). A `Catalog` mixin: the state it uses is made in `Catalog.__init__`, and the
-in-memory steps it calls (`_rows`, `_load_known`, `_apply`, `_forget_memory`, `sessions`) are
-`Catalog`'s.
+(`workers.py`). Each batch read is written to the index and given to the summaries in
+memory (`KnownSessions`); the tool output is then left to the second pass (`ToolPass`).
 """
 
 from __future__ import annotations
@@ -17,17 +16,16 @@ from pathlib import Path
 from typing import Literal
 
 from pitui.core.catalog.index.index import FileRow, Index, Update
-from pitui.core.catalog.scan import discovery
-from pitui.core.catalog.scan.discovery import Mirror
+from pitui.core.catalog.known import KnownSessions
 from pitui.core.catalog.scan.filestat import Unreadable, stat_of, unchanged
 from pitui.core.catalog.scan.tool_pass import Progress, ToolPass
-from pitui.core.catalog.scan.workers import Result
-from pitui.core.catalog.summary import SessionSummary
+from pitui.core.catalog.scan.workers import Result, Workers
+from pitui.core.catalog.scope import Scope
 from pitui.core.session.harness import is_harness_file
 
 BATCH = 100
 PARALLEL_MIN = 200  # fresh files before parsing in worker processes pays for starting them
-OnBatch = Callable[[list[SessionSummary]], None]
+BatchDone = Callable[[], None]  # a batch of files is indexed and listed
 ToolsMode = Literal["auto", "now", "background", "later"]
 
 
@@ -47,70 +45,56 @@ class ScanReport:
     newer_formats: list[str] = field(default_factory=list)  # not counted as not sessions
 
 
-class ScanPass(ToolPass):
-    """Scanning the files in scope (all, or just some paths) into the index and memory."""
+class ScanPass:
+    """Scanning the files in scope (all, or just some paths) into the index and the summaries
+    in memory; one pass (scan, update, forget) at a time (`_passes`)."""
 
-    root: Path
-    custom_dir: Path | None
-    archive_dir: Path | None
-    mirrors: dict[str, Mirror]
-    index: Index
-    _passes: threading.RLock
-    _summaries: dict[str, SessionSummary]
-    _skipped: set[str]
-    _problems: dict[str, Unreadable]
-    _loaded: bool
+    def __init__(
+        self,
+        scope: Scope,
+        index: Index,
+        known: KnownSessions,
+        workers: Workers,
+        tools: ToolPass,
+    ) -> None:
+        self._scope = scope
+        self._index = index
+        self._known = known
+        self._workers = workers
+        self._tools = tools
+        self._passes = threading.RLock()
+        self._problems: dict[str, Unreadable] = {}  # files in scope not read, and why
 
     def scan(
         self,
         progress: Progress | None = None,
-        on_batch: OnBatch | None = None,
+        batch_done: BatchDone | None = None,
         *,
         tools: ToolsMode = "auto",
         tools_progress: Progress | None = None,
     ) -> ScanReport:
-        """Bring the index up to date with every file in scope.
-
-        `progress(done, total)` counts files; `on_batch(sessions)` gets, every ~100 files, the
-        sessions listed so far (newest first, as `sessions()`). Tool output is then indexed
-        per `tools`: "now" (before returning), "background" (a thread; `tools_progress(done,
-        total)` counts bytes, called from that thread), "later" (call `index_tools`); "auto"
-        is "background" when `progress` or `on_batch` is given (an interactive caller), else
-        "now".
-        """
+        """Bring the index up to date with every file in scope (see `Catalog.scan`)."""
         with self._passes:
             try:
-                report = self._scan(progress, on_batch)
+                report = self._scan(progress, batch_done)
             except sqlite3.DatabaseError as error:
-                self.index.reset(error)
-                with self._lock:
-                    self._loaded = False
-                report = self._scan(progress, on_batch)
+                self._index.reset(error)
+                self._known.unload()
+                report = self._scan(progress, batch_done)
             if tools == "auto":
-                tools = "background" if progress is not None or on_batch is not None else "now"
+                interactive = progress is not None or batch_done is not None
+                tools = "background" if interactive else "now"
             if tools == "now":
-                self.index_tools(tools_progress)
+                self._tools.index_all(tools_progress)
             elif tools == "background":
-                self._start_tools(tools_progress)
+                self._tools.start(tools_progress)
             else:
                 self._workers.shutdown()
             return report
 
-    def _listing(self) -> discovery.Listing:
-        if self.custom_dir is not None:
-            listing = discovery.list_one(self.custom_dir)
-        else:
-            listing = discovery.list_all(self.root)
-        others = [self.archive_dir] if self.archive_dir is not None else []
-        for folder in [*others, *(m.folder for m in self.mirrors.values())]:
-            found = discovery.list_all(folder)
-            listing.files += found.files
-            listing.unreadable += found.unreadable
-        return listing
-
-    def _scan(self, progress: Progress | None, on_batch: OnBatch | None) -> ScanReport:
-        listing = self._listing()
-        rows = self._rows()
+    def _scan(self, progress: Progress | None, batch_done: BatchDone | None) -> ScanReport:
+        listing = self._scope.listing()
+        rows = self._scope.rows(self._index)
         paths: list[str] = []
         stale: list[str] = []
         problems: dict[str, Unreadable] = {}
@@ -124,32 +108,26 @@ class ScanPass(ToolPass):
                 stale.append(path)
         wanted = set(paths)
         vanished = [p for p in rows if p not in wanted]
-        self._load_known(rows)
+        self._known.load(rows)
         if vanished:
-            self.index.write([], vanished)
-        self._forget_memory(vanished)
-        with self._lock:
-            self._problems = problems
-        with self.index.bulk(enabled=not rows):
-            self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), on_batch)
-        with self._lock:
-            found = [p for p in self._problems.values() if p.path not in self._summaries]
-            rejected = [p for p in self._skipped if p in wanted]
-            newer = sorted(p for p in rejected if is_harness_file(p))
-            return ScanReport(
-                sessions=sum(1 for p in self._summaries if p in wanted),
-                skipped_not_sessions=len(rejected) - len(newer),
-                newer_formats=newer,
-                unreadable=listing.unreadable + [str(p) for p in found if not p.skipped],
-                notice=self.index.notice,
-                skipped=[str(p) for p in found if p.skipped],
-                problems=[
-                    f"{path}: {summary.problem}"
-                    for path, summary in self._summaries.items()
-                    if summary.problem and path in wanted
-                ],
-                changed=len(stale) + len(vanished),
-            )
+            self._index.write([], vanished)
+        self._known.forget(vanished)
+        self._problems = problems
+        with self._index.bulk(enabled=not rows):
+            self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), batch_done)
+        found = [p for p in self._problems.values() if not self._known.holds(p.path)]
+        sessions, rejected, partly = self._known.counted(wanted)
+        newer = sorted(p for p in rejected if is_harness_file(p))
+        return ScanReport(
+            sessions=sessions,
+            skipped_not_sessions=len(rejected) - len(newer),
+            newer_formats=newer,
+            unreadable=listing.unreadable + [str(p) for p in found if not p.skipped],
+            notice=self._index.notice,
+            skipped=[str(p) for p in found if p.skipped],
+            problems=partly,
+            changed=len(stale) + len(vanished),
+        )
 
     def _refresh(
         self,
@@ -158,7 +136,7 @@ class ScanPass(ToolPass):
         progress: Progress | None,
         total: int,
         done: int,
-        on_batch: OnBatch | None = None,
+        batch_done: BatchDone | None = None,
     ) -> list[str]:
         changed: list[str] = []
         if progress:
@@ -168,19 +146,18 @@ class ScanPass(ToolPass):
         for batch, results in self._read_batches(fresh, known, rows):
             updates = [u for u in results if isinstance(u, Update)]
             gone = [p for p, u in zip(batch, results, strict=True) if not isinstance(u, Update)]
-            self.index.write(updates, gone)
-            changed += self._apply(updates, gone)
-            with self._lock:
-                for path, result in zip(batch, results, strict=True):
-                    if isinstance(result, Unreadable):
-                        self._problems[path] = result
-                    else:
-                        self._problems.pop(path, None)
+            self._index.write(updates, gone)
+            changed += self._known.apply(updates, gone)
+            for path, result in zip(batch, results, strict=True):
+                if isinstance(result, Unreadable):
+                    self._problems[path] = result
+                else:
+                    self._problems.pop(path, None)
             done += len(batch)
             if progress:
                 progress(done, total)
-            if on_batch:
-                on_batch(self.sessions())
+            if batch_done:
+                batch_done()
         return changed
 
     def _read_batches(
@@ -195,7 +172,7 @@ class ScanPass(ToolPass):
             batch = known[start : start + BATCH]
             from pitui.core.catalog.scan.scanner import read_update  # not on a warm listing's way
 
-            yield batch, [read_update(p, rows.get(p), self.index.builder) for p in batch]
+            yield batch, [read_update(p, rows.get(p), self._index.builder) for p in batch]
 
     def update_paths(self, paths: Iterable[Path]) -> list[Path]:
         """Re-index just these files (new/grown/replaced/deleted); returns those that changed.
@@ -203,29 +180,28 @@ class ScanPass(ToolPass):
         Their tool output is indexed before returning, unless it is large (then in the
         background)."""
         with self._passes:
-            if not self._loaded:
+            if not self._known.loaded:
                 self.scan(tools="background")
-            rows = self._rows()
+            rows = self._scope.rows(self._index)
             stale: list[str] = []
             for path in {str(Path(p).absolute()) for p in paths}:
-                if not self._in_scope(path) or not path.endswith(".jsonl"):
+                if not self._scope.holds(path) or not path.endswith(".jsonl"):
                     continue
                 st = stat_of(path)
                 if isinstance(st, Unreadable):
-                    with self._lock:
-                        self._problems[path] = st
+                    self._problems[path] = st
                     st = None  # dropped from the listing, as a scan does
                 if st is None or not unchanged(rows.get(path), st):
                     stale.append(path)
             changed = [Path(p) for p in self._refresh(stale, rows, None, len(stale), 0)]
-            tasks = self.index.tool_tasks(stale)
-        self._index_tools_here_if_small(tasks)
-        self._start_tools(None)  # the rest, and the changed files' conversation text
+            tasks = self._index.tool_tasks(stale)
+        self._tools.index_here_if_small(tasks)
+        self._tools.start(None)  # the rest, and the changed files' conversation text
         return changed
 
     def forget(self, path: Path) -> None:
         """Drop one file from the index (e.g. after the user trashed it)."""
         key = str(Path(path).absolute())
         with self._passes:
-            self.index.write([], [key])
-            self._forget_memory([key])
+            self._index.write([], [key])
+            self._known.forget([key])

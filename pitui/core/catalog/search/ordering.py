@@ -1,5 +1,4 @@
-"""The orders a session list can take: Pi's (newest first, with its tie-breaks) and the sorts
-pitui adds (`SORTS`)."""
+"""The order Pi lists sessions in (newest first, with its tie-breaks)."""
 
 from __future__ import annotations
 
@@ -10,9 +9,6 @@ from collections.abc import Iterable
 
 from pitui.core.catalog.search.collation import collation_key
 from pitui.core.catalog.summary import SessionSummary
-
-SORTS = ("threaded", "recent", "relevance", "cost", "size")
-MEASURES = {"cost": "total_cost", "size": "size"}  # sorts by a summary field, largest first
 
 
 def newest_first(

@@ -13,8 +13,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pitui.core.catalog.search import MEASURES, SORTS
 from pitui.core.catalog.search.fuzzy import fuzzy_match
-from pitui.core.catalog.search.ordering import MEASURES, SORTS
 from pitui.core.catalog.search.query import Query, Token, parse_query
 from pitui.core.catalog.search.regex_query import RegexTooSlow, TimedSearch
 from pitui.core.catalog.search.threads import CatalogRow, flat_rows, threaded_rows
