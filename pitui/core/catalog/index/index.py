@@ -164,7 +164,8 @@ class Index:
             return None
         row = FileRow(*found[:7], bool(found[7]), *found[8:10])
         state, text, base = found[10:]
-        from pitui.core.catalog.session_info.builder import SummaryBuilder  # only when a file grew
+        # deferred: ARCHITECTURE.md
+        from pitui.core.catalog.session_info.builder import SummaryBuilder
 
         builder = SummaryBuilder.from_state(
             lossless_json.loads(state), base if base is not None else text

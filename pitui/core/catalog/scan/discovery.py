@@ -14,6 +14,7 @@ import orjson
 
 from pitui.core.errors import PituiError
 from pitui.core.session.source import NotRegularFile, open_regular
+from pitui.core.user_dirs import config_dir
 
 ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"
 ENV_SESSION_DIR = "PI_CODING_AGENT_SESSION_DIR"
@@ -75,8 +76,6 @@ def overlaps(first: Path, second: Path) -> bool:
 
 
 def _pitui_setting(key: str) -> str | None:
-    from pitui.core.user_dirs import config_dir
-
     try:
         settings = orjson.loads(_read_regular(config_dir() / "settings.json"))
     except (OSError, orjson.JSONDecodeError):

@@ -170,7 +170,8 @@ class ScanPass:
             known = fresh + known
         for start in range(0, len(known), BATCH):
             batch = known[start : start + BATCH]
-            from pitui.core.catalog.scan.scanner import read_update  # not on a warm listing's way
+            # deferred: ARCHITECTURE.md
+            from pitui.core.catalog.scan.scanner import read_update
 
             yield batch, [read_update(p, rows.get(p), self._index.builder) for p in batch]
 

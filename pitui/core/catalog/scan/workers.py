@@ -26,6 +26,7 @@ CHUNK_FILES = 8
 
 
 def _read_fresh(paths: list[str]) -> list[Result]:
+    # deferred: ARCHITECTURE.md
     from pitui.core.catalog.scan.scanner import read_update
 
     return [read_update(path, None, _no_builder) for path in paths]
@@ -82,6 +83,7 @@ class Workers:
                 paths, results = [], []
 
     def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Result]]:
+        # deferred: ARCHITECTURE.md
         from concurrent.futures import Future
 
         try:
@@ -110,6 +112,7 @@ class Workers:
             workers = min((os.cpu_count() or 1) - 1, 3)  # this process parses too
             if workers < 1:
                 return None
+            # deferred: ARCHITECTURE.md
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
@@ -136,6 +139,7 @@ class Workers:
         self, tasks: list[ToolTask]
     ) -> Iterator[tuple[ToolTask, list[tuple[ToolTask, str]]]]:
         """Each task's tool text, read by the worker processes while they are up."""
+        # deferred: ARCHITECTURE.md
         from pitui.core.catalog.scan.scanner import read_tools
 
         pool = self._pool if len(tasks) >= CHUNK_FILES and not self._failed else None
@@ -164,12 +168,14 @@ class Workers:
 
 
 def _broken(error: BaseException) -> bool:
+    # deferred: ARCHITECTURE.md
     from concurrent.futures.process import BrokenProcessPool
 
     return isinstance(error, BrokenProcessPool)
 
 
 def _read_tools_many(tasks: list[ToolTask]) -> list[list[tuple[ToolTask, str]]]:
+    # deferred: ARCHITECTURE.md
     from pitui.core.catalog.scan.scanner import read_tools
 
     return [read_tools(task) for task in tasks]
