@@ -118,7 +118,7 @@ class KnownSessions:
                     self._version += 1
                 self._skipped.discard(path)
 
-    def holds(self, path: str) -> bool:
+    def lists(self, path: str) -> bool:
         """Whether `path` is listed (a session with a summary)."""
         with self._lock:
             return path in self._summaries

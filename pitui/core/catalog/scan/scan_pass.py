@@ -115,7 +115,7 @@ class ScanPass:
         self._problems = problems
         with self._index.bulk(enabled=not rows):
             self._refresh(stale, rows, progress, len(paths), len(paths) - len(stale), batch_done)
-        found = [p for p in self._problems.values() if not self._known.holds(p.path)]
+        found = [p for p in self._problems.values() if not self._known.lists(p.path)]
         sessions, rejected, partly = self._known.counted(wanted)
         newer = sorted(p for p in rejected if is_harness_file(p))
         return ScanReport(
