@@ -342,7 +342,7 @@ def enter_store(entries: int, work: Path) -> tuple[Path, Path, Path, str, str]:
     returned source; the generated store's sessions are as recent, so they stay in their own
     folders, reached by Tab), its title snippet as both pickers show it, and its leaf
     snippet as Pi shows the conversation."""
-    from pitui.core.catalog.discovery import project_folder_name
+    from pitui.core.catalog.scan.discovery import project_folder_name
 
     cwd = work / "project"
     cwd.mkdir(parents=True, exist_ok=True)

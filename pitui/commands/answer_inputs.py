@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pitui.commands.answer_cache import Dependencies
-from pitui.core.catalog import discovery
+from pitui.core.catalog.scan import discovery
 
 
 def scope_dependencies(every: bool, session_dir: str | None, cwd: str) -> Dependencies:

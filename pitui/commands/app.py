@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pitui.commands.terminal_mode import keys_as_typed
-from pitui.core.catalog import discovery
+from pitui.core.catalog.scan import discovery
 from pitui.core.errors import PituiError
 from pitui.core.session.run_pi import run_handoff
 from pitui.core.session.source import NotRegularFile, is_regular

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from pitui.commands import selection
-from pitui.core.catalog import discovery
+from pitui.core.catalog.scan import discovery
 from pitui.core.changes.archive import archive_session, check_places
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line

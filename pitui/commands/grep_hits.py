@@ -16,7 +16,7 @@ from pitui.commands.listing import (
     to_json,
 )
 from pitui.commands.store_options import default_store
-from pitui.core.catalog.query import split_store
+from pitui.core.catalog.search.query import split_store
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.entry_search.scan import EntryHit
 from pitui.core.entry_search.search import search_entries

@@ -8,7 +8,7 @@ import argparse
 
 from pitui.commands.answer_cache import answer_cache_for, print_kept_answer
 from pitui.commands.store_options import add_store_arguments
-from pitui.core.catalog.sorts import SORTS
+from pitui.core.catalog.search import SORTS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

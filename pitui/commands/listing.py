@@ -18,11 +18,11 @@ from pitui.commands.answer_cache import AnswerCache, Dependencies
 from pitui.commands.answer_inputs import every_folder_dependencies, scope_dependencies
 from pitui.commands.progress import progress_on_stderr
 from pitui.commands.store_options import default_store
-from pitui.core.catalog import discovery
-from pitui.core.catalog.blobs import storable
 from pitui.core.catalog.catalog import Catalog, CatalogRow, ScanReport, SearchResult
-from pitui.core.catalog.query import parse_query, split_store
-from pitui.core.catalog.tool_pass import Progress
+from pitui.core.catalog.lossless_json import storable
+from pitui.core.catalog.scan import discovery
+from pitui.core.catalog.scan.tool_pass import Progress
+from pitui.core.catalog.search.query import parse_query, split_store
 from pitui.core.errors import PituiError, UsageError
 from pitui.core.format.migration import NEWER_FORMAT, NEWER_HARNESS
 from pitui.core.format.timestamps import local_minutes

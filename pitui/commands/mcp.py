@@ -19,7 +19,7 @@ from pydantic import Field
 from pitui.cli import _version
 from pitui.commands.grep_hits import sessions_in_scope
 from pitui.commands.listing import list_sessions, with_marks
-from pitui.core.catalog.resolve import resolve_session
+from pitui.core.catalog.search.resolve import resolve_session
 from pitui.core.entry_search.search import search_entries
 from pitui.core.errors import PituiError
 from pitui.core.export.pages import branch_page, context_page

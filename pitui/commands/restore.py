@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from pitui.core.catalog import discovery
+from pitui.core.catalog.scan import discovery
 from pitui.core.changes.restore import Trashed, find, list_trashed, restore
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import escape_json_c1, one_line

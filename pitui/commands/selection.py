@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pitui.commands.du import human
 from pitui.commands.listing import refuse_bad_query
 from pitui.commands.progress import progress_on_stderr
-from pitui.core.catalog import discovery
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.query import Store
+from pitui.core.catalog.scan import discovery
+from pitui.core.catalog.search.query import Store
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.changes.prune import (
     Criteria,

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from pitui.commands import selection
-from pitui.core.catalog import discovery
+from pitui.core.catalog.scan import discovery
 from pitui.core.changes.archive import unarchive_session
 from pitui.core.changes.prune import Criteria
 

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.stores import Mirror
+from pitui.core.catalog.scan.discovery import Mirror
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
 from pitui.ui.executor import DaemonExecutor

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from pitui.core.catalog.search import SearchResult
-from pitui.core.catalog.threads import CatalogRow
+from pitui.core.catalog.search.search import SearchResult
+from pitui.core.catalog.search.threads import CatalogRow
 from pitui.core.errors import PituiError
 from pitui.core.userdata.arrange import apply_marks, split_query
 from pitui.core.userdata.store import Marks, UserData

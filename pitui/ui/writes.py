@@ -58,7 +58,7 @@ def refuse_mirrored(path: Path) -> None:
 def local_fork_folder(path: Path, cwd: str) -> Path | None:
     """Where a fork of a remote's mirrored session goes: this machine's session folder of
     its cwd, not the mirror (a sync would remove it); None for a session of this machine."""
-    from pitui.core.catalog import discovery
+    from pitui.core.catalog.scan import discovery
     from pitui.core.remotes.config import load_remotes
     from pitui.core.remotes.mirror import mirrored_remote
 

@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from pitui.cli import main
-from pitui.core.catalog.discovery import project_dir
+from pitui.core.catalog.scan.discovery import project_dir
 from pitui.demo.generate import generate_corpus
 
 KEYS = ["path", "sessionId", "id", "role", "timestamp", "snippet", "line"]

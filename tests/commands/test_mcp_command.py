@@ -14,7 +14,7 @@ import orjson
 import pytest
 
 from pitui.cli import main
-from pitui.core.catalog.discovery import project_dir
+from pitui.core.catalog.scan.discovery import project_dir
 
 TOOLS = ["search_sessions", "search_entries", "read_session", "get_context"]
 KEY = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"

@@ -15,7 +15,7 @@ import pytest
 from entry_builders import header, message_entry, msg
 
 from pitui.cli import main
-from pitui.core.catalog.discovery import project_dir
+from pitui.core.catalog.scan.discovery import project_dir
 from pitui.core.secrets import find_secrets
 from pitui.core.secrets.found_cache import FILE_NAME, SecretsCache
 

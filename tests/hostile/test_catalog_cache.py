@@ -14,8 +14,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from pitui.core.catalog import index as index_module
 from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.index import index as index_module
 
 REPO = Path(__file__).resolve().parents[2]
 

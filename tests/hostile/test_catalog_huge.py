@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pitui.core.catalog import capped, lines
 from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.scan import lines
+from pitui.core.catalog.session_info import capped
 from pitui.core.format.jsonline import parse_line
 
 BIG = 32 * 1024 * 1024

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from pitui.cli import main
-from pitui.core.catalog import builder as builder_module
 from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.session_info import builder as builder_module
 from pitui.core.catalog.summary import PI_KEYS
 
 REPO = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ import pytest
 from watch_faults import fail_native_watching
 
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.index import DB_NAME
+from pitui.core.catalog.index.index import DB_NAME
 from pitui.demo.generate import write_demo_store
 from pitui.ui.app import PituiApp, make_app
 from pitui.ui.screens.picker import PickerScreen

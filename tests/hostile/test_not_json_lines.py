@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.catalog import lines
 from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.scan import lines
 from pitui.core.format.jsonline import cannot_be_json
 from pitui.core.session import source
 from pitui.core.session.session import Session

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.catalog.discovery import Listing, jsonl_files
+from pitui.core.catalog.scan.discovery import Listing, jsonl_files
 from pitui.core.changes import stale_temporaries, write_guard
 from pitui.core.changes.stale_temporaries import remove_stale_temporaries, temporary_name
 from pitui.core.changes.writer import set_name

@@ -92,7 +92,7 @@ async def test_an_empty_session_file_loads_once_pi_writes_it(
 def test_saving_the_layout_keeps_the_archive_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pitui.core.catalog.discovery import archive_root
+    from pitui.core.catalog.scan.discovery import archive_root
 
     monkeypatch.setenv("PITUI_CONFIG_DIR", str(tmp_path))
     monkeypatch.delenv("PITUI_ARCHIVE_DIR", raising=False)

@@ -9,7 +9,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.widgets import Input
 
-from pitui.core.catalog.threads import CatalogRow
+from pitui.core.catalog.search.threads import CatalogRow
 from pitui.ui.widgets.session_table import SessionTable
 
 NOW = datetime(2026, 1, 10, tzinfo=UTC)

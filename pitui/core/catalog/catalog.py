@@ -14,39 +14,40 @@ scanned.
 A cold scan of many new files also parses in worker processes (`workers.py`: a script that
 uses the catalog must keep its top level behind `if __name__ == "__main__":`).
 
-This module holds the catalog's state and answers queries from it; the passes that fill it
-are `scan_pass` (files to index) and `tool_pass` (tool output and trigrams, after).
+A `Catalog` answers queries; it holds the parts that do the work, each owning its state:
+`scope` (which files), `index` (the SQLite index), `known` (the summaries in memory), the
+scan pass (`scan/scan_pass.py`: files to index) and `tools` (`scan/tool_pass.py`: tool output
+and trigrams, after).
 """
 
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pitui.core.catalog import discovery
-from pitui.core.catalog.filestat import Unreadable
-from pitui.core.catalog.index import FileRow, Index, Update, default_cache_dir
-from pitui.core.catalog.ordering import newest_first
-from pitui.core.catalog.query import Store, split_store
-from pitui.core.catalog.scan_pass import ScanPass, ScanReport
-from pitui.core.catalog.search import CatalogRow, Lookups, SearchResult, run_search
-from pitui.core.catalog.stores import Mirror
+from pitui.core.catalog.index.index import Index, default_cache_dir
+from pitui.core.catalog.known import KnownSessions
+from pitui.core.catalog.scan import discovery
+from pitui.core.catalog.scan.discovery import Mirror
+from pitui.core.catalog.scan.scan_pass import ScanPass, ScanReport, ToolsMode
+from pitui.core.catalog.scan.tool_pass import Progress, ToolPass
+from pitui.core.catalog.scan.workers import Workers
+from pitui.core.catalog.scope import Scope
+from pitui.core.catalog.search.query import Store, split_store
+from pitui.core.catalog.search.search import CatalogRow, Lookups, SearchResult, run_search
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.catalog.tool_pass import Progress
-from pitui.core.catalog.workers import Workers
 
 __all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
+OnBatch = Callable[[list[SessionSummary]], None]
 
 
-class Catalog(ScanPass):
+class Catalog:
     """All sessions under a sessions root (or one custom session dir), kept in an index.
 
-    Every method may be called from any thread. `_lock` guards the in-memory state and is
-    only held briefly, so `sessions`/`search` answer at once from what is indexed so far, even
-    while a scan runs; `_passes` runs one indexing pass (scan, update, forget) at a time. The
-    SQLite connection is shared by all threads under the index's own lock.
+    Every method may be called from any thread: `sessions`/`search` answer at once from what
+    is indexed so far, even while a scan runs; one indexing pass (scan, update, forget) runs
+    at a time. The SQLite connection is shared by all threads under the index's own lock.
     """
 
     def __init__(
@@ -59,127 +60,76 @@ class Catalog(ScanPass):
         archive_dir: Path | None = None,
         mirrors: Iterable[Mirror] = (),
     ) -> None:
-        self.root = Path(sessions_root).absolute()
-        self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
-        self.archive_dir = Path(archive_dir).absolute() if archive_dir is not None else None
-        self._scope_dir = str(self.custom_dir or self.root)
-        self._archive_scope = str(self.archive_dir) if self.archive_dir is not None else None
-        self.mirrors = {str(m.folder.absolute()): m for m in mirrors}
-        folders = (self._scope_dir, self._archive_scope, *self.mirrors)
-        self._prefixes = [os.path.join(folder, "") for folder in folders if folder]
+        self.scope = Scope(sessions_root, custom_dir, archive_dir, mirrors)
         self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
-        self._lock = threading.RLock()  # the attributes below (held briefly)
-        self._passes = threading.RLock()  # one scan / update / forget at a time
-        self._summaries: dict[str, SessionSummary] = {}
-        self._version = 0  # bumped on every change to _summaries
-        self._ordered: dict[tuple[bool, str], tuple[int, list[SessionSummary]]] = {}
-        self._skipped: set[str] = set()
-        self._problems: dict[str, Unreadable] = {}  # files in scope not read, and why
-        self._loaded = False
-        self._texts_pending = False  # summaries read from the index without their text
+        self.known = KnownSessions(self.scope, self.index)
         self._workers = Workers()
-        self._tools_thread: threading.Thread | None = None
-        self._tools_again = False
-        self._stop = threading.Event()
-        self.tools_error: BaseException | None = None
+        self.tools = ToolPass(self.index, self._workers)
+        self._scan = ScanPass(self.scope, self.index, self.known, self._workers, self.tools)
 
-    # -- in memory ---------------------------------------------------------------------------
+    @property
+    def root(self) -> Path:
+        return self.scope.root
 
-    def _load_known(self, rows: dict[str, FileRow] | None = None) -> None:
-        """Once: the summaries the index already holds (reads no session file)."""
-        with self._lock:
-            if self._loaded:
-                return
-            rows = self._rows() if rows is None else rows
-            known: dict[str, SessionSummary] = {}
-            for prefix in self._prefixes:
-                known.update(self.index.summaries(prefix=prefix, with_text=False))
-            self._texts_pending = True
-            self._summaries = {p: self._placed(s) for p, s in known.items() if self._in_scope(p)}
-            self._version += 1
-            self._skipped = {p for p, r in rows.items() if not r.is_session}
-            self._loaded = True
+    @property
+    def custom_dir(self) -> Path | None:
+        return self.scope.custom_dir
 
-    def _load_texts(self) -> None:
-        """The conversation text of the summaries read from the index without it (once: a
-        listing without a search never reads it)."""
-        with self._lock:
-            if not self._texts_pending:
-                return
-            self._texts_pending = False
-            if all(summary.text_loaded for summary in self._summaries.values()):
-                return  # all read by the scan (a cold one)
-            texts: dict[str, str] = {}
-            for prefix in self._prefixes:
-                texts.update(self.index.texts(prefix))
-            for path, summary in self._summaries.items():
-                if not summary.text_loaded:
-                    summary.all_messages_text = texts.get(path, "")
-                    summary.text_loaded = True
-                    summary._lower = summary._normalized = None
+    @property
+    def archive_dir(self) -> Path | None:
+        return self.scope.archive_dir
 
-    def _in_scope(self, path: str) -> bool:
-        """Whether a listing of this catalog's roots can hold `path` (the index is shared by
-        every store: another's rows, or rows under a folder of this root, are not ours)."""
-        folder = os.path.dirname(path)
-        elsewhere = self._archived(path) or self._mirror_of(path) is not None
-        if self.custom_dir is None:
-            return os.path.dirname(folder) == self._scope_dir or elsewhere
-        return folder == self._scope_dir or elsewhere
+    @property
+    def mirrors(self) -> dict[str, Mirror]:
+        """The remote mirrors listed, by their folder's path."""
+        return self.scope.mirrors
 
-    def _archived(self, path: str) -> bool:
-        """Whether `path` is in a project folder of the archive root (when it is listed)."""
-        return self._archive_scope is not None and (
-            os.path.dirname(os.path.dirname(path)) == self._archive_scope
-        )
+    # -- indexing ----------------------------------------------------------------------------
 
-    def _mirror_of(self, path: str) -> Mirror | None:
-        """The remote mirror whose project folders hold `path` (when it is listed)."""
-        return self.mirrors.get(os.path.dirname(os.path.dirname(path))) if self.mirrors else None
+    def scan(
+        self,
+        progress: Progress | None = None,
+        on_batch: OnBatch | None = None,
+        *,
+        tools: ToolsMode = "auto",
+        tools_progress: Progress | None = None,
+    ) -> ScanReport:
+        """Bring the index up to date with every file in scope.
 
-    def _placed(self, summary: SessionSummary) -> SessionSummary:
-        """`summary` with its store said (the index keeps no store: a file's place says it)."""
-        mirror = self._mirror_of(summary.path)
-        if mirror is not None:
-            summary.store, summary.remote_path = mirror.name, mirror.remote_path(summary.path)
-        else:
-            summary.store = "archive" if self._archived(summary.path) else "local"
-        return summary
+        `progress(done, total)` counts files; `on_batch(sessions)` gets, every ~100 files, the
+        sessions listed so far (newest first, as `sessions()`). Tool output is then indexed
+        per `tools`: "now" (before returning), "background" (a thread; `tools_progress(done,
+        total)` counts bytes, called from that thread), "later" (call `index_tools`); "auto"
+        is "background" when `progress` or `on_batch` is given (an interactive caller), else
+        "now".
+        """
+        batch_done = None if on_batch is None else lambda: on_batch(self.sessions())
+        return self._scan.scan(progress, batch_done, tools=tools, tools_progress=tools_progress)
 
-    def _rows(self) -> dict[str, FileRow]:
-        rows: dict[str, FileRow] = {}
-        for prefix in self._prefixes:
-            rows.update(self.index.rows(prefix))
-        return {p: r for p, r in rows.items() if self._in_scope(p)}
+    def update_paths(self, paths: Iterable[Path]) -> list[Path]:
+        """Re-index just these files (new/grown/replaced/deleted); returns those that changed.
 
-    def _apply(self, updates: list[Update], gone: list[str]) -> list[str]:
-        with self._lock:
-            changed = [p for p in gone if p in self._summaries]
-            self._forget_memory(gone)
-            for update in updates:
-                self._apply_one(update, changed)
-            return changed
+        Their tool output is indexed before returning, unless it is large (then in the
+        background)."""
+        return self._scan.update_paths(paths)
 
-    def _apply_one(self, update: Update, changed: list[str]) -> None:
-        path = update.row.path
-        old = self._summaries.get(path)
-        self._version += 1
-        if update.summary is None:
-            self._skipped.add(path)
-            if self._summaries.pop(path, None) is not None:
-                changed.append(path)
-            return
-        self._skipped.discard(path)
-        self._summaries[path] = self._placed(update.summary)
-        if old is None or old.to_json() != update.summary.to_json():
-            changed.append(path)
+    def forget(self, path: Path) -> None:
+        """Drop one file from the index (e.g. after the user trashed it)."""
+        self._scan.forget(path)
 
-    def _forget_memory(self, paths: Iterable[str]) -> None:
-        with self._lock:
-            for path in paths:
-                if self._summaries.pop(path, None) is not None:
-                    self._version += 1
-                self._skipped.discard(path)
+    def index_tools(self, progress: Progress | None = None) -> None:
+        """Index all tool output not indexed yet, here (waits for a background pass first)."""
+        self.tools.index_all(progress)
+
+    @property
+    def tools_pending(self) -> bool:
+        """Whether some session's tool output is not searchable yet."""
+        return self.tools.pending
+
+    @property
+    def tools_error(self) -> BaseException | None:
+        """What ended the background tool pass early (None: nothing did)."""
+        return self.tools.error
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -189,16 +139,10 @@ class Catalog(ScanPass):
 
         What is indexed so far: never reads a session file (a first call reads the index; a
         scan running meanwhile adds to the answer of later calls)."""
-        self._load_known()
+        self.known.load()
         # listAll() of the default root (and of the archive, laid out as one)
         by_mtime = cwd is None and (self.custom_dir is None or store == "archive")
-        with self._lock:
-            cached = self._ordered.get((by_mtime, store))
-            if cached is None or cached[0] != self._version:
-                found = [s for s in self._summaries.values() if store in ("all", s.store)]
-                ordered_now = newest_first(found, by_mtime)
-                cached = self._ordered[(by_mtime, store)] = (self._version, ordered_now)
-        ordered = cached[1]
+        ordered = self.known.ordered(by_mtime, store)
         if cwd is None:
             return list(ordered)
         if store != "local":
@@ -245,7 +189,7 @@ class Catalog(ScanPass):
         pending = not index_tools and self.tools_pending
         store, query = split_store(query, store)
         if query.strip():
-            self._load_texts()
+            self.known.load_texts()
         result = run_search(
             self.sessions(cwd, store),
             query,
@@ -263,18 +207,14 @@ class Catalog(ScanPass):
             return self.index.tool_matches
 
         def matches(fts_query: str, among: set[str]) -> set[str]:
-            self.index_tools_of(among, progress)
+            self.tools.index_of(among, progress)
             return self.index.tool_matches(fts_query, among)
 
         return matches
 
     def close(self) -> None:
         """Stop a background pass (it resumes on the next scan) and close the index."""
-        self._stop.set()
-        with self._lock:
-            thread = self._tools_thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
+        self.tools.stop()
         self._workers.shutdown()
         self.index.close()
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.catalog import blobs
+from pitui.core.catalog import lossless_json
 from pitui.core.format.jsvalues import normalize_ws_lower
 from pitui.core.format.timestamps import iso_ms
 
@@ -138,9 +138,9 @@ class SessionSummary:
         """Everything but the message text (stored apart in the index, unless it holds a lone
         surrogate, which SQLite's text cannot: then here too)."""
         record = {name: getattr(self, name) for name in _RECORD_FIELDS}
-        record["total_tokens"] = blobs.js_number(self.total_tokens)
-        record["total_cost"] = blobs.js_number(self.total_cost)
-        if blobs.has_surrogates(self.all_messages_text):
+        record["total_tokens"] = lossless_json.js_number(self.total_tokens)
+        record["total_cost"] = lossless_json.js_number(self.total_cost)
+        if lossless_json.has_surrogates(self.all_messages_text):
             record["all_messages_text"] = self.all_messages_text
         return record
 
@@ -150,11 +150,11 @@ class SessionSummary:
         yet, `text_loaded` False: a listing without a search never needs it)."""
         try:
             summary = _decode_record(record)
-        except msgspec.DecodeError:  # the rare values orjson cannot carry (see `blobs`)
-            fields_ = blobs.loads(record)
+        except msgspec.DecodeError:  # the rare values orjson cannot carry (see `lossless_json`)
+            fields_ = lossless_json.loads(record)
             text = fields_.pop("all_messages_text", text)
             for key in ("total_tokens", "total_cost"):
-                fields_[key] = blobs.from_js_number(fields_.get(key))
+                fields_[key] = lossless_json.from_js_number(fields_.get(key))
             summary = msgspec.convert(fields_, cls)
         summary.all_messages_text = text or ""
         summary.text_loaded = text is not None

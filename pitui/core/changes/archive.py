@@ -13,7 +13,7 @@ import contextlib
 import os
 from pathlib import Path
 
-from pitui.core.catalog import discovery
+from pitui.core.catalog.scan import discovery
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.move_file import move_file
 from pitui.core.errors import PituiError

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pitui.core.catalog.query import Query, Token, parse_query
-from pitui.core.catalog.regex_query import TimedSearch
+from pitui.core.catalog.search.query import Query, Token, parse_query
+from pitui.core.catalog.search.regex_query import TimedSearch
 from pitui.core.format.jsvalues import JS_SPACE, normalize_ws_lower
 
 _ESCAPED = frozenset('"\\/')

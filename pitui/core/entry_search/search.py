@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from pitui.core.catalog.regex_query import RegexTooSlow
-from pitui.core.catalog.search import passes_filters
+from pitui.core.catalog.search.regex_query import RegexTooSlow
+from pitui.core.catalog.search.search import passes_filters
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.entry_search.matcher import EntryMatcher
 from pitui.core.entry_search.said import ROLES

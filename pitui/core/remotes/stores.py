@@ -3,7 +3,7 @@ about a mirror that is not fresh."""
 
 from __future__ import annotations
 
-from pitui.core.catalog.stores import Mirror
+from pitui.core.catalog.scan.discovery import Mirror
 from pitui.core.errors import UsageError
 from pitui.core.remotes.config import Remote, load_remotes
 from pitui.core.remotes.mirror import age_text, last_failure, mirror_dir

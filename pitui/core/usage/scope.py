@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pitui.core.catalog import discovery
+from pitui.core.catalog.scan import discovery
 
 
 @dataclass

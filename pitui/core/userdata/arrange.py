@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pitui.core.catalog.query import take_tokens
+from pitui.core.catalog.search.query import take_tokens
+from pitui.core.catalog.search.threads import CatalogRow, flat_rows, threaded_rows
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.catalog.threads import CatalogRow, flat_rows, threaded_rows
 from pitui.core.userdata.store import Marks
 
 _MARK_TOKEN = re.compile(r"(?<!\S)(pin:|tag:[^\s\"]+)(?!\S)", re.IGNORECASE)

@@ -10,8 +10,8 @@ from typing import Any
 from textual.screen import Screen
 from textual.widgets import Input
 
-from pitui.core.catalog.query import text_words
-from pitui.core.catalog.search import SORTS
+from pitui.core.catalog.search.query import text_words
+from pitui.core.catalog.search.search import SORTS
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.branch_actions import ask_tags, toggle_pin
 from pitui.ui.handoff import ask_unarchive

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pitui.core.catalog.discovery import project_dir
+from pitui.core.catalog.scan.discovery import project_dir
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.format import middle_ellipsis, tilde
 

@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from pitui.core.catalog.threads import CatalogRow
+from pitui.core.catalog.search.threads import CatalogRow
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.marks import MarkedRow
 

@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from pitui.core.catalog.query import text_words
+from pitui.core.catalog.search.query import text_words
 from pitui.core.entry_search.search import session_matches
 from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import one_line, visible

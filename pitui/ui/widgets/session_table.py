@@ -21,7 +21,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from pitui.core.catalog.sorts import MEASURES
+from pitui.core.catalog.search import MEASURES
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.format import (
     age,

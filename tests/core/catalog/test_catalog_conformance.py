@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.discovery import project_dir
+from pitui.core.catalog.scan.discovery import project_dir
 from pitui.core.catalog.summary import PI_KEYS
 from pitui.demo.generate import CORPUS_CWDS, generate_corpus
 

@@ -9,14 +9,14 @@ from pathlib import Path
 import orjson
 import pytest
 
-import pitui.core.catalog.scan_pass as scan_pass_module
-import pitui.core.catalog.tool_pass as tool_pass_module
-from pitui.core.catalog import blobs
-from pitui.core.catalog.builder import SummaryBuilder
+import pitui.core.catalog.scan.scan_pass as scan_pass_module
+import pitui.core.catalog.scan.tool_pass as tool_pass_module
+from pitui.core.catalog import lossless_json
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.index import Index
-from pitui.core.catalog.scanner import read_update
-from pitui.core.catalog.tools import tool_text
+from pitui.core.catalog.index.index import Index
+from pitui.core.catalog.scan.scanner import read_update
+from pitui.core.catalog.scan.tools import tool_text
+from pitui.core.catalog.session_info.builder import SummaryBuilder
 from pitui.demo.generate import generate_corpus, generate_store
 
 HEADER = b'{"type":"session","id":"s","timestamp":"2026-02-01T00:00:00Z","cwd":"/x"}'
@@ -69,7 +69,7 @@ def _fast(lines: list[bytes]) -> SummaryBuilder:
 
 
 def _same(a: SummaryBuilder, b: SummaryBuilder) -> None:
-    assert blobs.dumps(a.state()) == blobs.dumps(b.state())
+    assert lossless_json.dumps(a.state()) == lossless_json.dumps(b.state())
     assert a.texts == b.texts
     sa, sb = a.summarize("p", 1, 0), b.summarize("p", 1, 0)
     assert (sa and sa.to_json()) == (sb and sb.to_json())
@@ -165,7 +165,7 @@ def test_tools_background_and_close_midway(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(tool_pass_module, "TOOL_BATCH_BYTES", 50_000)
     with Catalog(root, cache_dir=tmp_path / "c") as catalog:
         catalog.scan(progress=lambda d, t: None)
-        assert catalog._tools_thread is not None  # "auto" with a progress callback
+        assert catalog.tools.thread is not None  # "auto" with a progress callback
     seen: list[tuple[int, int]] = []
     with Catalog(root, cache_dir=tmp_path / "c") as catalog:  # resumes what is left
         catalog.scan(tools="background", tools_progress=lambda d, t: seen.append((d, t)))
@@ -191,7 +191,7 @@ def test_rewritten_and_deleted_files_leave_no_tool_hits(tmp_path: Path, monkeypa
         catalog.scan()
         assert _ids(catalog, "oldneedle") == [] and _ids(catalog, "newneedle") == ["a"]
         assert _ids(catalog, "otherneedle") == []
-    monkeypatch.setattr("pitui.core.catalog.index_writes.GARBAGE_MIN", 1)
+    monkeypatch.setattr("pitui.core.catalog.index.index.GARBAGE_MIN", 1)
     with open(a, "ab") as fh:
         fh.write(_tool_line("zz", "appendedneedle"))
     with Catalog(root, cache_dir=cache) as catalog:  # garbage outweighs: tool index rebuilt

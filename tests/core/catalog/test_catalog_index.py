@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.index import DB_NAME
+from pitui.core.catalog.index.index import DB_NAME
 from pitui.demo.generate import generate_corpus
 
 
@@ -73,7 +73,7 @@ def test_partial_line_completed_later(tmp_path: Path) -> None:
 
 
 def test_grown_file_reads_only_appended_bytes(tmp_path: Path, monkeypatch) -> None:
-    from pitui.core.catalog import scanner
+    from pitui.core.catalog.scan import scanner
 
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     paths = generate_corpus(root, seed=2, count=6, include_malformed=False)
@@ -141,7 +141,7 @@ def test_reset_never_deletes_a_database_another_index_has_open(tmp_path: Path) -
     error never rebuilds, and a corrupt index with no other user is rebuilt."""
     import sqlite3
 
-    from pitui.core.catalog.index import Index
+    from pitui.core.catalog.index.index import Index
 
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     generate_corpus(root, seed=4, count=6, include_malformed=False)

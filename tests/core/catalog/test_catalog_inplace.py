@@ -12,7 +12,7 @@ from in_place import edit_in_place
 
 from pitui.cli import main
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.discovery import project_dir
+from pitui.core.catalog.scan.discovery import project_dir
 
 TS = "2026-01-05T00:00:00.000Z"
 OLD = {"name": b"Oldname work", "word": b"zebrakey", "tool": b"sk-PASTEDKEY1234567890"}

@@ -17,7 +17,7 @@ import pytest
 from oracle import oracle_available
 
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.collation import locale_compare
+from pitui.core.catalog.search.collation import locale_compare
 
 pytestmark = pytest.mark.oracle
 COMPARE_JS = """

@@ -111,7 +111,7 @@ def test_a_regex_that_backtracks_without_end_stops_with_a_message(
 ) -> None:
     """Python's `re` would match `(a|aa)+$` against this text for ages, holding the GIL (the
     app froze); the search now spends at most its budget and says so."""
-    from pitui.core.catalog import regex_query
+    from pitui.core.catalog.search import regex_query
 
     monkeypatch.setattr(regex_query, "BUDGET", 0.3)
     _write(tmp_path / "s", "slow", "/w", ["a" * 80 + "!"])

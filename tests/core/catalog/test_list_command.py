@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from pitui.cli import main
-from pitui.core.catalog.discovery import project_dir
+from pitui.core.catalog.scan.discovery import project_dir
 from pitui.core.catalog.summary import PI_KEYS
 from pitui.demo.generate import generate_corpus
 
@@ -68,7 +68,7 @@ def test_session_dir_flag(agent: Path, tmp_path: Path, capsys) -> None:  # type:
 
 def _indexes_left(cache: Path) -> tuple[bool, bool]:
     """(some tool output not indexed, some conversation text not in the trigram index)."""
-    from pitui.core.catalog.index import Index
+    from pitui.core.catalog.index.index import Index
 
     index = Index(cache)
     try:
@@ -109,6 +109,6 @@ def test_list_imports_no_worker_machinery() -> None:
     code = "import sys, pitui.commands.list; print(' '.join(sorted(sys.modules)))"
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True).stdout.split()  # fmt: skip
-    for module in ("multiprocessing", "concurrent.futures", "pitui.core.catalog.scanner",
-                   "pitui.core.catalog.builder"):  # fmt: skip
+    for module in ("multiprocessing", "concurrent.futures", "pitui.core.catalog.scan.scanner",
+                   "pitui.core.catalog.session_info.builder"):  # fmt: skip
         assert module not in found

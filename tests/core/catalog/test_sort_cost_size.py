@@ -11,7 +11,7 @@ import pytest
 from entry_builders import header, msg
 
 from pitui.cli import main
-from pitui.core.catalog.search import SORTS, run_search
+from pitui.core.catalog.search.search import SORTS, run_search
 from pitui.core.catalog.summary import SessionSummary
 
 # (file name, first message, cost of each assistant reply, padding that makes the file large)

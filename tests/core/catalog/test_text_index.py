@@ -9,10 +9,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from pitui.core.catalog import text_index
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.query import Token
-from pitui.core.catalog.search import Lookups, run_search, trigrams
+from pitui.core.catalog.index import text_index
+from pitui.core.catalog.search.query import Token
+from pitui.core.catalog.search.search import Lookups, run_search, trigrams
 from pitui.demo.generate import generate_corpus
 
 QUERIES = [

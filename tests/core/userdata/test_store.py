@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.catalog.threads import CatalogRow
+from pitui.core.catalog.search.threads import CatalogRow
 from pitui.core.errors import PituiError
 from pitui.core.userdata.arrange import MarkQuery, apply_marks, pinned_first, split_query
 from pitui.core.userdata.identity import session_id_of

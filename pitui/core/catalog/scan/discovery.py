@@ -1,4 +1,6 @@
-"""Where Pi keeps sessions, and which `.jsonl` files a listing reads (Pi's `list` / `listAll`)."""
+"""Where Pi keeps sessions, and which `.jsonl` files a listing reads (Pi's `list` / `listAll`);
+the stores pitui lists beyond them, each laid out as a sessions root (`--<cwd>--/*.jsonl`):
+its archive (`archive_root`) and remotes' mirrors (`Mirror`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import orjson
 
 from pitui.core.errors import PituiError
 from pitui.core.session.source import NotRegularFile, open_regular
+from pitui.core.user_dirs import config_dir
 
 ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"
 ENV_SESSION_DIR = "PI_CODING_AGENT_SESSION_DIR"
@@ -51,6 +54,20 @@ def archive_root(env: Mapping[str, str] | None = None) -> Path:
     return agent_dir(env) / "sessions-archive"
 
 
+@dataclass(frozen=True)
+class Mirror:
+    """A remote's sessions mirrored here: `folder` holds what `remote_dir` holds there."""
+
+    name: str  # the store name of its sessions
+    folder: Path
+    remote_dir: str
+
+    def remote_path(self, path: str) -> str:
+        """The remote's path of a file in `folder`."""
+        relative = Path(path).relative_to(self.folder).as_posix()
+        return self.remote_dir.rstrip("/") + "/" + relative
+
+
 def overlaps(first: Path, second: Path) -> bool:
     """Whether one folder is the other or inside it (an archive inside a session folder would
     be listed by Pi as a project)."""
@@ -59,8 +76,6 @@ def overlaps(first: Path, second: Path) -> bool:
 
 
 def _pitui_setting(key: str) -> str | None:
-    from pitui.core.user_dirs import config_dir
-
     try:
         settings = orjson.loads(_read_regular(config_dir() / "settings.json"))
     except (OSError, orjson.JSONDecodeError):

@@ -7,7 +7,7 @@ import math
 import os
 from collections.abc import Iterable
 
-from pitui.core.catalog.collation import collation_key
+from pitui.core.catalog.search.collation import collation_key
 from pitui.core.catalog.summary import SessionSummary
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from pitui.core.catalog.search.regex_query import compile_pattern
 from pitui.core.format.jsvalues import JS_SPACE, js_trim, normalize_ws_lower
 from pitui.core.format.timestamps import parse_day
 
@@ -96,8 +97,6 @@ def text_words(text: str) -> str:
 def _regex(pattern: str) -> Query:
     if not pattern:
         return Query(mode="regex", error="Empty regex")
-    from pitui.core.catalog.regex_query import compile_pattern
-
     try:
         return Query(mode="regex", regex=compile_pattern(pattern))
     except ValueError as error:

@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.catalog import capped
-from pitui.core.catalog.entry_rules import split_lines
+from pitui.core.catalog.session_info import capped
+from pitui.core.catalog.session_info.entry_rules import split_lines
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.line_views import ToolOutputLine
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pitui.core.catalog.index import FileRow
+    from pitui.core.catalog.index.index import FileRow
 
 _KINDS = (
     (stat.S_ISDIR, "directory"),

@@ -13,12 +13,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pitui.core.catalog.fuzzy import fuzzy_match
-from pitui.core.catalog.query import Query, Token, parse_query
-from pitui.core.catalog.regex_query import RegexTooSlow, TimedSearch
-from pitui.core.catalog.sorts import MEASURES, SORTS
+from pitui.core.catalog.search import MEASURES, SORTS
+from pitui.core.catalog.search.fuzzy import fuzzy_match
+from pitui.core.catalog.search.query import Query, Token, parse_query
+from pitui.core.catalog.search.regex_query import RegexTooSlow, TimedSearch
+from pitui.core.catalog.search.threads import CatalogRow, flat_rows, threaded_rows
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.catalog.threads import CatalogRow, flat_rows, threaded_rows
 from pitui.core.format.jsvalues import js_trim, normalize_ws_lower
 
 TIER_NAME, TIER_TEXT, TIER_FUZZY, TIER_LABEL, TIER_TOOLS = range(5)

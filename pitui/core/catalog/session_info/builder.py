@@ -11,10 +11,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pitui.core.catalog import blobs
-from pitui.core.catalog.entry_rules import extract_text, split_lines
-from pitui.core.catalog.fast_entries import FastEntries
-from pitui.core.catalog.js_numbers import node_mtime_ms
+from pitui.core.catalog import lossless_json
+from pitui.core.catalog.session_info.entry_rules import extract_text, split_lines
+from pitui.core.catalog.session_info.fast_entries import FastEntries
+from pitui.core.catalog.session_info.js_numbers import node_mtime_ms
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.format import jsvalues as js
 from pitui.core.format.migration import is_newer
@@ -40,11 +40,14 @@ class SummaryBuilder(FastEntries):
     def state(self) -> dict[str, Any]:
         out = {key: getattr(self, key) for key in STATE_KEYS}
         out["leaves"], out["parents"] = sorted(self.leaves), sorted(self.parents)
-        out["tokens"], out["cost"] = blobs.js_number(self.tokens), blobs.js_number(self.cost)
+        out["tokens"], out["cost"] = (
+            lossless_json.js_number(self.tokens),
+            lossless_json.js_number(self.cost),
+        )
         if self.last_activity is not None:
-            out["last_activity"] = blobs.js_number(self.last_activity)
+            out["last_activity"] = lossless_json.js_number(self.last_activity)
         text = " ".join(self.texts)
-        if blobs.has_surrogates(text):  # SQLite's text column holds it without them
+        if lossless_json.has_surrogates(text):  # SQLite's text column holds it without them
             out["text"] = text
         return out
 
@@ -52,10 +55,10 @@ class SummaryBuilder(FastEntries):
     def from_state(cls, state: dict[str, Any], text: str = "") -> SummaryBuilder:
         builder = cls(**{k: state[k] for k in STATE_KEYS if k in state})
         builder.leaves, builder.parents = set(builder.leaves), set(builder.parents)
-        builder.tokens = blobs.from_js_number(builder.tokens)
-        builder.cost = float(blobs.from_js_number(builder.cost))
+        builder.tokens = lossless_json.from_js_number(builder.tokens)
+        builder.cost = float(lossless_json.from_js_number(builder.cost))
         if builder.last_activity is not None:
-            builder.last_activity = blobs.from_js_number(builder.last_activity)
+            builder.last_activity = lossless_json.from_js_number(builder.last_activity)
         text = state.get("text", text)
         builder.texts = [text] if text else []
         builder.text_size = len(text) + 1 if text else 0

@@ -21,8 +21,8 @@ from typing import Any
 
 import msgspec
 
-from pitui.core.catalog.capped import MESSAGE_TEXT_CAP, SESSION_TEXT_CAP
-from pitui.core.catalog.js_numbers import is_number, js_add, js_sum
+from pitui.core.catalog.session_info.capped import MESSAGE_TEXT_CAP, SESSION_TEXT_CAP
+from pitui.core.catalog.session_info.js_numbers import is_number, js_add, js_sum
 from pitui.core.format import jsvalues as js
 from pitui.core.format.jsonline import LineError, parse_line
 

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from pitui.core.catalog import blobs
+from pitui.core.catalog import lossless_json
 from pitui.core.catalog.summary import SessionSummary
 
 if TYPE_CHECKING:
-    from pitui.core.catalog.builder import SummaryBuilder
+    from pitui.core.catalog.session_info.builder import SummaryBuilder
 
 
 class FileRow(msgspec.Struct):
@@ -52,9 +52,9 @@ class Update:
     ) -> Update:
         text = summary.all_messages_text if summary else ""
         base = " ".join(builder.texts)
-        record = blobs.dumps(summary.to_record()) if summary else None
-        state = blobs.dumps(builder.state())
-        base_text = None if base == text else blobs.storable(base)
+        record = lossless_json.dumps(summary.to_record()) if summary else None
+        state = lossless_json.dumps(builder.state())
+        base_text = None if base == text else lossless_json.storable(base)
         return cls(row, summary, reset, state, record, base_text)
 
 

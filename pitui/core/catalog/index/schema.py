@@ -7,7 +7,7 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator
 
-from pitui.core.catalog.text_index import TEXT_SCHEMA
+from pitui.core.catalog.index.text_index import TEXT_SCHEMA
 
 TOOL_FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(

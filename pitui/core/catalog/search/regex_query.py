@@ -28,6 +28,7 @@ class RegexTooSlow(Exception):
 
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
     """Case-insensitive, as Pi's `new RegExp(pattern, "i")`; ValueError says what is wrong."""
+    # deferred: see ARCHITECTURE.md
     import regex
 
     try:

@@ -1,8 +1,8 @@
 """The catalog's second pass: the trigram index of conversation text, then tool output.
 
 Tool output is most of the bytes and only pitui's last search tier reads it, so it is indexed
-after the listing, in a background thread when the caller is interactive (`tools_pending`
-says so meanwhile). A `Catalog` mixin: the state it uses is made in `Catalog.__init__`.
+after the listing, in a background thread when the caller is interactive (`pending` says so
+meanwhile).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from pitui.core.catalog.index import Index, ToolTask
-from pitui.core.catalog.workers import Workers
+from pitui.core.catalog.index.index import Index, ToolTask
+from pitui.core.catalog.scan.workers import Workers
 
 TOOL_BATCH_BYTES = 4 * 1024 * 1024  # tool text per transaction (keeps the lock short)
 PARALLEL_TOOLS = 100  # sessions before reading their tool output in worker processes pays
@@ -19,35 +19,34 @@ Progress = Callable[[int, int], None]
 
 
 class ToolPass:
-    """Indexing tool output (and conversation text as trigrams), here or in the background."""
+    """Indexing tool output (and conversation text as trigrams), here or in the background
+    (`thread`, one at a time; `error`: what ended it early). Any thread may call it."""
 
-    index: Index
-    _lock: threading.RLock
-    _workers: Workers
-    _tools_thread: threading.Thread | None
-    _tools_again: bool
-    _stop: threading.Event
-    tools_error: BaseException | None
+    def __init__(self, index: Index, workers: Workers) -> None:
+        self.index = index
+        self._workers = workers
+        self._lock = threading.Lock()  # thread and _again
+        self.thread: threading.Thread | None = None
+        self._again = False  # go round once more: files changed meanwhile
+        self._stop = threading.Event()
+        self.error: BaseException | None = None
 
     @property
-    def tools_pending(self) -> bool:
+    def pending(self) -> bool:
         """Whether some session's tool output is not searchable yet."""
         with self._lock:
-            thread = self._tools_thread
+            thread = self.thread
         return (thread is not None and thread.is_alive()) or bool(self.index.tool_tasks_left())
 
-    def index_tools(self, progress: Progress | None = None) -> None:
+    def index_all(self, progress: Progress | None = None) -> None:
         """Index all tool output not indexed yet, here (waits for a background pass first)."""
-        with self._lock:
-            thread = self._tools_thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
+        self._join()
         self.index.index_texts(self._stop)
         self.index.collect_tool_garbage()
-        self._index_tools(self.index.tool_tasks(), progress, self._stop)
+        self._index(self.index.tool_tasks(), progress, self._stop)
         self._workers.shutdown()
 
-    def index_tools_of(self, paths: set[str], progress: Progress | None = None) -> None:
+    def index_of(self, paths: set[str], progress: Progress | None = None) -> None:
         """Index the tool output of these sessions not indexed yet, here (a search's);
         `progress(done, total)` counts sessions (in bytes read, as a share of them)."""
         tasks = self.index.tool_tasks(paths)
@@ -59,50 +58,63 @@ class ToolPass:
             def in_sessions(done: int, total: int) -> None:
                 progress(len(tasks) * done // total if total else len(tasks), len(tasks))
 
-        self._index_tools(tasks, in_sessions, threading.Event())
+        self._index(tasks, in_sessions, threading.Event())
 
-    def _start_tools(self, progress: Progress | None) -> None:
+    def start(self, progress: Progress | None) -> None:
+        """Index what is left in a background thread (or have the running one go round once
+        more)."""
         with self._lock:
-            thread = self._tools_thread
+            thread = self.thread
             if thread is not None and thread.is_alive():
-                self._tools_again = True  # the running pass goes round once more
+                self._again = True
                 return
             left = self.index.texts_left() or self.index.tool_tasks_left()
             start = not self._stop.is_set() and left
             if start:
-                self._tools_again = False
-                self._tools_thread = threading.Thread(
-                    target=self._tools_worker,
+                self._again = False
+                self.thread = threading.Thread(
+                    target=self._run,
                     args=(progress,),
                     name="pitui-catalog-tools",
                     daemon=True,
                 )
-                self._tools_thread.start()
+                self.thread.start()
         if not start:
             self._workers.shutdown()
 
-    def _index_tools_here_if_small(self, tasks: list[ToolTask]) -> None:
+    def index_here_if_small(self, tasks: list[ToolTask]) -> None:
         """Index these tasks before returning, unless that is a long job (then it is left
         to the background pass)."""
         if sum(t.end - t.start for t in tasks) <= TOOL_BATCH_BYTES:
-            self._index_tools(tasks, None, threading.Event())
+            self._index(tasks, None, threading.Event())
 
-    def _tools_worker(self, progress: Progress | None) -> None:
+    def stop(self) -> None:
+        """Stop a background pass (a later catalog resumes it) and wait for it."""
+        self._stop.set()
+        self._join()
+
+    def _join(self) -> None:
+        with self._lock:
+            thread = self.thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    def _run(self, progress: Progress | None) -> None:
         try:
             self.index.collect_tool_garbage()
             while not self._stop.is_set():
                 self.index.index_texts(self._stop)
-                self._index_tools(self.index.tool_tasks(), progress, self._stop)
+                self._index(self.index.tool_tasks(), progress, self._stop)
                 with self._lock:
-                    if not self._tools_again:
+                    if not self._again:
                         break
-                    self._tools_again = False
+                    self._again = False
         except Exception as error:  # e.g. the catalog was closed meanwhile
-            self.tools_error = error
+            self.error = error
         finally:
             self._workers.shutdown()
 
-    def _index_tools(
+    def _index(
         self, tasks: list[ToolTask], progress: Progress | None, stop: threading.Event
     ) -> None:
         total = sum(t.end - t.start for t in tasks)

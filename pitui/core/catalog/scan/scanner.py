@@ -12,13 +12,13 @@ import os
 from collections.abc import Callable
 from typing import BinaryIO
 
-from pitui.core.catalog.builder import SummaryBuilder
-from pitui.core.catalog.filestat import FileStat, Unreadable, not_regular, unchanged
-from pitui.core.catalog.index import FileRow, ToolTask, Update
-from pitui.core.catalog.js_numbers import node_mtime_ms
-from pitui.core.catalog.lines import LineReader
+from pitui.core.catalog.index.index import FileRow, ToolTask, Update
+from pitui.core.catalog.scan.filestat import FileStat, Unreadable, not_regular, unchanged
+from pitui.core.catalog.scan.lines import LineReader
+from pitui.core.catalog.scan.tools import tool_text
+from pitui.core.catalog.session_info.builder import SummaryBuilder
+from pitui.core.catalog.session_info.js_numbers import node_mtime_ms
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.catalog.tools import tool_text
 from pitui.core.session.source import NotRegularFile
 from pitui.core.session.source import open_regular as open_regular_fd
 

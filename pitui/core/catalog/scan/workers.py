@@ -13,20 +13,21 @@ import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pitui.core.catalog.filestat import Unreadable
-from pitui.core.catalog.index import FileRow, ToolTask, Update
+from pitui.core.catalog.index.index import FileRow, ToolTask, Update
+from pitui.core.catalog.scan.filestat import Unreadable
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    from pitui.core.catalog.builder import SummaryBuilder
+    from pitui.core.catalog.session_info.builder import SummaryBuilder
 
 Result = Update | Unreadable | None  # None: the file is gone
 CHUNK_FILES = 8
 
 
 def _read_fresh(paths: list[str]) -> list[Result]:
-    from pitui.core.catalog.scanner import read_update
+    # deferred: see ARCHITECTURE.md
+    from pitui.core.catalog.scan.scanner import read_update
 
     return [read_update(path, None, _no_builder) for path in paths]
 
@@ -82,6 +83,7 @@ class Workers:
                 paths, results = [], []
 
     def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Result]]:
+        # deferred: see ARCHITECTURE.md
         from concurrent.futures import Future
 
         try:
@@ -110,6 +112,7 @@ class Workers:
             workers = min((os.cpu_count() or 1) - 1, 3)  # this process parses too
             if workers < 1:
                 return None
+            # deferred: see ARCHITECTURE.md
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
@@ -136,7 +139,8 @@ class Workers:
         self, tasks: list[ToolTask]
     ) -> Iterator[tuple[ToolTask, list[tuple[ToolTask, str]]]]:
         """Each task's tool text, read by the worker processes while they are up."""
-        from pitui.core.catalog.scanner import read_tools
+        # deferred: see ARCHITECTURE.md
+        from pitui.core.catalog.scan.scanner import read_tools
 
         pool = self._pool if len(tasks) >= CHUNK_FILES and not self._failed else None
         if pool is None:
@@ -164,12 +168,14 @@ class Workers:
 
 
 def _broken(error: BaseException) -> bool:
+    # deferred: see ARCHITECTURE.md
     from concurrent.futures.process import BrokenProcessPool
 
     return isinstance(error, BrokenProcessPool)
 
 
 def _read_tools_many(tasks: list[ToolTask]) -> list[list[tuple[ToolTask, str]]]:
-    from pitui.core.catalog.scanner import read_tools
+    # deferred: see ARCHITECTURE.md
+    from pitui.core.catalog.scan.scanner import read_tools
 
     return [read_tools(task) for task in tasks]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import msgspec
 
-from pitui.core.catalog import capped
-from pitui.core.catalog.capped import MESSAGE_TEXT_CAP, SESSION_TEXT_CAP
-from pitui.core.catalog.entry_rules import EntryRules
-from pitui.core.catalog.js_numbers import SAFE_INT, is_number, js_add, js_sum
+from pitui.core.catalog.session_info import capped
+from pitui.core.catalog.session_info.capped import MESSAGE_TEXT_CAP, SESSION_TEXT_CAP
+from pitui.core.catalog.session_info.entry_rules import EntryRules
+from pitui.core.catalog.session_info.js_numbers import SAFE_INT, is_number, js_add, js_sum
 from pitui.core.format import jsvalues as js
 from pitui.core.format.line_views import ListingLine, ListingUsage, TextBlock
 

@@ -1,0 +1,355 @@
+"""The persistent catalog index: SQLite (WAL) keyed by file path, with FTS5 indexes of tool
+output and (as trigrams, see `text_index`) of conversation text.
+
+Nothing in it is trusted over the files: rows carry size, mtime_ns, ctime_ns, inode and
+hashes of the file's first bytes and of those just before where reading resumes (see
+`scan.scanner`: a file changed other than by an append is read again whole); a bad or
+unusable database file is dealt with in `file` (`IndexFile`).
+
+Summaries and conversation text live in `files` (the picker searches them in memory, as Pi
+does). Tool output is indexed apart, after the listing (`tools_offset`: bytes of the file whose
+tool output is in `tool_fts`). `tool_fts` is contentless (it stores no text), so a file's rows
+are dropped by forgetting their `tool_rows` (the join hides them); the dead entries are
+counted in `meta.tool_garbage` and the whole tool index is rebuilt when they outweigh the live.
+One connection serves every thread; `lock` serialises its use. The tables are in `schema`,
+what moves in and out of the index in `records`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pitui.core import user_dirs
+from pitui.core.catalog import lossless_json
+from pitui.core.catalog.index.file import IndexFile
+from pitui.core.catalog.index.records import FileRow, ToolTask, Update
+from pitui.core.catalog.index.schema import (
+    DB_NAME,
+    PENDING,
+    SCHEMA_VERSION,
+    TOOL_FTS,
+    prefix_range,
+    transaction,
+)
+from pitui.core.catalog.index.text_index import (
+    index_text_step,
+    retire_text,
+    text_candidates,
+    texts_left,
+)
+from pitui.core.catalog.summary import SessionSummary
+
+if TYPE_CHECKING:
+    from pitui.core.catalog.session_info.builder import SummaryBuilder
+
+__all__ = [
+    "DB_NAME",
+    "SCHEMA_VERSION",
+    "FileRow",
+    "Index",
+    "ToolTask",
+    "Update",
+    "default_cache_dir",
+]
+
+GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
+
+
+def default_cache_dir() -> Path:
+    return user_dirs.cache_dir()
+
+
+class Index:
+    """The SQLite store; `cache_dir=None` keeps it in memory (`--no-cache`)."""
+
+    def __init__(self, cache_dir: Path | None) -> None:
+        self.file = IndexFile(None if cache_dir is None else cache_dir / DB_NAME)
+        self.lock = threading.RLock()
+        self.db = self.file.open()
+
+    @property
+    def path(self) -> Path | None:
+        """The database file (None: a database in memory)."""
+        return self.file.path
+
+    @property
+    def notice(self) -> str | None:
+        """Why a temporary in-memory index is used instead of the file (None: it is not)."""
+        return self.file.notice
+
+    def reset(self, error: sqlite3.Error) -> None:
+        """After a database error: rebuild a corrupt index no one else has open, else go on
+        with a temporary one (see `IndexFile.recover`)."""
+        with self.lock:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+            self.db = self.file.recover(error)
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+            self.file.release()
+
+    @contextlib.contextmanager
+    def bulk(self, enabled: bool) -> Iterator[None]:
+        """Building a new index: skip fsyncs meanwhile (a crash leaves a corrupt index, rebuilt)."""
+        if not enabled or self.path is None:
+            yield
+            return
+        with self.lock:
+            self.db.execute("PRAGMA synchronous=OFF")
+        try:
+            yield
+        finally:
+            with self.lock, contextlib.suppress(sqlite3.Error):
+                self.db.execute("PRAGMA synchronous=NORMAL")
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def rows(self, prefix: str = "") -> dict[str, FileRow]:
+        """The rows of paths starting with `prefix` (a folder path ending with a separator)."""
+        with self.lock:
+            cur = self.db.execute(
+                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
+                "ctime_ns, tail_hash FROM files WHERE path >= ? AND path < ?",
+                prefix_range(prefix),
+            )
+            return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
+
+    def texts(self, prefix: str = "") -> dict[str, str]:
+        """The conversation text of the sessions under `prefix` (as SQLite stores it)."""
+        with self.lock:
+            cur = self.db.execute(
+                "SELECT path, text FROM files WHERE is_session=1 AND path >= ? AND path < ?",
+                prefix_range(prefix),
+            )
+            return {path: text or "" for path, text in cur}
+
+    def summaries(
+        self, paths: Iterable[str] | None = None, prefix: str = "", with_text: bool = True
+    ) -> dict[str, SessionSummary]:
+        """The stored summaries (`with_text` False: without their conversation text, see
+        `SessionSummary.text_loaded`)."""
+        sql = (
+            f"SELECT path, summary, {'text' if with_text else 'NULL'} FROM files WHERE is_session=1"
+        )
+        with self.lock:
+            if paths is None:
+                found = self.db.execute(
+                    sql + " AND path >= ? AND path < ?", prefix_range(prefix)
+                ).fetchall()
+            else:
+                wanted = lossless_json.dumps(list(paths))
+                found = self.db.execute(
+                    sql + " AND path IN (SELECT value FROM json_each(?))", (wanted,)
+                ).fetchall()
+        return {
+            p: SessionSummary.from_record(s, (t or "") if with_text else None) for p, s, t in found
+        }
+
+    def builder(self, path: str) -> tuple[FileRow, SummaryBuilder] | None:
+        """The file's row and its summary state, read together (None if not indexed)."""
+        with self.lock:
+            found = self.db.execute(
+                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
+                "ctime_ns, tail_hash, state, text, base_text FROM files WHERE path=?",
+                (path,),
+            ).fetchone()
+        if found is None:
+            return None
+        row = FileRow(*found[:7], bool(found[7]), *found[8:10])
+        state, text, base = found[10:]
+        # deferred: see ARCHITECTURE.md
+        from pitui.core.catalog.session_info.builder import SummaryBuilder
+
+        builder = SummaryBuilder.from_state(
+            lossless_json.loads(state), base if base is not None else text
+        )
+        return row, builder
+
+    def tool_matches(self, fts_query: str, among: set[str] | None = None) -> set[str]:
+        """Paths of sessions (of `among`, when given) whose indexed tool output matches an
+        FTS5 query."""
+        try:
+            with self.lock:
+                cur = self.db.execute(
+                    "SELECT DISTINCT f.path FROM tool_fts JOIN tool_rows r "
+                    "ON r.rowid = tool_fts.rowid JOIN files f ON f.id = r.file_id "
+                    "WHERE tool_fts MATCH ?",
+                    (fts_query,),
+                )
+                found = {row[0] for row in cur}
+        except sqlite3.OperationalError:
+            return set()
+        return found if among is None else found & among
+
+    def tool_tasks(self, paths: Iterable[str] | None = None) -> list[ToolTask]:
+        """Sessions whose tool output is not all indexed yet (all, or just these paths)."""
+        sql = (
+            "SELECT id, path, tools_offset, offset, inode FROM files "
+            f"INDEXED BY files_tools_pending WHERE {PENDING}"
+        )
+        with self.lock:
+            if paths is None:
+                found = self.db.execute(sql + " ORDER BY id").fetchall()
+            else:
+                found = self.db.execute(
+                    sql + " AND path IN (SELECT value FROM json_each(?))",
+                    (lossless_json.dumps(list(paths)),),
+                ).fetchall()
+        return [ToolTask(*r) for r in found]
+
+    def tool_tasks_left(self) -> bool:
+        with self.lock:
+            return (
+                self.db.execute(
+                    f"SELECT 1 FROM files INDEXED BY files_tools_pending WHERE {PENDING} LIMIT 1"
+                ).fetchone()
+                is not None
+            )
+
+    def text_matches(self, trigrams: list[str]) -> set[str] | None:
+        """Paths of sessions whose conversation text may contain a string with these
+        trigrams (see `text_index`); None if the index cannot say."""
+        try:
+            with self.lock:
+                return text_candidates(self.db, trigrams)
+        except sqlite3.Error:
+            return None
+
+    def texts_left(self) -> bool:
+        with self.lock:
+            return texts_left(self.db)
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def write(self, updates: Iterable[Update], deleted: Iterable[str] = ()) -> list[str]:
+        """Store the updates, forget the deleted; returns the paths it could not store (kept
+        in memory only: read again next time). A database error is raised (the caller
+        rebuilds the index or works without it); any other error costs only its file."""
+        updates, deleted = list(updates), list(deleted)
+        with self.lock:
+            try:
+                with transaction(self.db):
+                    for path in deleted:
+                        self._delete(path)
+                    for update in updates:
+                        self._write(update)
+                return []
+            except sqlite3.DatabaseError:
+                raise
+            except Exception:  # e.g. a file name that is not UTF-8: one file at a time
+                return self._write_each(updates, deleted)
+
+    def _write_each(self, updates: list[Update], deleted: list[str]) -> list[str]:
+        failed: list[str] = []
+        for path, update in [(p, None) for p in deleted] + [(u.row.path, u) for u in updates]:
+            try:
+                with transaction(self.db):
+                    if update is None:
+                        self._delete(path)
+                    else:
+                        self._write(update)
+            except sqlite3.DatabaseError:
+                raise
+            except Exception:
+                failed.append(path)
+        return failed
+
+    def _delete(self, path: str) -> None:
+        found = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
+        if found is None:
+            return
+        self._drop_tools(found[0])
+        retire_text(self.db, found[0])
+        self.db.execute("DELETE FROM files WHERE id=?", (found[0],))
+
+    def _drop_tools(self, file_id: int) -> None:
+        dead = self.db.execute(
+            "SELECT count(*), sum(bytes) FROM tool_rows WHERE file_id=?", (file_id,)
+        ).fetchone()
+        if not dead[0]:
+            return
+        self.db.execute("DELETE FROM tool_rows WHERE file_id=?", (file_id,))
+        self.db.execute(
+            "INSERT INTO meta VALUES('tool_garbage', ?) ON CONFLICT(key) "
+            "DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+            (dead[1] or 0,),
+        )
+
+    def _write(self, update: Update) -> None:
+        row, summary = update.row, update.summary
+        text = lossless_json.storable(summary.all_messages_text) if summary else ""
+        reset = update.reset or summary is None
+        old = self.db.execute("SELECT id, text FROM files WHERE path=?", (row.path,)).fetchone()
+        if old is not None and (old[1] != text or summary is None):
+            retire_text(self.db, old[0])
+        found = self.db.execute(
+            "INSERT INTO files(path, size, mtime_ns, inode, head_len, head_hash, offset, "
+            "is_session, state, summary, text, base_text, ctime_ns, tail_hash) "
+            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+            "ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns, "
+            "ctime_ns=excluded.ctime_ns, tail_hash=excluded.tail_hash, "
+            "inode=excluded.inode, head_len=excluded.head_len, head_hash=excluded.head_hash, "
+            "offset=excluded.offset, is_session=excluded.is_session, state=excluded.state, "
+            "summary=excluded.summary, text=excluded.text, base_text=excluded.base_text, "
+            f"tools_offset={'0' if reset else 'tools_offset'} RETURNING id",
+            (row.path, row.size, row.mtime_ns, row.inode, row.head_len, row.head_hash,
+             row.offset, int(row.is_session), update.state, update.record, text,
+             update.base_text, row.ctime_ns, row.tail_hash),
+        ).fetchone()  # fmt: skip
+        if reset:
+            self._drop_tools(found[0])
+
+    def add_tools(self, done: Iterable[tuple[ToolTask, str]]) -> None:
+        """Index tool output read for these tasks (skipped where the file row moved on)."""
+        with self.lock, transaction(self.db):
+            for task, text in done:
+                current = self.db.execute(
+                    "SELECT tools_offset, offset, inode, is_session FROM files WHERE id=?",
+                    (task.file_id,),
+                ).fetchone()
+                if current is None or current[0] != task.start or current[1] < task.end:
+                    continue
+                if current[2] != task.inode or not current[3]:
+                    continue
+                if text:
+                    text = lossless_json.storable(text)
+                    rowid = self.db.execute(
+                        "INSERT INTO tool_rows(file_id, bytes) VALUES(?,?)",
+                        (task.file_id, len(text)),
+                    ).lastrowid
+                    self.db.execute("INSERT INTO tool_fts(rowid, tools) VALUES(?,?)", (rowid, text))
+                self.db.execute(
+                    "UPDATE files SET tools_offset=? WHERE id=?", (task.end, task.file_id)
+                )
+
+    def index_texts(self, stop: threading.Event) -> None:
+        """Bring the conversation-text index up to date, a short transaction at a time."""
+        while not stop.is_set():
+            with self.lock, transaction(self.db):
+                if not index_text_step(self.db):
+                    return
+
+    def collect_tool_garbage(self) -> bool:
+        """Rebuild the tool index from scratch when dead entries outweigh live ones."""
+        with self.lock:
+            found = self.db.execute("SELECT value FROM meta WHERE key='tool_garbage'").fetchone()
+            garbage = int(found[0]) if found else 0
+            if garbage < GARBAGE_MIN:
+                return False
+            live = self.db.execute("SELECT coalesce(sum(bytes), 0) FROM tool_rows").fetchone()[0]
+            if garbage < live:
+                return False
+            with transaction(self.db):
+                self.db.execute("DROP TABLE tool_fts")
+                self.db.execute(TOOL_FTS)
+                self.db.execute("DELETE FROM tool_rows")
+                self.db.execute("UPDATE files SET tools_offset=0")
+                self.db.execute("DELETE FROM meta WHERE key='tool_garbage'")
+            return True

@@ -1,0 +1,86 @@
+"""Which session files a catalog lists: its sessions root (or one custom session dir), and
+the other stores laid out as a sessions root (the archive, remotes' mirrors).
+
+The index is shared by every store and root: `holds` says which of its rows are this
+catalog's, and `placed` gives a summary the store its file's place says (the index keeps
+none).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from pitui.core.catalog.index.index import FileRow, Index
+from pitui.core.catalog.scan import discovery
+from pitui.core.catalog.scan.discovery import Mirror
+from pitui.core.catalog.summary import SessionSummary
+
+
+class Scope:
+    """The folders a catalog lists (absolute paths; `mirrors` by their folder's path)."""
+
+    def __init__(
+        self,
+        sessions_root: Path,
+        custom_dir: Path | None,
+        archive_dir: Path | None,
+        mirrors: Iterable[Mirror],
+    ) -> None:
+        self.root = Path(sessions_root).absolute()
+        self.custom_dir = Path(custom_dir).absolute() if custom_dir is not None else None
+        self.archive_dir = Path(archive_dir).absolute() if archive_dir is not None else None
+        self.mirrors = {str(m.folder.absolute()): m for m in mirrors}
+        self._folder = str(self.custom_dir or self.root)
+        self._archive = str(self.archive_dir) if self.archive_dir is not None else None
+        folders = (self._folder, self._archive, *self.mirrors)
+        self.prefixes = [os.path.join(folder, "") for folder in folders if folder]
+
+    def holds(self, path: str) -> bool:
+        """Whether a listing of this catalog's roots can hold `path` (the index is shared by
+        every store: another's rows, or rows under a folder of this root, are not ours)."""
+        folder = os.path.dirname(path)
+        elsewhere = self.archived(path) or self.mirror_of(path) is not None
+        if self.custom_dir is None:
+            return os.path.dirname(folder) == self._folder or elsewhere
+        return folder == self._folder or elsewhere
+
+    def archived(self, path: str) -> bool:
+        """Whether `path` is in a project folder of the archive root (when it is listed)."""
+        return self._archive is not None and (
+            os.path.dirname(os.path.dirname(path)) == self._archive
+        )
+
+    def mirror_of(self, path: str) -> Mirror | None:
+        """The remote mirror whose project folders hold `path` (when it is listed)."""
+        return self.mirrors.get(os.path.dirname(os.path.dirname(path))) if self.mirrors else None
+
+    def placed(self, summary: SessionSummary) -> SessionSummary:
+        """`summary` with its store said (the index keeps no store: a file's place says it)."""
+        mirror = self.mirror_of(summary.path)
+        if mirror is not None:
+            summary.store, summary.remote_path = mirror.name, mirror.remote_path(summary.path)
+        else:
+            summary.store = "archive" if self.archived(summary.path) else "local"
+        return summary
+
+    def rows(self, index: Index) -> dict[str, FileRow]:
+        """The index's rows of the files in scope."""
+        rows: dict[str, FileRow] = {}
+        for prefix in self.prefixes:
+            rows.update(index.rows(prefix))
+        return {p: r for p, r in rows.items() if self.holds(p)}
+
+    def listing(self) -> discovery.Listing:
+        """The `.jsonl` files in scope now (and the folders that could not be read)."""
+        if self.custom_dir is not None:
+            listing = discovery.list_one(self.custom_dir)
+        else:
+            listing = discovery.list_all(self.root)
+        others = [self.archive_dir] if self.archive_dir is not None else []
+        for folder in [*others, *(m.folder for m in self.mirrors.values())]:
+            found = discovery.list_all(folder)
+            listing.files += found.files
+            listing.unreadable += found.unreadable
+        return listing
