@@ -30,7 +30,8 @@ from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.entry_tree import EntryTree
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from ui_helpers import plain, settle, wait_for
+from ui_helpers import plain, settle
+from waiting import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 SIZE = (160, 40)

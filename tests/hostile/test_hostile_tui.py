@@ -27,7 +27,8 @@ from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import MessagePane
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from ui_helpers import settle, wait_for
+from ui_helpers import settle
+from waiting import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 SIZE = (160, 40)

@@ -25,7 +25,8 @@ from pitui.ui.widgets.context_pane import ContextPane
 from pitui.ui.widgets.entry_tree import EntryTree
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from ui_helpers import settle, wait_for
+from ui_helpers import settle
+from waiting import wait_for
 
 NOW = datetime(2025, 12, 8, 12, 0, tzinfo=UTC)
 SIZE = (160, 40)

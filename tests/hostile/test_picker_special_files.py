@@ -12,7 +12,7 @@ from pitui.ui.app import make_app
 from pitui.ui.screens.picker import PickerScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from ui_helpers import wait_for
+from waiting import wait_for
 
 
 async def test_the_picker_lists_the_good_sessions_and_names_the_rest(tmp_path: Path) -> None:

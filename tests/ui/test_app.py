@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from textual.worker import Worker
-from ui_helpers import settle, stub_pi, wait_for
+from ui_helpers import settle, stub_pi
+from waiting import wait_for
 
 from pitui.commands import app as app_command
 from pitui.core.errors import PituiError

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from test_session_screen import SIZE, last_entry
-from ui_helpers import open_from_picker, plain, settle, stub_pi, wait_for
+from ui_helpers import open_from_picker, plain, settle, stub_pi
+from waiting import wait_for
 
 from pitui.core.session.session import Session
 from pitui.core.userdata.store import UserData

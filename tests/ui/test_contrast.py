@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from rich.color import Color as RichColor
 from rich.style import Style
-from ui_helpers import open_from_picker, settle, wait_for
+from ui_helpers import open_from_picker, settle
+from waiting import wait_for
 
 from pitui.ui.widgets.entry_tree import _STYLE_CLASSES, EntryTree
 from pitui.ui.widgets.session_table import SessionTable

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 from test_session_screen import loaded, session_path
-from ui_helpers import settle, wait_for
+from ui_helpers import settle
+from waiting import wait_for
 
 from pitui.core.session.session import Session
 from pitui.ui.modals.export import ExportModal

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, session_files, settle, started, stub_pi, wait_for
+from ui_helpers import plain, session_files, settle, started, stub_pi
+from waiting import wait_for
 
 from pitui.core.changes.handoff import run_handoff
 from pitui.ui.handoff import Handoff

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import open_from_picker, plain, settle, stub_pi, wait_for
+from ui_helpers import open_from_picker, plain, settle, stub_pi
+from waiting import wait_for
 
 from pitui.core.rows.render_text import entry_text
 from pitui.core.rows.rows import FILTERS

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from waiting import wait_for
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
@@ -25,16 +25,6 @@ async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
         if workers:
             await asyncio.gather(*(worker.wait() for worker in workers), return_exceptions=True)
         await pilot.pause()
-
-
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 5) -> None:
-    """Pause until `condition()` holds (workers finish in their own threads)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not condition():
-        if loop.time() > end:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.02)
 
 
 def session_files(root: Path) -> list[Path]:
