@@ -22,6 +22,7 @@ from pitui.core.remotes.mirror import mirror_dir
 from pitui.core.remotes.remote_run import resume_mirrored
 from pitui.core.remotes.ssh import NEVER_PROMPT
 from pitui.demo.generate import generate_varied_session, session_path, write_session
+from tests.ui.ui_helpers import toasts
 
 OLD = 1_600_000_000
 
@@ -334,16 +335,12 @@ async def test_the_app_never_writes_a_mirror_and_forks_it_to_this_machine(
     before, listed = mirrored.read_bytes(), sorted(mirrored.parent.iterdir())
     app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
 
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
         screen = app.screen
         assert isinstance(screen, SessionScreen)
         await wait_for(pilot, lambda: screen.live is not None, timeout=10)
         await pilot.press("ctrl+r", *"renamed", "enter")  # name the session: refused here
-        await wait_for(
-            pilot,
-            lambda: any("lives on box" in str(n.message) for n in app._notifications),
-            timeout=10,
-        )
+        await wait_for(pilot, lambda: any("lives on box" in m for m in toasts(app)), timeout=10)
         await pilot.press("home", "alt+n")  # fork: asked, then written on this machine
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal), timeout=10)
         await pilot.press("enter")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from oracle import oracle_available, oracle_dir
-from ui_helpers import open_from_picker, started
+from ui_helpers import open_from_picker, started, toast_saying
 
 from pitui.ui.keymap import PI_TO_PITUI, load_pi_keymap, pi_keymap, textual_keys
 from pitui.ui.widgets.entry_tree import EntryTree
@@ -129,9 +129,9 @@ async def test_remapped_keys_work_in_the_app(app_factory: Any, tmp_path: Path) -
         )
     )
     app = app_factory(keybindings=file)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         picker = await started(pilot)
-        assert any("app.tree.filter.all" in str(n.message) for n in app._notifications)
+        await toast_saying(pilot, "app.tree.filter.all")
         sort = picker.sort
         await pilot.press("ctrl+s")  # no longer the sort key
         assert picker.sort == sort

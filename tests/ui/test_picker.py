@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, session_files, settle, started, stub_pi
+from ui_helpers import plain, session_files, settle, started, stub_pi, toast_saying
 from waiting import wait_for
 
 from pitui.core.changes.handoff import run_handoff
@@ -371,12 +371,11 @@ async def test_resume_without_pi_stays_open(
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
     app = app_factory()
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         picker = await started(pilot)
         await pilot.press("up", "ctrl+e")
-        await pilot.pause()
+        await toast_saying(pilot, "not found")
         assert app.is_running and app.screen is picker
-        assert any("not found" in str(n.message) for n in app._notifications)
 
 
 async def test_escape_on_empty_search_quits(app_factory: Any) -> None:

@@ -65,6 +65,24 @@ async def started(pilot: Pilot[Any]) -> Any:
     return picker
 
 
+def toasts(app: Any) -> list[str]:
+    """The notifications the screen shows now, as their toasts read (a title, if any, on a
+    line above the message). A test app shows toasts when run with
+    `run_test(notifications=True)`."""
+    return [toast.render().plain for toast in app.screen.query("Toast")]
+
+
+async def toast_saying(pilot: Pilot[Any], text: str, timeout: float = 5) -> str:
+    """Wait until a toast on the screen says `text`; return all it says."""
+    await wait_for(
+        pilot,
+        lambda: any(text in shown for shown in toasts(pilot.app)),
+        f"a toast saying {text!r}",
+        timeout,
+    )
+    return next(shown for shown in toasts(pilot.app) if text in shown)
+
+
 def screen_lines(app: Any) -> list[str]:
     """The text of the screen as drawn, a string per terminal line."""
     return ["".join(s.text for s in strip) for strip in app.screen._compositor.render_strips()]
