@@ -189,7 +189,7 @@ async def test_tui_on_hostile_file(
         if name in NOT_SESSIONS:
             await wait_for(pilot, lambda: screen.gone is not None, timeout=OPEN_SECONDS)
             await wait_for(pilot, lambda: bool(toasts(app)), timeout=OPEN_SECONDS)
-            await pilot.pause(0.1)
+            await settle(pilot)  # any other notice would come from a worker, now ended
             messages = toasts(app)
             assert len(messages) == 1, "one notification says why the file was not opened"
             assert not any("Traceback" in m for m in messages)

@@ -172,7 +172,7 @@ async def test_tui_previews_and_opens_without_opening_parents(
         for query in ("alpha", "bravo", "charlie"):
             await pilot.press("ctrl+u")  # clears the search box
             await pilot.press(*query)
-            await pilot.pause(0.3)
+            await wait_for(pilot, lambda: not picker.search_pending, "the list to answer")
             await settle(pilot)
             await pilot.press("enter")
             screen = pilot.app.screen

@@ -30,7 +30,7 @@ async def search(pilot: Any, picker: PickerScreen, text: str) -> None:
     search_box = picker.query_one("#search")
     search_box.value = ""
     await pilot.press(*text) if text else None
-    await pilot.pause(0.2)
+    await wait_for(pilot, lambda: not picker.search_pending, "the list to answer the search")
     await settle(pilot)
 
 
@@ -78,7 +78,7 @@ async def test_no_match_then_escape_clears(app_factory: Any) -> None:
         assert picker.rows == []
         assert "No sessions match" in plain(picker.query_one("#picker-empty"), 200)
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: not picker.search_pending, "the list to answer")
         await settle(pilot)
         assert len(picker.rows) == 12
 

@@ -36,7 +36,7 @@ async def ready(pilot: Any) -> None:
     await settle(pilot)
     screen = pilot.app.screen
     if isinstance(screen, PickerScreen):
-        await wait_for(pilot, lambda: screen.scanned)
+        await wait_for(pilot, lambda: screen.scanned and not screen.search_pending)
     if isinstance(screen, SessionScreen):
         await wait_for(pilot, lambda: screen.live is not None)
     await settle(pilot)
@@ -51,7 +51,6 @@ def no_cursor_blink(pilot: Any) -> None:
 
 async def type_and_wait(pilot: Any, *keys: str) -> None:
     await pilot.press(*keys)
-    await pilot.pause(0.2)
     await ready(pilot)
 
 

@@ -9,7 +9,6 @@ import itertools
 import json
 import os
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -312,7 +311,7 @@ def test_missing_root_appears_later(tmp_path: Path) -> None:
     rec = Recorder()
     with LiveStore([root]) as store:
         store.subscribe_store(rec.on_batch)
-        time.sleep(0.3)
+        assert store.wait_ready()  # watching, with the root still missing
         path = root / "--p--" / "a.jsonl"
         run_writer(["write", str(path), header() + lines(0, 1)])
         wait_until(lambda: bool({root, root / "--p--", path} & rec.changed()), "the new root")
@@ -335,6 +334,7 @@ def test_session_outside_roots_is_followed(tmp_path: Path, root: Path) -> None:
 
 
 def test_no_watch_poll_once(root: Path, session_path: Path) -> None:
+    threads = set(threading.enumerate())
     with LiveStore([root], watch=False) as store:
         assert store.watcher is None
         rec = Recorder()
@@ -342,7 +342,7 @@ def test_no_watch_poll_once(root: Path, session_path: Path) -> None:
         live = open_recorded(store, session_path, rec)
         other = root / "--home-dev-project--" / "b.jsonl"
         run_writer(["append", str(session_path), lines(3, 2)], ["write", str(other), header()])
-        time.sleep(0.3)
+        assert set(threading.enumerate()) <= threads  # nothing runs that could poll
         assert entry_count(live) == 3  # nothing happens without a poll
         batch = store.poll_once()
         assert batch.changed == {session_path, other}
