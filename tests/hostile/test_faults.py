@@ -25,12 +25,11 @@ from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.index import DB_NAME
 from pitui.demo.generate import write_demo_store
 from pitui.ui.app import PituiApp, make_app
-from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.entry_tree import EntryTree
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from ui_helpers import plain, settle, toasts
+from ui_helpers import loaded, plain, settle, started, toasts
 from waiting import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
@@ -78,22 +77,6 @@ def a_session(root: Path) -> Path:
     return sorted(root.rglob("*.jsonl"))[0]
 
 
-async def opened(pilot: Any) -> SessionScreen:
-    screen = pilot.app.screen
-    assert isinstance(screen, SessionScreen)
-    await wait_for(pilot, lambda: screen.live is not None)
-    await settle(pilot)
-    return screen
-
-
-async def picker_ready(pilot: Any) -> PickerScreen:
-    picker = pilot.app.screen
-    assert isinstance(picker, PickerScreen)
-    await wait_for(pilot, lambda: picker.scanned, timeout=20)
-    await settle(pilot)
-    return picker
-
-
 # --------------------------------------------------------------------------- deleted while open
 
 
@@ -105,7 +88,7 @@ async def test_deleted_while_open_without_watcher_then_label(
     path = a_session(root)
     app = build(sessions_root=None, session_file=path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        screen = await opened(pilot)
+        screen = await loaded(pilot)
         rows = len(screen.query_one(EntryTree).rows)
         path.unlink()
         await asyncio_thread(app.live.poll_once)
@@ -128,7 +111,7 @@ async def test_deleted_before_it_is_read(build: Callable[..., PituiApp], root: P
     """Chosen in the picker, gone before the screen reads it: a notice, not a crash."""
     app = build()
     async with app.run_test(size=SIZE) as pilot:
-        picker = await picker_ready(pilot)
+        picker = await started(pilot, timeout=20)
         target = picker.rows[0].summary.path
         Path(target).unlink()
         await pilot.press("enter")
@@ -213,7 +196,7 @@ async def test_picker_warns_about_an_unreadable_folder(
     _deny(monkeypatch, denied)
     app = build()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        picker = await picker_ready(pilot)
+        picker = await started(pilot, timeout=20)
         await wait_for(pilot, lambda: {r.summary.path for r in picker.rows} == others)
         assert any("cannot read" in m and "Permission denied" in m for m in toasts(app)), toasts(
             app
@@ -272,7 +255,7 @@ async def test_label_write_fails_cleanly(
     before = path.read_bytes()
     app = build(sessions_root=None, session_file=path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        screen = await opened(pilot)
+        screen = await loaded(pilot)
         target = screen.query_one(EntryTree).highlighted
         _fail_writes_to(monkeypatch, path, code, where)
         await pilot.press("L", *"keep", "enter")
@@ -374,7 +357,7 @@ async def test_picker_says_the_index_is_in_use(
 ) -> None:
     app = build()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        picker = await picker_ready(pilot)
+        picker = await started(pilot, timeout=20)
         assert len(picker.rows) == len(list(root.rglob("*.jsonl")))
         await wait_for(pilot, lambda: any("in use" in m for m in toasts(app)), timeout=2)
 
@@ -413,7 +396,7 @@ async def test_picker_lists_after_a_corrupt_index(
     (cache / DB_NAME).write_bytes(b"SQLite format 3\x00" + os.urandom(8192))
     app = build()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        picker = await picker_ready(pilot)
+        picker = await started(pilot, timeout=20)
         expected = {str(p) for p in root.rglob("*.jsonl")}
         await wait_for(pilot, lambda: {r.summary.path for r in picker.rows} == expected)
         assert not [m for m in toasts(app) if "Failed" in m]
@@ -428,7 +411,7 @@ async def test_polling_fallback_notice_reaches_the_picker(
     fail_native_watching(monkeypatch)
     app = build(watch=True)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await picker_ready(pilot)
+        await started(pilot, timeout=20)
         await wait_for(pilot, lambda: any("polling" in m for m in toasts(app)), timeout=10)
         assert sum("polling" in m for m in toasts(app)) == 1
 
@@ -442,7 +425,7 @@ async def test_polling_fallback_notice_reaches_a_session_opened_directly(
     path = a_session(root)
     app = build(sessions_root=None, session_file=path, watch=True)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        screen = await opened(pilot)
+        screen = await loaded(pilot)
         await wait_for(pilot, lambda: any("polling" in m for m in toasts(app)), timeout=10)
         assert sum("polling" in m for m in toasts(app)) == 1
         rows = len(screen.query_one(EntryTree).rows)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import open_from_picker, plain, settle, stub_pi, toast_saying, toasts
+from ui_helpers import loaded, open_from_picker, plain, settle, stub_pi, toast_saying, toasts
 from waiting import wait_for
 
 from pitui.core.rows.render_text import entry_text
@@ -35,14 +35,6 @@ def session_path(root: Path, title: str) -> Path:
         if title in text:
             return file
     raise AssertionError(title)
-
-
-async def loaded(pilot: Any) -> SessionScreen:
-    screen = pilot.app.screen
-    assert isinstance(screen, SessionScreen)
-    await wait_for(pilot, lambda: screen.live is not None)
-    await settle(pilot)
-    return screen
 
 
 def last_entry(path: Path) -> dict[str, Any]:

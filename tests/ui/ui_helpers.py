@@ -54,15 +54,26 @@ def plain(widget: Any, width: int = 100) -> str:
     return console.export_text()
 
 
-async def started(pilot: Pilot[Any]) -> Any:
+async def started(pilot: Pilot[Any], timeout: float = 5) -> Any:
     """The picker, once its start-up scan is done and what it started has settled."""
     from pitui.ui.screens.picker import PickerScreen
 
     picker = pilot.app.screen
     assert isinstance(picker, PickerScreen)
-    await wait_for(pilot, lambda: picker.scanned)
+    await wait_for(pilot, lambda: picker.scanned, "the picker's first scan", timeout)
     await settle(pilot)
     return picker
+
+
+async def loaded(pilot: Pilot[Any]) -> Any:
+    """The session screen the app opened on, once its session is read and settled."""
+    from pitui.ui.screens.session import SessionScreen
+
+    screen = pilot.app.screen
+    assert isinstance(screen, SessionScreen)
+    await wait_for(pilot, lambda: screen.live is not None, "the session to be read")
+    await settle(pilot)
+    return screen
 
 
 def toasts(app: Any) -> list[str]:
