@@ -34,14 +34,18 @@ def wait_until(
 
 
 async def wait_for(
-    pilot: Pilot[Any], condition: Callable[[], object], what: str = "", timeout: float = 5.0
+    pilot: Pilot[Any],
+    condition: Callable[[], object],
+    what: str = "",
+    timeout: float = 5.0,
+    seen: Callable[[], str] | None = None,
 ) -> None:
-    """Let the app run (`pilot.pause`) until `condition()` holds."""
+    """Let the app run (`pilot.pause`) until `condition()` holds; `seen` as for `wait_until`."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not condition():
         if loop.time() > end:
-            raise AssertionError(_timed_out(condition, what, timeout, None))
+            raise AssertionError(_timed_out(condition, what, timeout, seen))
         await pilot.pause(POLL_SECONDS)
 
 

@@ -90,6 +90,7 @@ async def toast_saying(pilot: Pilot[Any], text: str, timeout: float = 5) -> str:
         lambda: any(text in shown for shown in toasts(pilot.app)),
         f"a toast saying {text!r}",
         timeout,
+        seen=lambda: repr(toasts(pilot.app)),
     )
     return next(shown for shown in toasts(pilot.app) if text in shown)
 
