@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pyte
+from waiting import condition_text, wait_until
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -69,12 +70,16 @@ class Pty:
         condition: Callable[[], bool],
         seconds: float = 30.0,
         shown: Callable[[], str] | None = None,
+        what: str = "",
     ) -> None:
-        deadline = time.monotonic() + seconds
-        while not condition():
+        """Wait until `condition()` holds while pitui runs; failing, say what it showed."""
+
+        def reached() -> bool:
             assert self.process.poll() is None, self.text()[-2000:]
-            assert time.monotonic() < deadline, shown() if shown else repr(self.text()[-300:])
-            time.sleep(0.03)
+            return condition()
+
+        seen = shown or (lambda: repr(self.text()[-300:]))
+        wait_until(reached, what or condition_text(condition), seconds, seen)
 
     def quit(self) -> str:
         self.send(b"\x11")  # Ctrl+Q
@@ -118,7 +123,7 @@ class Pty:
         return any(text in line for line in self.lines())
 
     def wait_to_show(self, text: str, seconds: float = 30.0) -> None:
-        self.wait_for(lambda: self.shows(text), seconds, self.screen_text)
+        self.wait_for(lambda: self.shows(text), seconds, self.screen_text, f"{text!r} on screen")
 
     def type(self, text: str, every: float = 0.0) -> None:
         """Type `text`: all at once, or a key every `every` seconds."""

@@ -12,12 +12,12 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 SSHD = "/usr/sbin/sshd"
 
@@ -81,18 +81,22 @@ def _start(folder: Path, port: int) -> subprocess.Popen[bytes]:
         stdout=log,
         stderr=log,
     )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
+
+    def answers() -> bool:
         if process.poll() is not None:
             raise RuntimeError((folder / "sshd.log").read_text(errors="replace"))
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
-                if s.recv(4).startswith(b"SSH-"):
-                    return process
+                return s.recv(4).startswith(b"SSH-")
         except OSError:
-            time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("sshd did not start")
+            return False
+
+    try:
+        wait_until(answers, "sshd to answer", 10)
+    except AssertionError:
+        process.kill()
+        raise
+    return process
 
 
 def _config(folder: Path) -> str:

@@ -5,17 +5,16 @@ follow, a remote that is down or whose host key changed is one line and its mirr
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
 import shlex
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from remote_server import SshServer, ssh_server  # noqa: F401 (the fixture)
+from waiting import wait_for
 
 from pitui.cli import main
 from pitui.core.remotes.config import Remote, load_remotes, save_remotes
@@ -23,6 +22,7 @@ from pitui.core.remotes.mirror import mirror_dir
 from pitui.core.remotes.remote_run import resume_mirrored
 from pitui.core.remotes.ssh import NEVER_PROMPT
 from pitui.demo.generate import generate_varied_session, session_path, write_session
+from tests.ui.ui_helpers import toasts
 
 OLD = 1_600_000_000
 
@@ -57,15 +57,6 @@ def remote_agent(
     monkeypatch.chdir(tmp_path)
     assert main(["remote", "add", "box", "root@127.0.0.1", "--agent-dir", str(agent)]) == 0
     return agent
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Pause the app's test until `condition()` holds (its workers run in threads)."""
-    for _ in range(200):
-        if condition():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("condition not reached in time")
 
 
 def _sessions(agent: Path) -> list[Path]:
@@ -301,15 +292,17 @@ async def test_the_picker_lists_a_remote_marks_its_rows_and_syncs_on_f5(
 
     async with app.run_test(size=(120, 30)) as pilot:
         picker = app.screen
-        await until(lambda: picker.scanned)
+        await wait_for(pilot, lambda: picker.scanned, timeout=10)
         await pilot.press(*"host:box")
-        await until(lambda: len(picker.rows) == 3 and not picker.search_pending)
+        await wait_for(
+            pilot, lambda: len(picker.rows) == 3 and not picker.search_pending, timeout=10
+        )
         table = picker.query_one("#sessions")
         assert all("(box) " in table.render_line(y).text for y in (1, 2, 3))  # where they live
         header, entries = generate_varied_session(random.Random(9), "/srv/new", start_ms=1)
         write_session(session_path(remote_agent / "sessions", header), header, entries)
         await pilot.press("f5")  # a sync now, then the list again
-        await until(lambda: len(picker.rows) == 4)
+        await wait_for(pilot, lambda: len(picker.rows) == 4, timeout=10)
 
 
 def test_grep_searches_a_remote_mirror_with_remote_everywhere_or_host(
@@ -342,15 +335,15 @@ async def test_the_app_never_writes_a_mirror_and_forks_it_to_this_machine(
     before, listed = mirrored.read_bytes(), sorted(mirrored.parent.iterdir())
     app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
 
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
         screen = app.screen
         assert isinstance(screen, SessionScreen)
-        await until(lambda: screen.live is not None)
+        await wait_for(pilot, lambda: screen.live is not None, timeout=10)
         await pilot.press("ctrl+r", *"renamed", "enter")  # name the session: refused here
-        await until(lambda: any("lives on box" in str(n.message) for n in app._notifications))
+        await wait_for(pilot, lambda: any("lives on box" in m for m in toasts(app)), timeout=10)
         await pilot.press("home", "alt+n")  # fork: asked, then written on this machine
-        await until(lambda: isinstance(app.screen, ConfirmModal))
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal), timeout=10)
         await pilot.press("enter")
-        await until(lambda: any((tmp_path / "local-agent").rglob("*.jsonl")))
+        await wait_for(pilot, lambda: any((tmp_path / "local-agent").rglob("*.jsonl")), timeout=10)
     assert mirrored.read_bytes() == before  # the mirror is as synced
     assert sorted(mirrored.parent.iterdir()) == listed

@@ -27,7 +27,8 @@ from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import MessagePane
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from ui_helpers import settle, wait_for
+from ui_helpers import settle, toasts
+from waiting import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 SIZE = (160, 40)
@@ -165,10 +166,6 @@ async def still_responds(pilot: Any, screen: SessionScreen) -> None:
     assert pilot.app.screen is screen
 
 
-def notifications(app: PituiApp) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in app._notifications]
-
-
 SLOW = {"long-chain.jsonl", "cycle.jsonl", "huge-line.jsonl"}
 
 
@@ -185,15 +182,15 @@ async def test_tui_on_hostile_file(
     path = corpus[name]
     before = path.read_bytes()
     app = build(path, tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         started = time.monotonic()
         screen = pilot.app.screen
         assert isinstance(screen, SessionScreen)
         if name in NOT_SESSIONS:
             await wait_for(pilot, lambda: screen.gone is not None, timeout=OPEN_SECONDS)
-            await wait_for(pilot, lambda: bool(notifications(app)), timeout=OPEN_SECONDS)
-            await pilot.pause(0.1)
-            messages = notifications(app)
+            await wait_for(pilot, lambda: bool(toasts(app)), timeout=OPEN_SECONDS)
+            await settle(pilot)  # any other notice would come from a worker, now ended
+            messages = toasts(app)
             assert len(messages) == 1, "one notification says why the file was not opened"
             assert not any("Traceback" in m for m in messages)
             assert "cannot open this session" in screen_text(app)

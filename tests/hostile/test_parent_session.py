@@ -25,7 +25,8 @@ from pitui.ui.widgets.context_pane import ContextPane
 from pitui.ui.widgets.entry_tree import EntryTree
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from ui_helpers import settle, wait_for
+from ui_helpers import settle
+from waiting import wait_for
 
 NOW = datetime(2025, 12, 8, 12, 0, tzinfo=UTC)
 SIZE = (160, 40)
@@ -171,7 +172,7 @@ async def test_tui_previews_and_opens_without_opening_parents(
         for query in ("alpha", "bravo", "charlie"):
             await pilot.press("ctrl+u")  # clears the search box
             await pilot.press(*query)
-            await pilot.pause(0.3)
+            await wait_for(pilot, lambda: not picker.search_pending, "the list to answer")
             await settle(pilot)
             await pilot.press("enter")
             screen = pilot.app.screen

@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.widgets import Static
+from waiting import wait_for
 
 from pitui.core.session.entry import Entry
 from pitui.ui.widgets.message_pane import MessagePane
@@ -39,10 +40,7 @@ async def show(content: Any) -> str:
     async with PaneApp().run_test(size=(100, 40)) as pilot:
         pane = pilot.app.query_one(MessagePane)
         pane.show_entry(entry(content), None)
-        for _ in range(20):
-            await pilot.pause()
-            if pane.query(".part"):
-                break
+        await wait_for(pilot, lambda: bool(pane.query(".part")), "the pane's parts")
         return shown(pane)
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.worker import Worker
-from ui_helpers import settle, stub_pi, wait_for
+from ui_helpers import settle, stub_pi, toast_saying
+from waiting import wait_for
 
 from pitui.commands import app as app_command
 from pitui.core.errors import PituiError
@@ -125,27 +125,28 @@ async def test_f2_toggles_dark_and_light(app_factory: Any) -> None:
 
 
 async def test_worker_failures_become_notifications(app_factory: Any) -> None:
-    async with app_factory().run_test(size=SIZE) as pilot:
+    async with app_factory().run_test(size=SIZE, notifications=True) as pilot:
         picker = pilot.app.screen
 
         def boom() -> None:
             raise PituiError("disk on fire")
 
         picker.run_worker(boom, thread=True, exit_on_error=False, description="testing")
-        await wait_for(pilot, lambda: bool(pilot.app._notifications))
-        note = list(pilot.app._notifications)[-1]
-        assert note.message == "disk on fire" and "testing" in note.title
+        title, message = (await toast_saying(pilot, "disk on fire")).split("\n")
+        assert message == "disk on fire" and "testing" in title
         assert isinstance(picker, PickerScreen) and pilot.app.is_running
 
 
 async def test_report_shows_type_for_unexpected_errors(app_factory: Any) -> None:
-    async with app_factory().run_test(size=SIZE) as pilot:
-        worker = Worker(pilot.app, lambda: None, name="w")
-        worker._error = ValueError("bad [bold]value")
-        pilot.app.report_worker_failure(worker)
-        await pilot.pause()
-        note = list(pilot.app._notifications)[-1]
-        assert note.message == "ValueError: bad [bold]value"
+    """An error pitui did not expect is named by its type, its message shown as written."""
+    async with app_factory().run_test(size=SIZE, notifications=True) as pilot:
+
+        def bad() -> None:
+            raise ValueError("bad [bold]value")
+
+        pilot.app.screen.run_worker(bad, thread=True, exit_on_error=False, description="w")
+        shown = await toast_saying(pilot, "ValueError")
+        assert shown.split("\n")[-1] == "ValueError: bad [bold]value"
 
 
 async def test_ctrl_q_quits(app_factory: Any) -> None:

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from test_session_screen import SIZE, last_entry
-from ui_helpers import open_from_picker, plain, settle, stub_pi, wait_for
+from ui_helpers import open_from_picker, plain, settle, stub_pi, toast_saying
+from waiting import wait_for
 
 from pitui.core.session.session import Session
 from pitui.core.userdata.store import UserData
@@ -136,7 +137,7 @@ async def test_alt_c_omits_replaces_and_undoes(app_factory: Any) -> None:
 
 
 async def test_alt_c_in_the_context_pane_and_refusal(app_factory: Any) -> None:
-    async with app_factory().run_test(size=SIZE) as pilot:
+    async with app_factory().run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         pane = screen.query_one(ContextPane)
         await wait_for(pilot, lambda: len(pane.rows) > 2)
@@ -158,10 +159,7 @@ async def test_alt_c_in_the_context_pane_and_refusal(app_factory: Any) -> None:
         await settle(pilot)
         await pilot.press("alt+c")
         await choose(pilot, "omit")  # Pi refuses it: the notice gives Pi's reason
-        notes = pilot.app._notifications
-        await wait_for(
-            pilot, lambda: any("not on the active branch" in str(n.message) for n in notes)
-        )
+        await toast_saying(pilot, "not on the active branch")
         assert screen.path.read_bytes() == before
 
 

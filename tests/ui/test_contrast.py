@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from rich.color import Color as RichColor
 from rich.style import Style
-from ui_helpers import open_from_picker, settle, wait_for
+from ui_helpers import open_from_picker, settle
+from waiting import wait_for
 
 from pitui.ui.widgets.entry_tree import _STYLE_CLASSES, EntryTree
 from pitui.ui.widgets.session_table import SessionTable
@@ -97,13 +98,12 @@ async def test_tool_rows_keep_the_row_background_to_the_edge(app_factory: Any, t
         app.theme = theme
         await collect(pilot)
         tree = app.screen.query_one(EntryTree)
-        width = tree.scrollable_content_region.width
-        tools = [i for i, row in enumerate(tree.rows) if row.text.startswith("[")]
+        width, top = tree.scrollable_content_region.width, tree.scroll_offset.y
+        shown = range(top, min(len(tree.rows), top + tree.scrollable_content_region.height))
+        tools = [i for i in shown if tree.rows[i].text.startswith("[") and i != tree.cursor]
         assert tools
         for index in tools:
-            if index == tree.cursor:
-                continue
-            strip = tree._render_row(index, width, False)
+            strip = tree.render_line(index - top)
             assert strip.cell_length == width
             backgrounds = {seg.style.bgcolor for seg in strip if seg.style is not None}
             assert backgrounds == {tree.rich_style.bgcolor}, (index, backgrounds)

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.widgets import Button, Label
-from ui_helpers import plain, screen_lines, settle, wait_for
+from ui_helpers import plain, screen_lines, settle
+from waiting import wait_for
 
 from pitui.ui.format import middle_ellipsis
 from pitui.ui.modals.choice import ChoiceModal

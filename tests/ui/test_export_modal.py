@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 from test_session_screen import loaded, session_path
-from ui_helpers import settle, wait_for
+from ui_helpers import settle, toasts
+from waiting import wait_for
 
 from pitui.core.session.session import Session
 from pitui.ui.modals.export import ExportModal
@@ -24,7 +25,9 @@ async def test_session_screen_exports_the_highlighted_branch(
     monkeypatch.chdir(out)
     path = session_path(demo_root, "Fix rounding bug in checkout totals")
     before = path.read_bytes()
-    async with app_factory(sessions_root=None, session_file=path).run_test(size=SIZE) as pilot:
+    async with app_factory(sessions_root=None, session_file=path).run_test(
+        size=SIZE, notifications=True
+    ) as pilot:
         screen = await loaded(pilot)
         await pilot.press("home", "down", "down", "down")  # an entry early on the branch
         await settle(pilot)
@@ -44,7 +47,7 @@ async def test_session_screen_exports_the_highlighted_branch(
         await pilot.click("#export-go")
         await wait_for(pilot, lambda: any(out.iterdir()))
         await settle(pilot)
-        notes = [n.message for n in pilot.app._notifications]
+        notes = toasts(pilot.app)
     (written,) = out.iterdir()
     page = written.read_text()
     assert page.startswith("<!DOCTYPE html>") and f"<code>{leaf}</code>" in page
@@ -145,7 +148,7 @@ async def test_an_export_shows_its_progress_above_the_footer(
 
     monkeypatch.setattr(export_module, "export_session", paused)
     monkeypatch.chdir(tmp_path)
-    async with app_factory().run_test(size=SIZE) as pilot:
+    async with app_factory().run_test(size=SIZE, notifications=True) as pilot:
         picker = pilot.app.screen
         await wait_for(pilot, lambda: picker.scanned)
         await settle(pilot)
@@ -158,5 +161,5 @@ async def test_an_export_shows_its_progress_above_the_footer(
         go_on.set()
         await wait_for(pilot, lambda: not picker.query(ExportProgress))
         await settle(pilot)
-        notes = [n.message for n in pilot.app._notifications]
+        notes = toasts(pilot.app)
     assert any("Exported to" in note for note in notes)

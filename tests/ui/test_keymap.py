@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 from oracle import oracle_available, oracle_dir
-from ui_helpers import started, wait_for
+from ui_helpers import open_from_picker, started, toast_saying
 
 from pitui.ui.keymap import PI_TO_PITUI, load_pi_keymap, pi_keymap, textual_keys
-from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -130,20 +129,15 @@ async def test_remapped_keys_work_in_the_app(app_factory: Any, tmp_path: Path) -
         )
     )
     app = app_factory(keybindings=file)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         picker = await started(pilot)
-        assert any("app.tree.filter.all" in str(n.message) for n in app._notifications)
+        await toast_saying(pilot, "app.tree.filter.all")
         sort = picker.sort
         await pilot.press("ctrl+s")  # no longer the sort key
         assert picker.sort == sort
         await pilot.press("alt+o")
         assert picker.sort != sort
-        await pilot.press(*"rounding")
-        await wait_for(pilot, lambda: not picker.search_pending)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
-        screen = pilot.app.screen
-        await wait_for(pilot, lambda: screen.live is not None)
+        screen = await open_from_picker(pilot, "rounding", keep_search=True)
         tree = screen.query_one(EntryTree)
         await pilot.press("ctrl+t")
         assert tree.filter == "default"

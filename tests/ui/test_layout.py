@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from ui_helpers import open_from_picker as open_session
-from ui_helpers import settle, wait_for
+from ui_helpers import settle
+from waiting import wait_for
 
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.settings import Settings, from_json, load_settings, save_settings, settings_path

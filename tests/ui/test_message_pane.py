@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Collapsible, Static
 from textual.worker import WorkerState
+from waiting import wait_for
 
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
@@ -204,13 +205,11 @@ async def show(pilot: Any, entry: Entry | None, tree: SessionTree | None = None)
 
 async def settle(pilot: Any) -> None:
     """Wait until no worker is pending or running (cancelled ones included)."""
-    for _ in range(200):
-        await pilot.pause()
-        if not any(
-            w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in pilot.app.workers
-        ):
-            return
-    raise AssertionError("workers still running")
+    busy = (WorkerState.PENDING, WorkerState.RUNNING)
+    await pilot.pause()
+    await wait_for(
+        pilot, lambda: all(w.state not in busy for w in pilot.app.workers), "the workers to end"
+    )
 
 
 def source_text(pane: MessagePane, selector: str = "Static", separator: str = "\n") -> str:

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ui_helpers import plain, settle, wait_for
+from ui_helpers import plain, settle
+from waiting import wait_for
 
 from pitui.ui.screens.session import SessionScreen
 

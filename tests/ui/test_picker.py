@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, session_files, settle, started, stub_pi, wait_for
+from ui_helpers import plain, session_files, settle, started, stub_pi, toast_saying
+from waiting import wait_for
 
 from pitui.core.session.run_pi import run_handoff
 from pitui.ui.handoff import Handoff
@@ -29,7 +30,7 @@ async def search(pilot: Any, picker: PickerScreen, text: str) -> None:
     search_box = picker.query_one("#search")
     search_box.value = ""
     await pilot.press(*text) if text else None
-    await pilot.pause(0.2)
+    await wait_for(pilot, lambda: not picker.search_pending, "the list to answer the search")
     await settle(pilot)
 
 
@@ -77,7 +78,7 @@ async def test_no_match_then_escape_clears(app_factory: Any) -> None:
         assert picker.rows == []
         assert "No sessions match" in plain(picker.query_one("#picker-empty"), 200)
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: not picker.search_pending, "the list to answer")
         await settle(pilot)
         assert len(picker.rows) == 12
 
@@ -195,11 +196,10 @@ async def test_a_sort_by_cost_or_size_shows_that_value(
         while picker.sort != sort:
             await pilot.press("ctrl+s")
             await settle(pilot)
-        width = table.scrollable_content_region.width
         assert label in table.render_line(0).text.split()
         for index, row in enumerate(picker.rows[:5]):
             value = cost(row.summary.total_cost) if sort == "cost" else human_size(row.summary.size)
-            assert value in table._render_row(index, width, False).text
+            assert value in table.render_line(index + 1).text  # under the header line
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert label not in table.render_line(0).text.split()
@@ -238,7 +238,7 @@ async def test_ctrl_p_shows_full_paths_without_squeezing_titles(
         widths = {c.key: c.width for c in table.columns}
         assert widths["session"] >= 32
         summary = picker.rows[0].summary
-        shown = table._render_row(0, table.scrollable_content_region.width, False).text
+        shown = table.render_line(1).text  # the first row, under the header
         full = "~" + summary.path.removeprefix(home)
         assert full in shown or ("…" in shown and Path(summary.path).name[-12:] in shown)
         assert shown.split("  ")[0].strip().startswith((summary.name or summary.first_message)[:20])
@@ -370,12 +370,11 @@ async def test_resume_without_pi_stays_open(
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
     app = app_factory()
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         picker = await started(pilot)
         await pilot.press("up", "ctrl+e")
-        await pilot.pause()
+        await toast_saying(pilot, "not found")
         assert app.is_running and app.screen is picker
-        assert any("not found" in str(n.message) for n in app._notifications)
 
 
 async def test_escape_on_empty_search_quits(app_factory: Any) -> None:

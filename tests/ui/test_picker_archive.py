@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, session_files, started, stub_pi, wait_for
+from ui_helpers import plain, session_files, started, stub_pi
+from waiting import wait_for
 
 from pitui.core.changes.archive import archive_session
 from pitui.ui.handoff import Handoff

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ui_helpers import plain, settle, started
+from waiting import wait_for
 
 from pitui.ui.messages import CatalogProgress
 
@@ -20,7 +21,7 @@ async def test_a_search_while_indexing_says_it_searched_what_is_indexed(app_fact
         status = plain(picker.query_one("#picker-status"), 300)
         assert "indexing 5/12" in status and "searched so far" not in status
         await pilot.press(*"checkout")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: not picker.search_pending, "the list to answer")
         await settle(pilot)
         status = plain(picker.query_one("#picker-status"), 300)
         assert len(picker.rows) == 2 and "indexing 5/12 (searched so far)" in status

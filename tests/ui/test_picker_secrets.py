@@ -13,7 +13,8 @@ from typing import Any
 import orjson
 import pytest
 from entry_builders import header, msg
-from ui_helpers import settle, wait_for
+from ui_helpers import settle
+from waiting import wait_for
 
 from pitui.core.secrets.found_cache import FILE_NAME, SecretsCache
 from pitui.ui.screens import picker_secrets

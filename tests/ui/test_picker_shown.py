@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, settle, started, wait_for
+from ui_helpers import plain, settle, started
+from waiting import wait_for
 
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.text_input import TextInputModal

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import open_from_picker, plain, settle, stub_pi, wait_for
+from ui_helpers import loaded, open_from_picker, plain, settle, stub_pi, toast_saying, toasts
+from waiting import wait_for
 
 from pitui.core.rows.render_text import entry_text
 from pitui.core.rows.rows import FILTERS
@@ -34,14 +35,6 @@ def session_path(root: Path, title: str) -> Path:
         if title in text:
             return file
     raise AssertionError(title)
-
-
-async def loaded(pilot: Any) -> SessionScreen:
-    screen = pilot.app.screen
-    assert isinstance(screen, SessionScreen)
-    await wait_for(pilot, lambda: screen.live is not None)
-    await settle(pilot)
-    return screen
 
 
 def last_entry(path: Path) -> dict[str, Any]:
@@ -353,12 +346,11 @@ async def test_unreadable_file_is_a_notification_not_a_crash(
     bogus = tmp_path / "not-a-session.jsonl"
     bogus.write_text('{"type":"message"}\n')
     app = app_factory(sessions_root=None, session_file=bogus)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         assert app.is_running
-        messages = [str(n.message) for n in app._notifications]
-        assert any("session" in m.lower() for m in messages)
-        assert not any("Traceback" in m for m in messages)
+        await wait_for(pilot, lambda: any("session" in m.lower() for m in toasts(app)))
+        assert not any("Traceback" in m for m in toasts(app))
 
 
 async def test_odd_content_is_inert(app_factory: Any, tmp_path: Path) -> None:
@@ -391,7 +383,7 @@ async def test_odd_content_is_inert(app_factory: Any, tmp_path: Path) -> None:
 async def test_message_pane_failure_is_a_notification(
     app_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with app_factory().run_test(size=SIZE) as pilot:
+    async with app_factory().run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         pane = screen.query_one(MessagePane)
 
@@ -400,12 +392,12 @@ async def test_message_pane_failure_is_a_notification(
 
         monkeypatch.setattr(MessagePane, "_first_widgets", broken)
         await pilot.press("home")
-        await wait_for(pilot, lambda: bool(pilot.app._notifications))
-        note = list(pilot.app._notifications)[-1]
-        assert note.message == "RuntimeError: renderer exploded"
-        assert note.title == "Failed: rendering the entry" and note.severity == "error"
+        shown = await toast_saying(pilot, "renderer exploded")
+        assert shown == "Failed: rendering the entry\nRuntimeError: renderer exploded"
+        assert pilot.app.screen.query("Toast.-error")  # shown as an error
+        await pilot.pause()
         assert pilot.app.is_running and pilot.app.screen is screen
-        assert not pilot.app._exit_renderables  # no traceback
+        assert pilot.app.return_code is None  # no traceback ended it
         monkeypatch.undo()  # the pane still works afterwards
         await pilot.press("end")
         await settle(pilot)

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, settle, wait_for
+from ui_helpers import plain, settle
+from waiting import wait_for
 
 from pitui.core.live.hub import SessionHub
 from pitui.core.rows.rows import TreeRows

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from textual.widgets import DataTable
-from ui_helpers import open_from_picker, plain, settle, wait_for
+from ui_helpers import open_from_picker, plain, settle
+from waiting import wait_for
 
 from pitui.ui.screens.sizes import SizeViewScreen
 from pitui.ui.widgets.entry_tree import EntryTree

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from textual.widgets import Input
-from ui_helpers import settle, wait_for
+from ui_helpers import open_from_picker, settle
+from waiting import wait_for
 
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
@@ -35,7 +36,7 @@ async def ready(pilot: Any) -> None:
     await settle(pilot)
     screen = pilot.app.screen
     if isinstance(screen, PickerScreen):
-        await wait_for(pilot, lambda: screen.scanned)
+        await wait_for(pilot, lambda: screen.scanned and not screen.search_pending)
     if isinstance(screen, SessionScreen):
         await wait_for(pilot, lambda: screen.live is not None)
     await settle(pilot)
@@ -50,21 +51,13 @@ def no_cursor_blink(pilot: Any) -> None:
 
 async def type_and_wait(pilot: Any, *keys: str) -> None:
     await pilot.press(*keys)
-    await pilot.pause(0.2)
     await ready(pilot)
 
 
 async def open_session(pilot: Any, query: str) -> None:
     """Open the first result, and show its whole tree (Esc clears the search it opens with)."""
+    await open_from_picker(pilot, query)
     await ready(pilot)
-    await type_and_wait(pilot, *query)
-    await pilot.press("enter")
-    await ready(pilot)
-    await pilot.pause(0.2)
-    await ready(pilot)
-    if pilot.app.screen.query_one("#entry-tree").typed:
-        await pilot.press("escape")
-        await ready(pilot)
 
 
 def test_picker(snap_compare: Any, app_factory: Any) -> None:

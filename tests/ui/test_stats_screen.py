@@ -11,7 +11,8 @@ import pytest
 import send2trash.plat_other as plat_other
 from test_picker import search, started
 from textual_plotext import PlotextPlot
-from ui_helpers import screen_lines, settle, wait_for
+from ui_helpers import screen_lines, settle
+from waiting import wait_for
 
 from pitui.core.changes import trash
 from pitui.core.usage.groups import summarize

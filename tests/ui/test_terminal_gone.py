@@ -3,10 +3,10 @@ not in the terminal's session gets none): it never reads end-of-file for ever.""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from pty_terminal import Pty, ended, pitui_env
+from waiting import wait_until
 
 from pitui.demo.generate import write_demo_store
 
@@ -16,7 +16,4 @@ def test_pitui_ends_when_its_terminal_is_closed(tmp_path: Path) -> None:
     with ended(Pty(pitui_env(tmp_path / "agent", tmp_path))) as terminal:
         terminal.wait_for(lambda: "shown" in terminal.text())
         terminal.hang_up()
-        deadline = time.monotonic() + 20
-        while terminal.process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert terminal.process.poll() is not None, "still running without its terminal"
+        wait_until(lambda: terminal.process.poll() is not None, "pitui to end without its terminal")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from waiting import wait_for
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
@@ -25,16 +25,6 @@ async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
         if workers:
             await asyncio.gather(*(worker.wait() for worker in workers), return_exceptions=True)
         await pilot.pause()
-
-
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 5) -> None:
-    """Pause until `condition()` holds (workers finish in their own threads)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not condition():
-        if loop.time() > end:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.02)
 
 
 def session_files(root: Path) -> list[Path]:
@@ -64,15 +54,45 @@ def plain(widget: Any, width: int = 100) -> str:
     return console.export_text()
 
 
-async def started(pilot: Pilot[Any]) -> Any:
+async def started(pilot: Pilot[Any], timeout: float = 5) -> Any:
     """The picker, once its start-up scan is done and what it started has settled."""
     from pitui.ui.screens.picker import PickerScreen
 
     picker = pilot.app.screen
     assert isinstance(picker, PickerScreen)
-    await wait_for(pilot, lambda: picker.scanned)
+    await wait_for(pilot, lambda: picker.scanned, "the picker's first scan", timeout)
     await settle(pilot)
     return picker
+
+
+async def loaded(pilot: Pilot[Any]) -> Any:
+    """The session screen the app opened on, once its session is read and settled."""
+    from pitui.ui.screens.session import SessionScreen
+
+    screen = pilot.app.screen
+    assert isinstance(screen, SessionScreen)
+    await wait_for(pilot, lambda: screen.live is not None, "the session to be read")
+    await settle(pilot)
+    return screen
+
+
+def toasts(app: Any) -> list[str]:
+    """The notifications the screen shows now, as their toasts read (a title, if any, on a
+    line above the message). A test app shows toasts when run with
+    `run_test(notifications=True)`."""
+    return [toast.render().plain for toast in app.screen.query("Toast")]
+
+
+async def toast_saying(pilot: Pilot[Any], text: str, timeout: float = 5) -> str:
+    """Wait until a toast on the screen says `text`; return all it says."""
+    await wait_for(
+        pilot,
+        lambda: any(text in shown for shown in toasts(pilot.app)),
+        f"a toast saying {text!r}",
+        timeout,
+        seen=lambda: repr(toasts(pilot.app)),
+    )
+    return next(shown for shown in toasts(pilot.app) if text in shown)
 
 
 def screen_lines(app: Any) -> list[str]:

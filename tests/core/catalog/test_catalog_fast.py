@@ -3,11 +3,11 @@ deferred tool-output index, listing while a scan runs."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import orjson
 import pytest
+from waiting import wait_until
 
 import pitui.core.catalog.scan.scan_pass as scan_pass_module
 import pitui.core.catalog.scan.tool_pass as tool_pass_module
@@ -169,10 +169,8 @@ def test_tools_background_and_close_midway(tmp_path: Path, monkeypatch) -> None:
     seen: list[tuple[int, int]] = []
     with Catalog(root, cache_dir=tmp_path / "c") as catalog:  # resumes what is left
         catalog.scan(tools="background", tools_progress=lambda d, t: seen.append((d, t)))
-        deadline = time.monotonic() + 30
-        while catalog.tools_pending and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert not catalog.tools_pending and catalog.tools_error is None
+        wait_until(lambda: not catalog.tools_pending, "the background tool pass", 30)
+        assert catalog.tools_error is None
         assert not seen or seen[-1][0] == seen[-1][1]
         assert _ids(catalog, "needle07") == ["s07"]
         assert len(_ids(catalog, "filler")) == 30

@@ -500,10 +500,16 @@ def test_open_for_writing_by_another_process_warns(v3: Path) -> None:
 def test_open_for_reading_does_not_warn(v3: Path) -> None:
     with v3.open("rb"):
         reader = subprocess.Popen(
-            [sys.executable, "-c", "import sys,time; f=open(sys.argv[1]); time.sleep(60)", str(v3)]
+            [
+                sys.executable,
+                "-c",
+                "import sys,time; f=open(sys.argv[1]); print('ready',flush=True); time.sleep(60)",
+                str(v3),
+            ],
+            stdout=subprocess.PIPE,
         )
         try:
-            time.sleep(0.3)
+            assert reader.stdout is not None and reader.stdout.readline().strip() == b"ready"
             assert activity_warning(v3) is None
         finally:
             reader.kill()

@@ -5,23 +5,16 @@ from __future__ import annotations
 
 import json
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.live.hub import CatalogChanged, SessionHub
 from pitui.core.live.live import EntriesAppended, LiveStore
 from pitui.demo.generate import generate_store
-
-
-def eventually(condition: Callable[[], bool], timeout: float = 15.0) -> None:
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, "condition not reached in time"
-        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -72,12 +65,12 @@ def test_append_updates_catalog_and_open_session(hub: tuple) -> None:
     received: list[EntriesAppended] = []
     live.subscribe(lambda event: received.append(event))
     new_id = append_message(path, "a fresh question about zebras")
-    eventually(lambda: any(path in e.changed for e in events))
+    wait_until(lambda: any(path in e.changed for e in events))
     assert summary(hub_, path).message_count == before + 1
     assert [r.summary.id for r in hub_.catalog.search("zebras").rows] == [
         s.id for s in [summary(hub_, path)]
     ]
-    eventually(lambda: any(isinstance(e, EntriesAppended) for e in received))
+    wait_until(lambda: any(isinstance(e, EntriesAppended) for e in received))
     assert live.session.tree.leaf.id == new_id
 
 
@@ -86,9 +79,9 @@ def test_new_and_deleted_files(hub: tuple, tmp_path: Path) -> None:
     copy = files[1].parent.parent / "--new-project--" / files[1].name
     copy.parent.mkdir()
     copy.write_bytes(files[1].read_bytes())
-    eventually(lambda: summary(hub_, copy) is not None)
+    wait_until(lambda: summary(hub_, copy) is not None)
     files[2].unlink()
-    eventually(lambda: any(files[2] in e.removed for e in events))
+    wait_until(lambda: any(files[2] in e.removed for e in events))
     assert summary(hub_, files[2]) is None
 
 
@@ -105,7 +98,7 @@ def test_polling_notice_reaches_late_subscribers(tmp_path: Path) -> None:
     live = LiveStore([root], watch=True, force_polling=True)
     hub = SessionHub(None, live)
     try:
-        eventually(lambda: hub.notice is not None)
+        wait_until(lambda: hub.notice is not None)
         seen: list[CatalogChanged] = []
         hub.subscribe(seen.append)
         assert seen and "polling" in (seen[0].notice or "")

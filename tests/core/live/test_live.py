@@ -8,16 +8,15 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import subprocess
-import sys
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from appender import run_writer, start_writer
 from in_place import edit_in_place
+from waiting import wait_until
 from watch_faults import fail_native_watching
 
 from pitui.core.live.live import (
@@ -30,69 +29,6 @@ from pitui.core.live.live import (
 )
 from pitui.core.live.watcher import ChangeBatch
 from pitui.core.session.session import Session
-
-DEADLINE = 20.0
-
-# A writer process: runs the operations given as one JSON line on stdin, in order.
-WRITER = r"""
-import json, os, sys, time
-
-def stream(path, first, count, rate, sid):
-    start = time.monotonic()
-    for i in range(first, first + count):
-        parent = f"{i - 1:08x}" if i > 0 else None
-        line = {"type": "message", "id": f"{i:08x}", "parentId": parent,
-                "timestamp": "2026-01-01T00:00:00.000Z", "seq": i, "sid": sid,
-                "stamp": time.time(), "message": {"role": "user", "content": f"line {i}"}}
-        with open(path, "ab") as f:
-            f.write((json.dumps(line, separators=(",", ":")) + "\n").encode())
-        delay = start + (i - first + 1) / rate - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-
-for op, *args in json.loads(sys.stdin.readline()):
-    if op == "append":
-        with open(args[0], "ab") as f:
-            f.write(args[1].encode())
-    elif op == "write":
-        os.makedirs(os.path.dirname(args[0]), exist_ok=True)
-        with open(args[0], "wb") as f:
-            f.write(args[1].encode())
-    elif op == "replace":
-        tmp = args[0] + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(args[1].encode())
-        os.replace(tmp, args[0])
-    elif op == "truncate":
-        os.truncate(args[0], args[1])
-    elif op == "delete":
-        os.remove(args[0])
-    elif op == "mkdir":
-        os.makedirs(args[0], exist_ok=True)
-    elif op == "sleep":
-        time.sleep(args[0])
-    elif op == "signal":
-        print(args[0], flush=True)
-    elif op == "wait":
-        sys.stdin.readline()
-    elif op == "stream":
-        stream(*args)
-"""
-
-
-def run_writer(*ops: list[Any]) -> None:
-    script = json.dumps(ops) + "\n"
-    subprocess.run([sys.executable, "-c", WRITER], input=script, text=True, check=True, timeout=120)
-
-
-def start_writer(*ops: list[Any]) -> subprocess.Popen[str]:
-    writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert writer.stdin is not None
-    writer.stdin.write(json.dumps(ops) + "\n")
-    writer.stdin.flush()
-    return writer
 
 
 def header(sid: str = "s1") -> str:
@@ -119,15 +55,6 @@ def line(i: int, text: str = "") -> str:
 
 def lines(first: int, count: int, text: str = "") -> str:
     return "".join(line(i, text) for i in range(first, first + count))
-
-
-def wait_until(predicate: Callable[[], bool], what: str, deadline: float = DEADLINE) -> None:
-    end = time.monotonic() + deadline
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def entry_count(live: LiveSession) -> int:
@@ -384,7 +311,7 @@ def test_missing_root_appears_later(tmp_path: Path) -> None:
     rec = Recorder()
     with LiveStore([root]) as store:
         store.subscribe_store(rec.on_batch)
-        time.sleep(0.3)
+        assert store.wait_ready()  # watching, with the root still missing
         path = root / "--p--" / "a.jsonl"
         run_writer(["write", str(path), header() + lines(0, 1)])
         wait_until(lambda: bool({root, root / "--p--", path} & rec.changed()), "the new root")
@@ -407,6 +334,7 @@ def test_session_outside_roots_is_followed(tmp_path: Path, root: Path) -> None:
 
 
 def test_no_watch_poll_once(root: Path, session_path: Path) -> None:
+    threads = set(threading.enumerate())
     with LiveStore([root], watch=False) as store:
         assert store.watcher is None
         rec = Recorder()
@@ -414,7 +342,7 @@ def test_no_watch_poll_once(root: Path, session_path: Path) -> None:
         live = open_recorded(store, session_path, rec)
         other = root / "--home-dev-project--" / "b.jsonl"
         run_writer(["append", str(session_path), lines(3, 2)], ["write", str(other), header()])
-        time.sleep(0.3)
+        assert set(threading.enumerate()) <= threads  # nothing runs that could poll
         assert entry_count(live) == 3  # nothing happens without a poll
         batch = store.poll_once()
         assert batch.changed == {session_path, other}

@@ -3,54 +3,16 @@
 from __future__ import annotations
 
 import errno
-import json
-import subprocess
-import sys
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from appender import run_writer
+from waiting import wait_until
 from watch_faults import fail_native_watching
 
 from pitui.core.live.watcher import ChangeBatch, SessionWatcher, classify
-
-DEADLINE = 20.0
-
-# A writer process: runs the operations given as one JSON line on stdin, in order.
-WRITER = r"""
-import json, os, sys, time
-for op, *args in json.loads(sys.stdin.readline()):
-    if op == "append":
-        with open(args[0], "ab") as f:
-            f.write(args[1].encode())
-    elif op == "write":
-        os.makedirs(os.path.dirname(args[0]), exist_ok=True)
-        with open(args[0], "wb") as f:
-            f.write(args[1].encode())
-    elif op == "delete":
-        os.remove(args[0])
-    elif op == "mkdir":
-        os.makedirs(args[0], exist_ok=True)
-    elif op == "sleep":
-        time.sleep(args[0])
-"""
-
-
-def run_writer(*ops: list[Any]) -> None:
-    script = json.dumps(ops) + "\n"
-    subprocess.run([sys.executable, "-c", WRITER], input=script, text=True, check=True, timeout=120)
-
-
-def wait_until(predicate: Callable[[], bool], what: str, deadline: float = DEADLINE) -> None:
-    end = time.monotonic() + deadline
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class Batches:
@@ -101,8 +63,9 @@ def test_burst_of_appends_is_debounced(
     path = root / "--p--" / "a.jsonl"
     path.write_text("{}\n")
     run_writer(*[["append", str(path), f'{{"n":{i}}}\n'] for i in range(300)])
-    wait_until(lambda: path.stat().st_size > 0 and path in batches.changed(), "a batch")
-    time.sleep(0.5)
+    marker = root / "--p--" / "after.jsonl"  # written after the burst, so reported after it
+    run_writer(["write", str(marker), "{}\n"])
+    wait_until(lambda: marker in batches.changed(), "the file written after the burst")
     hits = [b for b in batches.all() if path in b.changed]
     assert 1 <= len(hits) < 300  # a burst becomes a few batches, each naming the path once
 
