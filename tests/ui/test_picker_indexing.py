@@ -7,7 +7,7 @@ from typing import Any
 
 from ui_helpers import plain, settle, started
 
-from pitui.ui.messages import CatalogProgress
+from pitui.ui.worker_messages import CatalogProgress
 
 SIZE = (160, 40)
 

@@ -20,9 +20,17 @@ from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, Sess
 from pitui.core.rows.rows import TreeRows
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.reader import NotASession
+from pitui.ui.display_text import tilde
 from pitui.ui.failures import ReportsFailures
-from pitui.ui.format import tilde
-from pitui.ui.messages import (
+from pitui.ui.screens.session_commands import SessionCommands
+from pitui.ui.screens.session_keys import SESSION_BINDINGS
+from pitui.ui.screens.session_panes import SessionPanes
+from pitui.ui.screens.session_tail import SessionTail
+from pitui.ui.widgets.context_pane import ContextPane, prepare_context
+from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.widgets.message_pane import MessagePane
+from pitui.ui.widgets.search_box import run_binding_now, types_text
+from pitui.ui.worker_messages import (
     CatalogChanged,
     ContextBuilt,
     LiveAppended,
@@ -32,14 +40,6 @@ from pitui.ui.messages import (
     SessionProgress,
     TreeSearched,
 )
-from pitui.ui.screens.session_commands import SessionCommands
-from pitui.ui.screens.session_keys import SESSION_BINDINGS
-from pitui.ui.screens.session_panes import SessionPanes
-from pitui.ui.screens.session_tail import SessionTail
-from pitui.ui.widgets.context_pane import ContextPane, prepare_context
-from pitui.ui.widgets.entry_tree import EntryTree
-from pitui.ui.widgets.message_pane import MessagePane
-from pitui.ui.widgets.search_box import run_binding_now, types_text
 
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
 RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often

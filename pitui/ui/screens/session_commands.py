@@ -14,12 +14,12 @@ from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
 from pitui.ui.branch_actions import ask_context_edit, ask_fork
 from pitui.ui.failures import ReportsFailures
-from pitui.ui.messages import ContextBuilt
 from pitui.ui.modals.export import ask_export
 from pitui.ui.screens.sizes import SizeViewScreen
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.context_pane import ContextList, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.worker_messages import ContextBuilt
 
 
 class SessionCommands(ReportsFailures, Screen[None]):
