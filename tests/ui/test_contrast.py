@@ -103,7 +103,7 @@ async def test_tool_rows_keep_the_row_background_to_the_edge(app_factory: Any, t
         for index in tools:
             if index == tree.cursor:
                 continue
-            strip = tree._render_row(index, width, False)
+            strip = tree.renderer.render_row(tree.rows[index], width, False)
             assert strip.cell_length == width
             backgrounds = {seg.style.bgcolor for seg in strip if seg.style is not None}
             assert backgrounds == {tree.rich_style.bgcolor}, (index, backgrounds)
