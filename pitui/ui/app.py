@@ -25,10 +25,10 @@ from pitui.ui.executor import DaemonExecutor
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
-from pitui.ui.messages import SessionRemoved
 from pitui.ui.settings import Settings, load_settings, save_settings
 from pitui.ui.terminal_gone import EVERY, terminal_gone
 from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, DARK, LIGHT, PITUI_THEMES
+from pitui.ui.worker_messages import SessionRemoved
 from pitui.ui.writes import WriteFlow
 
 

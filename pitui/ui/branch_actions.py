@@ -15,7 +15,7 @@ from pitui.core.changes.fork import ForkResult, fork_session
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
 from pitui.core.userdata.store import UserData
-from pitui.ui.format import tilde
+from pitui.ui.display_text import tilde
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathText

@@ -14,11 +14,11 @@ from typing import Any
 from pitui.core.changes.trash import trash_session
 from pitui.core.changes.writer import set_label, set_name
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import tilde
-from pitui.ui.messages import SessionRemoved
+from pitui.ui.display_text import tilde
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathText
 from pitui.ui.modals.text_input import TextInputModal
+from pitui.ui.worker_messages import SessionRemoved
 from pitui.ui.writes import WriteJob
 
 Done = Callable[[str], None]

@@ -13,7 +13,7 @@ from textual.widgets import Button, Label
 from ui_helpers import plain, screen_lines, settle
 from waiting import wait_for
 
-from pitui.ui.format import middle_ellipsis
+from pitui.ui.display_text import middle_ellipsis
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathLine, PathText

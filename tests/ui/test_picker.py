@@ -188,7 +188,7 @@ async def test_a_sort_by_cost_or_size_shows_that_value(
 ) -> None:
     """At 80 columns too, each row shows the value the list is sorted by, as the preview
     writes a cost; the column goes with that sort."""
-    from pitui.ui.format import cost, human_size
+    from pitui.ui.display_text import cost, human_size
 
     async with app_factory().run_test(size=(80, 24)) as pilot:
         picker = await started(pilot)

@@ -8,7 +8,7 @@ from typing import Any
 from ui_helpers import plain, settle, started
 from waiting import wait_for
 
-from pitui.ui.messages import CatalogProgress
+from pitui.ui.worker_messages import CatalogProgress
 
 SIZE = (160, 40)
 

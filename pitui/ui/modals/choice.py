@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from pitui.ui.format import block
+from pitui.ui.display_text import block
 from pitui.ui.modals.dialog_body import Body, body_widgets
 
 

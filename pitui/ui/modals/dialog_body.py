@@ -11,7 +11,7 @@ from textual.widget import Widget
 from textual.widgets import Label
 
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import block, middle_ellipsis
+from pitui.ui.display_text import block, middle_ellipsis
 
 
 @dataclass(frozen=True, slots=True)

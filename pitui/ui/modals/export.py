@@ -22,7 +22,7 @@ from pitui.core.export.destination import proposed_name, write_export
 from pitui.core.export.options import EXTENSIONS, FORMATS, ExportOptions
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
-from pitui.ui.format import line
+from pitui.ui.display_text import line
 from pitui.ui.widgets.export_progress import ExportProgress, show_export_progress
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "jsonl": "Pi session (.jsonl)"}

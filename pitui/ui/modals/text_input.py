@@ -12,7 +12,7 @@ from textual.widgets import Input, Label
 
 from pitui.core.format.jsvalues import js_trim
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import line
+from pitui.ui.display_text import line
 
 
 class TextInputModal(ModalScreen[str | None]):

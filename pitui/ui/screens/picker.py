@@ -20,13 +20,6 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.marks import search_with_marks
-from pitui.ui.messages import (
-    CatalogChanged,
-    CatalogProgress,
-    CatalogScanned,
-    RemotesSynced,
-    SearchDone,
-)
 from pitui.ui.screens.picker_actions import SORTS, PickerActions
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
 from pitui.ui.screens.picker_remotes import shows_remote, start_sync, sync_notices
@@ -35,6 +28,13 @@ from pitui.ui.screens.picker_secrets import DEBOUNCE, PickerSecrets, with_secret
 from pitui.ui.widgets.search_box import SearchBox
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
+from pitui.ui.worker_messages import (
+    CatalogChanged,
+    CatalogProgress,
+    CatalogScanned,
+    RemotesSynced,
+    SearchDone,
+)
 
 SEARCH_DELAY = 0.05  # seconds of quiet typing before a search (one search per burst)
 RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often

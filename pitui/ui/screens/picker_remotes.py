@@ -12,7 +12,7 @@ from textual.screen import Screen
 from pitui.core.remotes.config import load_remotes
 from pitui.core.remotes.sync import SyncResult, sync_remote
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.messages import RemotesSynced
+from pitui.ui.worker_messages import RemotesSynced
 
 LOCAL_STORES = ("local", "archive")
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pitui.core.catalog.scan.discovery import project_dir
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import middle_ellipsis, tilde
+from pitui.ui.display_text import middle_ellipsis, tilde
 
 PATH_WIDTH = 46  # the list's width at 80 columns, less its margins: a path stays on one line
 STATUS_CWD_WIDTH = 24

@@ -8,21 +8,30 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.binding import BindingType
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from pitui.core.format.migration import NEWER_FORMAT, is_newer
 from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
 from pitui.core.rows.rows import TreeRows
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.reader import NotASession
 from pitui.ui.failures import ReportsFailures
-from pitui.ui.format import tilde
-from pitui.ui.messages import (
+from pitui.ui.screens.session_commands import SessionCommands
+from pitui.ui.screens.session_header import SessionHeader
+from pitui.ui.screens.session_keys import SESSION_BINDINGS
+from pitui.ui.screens.session_panes import PaneLayout
+from pitui.ui.screens.session_search import TreeSearchBar
+from pitui.ui.screens.session_tail import TailPeeked, TailPreview, peek
+from pitui.ui.screens.sizes import SizeViewScreen
+from pitui.ui.widgets.context_pane import ContextPane, prepare_context
+from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.widgets.message_pane import MessagePane
+from pitui.ui.widgets.search_box import run_binding_now, types_text
+from pitui.ui.worker_messages import (
     CatalogChanged,
     ContextBuilt,
     LiveAppended,
@@ -30,37 +39,18 @@ from pitui.ui.messages import (
     LiveReloaded,
     SessionLoaded,
     SessionProgress,
-    TreeSearched,
 )
-from pitui.ui.screens.session_commands import SessionCommands
-from pitui.ui.screens.session_keys import SESSION_BINDINGS
-from pitui.ui.screens.session_panes import SessionPanes
-from pitui.ui.screens.session_tail import SessionTail
-from pitui.ui.widgets.context_pane import ContextPane, prepare_context
-from pitui.ui.widgets.entry_tree import EntryTree
-from pitui.ui.widgets.message_pane import MessagePane
-from pitui.ui.widgets.search_box import run_binding_now, types_text
 
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
 RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often
 
 
-class SessionHeader(Static, can_focus=True):
-    """The session's title row; Enter here hands the session to pi (as on Pi's header)."""
+class SessionScreen(ReportsFailures, Screen[None]):
+    """Loads in a thread worker; live events arrive from the watcher thread as messages.
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "enter",
-            "screen.resume",
-            "Resume",
-            id="session.header_resume",
-            tooltip="Resume this session in pi",
-        ),
-    ]
-
-
-class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures, Screen[None]):
-    """Loads in a thread worker; live events arrive from the watcher thread as messages."""
+    It holds its parts: the title (`SessionHeader`), the tree's search bar (`TreeSearchBar`),
+    the preview of a large file's end while it loads (`TailPreview`), the panes' layout
+    (`PaneLayout`) and what its keys do to the session (`SessionCommands`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = SESSION_BINDINGS
 
@@ -79,27 +69,25 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         self._context_timer: Timer | None = None
         self._waiting_size: int | None = None  # not a session yet: its size when last read
         self._retry_timer: Timer | None = None
+        self.panes = PaneLayout(self)
+        self.commands = SessionCommands(self)
 
     # -- layout and loading --------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield SessionHeader(Text(one_line(str(self.path)), style="bold"), id="session-title")
         yield Static(id="session-notice")
-        tail = VerticalScroll(id="session-tail")
-        tail.can_focus = False  # a preview while loading: no keys, no stop on Tab
         with Horizontal(id="panes"):
-            yield EntryTree(id="entry-tree")
+            yield (tree := EntryTree(id="entry-tree"))
             yield MessagePane(id="message-pane")
             yield ContextPane(id="context-pane")
-            with tail:  # over the panes, which stay: the tree keeps the focus and its keys
-                yield Static(id="session-tail-text")
-        with Horizontal(id="tree-search-bar"):
-            yield Static(id="tree-search")
-            yield Static(id="tree-search-count")
+            # over the panes, which stay: the tree keeps the focus and its keys
+            yield TailPreview(id="session-tail")
+        yield TreeSearchBar(tree, opening=self._opening_search, id="tree-search-bar")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.apply_layout()
+        self.panes.apply()
         self.query_one("#panes").loading = True
         self.set_focus(self.query_one(EntryTree), scroll_visible=False)
         self._load(self.query_one(EntryTree).filter)
@@ -166,8 +154,8 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
     )
     def _load(self, filter: str) -> None:
         """Read the file and build the tree's rows (which read what they show of tool calls)."""
-        if self.live is None:
-            self.peek()
+        if self.live is None and (tail := peek(self.path)):
+            self.post_message(TailPeeked(tail))  # on screen before the whole file is read
         try:
             live = self.app.hub.open(self.path, progress=self._reading)
         except NotASession:
@@ -200,7 +188,7 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
             self._retry_timer, self._waiting_size = None, None
         first = self.live is None
         self.live = message.live
-        self.end_peek()
+        self.remove_class("-peeking")
         self.query_one("#panes").loading = False
         self.remove_class("-reading")
         if self.gone is None:
@@ -216,10 +204,7 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
         tree = self.query_one(EntryTree)
         if first and tree.display:
             self.set_focus(tree, scroll_visible=False)
-        if first and self._opening_search and not tree.typed:
-            tree.type_search(self._opening_search)
-        else:
-            self._opening_search = ""
+        self.query_one(TreeSearchBar).loaded(first)
 
     async def on_key(self, event: events.Key) -> None:
         """From a pane (the tree handles its own): a bound key runs now, in the order typed;
@@ -232,38 +217,24 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
             tree.type_search(tree.typed + (event.character or ""))
 
     def _update_title(self) -> None:
-        """Two lines: the name, then what the tree shows (filter, entries, problems), kept
-        whole at any width (the name gives way); then where the session lives."""
-        session = self.live.session if self.live else None
-        if session is None:
+        if self.live is None:
             return
-        home = self.app.config.home
-        status = self._title_status(session)
-        header = self.query_one("#session-title", Static)
-        room = max(8, header.content_region.width - status.cell_len)
-        name = Text(one_line(session.tree.name or "(unnamed session)"))
-        name.stylize("bold" if session.tree.name else "bold dim")
-        name.truncate(room, overflow="ellipsis")
-        place = Text(one_line(tilde(session.cwd, home)), style="cyan", no_wrap=True)
-        place.append(f"  {one_line(tilde(str(self.path), home))}", style="dim")
-        place.truncate(max(8, header.content_region.width), overflow="ellipsis")
-        header.update(Text.assemble(name, status, "\n", place, no_wrap=True))
-
-    def _title_status(self, session: Any) -> Text:
         tree = self.query_one(EntryTree)
-        count = len(session.tree.entries)
-        status = Text(f"  filter: {tree.filter}", style="bold")
-        if tree.label_times:
-            status.append(" +label time")
-        status.append(f"  {count:,} {'entry' if count == 1 else 'entries'}", style="dim")
-        if session.diagnostics:
-            status.append(f"  {len(session.diagnostics)} problems", style="yellow")
-        if is_newer(session.header):
-            status.append(f"  {NEWER_FORMAT}: read only", style="yellow")
-        return status
+        header = self.query_one(SessionHeader)
+        home = self.app.config.home
+        header.show_session(self.live.session, self.path, home, tree.filter, tree.label_times)
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self._update_title()
+        self.panes.fit_width(event.size.width)
+
+    def on_tail_peeked(self, message: TailPeeked) -> None:
+        """The end of a large session's active branch, until the whole tree is in."""
+        if self.live is not None:
+            return  # the whole tree came first
+        self.query_one(TailPreview).show(message.rows)
+        self.add_class("-peeking")
+        self.query_one("#panes").loading = False  # the preview covers them instead
 
     # -- live ----------------------------------------------------------------------------
 
@@ -307,7 +278,7 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
     @on(EntryTree.Highlighted)
     def _highlighted(self, event: EntryTree.Highlighted) -> None:
         self.entry = event.entry
-        self._update_count()
+        self.query_one(TreeSearchBar).update_count()
         tree = self.live.session.tree if self.live else None
         self.query_one(MessagePane).show_entry(event.entry, tree)
         if self._context_timer is not None:
@@ -367,53 +338,82 @@ class SessionScreen(SessionPanes, SessionCommands, SessionTail, ReportsFailures,
 
     @on(EntryTree.SearchTyped)
     def _search_typed(self, event: EntryTree.SearchTyped) -> None:
-        """Show the search as typed, and search in a worker (the answer may come later)."""
-        bar = Text("Search: ", style="bold")
-        bar.append(one_line(event.text))
-        bar.append("   Esc clears · Ctrl+N/Ctrl+P next/previous", style="dim")
-        self.query_one("#tree-search", Static).update(bar)
-        self.query_one("#tree-search-bar").display = bool(event.text)
-        self._search_tree(event.text)
+        self.query_one(TreeSearchBar).typed(event.text)
 
-    @work(
-        thread=True,
-        exclusive=True,
-        group="tree-search",
-        exit_on_error=False,
-        description="searching the tree",
-    )
-    def _search_tree(self, text: str) -> None:
-        """Off the UI thread: the first search of a large session reads every row's text
-        (once: a search typed meanwhile waits for it, and one typed after it skips it)."""
-        model = self.query_one(EntryTree).model
-        if model is not None:
-            model.prepare_search()
-        if get_current_worker().is_cancelled:
-            return
-        matches = model.search(text) if model is not None else []
-        if not get_current_worker().is_cancelled:
-            self.post_message(TreeSearched(text, matches))
+    def _clear_search(self) -> None:
+        self.query_one(TreeSearchBar).clear()
 
-    def on_tree_searched(self, message: TreeSearched) -> None:
+    # -- actions -------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        """Esc: clear the search first (as Pi's /tree), then restore a pane, then leave."""
         tree = self.query_one(EntryTree)
-        if message.text != tree.typed:
-            return  # a newer search is on its way
-        if self._opening_search and message.text == self._opening_search:
-            self._opening_search = ""
-            if not message.matches:  # the search matched the session, not one entry
-                self._clear_search()
-                return
-            tree.show_matches(message.text, message.matches)
-            tree.move_to(0)  # opened from a search: its first match
-            self._update_count()
-            return
-        found = tree.show_matches(message.text, message.matches)
-        self.query_one("#tree-search").set_class(bool(message.text) and not found, "-no-match")
-        self._update_count()
+        if tree.typed or tree.query:
+            self._clear_search()
+        elif self.maximized is not None:
+            self.minimize()
+        elif self.standalone:
+            self.app.exit()
+        else:
+            self.app.pop_screen()
 
-    def _update_count(self) -> None:
-        """Pi's position counter while searching: (highlighted/shown)."""
+    def action_toggle_pane(self, name: str) -> None:
+        self.panes.toggle(name)
+
+    def action_resize_tree(self, step: int) -> None:
+        self.panes.resize_tree(step)
+
+    def action_maximise(self) -> None:
+        self.panes.maximise()
+
+    def action_resume(self) -> None:
+        self.commands.resume()
+
+    def action_copy(self) -> None:
+        self.commands.copy()
+
+    def action_copy_markdown(self) -> None:
+        self.commands.copy_markdown()
+
+    def action_label(self) -> None:
+        self.commands.label()
+
+    def action_rename(self) -> None:
+        self.commands.rename()
+
+    def action_export(self) -> None:
+        self.commands.export()
+
+    def action_trash(self) -> None:
+        self.commands.trash()
+
+    def action_fork_entry(self) -> None:
+        self.commands.fork_entry()
+
+    def action_context_edit(self) -> None:
+        self.commands.context_edit()
+
+    # -- sizes: what makes the session large --------------------------------------------
+
+    def action_sizes(self) -> None:
+        self.app.push_screen(SizeViewScreen(self.path), self._jump_to_entry)
+
+    def _jump_to_entry(self, entry_id: str | None) -> None:
+        """Move the tree's cursor to `entry_id`, clearing a search and showing every entry
+        first if the filter hides it; in a folded branch, to its nearest shown ancestor."""
         tree = self.query_one(EntryTree)
-        shown = len(tree.rows)
-        text = f"({tree.cursor + 1 if shown else 0}/{shown})" if tree.query else ""
-        self.query_one("#tree-search-count", Static).update(text)
+        model = tree.model
+        if entry_id is None or model is None:
+            return
+        if model.tree.get(entry_id) is None:
+            self.notify("That line is not an entry of the tree (the session header?)")
+            return
+        if tree.typed or tree.query:  # a search shows only its matches: show every row
+            self._clear_search()
+        if model.row_of(entry_id) is None and tree.filter != "all":
+            tree.set_filter("all")  # the filter hid it; the user asked to see it
+        tree.move_to_entry(entry_id)
+        if model.index_of(entry_id) is None:
+            self.notify("The entry is in a folded branch: on its nearest shown ancestor")
+        if tree.display:
+            tree.focus()

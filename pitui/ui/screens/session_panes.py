@@ -6,7 +6,6 @@ the tree's share and the hidden panes are remembered between runs (`pitui.ui.set
 
 from __future__ import annotations
 
-from textual import events
 from textual.css.scalar import Scalar, Unit
 from textual.screen import Screen
 from textual.widget import Widget
@@ -17,88 +16,90 @@ PANES = {"tree": "#entry-tree", "message": "#message-pane", "context": "#context
 NARROW_WIDTH = 120  # below this, the tree and one other pane
 
 
-class SessionPanes(Screen[None]):
-    """Showing, hiding, sizing and maximising panes (mixed into `SessionScreen`)."""
+class PaneLayout:
+    """Showing, hiding, sizing and maximising the panes of a session screen."""
 
-    _auto_hidden: str | None = None  # a pane hidden because the screen is narrow
+    def __init__(self, screen: Screen[None]) -> None:
+        self._screen = screen
+        self._auto_hidden: str | None = None  # a pane hidden because the screen is narrow
 
-    def apply_layout(self) -> None:
+    def _pane(self, name: str) -> Widget:
+        return self._screen.query_one(PANES[name])
+
+    def apply(self) -> None:
         """The remembered layout, fitted to the screen's width."""
-        settings = self.app.config.settings  # type: ignore[attr-defined]
+        settings = self._screen.app.config.settings  # type: ignore[attr-defined]
         for name in settings.hidden_panes:
-            self.query_one(PANES[name]).display = False
+            self._pane(name).display = False
         self._set_tree_share(settings.tree_share)
-        self._fit_width(self.size.width)
+        self.fit_width(self._screen.size.width)
 
     @property
     def narrow(self) -> bool:
-        return self.has_class("-narrow")
+        return self._screen.has_class("-narrow")
 
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit_width(event.size.width)
-
-    def _fit_width(self, width: int) -> None:
+    def fit_width(self, width: int) -> None:
         if not width:
             return  # not laid out yet
-        self.set_class(width < NARROW_WIDTH, "-narrow")
-        message, context = self.query_one(PANES["message"]), self.query_one(PANES["context"])
+        self._screen.set_class(width < NARROW_WIDTH, "-narrow")
+        message, context = self._pane("message"), self._pane("context")
         if self.narrow and message.display and context.display:
             context.display, self._auto_hidden = False, "context"
         elif not self.narrow and self._auto_hidden is not None:
-            self.query_one(PANES[self._auto_hidden]).display = True
+            self._pane(self._auto_hidden).display = True
             self._auto_hidden = None
 
-    def action_toggle_pane(self, name: str) -> None:
-        widget = self.query_one(PANES[name])
+    def toggle(self, name: str) -> None:
+        widget = self._pane(name)
         others = {"message": "context", "context": "message"}
         if self.narrow and name in others and not widget.display:
-            other = self.query_one(PANES[others[name]])  # narrow: switch the second pane
+            other = self._pane(others[name])  # narrow: switch the second pane
             if other.display:
                 other.display, self._auto_hidden = False, others[name]
             widget.display = True
             widget.focus()
             return
-        visible = [n for n, sel in PANES.items() if self.query_one(sel).display]
+        visible = [n for n in PANES if self._pane(n).display]
         if widget.display and visible == [name]:
-            self.notify("At least one pane stays visible", severity="warning")
+            self._screen.notify("At least one pane stays visible", severity="warning")
             return
         widget.display = not widget.display
         if widget.display:
             widget.focus()
-        elif self.focused is None or not self.focused.display:
-            next_pane = next(
-                self.query_one(PANES[n]) for n in PANES if self.query_one(PANES[n]).display
-            )
-            next_pane.focus()
+        elif (focused := self._screen.focused) is None or not focused.display:
+            next(self._pane(n) for n in PANES if self._pane(n).display).focus()
         self._remember_panes()
 
     def _remember_panes(self) -> None:
         if self.narrow:
             return  # what a narrow screen hides is not the user's layout
-        hidden = [n for n, sel in PANES.items() if not self.query_one(sel).display]
-        self.app.remember(hidden_panes=hidden)  # type: ignore[attr-defined]
+        hidden = [n for n in PANES if not self._pane(n).display]
+        self._screen.app.remember(hidden_panes=hidden)  # type: ignore[attr-defined]
 
-    def action_resize_tree(self, step: int) -> None:
+    def resize_tree(self, step: int) -> None:
         """Give the tree more (step > 0) or less of the width; remembered."""
+        app = self._screen.app
         low, high = TREE_SHARE_RANGE
-        share = self.app.config.settings.tree_share  # type: ignore[attr-defined]
+        share = app.config.settings.tree_share  # type: ignore[attr-defined]
         share = max(low, min(high, share + step))
         self._set_tree_share(share)
-        self.app.remember(tree_share=share)  # type: ignore[attr-defined]
+        app.remember(tree_share=share)  # type: ignore[attr-defined]
 
     def _set_tree_share(self, share: int) -> None:
-        self.query_one(PANES["tree"]).styles.width = Scalar(float(share), Unit.FRACTION, Unit.WIDTH)
+        self._pane("tree").styles.width = Scalar(float(share), Unit.FRACTION, Unit.WIDTH)
 
-    def action_maximise(self) -> None:
-        if self.maximized is not None:
-            self.minimize()
+    def maximise(self) -> None:
+        """The focused pane fills the screen; again: the panes are restored."""
+        screen = self._screen
+        if screen.maximized is not None:
+            screen.minimize()
             return
         pane = self._focused_pane()
         if pane is not None:
-            self.maximized = pane  # not `maximize()`: the context pane is a container
+            screen.maximized = pane  # not `maximize()`: the context pane is a container
 
     def _focused_pane(self) -> Widget | None:
-        node = self.focused
+        node = self._screen.focused
         while node is not None and node.id not in {s[1:] for s in PANES.values()}:
             node = node.parent  # type: ignore[assignment]
         return node if isinstance(node, Widget) else None

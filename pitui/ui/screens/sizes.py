@@ -19,8 +19,8 @@ from textual.widgets import DataTable, Footer, Static
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.sizes import EntrySize, SessionSize, session_size
+from pitui.ui.display_text import human_size
 from pitui.ui.failures import ReportsFailures
-from pitui.ui.format import human_size
 
 TOP = 20  # largest entries listed
 BAR = 16  # cells of the share bar at 100%

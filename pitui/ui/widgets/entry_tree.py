@@ -1,8 +1,9 @@
 """EntryTree: a line-API view of a session tree (Pi's /tree) that scales to 100k entries.
 
-Only visible lines are rendered (`entry_tree_render.py`), from `pitui.core.rows.rows.TreeRows`.
-Its keys are `entry_tree_keys.py`'s, its search (typing searches, only matches shown) is
-`entry_tree_search.py`'s; here: the data, the cursor and the actions.
+Only visible lines are drawn, by a `RowRenderer` (`entry_tree_render.py`), from
+`pitui.core.rows.rows.TreeRows`. Search as in Pi's /tree: typing searches (the tree keeps the
+focus, so every key lands in the order typed), only the matching rows show (a `TreeSearch`,
+`entry_tree_search.py`), Ctrl+N / Ctrl+P step through them. Its keys: `entry_tree_keys.py`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from typing import ClassVar
 
 from textual import events
 from textual.binding import BindingType
-from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -25,9 +25,10 @@ from pitui.ui.widgets.entry_tree_render import (
     COMPONENT_CLASSES,
     ENTRY_TREE_CSS,
     STYLE_CLASSES,
-    RendersRows,
+    RowRenderer,
 )
-from pitui.ui.widgets.entry_tree_search import SearchesRows
+from pitui.ui.widgets.entry_tree_search import TreeSearch
+from pitui.ui.widgets.search_box import run_binding_now, types_text
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 _STYLE_CLASSES = STYLE_CLASSES  # the name tests/ui/test_contrast.py knows
@@ -35,7 +36,7 @@ _STYLE_CLASSES = STYLE_CLASSES  # the name tests/ui/test_contrast.py knows
 _NOTHING = object()  # no entry highlighted (as opposed to an entry whose id is None)
 
 
-class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
+class EntryTree(ScrollView, can_focus=True):
     """Rows of a session tree with a cursor, folding, filters and search."""
 
     BINDINGS: ClassVar[list[BindingType]] = ENTRY_TREE_BINDINGS
@@ -87,13 +88,9 @@ class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
         self.model: TreeRows | None = None
         self.cursor = 0
         self._filter = filter
-        self._query = ""
-        self._matches: list[int] = []  # model row indices matching the search
-        self._match_set: set[int] = set()
-        self._view_rows: list[Row] | None = None  # while searching: only the matching rows
-        self.typed = ""  # the search as typed (the rows shown may answer an older one)
+        self._search = TreeSearch()
         self._last_posted: object = _NOTHING
-        self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
+        self.renderer = RowRenderer(self)
         if tree is not None:
             self.load(tree)
 
@@ -101,14 +98,14 @@ class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
     @property
     def rows(self) -> list[Row]:
         """The rows shown: while a search is active only its matches, as in Pi's /tree."""
-        if self._view_rows is not None:
-            return self._view_rows
+        if self._search.view_rows is not None:
+            return self._search.view_rows
         return self.model.rows if self.model else []
 
     def move_to_entry(self, entry_id: str | None) -> None:
         """Highlight this entry's row, or its nearest shown ancestor's."""
         if self.model is not None:
-            self.move_to(self._to_view(self.model.nearest_index(entry_id)))
+            self.move_to(self._search.to_view(self.model.nearest_index(entry_id)))
 
     @property
     def filter(self) -> str:
@@ -187,19 +184,18 @@ class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
     def _after_change(self, cursor: int, *, scroll: bool = True, research: bool = True) -> None:
         """The rows changed: highlight the row of model index `cursor` (or the match after)."""
         self._invalidate()
-        if self._query and self.model and research:
-            self._matches = self.model.search(self._query)
-            self._match_set = set(self._matches)
-        self._set_view()
+        if self.model and research:
+            self._search.research(self.model)
+        self._search.show(self.model.rows if self.model else [])
         self.virtual_size = Size(self.size.width, len(self.rows))
-        self.cursor = max(0, min(self._to_view(cursor), len(self.rows) - 1))
+        self.cursor = max(0, min(self._search.to_view(cursor), len(self.rows) - 1))
         self.refresh()
         if scroll:
             self._scroll_to_cursor()
         self._post_highlighted()
 
     def _invalidate(self) -> None:
-        self._strips.clear()
+        self.renderer.clear()
         self.refresh()
 
     # -- actions --------------------------------------------------------------------------
@@ -225,7 +221,7 @@ class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
             return
         parent = self.model.parent_index(self._model_cursor())
         if parent is not None:
-            self.move_to(self._to_view(parent))
+            self.move_to(self._search.to_view(parent))
 
     def action_unfold_or_child(self) -> None:
         """Unfold a folded row; otherwise go to its first child row."""
@@ -247,7 +243,8 @@ class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
         elif direction == "down" and row.folded:
             self.action_unfold_or_child()
         else:
-            self.move_to(self._to_view(self.model.segment_start(self._model_cursor(), direction)))
+            start = self.model.segment_start(self._model_cursor(), direction)
+            self.move_to(self._search.to_view(start))
 
     def action_fold_all(self) -> None:
         self._refold(self.model.fold_all if self.model else None)
@@ -295,11 +292,80 @@ class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
         if entry is not None:
             self.post_message(self.Selected(self, entry))
 
+    def _model_cursor(self) -> int:
+        """The model row index of the row under the cursor."""
+        return self._search.to_model(self.cursor)
+
     def _row(self) -> Row | None:
         rows = self.rows
         return rows[self.cursor] if 0 <= self.cursor < len(rows) else None
 
+    # -- search ---------------------------------------------------------------------------
+    @property
+    def query(self) -> str:  # type: ignore[override]
+        """The search the rows shown answer ("": none)."""
+        return self._search.query
+
+    @property
+    def typed(self) -> str:
+        """The search as typed (the rows shown may still answer an older one)."""
+        return self._search.typed
+
+    def search(self, text: str) -> int:
+        """Show only the rows matching `text`; highlight the first at or after the cursor."""
+        return self.show_matches(text, self.model.search(text) if self.model else [])
+
+    def show_matches(self, text: str, matches: list[int]) -> int:
+        """Show only `matches` (model row indices found for `text`, e.g. by a thread worker;
+        Pi's tokens AND-ed over its searchable text); "" shows every row again."""
+        kept = self.highlighted
+        self._search.set(text, matches, self.model.rows if self.model else [])
+        self._after_change(self._search.nearest_shown(self.model, kept), research=False)
+        return len(self._search.matches)
+
+    def next_match(self) -> None:
+        self.action_match(1)
+
+    def previous_match(self) -> None:
+        self.action_match(-1)
+
+    def action_match(self, step: int) -> None:
+        """The next / previous match, wrapping (every row shown is a match)."""
+        if self._search.query and self.rows:
+            self.move_to((self.cursor + step) % len(self.rows))
+
+    def clear_search(self) -> None:
+        self._search.typed = ""
+        self.show_matches("", [])
+
+    def type_search(self, text: str) -> None:
+        """The search is now `text`: the screen searches and calls `show_matches()`."""
+        self._search.typed = text
+        self.post_message(self.SearchTyped(self, text))
+
     # -- events ---------------------------------------------------------------------------
+    async def on_key(self, event: events.Key) -> None:
+        """As in Pi's /tree: a key that types and that no binding uses (Pi's own Shift+L and
+        Shift+T, or a user's remap) goes on the search; Backspace takes its last character.
+        Bound keys run here, in the order typed."""
+        if await run_binding_now(self, event):
+            return
+        if types_text(event):
+            self.type_search(self.typed + (event.character or ""))
+        elif event.key == "backspace" and self.typed:
+            self.type_search(self.typed[:-1])
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+
+    def render_line(self, y: int) -> Strip:
+        index = y + self.scroll_offset.y
+        width = self.scrollable_content_region.width
+        if not 0 <= index < len(self.rows):
+            return Strip.blank(width, self.rich_style)
+        return self.renderer.line(self.rows, index, width, index == self.cursor)
+
     def _on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is not None:
@@ -308,9 +374,9 @@ class EntryTree(SearchesRows, RendersRows, ScrollView, can_focus=True):
                 self.move_to(index)
 
     def on_resize(self, event: events.Resize) -> None:
-        self._strips.clear()
+        self.renderer.clear()
         self.virtual_size = Size(event.size.width, len(self.rows))
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._strips.clear()
+        self.renderer.clear()

@@ -1,18 +1,17 @@
 """How the entry tree draws a row: one `Strip` per visible line, cached, from the row's parts
 (`Row.parts()`) styled by the widget's component classes.
 
-An `EntryTree` mixin: `rows`, `cursor` and the `_strips` cache are `EntryTree`'s; session text
-is appended to `rich.text.Text` (never markup) and has gone through `one_line` already.
+Session text is appended to `rich.text.Text` (never markup) and has gone through `one_line`
+already.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from rich.style import Style
 from rich.text import Text
 from textual.cache import LRUCache
 from textual.strip import Strip
+from textual.widget import Widget
 
 from pitui.core.rows.row import Row
 
@@ -51,39 +50,35 @@ ENTRY_TREE_CSS = """
     """
 
 
-class RendersRows:
-    """`render_line` of `EntryTree`: the row at a line, as the widget's styles colour it."""
+class RowRenderer:
+    """Draws the rows of a widget (the entry tree) as its component classes colour them,
+    caching each line's `Strip` until `clear()` (the rows, width or styles changed)."""
 
-    rows: list[Row]
-    cursor: int
-    _strips: LRUCache[tuple[int, int, bool], Strip]
-    # Textual's, from the widget
-    scroll_offset: Any
-    scrollable_content_region: Any
-    rich_style: Style
-    app: Any
-    get_component_rich_style: Any
+    def __init__(self, widget: Widget) -> None:
+        self._widget = widget
+        self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
 
-    def render_line(self, y: int) -> Strip:
-        index = y + self.scroll_offset.y
-        width = self.scrollable_content_region.width
-        if not 0 <= index < len(self.rows):
-            return Strip.blank(width, self.rich_style)
-        key = (index, width, index == self.cursor)
+    def clear(self) -> None:
+        self._strips.clear()
+
+    def line(self, rows: list[Row], index: int, width: int, is_cursor: bool) -> Strip:
+        """Row `index` of `rows`, `width` cells wide."""
+        key = (index, width, is_cursor)
         strip = self._strips.get(key)
         if strip is None:
-            strip = self._render_row(index, width, index == self.cursor)
+            strip = self.render_row(rows[index], width, is_cursor)
             self._strips[key] = strip
         return strip
 
-    def _render_row(self, index: int, width: int, is_cursor: bool) -> Strip:
-        text = self._row_text(self.rows[index], width)
-        base = self.rich_style
+    def render_row(self, row: Row, width: int, is_cursor: bool) -> Strip:
+        widget = self._widget
+        text = self._row_text(row, width)
+        base = widget.rich_style
         if is_cursor:
-            base = base + self.get_component_rich_style("entry-tree--cursor")
+            base = base + widget.get_component_rich_style("entry-tree--cursor")
         text.truncate(width, overflow="ellipsis", pad=True)
         text.stylize_before(base)  # after the padding: no trailing cell without the row's bg
-        segments = list(text.render(self.app.console))
+        segments = list(text.render(widget.app.console))
         return Strip(segments).crop_extend(0, width, base).simplify()
 
     def _row_text(self, row: Row, width: int) -> Text:
@@ -100,5 +95,5 @@ class RendersRows:
         name = STYLE_CLASSES.get(key)
         if not name:
             return None
-        full = self.get_component_rich_style(name)
+        full = self._widget.get_component_rich_style(name)
         return Style(color=full.color, bold=full.bold, dim=full.dim, italic=full.italic)

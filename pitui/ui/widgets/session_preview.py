@@ -21,9 +21,9 @@ from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import one_line, visible
 from pitui.core.session.reader import NotASession
 from pitui.core.session.session import Session
+from pitui.ui.display_text import cost, count, stamp, tilde
 from pitui.ui.failures import ReportsFailures
-from pitui.ui.format import cost, count, stamp, tilde
-from pitui.ui.messages import PreviewReady
+from pitui.ui.worker_messages import PreviewReady
 
 PREVIEW_MAX_BYTES = 8 * 1024 * 1024  # larger files: summary only (the session screen reads them)
 EXCERPT_CHARS = 400

@@ -23,7 +23,7 @@ from textual.strip import Strip
 
 from pitui.core.catalog.search import MEASURES
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.format import (
+from pitui.ui.display_text import (
     age,
     age_good_until,
     cost,

@@ -14,7 +14,7 @@ from textual.widget import Widget
 
 from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.groups import Group, Stats
-from pitui.ui.format import middle_ellipsis, tilde
+from pitui.ui.display_text import middle_ellipsis, tilde
 
 KEY_MIN = 24  # below this the numbers go compact, to leave the group's name room
 KEY_MAX = 72

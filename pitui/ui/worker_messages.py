@@ -1,4 +1,4 @@
-"""App-level messages: what thread workers and watcher callbacks tell the UI."""
+"""Messages from thread workers and watcher callbacks to the UI (Textual `Message`s)."""
 
 from __future__ import annotations
 

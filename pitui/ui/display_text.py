@@ -1,4 +1,4 @@
-"""Small text formatters shared by the picker and the session screen."""
+"""How values and untrusted text are shown: ages, stamps, paths, counts, sizes, inert lines."""
 
 from __future__ import annotations
 

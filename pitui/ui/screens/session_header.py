@@ -1,0 +1,57 @@
+"""The session screen's title: the session's name, what the tree shows, where it lives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from pitui.core.format.migration import NEWER_FORMAT, is_newer
+from pitui.core.rows.safe_text import one_line
+from pitui.core.session.session import Session
+from pitui.ui.display_text import tilde
+
+
+class SessionHeader(Static, can_focus=True):
+    """The session's title row; Enter here hands the session to pi (as on Pi's header)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "enter",
+            "screen.resume",
+            "Resume",
+            id="session.header_resume",
+            tooltip="Resume this session in pi",
+        ),
+    ]
+
+    def show_session(
+        self, session: Session, path: Path, home: str | None, filter: str, label_times: bool
+    ) -> None:
+        """Two lines: the name, then what the tree shows (filter, entries, problems), kept
+        whole at any width (the name gives way); then where the session lives."""
+        status = _status(session, filter, label_times)
+        width = self.content_region.width
+        name = Text(one_line(session.tree.name or "(unnamed session)"))
+        name.stylize("bold" if session.tree.name else "bold dim")
+        name.truncate(max(8, width - status.cell_len), overflow="ellipsis")
+        place = Text(one_line(tilde(session.cwd, home)), style="cyan", no_wrap=True)
+        place.append(f"  {one_line(tilde(str(path), home))}", style="dim")
+        place.truncate(max(8, width), overflow="ellipsis")
+        self.update(Text.assemble(name, status, "\n", place, no_wrap=True))
+
+
+def _status(session: Session, filter: str, label_times: bool) -> Text:
+    count = len(session.tree.entries)
+    status = Text(f"  filter: {filter}", style="bold")
+    if label_times:
+        status.append(" +label time")
+    status.append(f"  {count:,} {'entry' if count == 1 else 'entries'}", style="dim")
+    if session.diagnostics:
+        status.append(f"  {len(session.diagnostics)} problems", style="yellow")
+    if is_newer(session.header):
+        status.append(f"  {NEWER_FORMAT}: read only", style="yellow")
+    return status
