@@ -76,10 +76,10 @@ class PickerScreen(ReportsFailures, Screen[None]):
 
     def __init__(self) -> None:
         super().__init__(id="picker")
-        self.progress: tuple[int, int] | None = None
-        self.known_count = 0
-        self.rows: list[Any] = []
-        self.search_error: str | None = None
+        self.progress: tuple[int, int] | None = None  # (done, total) while the scan runs
+        self.known_count = 0  # sessions in the index, counted when an answer is empty
+        self.rows: list[Any] = []  # the catalog rows listed (the answer on screen)
+        self.search_error: str | None = None  # why the query could not be read (a bad re:)
         self._search_timer: Timer | None = None
         self._last_research = 0.0
         self._unsubscribe: Any = None
