@@ -12,19 +12,22 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
+from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from pitui.core.catalog.search import SORTS
 from pitui.core.rows.safe_text import one_line
+from pitui.ui.branch_actions import ask_tags, toggle_pin
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.marks import search_with_marks
-from pitui.ui.screens.picker_actions import SORTS, PickerActions
+from pitui.ui.screens import picker_actions
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
 from pitui.ui.screens.picker_remotes import shows_remote, start_sync, sync_notices
 from pitui.ui.screens.picker_scope import how_to_see_more, looked_in, status_scope
-from pitui.ui.screens.picker_secrets import DEBOUNCE, PickerSecrets, with_secret_marks
+from pitui.ui.screens.picker_secrets import DEBOUNCE, SecretsFound, SecretsScan, with_secret_marks
 from pitui.ui.widgets.search_box import SearchBox
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
@@ -49,26 +52,38 @@ class SearchRequest:
     archive: bool = False
 
 
-class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
-    """Catalog search in thread workers; the list updates as the catalog fills in."""
+class PickerScreen(ReportsFailures, Screen[None]):
+    """Catalog search in thread workers; the list updates as the catalog fills in.
+
+    The question the list answers is the search box's text and the attributes below: changing
+    one asks again (its watcher searches and updates the status line)."""
 
     BINDINGS: ClassVar[list[BindingType]] = PICKER_BINDINGS
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
 
+    all_scope = var(False, init=False)
+    """Every folder's sessions (Tab), or the current folder's."""
+    archive = var(False, init=False)
+    """pitui's archive's sessions instead of Pi's session folder's (Alt+A)."""
+    sort = var(SORTS[0], init=False)
+    """The order of the list, one of `SORTS` (Ctrl+S cycles)."""
+    named_only = var(False, init=False)
+    """Only the sessions with a name (Ctrl+N)."""
+    show_paths = var(False, init=False, toggle_class="-paths")
+    """The file path column, the list taking the preview's width (Ctrl+P)."""
+    secret_paths: var[frozenset[str]] = var(frozenset(), init=False)
+    """The sessions found to hold credentials, marked in the list (`SecretsScan`)."""
+
     def __init__(self) -> None:
         super().__init__(id="picker")
-        self.all_scope = False
-        self.archive = False  # the archive's sessions instead of Pi's session folder's
-        self.sort = SORTS[0]
-        self.named_only = False
-        self.show_paths = False
-        self.progress: tuple[int, int] | None = None
-        self.known_count = 0
-        self.rows: list[Any] = []
-        self.search_error: str | None = None
+        self.progress: tuple[int, int] | None = None  # (done, total) while the scan runs
+        self.known_count = 0  # sessions in the index, counted when an answer is empty
+        self.rows: list[Any] = []  # the catalog rows listed (the answer on screen)
+        self.search_error: str | None = None  # why the query could not be read (a bad re:)
         self._search_timer: Timer | None = None
         self._last_research = 0.0
         self._unsubscribe: Any = None
+        self._secrets: SecretsScan | None = None  # once there is a catalog
         self.scanned = False  # the first scan has finished: the list is complete
         self._shown: SearchRequest | None = None  # the question the list on screen answers
         self._queued: str | None = None  # an action pressed before the answer came
@@ -86,7 +101,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.all_scope = self.app.config.all_scope
+        self.set_reactive(PickerScreen.all_scope, self.app.config.all_scope)  # asked below
         self.query_one(SessionPreview).home = self.app.config.home
         # At once, not after a refresh as `focus()` does: the app hands keys on only once this
         # screen is mounted, and every one of them is for the search box.
@@ -94,6 +109,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         self._update_status()
         if self.app.catalog is None:
             return
+        self._secrets = SecretsScan(self, self.app.catalog, self._listed_paths)
         self._scan()
         self.run_search()  # what the index already knows, while the scan runs
         self._unsubscribe = self.app.hub.subscribe(self._hub_changed)
@@ -151,7 +167,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
             self.run_search()  # (an empty list: its message changes once the scan is done)
         else:  # the index the list came from (or the answer on its way) was up to date
             self._update_status()
-        self.look_for_secrets()
+        self._look_for_secrets()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == "scan":
@@ -169,7 +185,7 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
             self.notify(message.notice, severity="warning", markup=False)
         self.run_search()
         if self.scanned:
-            self.look_for_secrets(delay=DEBOUNCE)
+            self._look_for_secrets(delay=DEBOUNCE)
 
     @work(
         thread=True,
@@ -184,7 +200,42 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         if changed:
             self.app.hub.refresh(changed)
 
+    # -- secrets -------------------------------------------------------------------------
+
+    def _look_for_secrets(self, *, delay: float = 0.0) -> None:
+        if self._secrets is not None:
+            self._secrets.look(delay=delay)
+
+    def _listed_paths(self) -> list[str]:
+        return [row.summary.path for row in self.rows]
+
+    def on_secrets_found(self, message: SecretsFound) -> None:
+        self.secret_paths = message.paths
+
+    def watch_secret_paths(self) -> None:
+        self.run_search()  # its answer marks them
+
     # -- search --------------------------------------------------------------------------
+
+    def _ask_again(self) -> None:
+        """The question changed (its scope, store, sort or filter): search, and say so."""
+        self.run_search()
+        self._update_status()
+
+    watch_all_scope = watch_archive = watch_sort = watch_named_only = _ask_again
+
+    def watch_show_paths(self, show_paths: bool) -> None:
+        self._show_rows()
+
+    def _show_rows(self, *, top: bool = False) -> None:
+        self.query_one(SessionTable).show_rows(
+            self.rows,
+            now=self.app.now(),
+            all_scope=self.all_scope,
+            show_paths=self.show_paths,
+            home=self.app.config.home,
+            top=top,
+        )
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
@@ -252,15 +303,8 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
             return  # keep the last list while the query is being typed
         self.rows = list(result.rows)
         self.known_count = known
+        self._show_rows(top=new_question)  # as Pi: a new question highlights its first answer
         table = self.query_one(SessionTable)
-        table.show_rows(
-            self.rows,
-            now=self.app.now(),
-            all_scope=self.all_scope,
-            show_paths=self.show_paths,
-            home=self.app.config.home,
-            top=new_question,  # as Pi: a new question highlights its first answer
-        )
         self._update_empty(request)
         self._update_status()
         preview = self.query_one(SessionPreview)
@@ -339,6 +383,98 @@ class PickerScreen(PickerActions, PickerSecrets, ReportsFailures, Screen[None]):
         self.query_one("#picker-status").set_class(bool(self.search_error), "-error")
         # the list shows the measure its rows are sorted by (the answer's sort, not one asked)
         self.query_one(SessionTable).show_sort((self._shown or self.current_request()).sort)
+
+    # -- keys ----------------------------------------------------------------------------
+
+    def action_toggle_scope(self) -> None:
+        self.all_scope = not self.all_scope
+
+    def action_toggle_archive(self) -> None:
+        """The archive as a scope of its own (Tab still chooses this folder / all)."""
+        self.archive = not self.archive
+
+    def action_cycle_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+
+    def action_toggle_named(self) -> None:
+        self.named_only = not self.named_only
+
+    def action_toggle_paths(self) -> None:
+        self.show_paths = not self.show_paths
+
+    def action_move_list(self, move: str, step: int) -> None:
+        """Move the list's selection by rows (`cursor`) or pages (`page`)."""
+        table = self.query_one(SessionTable)
+        if move == "page":
+            table.action_page(step)
+        else:
+            table.action_cursor(step)
+
+    def action_escape(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""
+        else:
+            self.app.exit()
+
+    def action_open(self) -> None:
+        if not self.defer("open") and (summary := self.highlighted) is not None:
+            picker_actions.open_session(self.app, summary, self.query_one("#search", Input).value)
+
+    def action_resume(self) -> None:
+        if not self.defer("resume") and (summary := self.highlighted) is not None:
+            picker_actions.resume(self.app, summary)
+
+    def action_fork(self) -> None:
+        if not self.defer("fork") and (summary := self.highlighted) is not None:
+            picker_actions.fork(self.app, summary)
+
+    def action_rename(self) -> None:
+        if not self.defer("rename") and (summary := self.highlighted) is not None:
+            picker_actions.rename(
+                self.app, summary, lambda path, note: self.refresh_paths([path], note)
+            )
+
+    def action_trash(self) -> None:
+        if not self.defer("trash") and (summary := self.highlighted) is not None:
+            picker_actions.trash(self.app, summary)
+
+    def action_export(self) -> None:
+        if (summary := self.highlighted) is not None:
+            picker_actions.export(self, summary)
+
+    def action_stats(self) -> None:
+        """Usage of the sessions listed now (the current search, scope and named filter)."""
+        if self.app.catalog is not None:
+            summaries = [row.summary for row in self.rows]
+            query = self.query_one("#search", Input).value
+            picker_actions.show_stats(self.app, summaries, self.all_scope, query)
+
+    def action_trash_view(self) -> None:
+        picker_actions.show_trash(self.app)
+
+    def action_pin(self) -> None:
+        if (row := self.query_one(SessionTable).highlighted_row) is not None:
+            toggle_pin(self.app, row, self._marks_changed)
+
+    def action_tags(self) -> None:
+        if (row := self.query_one(SessionTable).highlighted_row) is not None:
+            ask_tags(self.app, row, self._marks_changed)
+
+    def _marks_changed(self, note: str) -> None:
+        self.notify(note, markup=False)  # holds the tags as typed
+        self.run_search()
+
+    def refresh_paths(self, paths: list[Path], note: str | None = None) -> None:
+        """Re-read these sessions into the catalog (after our own writes) and search again."""
+        if note:
+            self.notify(note)
+        if self.app.catalog is not None:
+            self._update_catalog(paths, [])
+
+    def forget(self, path: Path) -> None:
+        if self.app.catalog is not None:
+            self._update_catalog([], [path])
 
     # -- list ----------------------------------------------------------------------------
 

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
+from textual.dom import DOMNode
 from textual.message import Message
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from pitui.core.catalog.search.threads import CatalogRow
-from pitui.ui.failures import ReportsFailures
 from pitui.ui.marks import MarkedRow
 
 if TYPE_CHECKING:
@@ -53,41 +53,50 @@ class SecretsFound(Message):
     paths: frozenset[str]
 
 
-class PickerSecrets(ReportsFailures, Screen[None]):
-    """Mixed into `PickerScreen`: `secret_paths`, and the worker that fills it."""
+class SecretsScan:
+    """Passes over the catalog's sessions in thread workers of `host` (which reports their
+    failures), each posting `SecretsFound` to it whenever the set of paths found changes.
+    `listed` gives the paths on screen, looked at first."""
 
-    rows: list[Any]
-    secret_paths: frozenset[str] = frozenset()
-    _secrets_cache: SecretsCache | None = None
-    _secrets_timer: Timer | None = None
-    _secrets_lock = threading.Lock()
+    def __init__(self, host: DOMNode, catalog: Any, listed: Callable[[], list[str]]) -> None:
+        self._host = host
+        self._catalog = catalog
+        self._listed = listed
+        self._found: frozenset[str] = frozenset()  # as last posted
+        self._cache: SecretsCache | None = None
+        self._timer: Timer | None = None
+        self._lock = threading.Lock()  # one pass at a time: a cancelled one ends at its next file
 
-    def look_for_secrets(self, *, delay: float = 0.0) -> None:
+    def look(self, *, delay: float = 0.0) -> None:
         """Start a pass (after `delay` seconds without another request)."""
-        if self._secrets_timer is not None:
-            self._secrets_timer.stop()
+        if self._timer is not None:
+            self._timer.stop()
         if delay:
-            self._secrets_timer = self.set_timer(delay, self._find_secrets)
+            self._timer = self._host.set_timer(delay, self._start)
         else:
-            self._find_secrets()
+            self._start()
 
-    @work(thread=True, exclusive=True, group="secrets", exit_on_error=False, description="secrets")
-    def _find_secrets(self) -> None:
-        catalog = self.app.catalog  # type: ignore[attr-defined]
-        if catalog is None:
-            return
+    def _start(self) -> None:
+        self._host.run_worker(
+            partial(self._pass, self._listed()),
+            thread=True,
+            exclusive=True,
+            group="secrets",
+            exit_on_error=False,
+            description="secrets",
+        )
+
+    def _pass(self, listed: list[str]) -> None:
         worker = get_current_worker()
-        listed = [row.summary.path for row in self.rows]
-        known = [s.path for s in catalog.sessions(cwd=None)]
+        known = [s.path for s in self._catalog.sessions(cwd=None)]
         paths = list(dict.fromkeys([*listed, *known]))
 
         def stop() -> bool:
             return worker.is_cancelled
 
-        with self._secrets_lock:  # a cancelled pass ends at its next file
-            cache = self._cache(catalog)
-            found = set(self.secret_paths) & set(paths)  # kept until their file is looked at
-            posted = frozenset(self.secret_paths)
+        with self._lock:
+            cache = self._opened_cache()
+            found = set(self._found) & set(paths)  # kept until their file is looked at
             saved = time.monotonic()
             for start in range(0, len(paths), BATCH):
                 batch = paths[start : start + BATCH]
@@ -99,21 +108,16 @@ class PickerSecrets(ReportsFailures, Screen[None]):
                     saved = time.monotonic()
                 found.difference_update(batch)
                 found.update(holding)
-                if found != posted:
-                    posted = frozenset(found)
-                    self.post_message(SecretsFound(posted))
+                if found != self._found:
+                    self._found = frozenset(found)
+                    self._host.post_message(SecretsFound(self._found))
             cache.close()
 
-    def _cache(self, catalog: Any) -> SecretsCache:
-        """One cache for the screen's life (without an index folder it lives in memory)."""
-        if self._secrets_cache is None:
+    def _opened_cache(self) -> SecretsCache:
+        """One cache for the scan's life (without an index folder it lives in memory)."""
+        if self._cache is None:
             from pitui.core.secrets.found_cache import SecretsCache  # its detector: off launch
 
-            index_path: Path | None = catalog.index.path
-            self._secrets_cache = SecretsCache(index_path.parent if index_path else None)
-        return self._secrets_cache
-
-    def on_secrets_found(self, message: SecretsFound) -> None:
-        if message.paths != self.secret_paths:
-            self.secret_paths = message.paths
-            self.run_search()  # type: ignore[attr-defined]
+            index_path: Path | None = self._catalog.index.path
+            self._cache = SecretsCache(index_path.parent if index_path else None)
+        return self._cache
