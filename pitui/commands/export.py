@@ -49,8 +49,9 @@ def run(args: argparse.Namespace) -> int:
     ) as progress:
         result = export_session(session, args.leaf, options, progress)
         if streamed:
-            sys.stdout.writelines(result.parts)
             sys.stdout.flush()
+            sys.stdout.buffer.writelines(result.parts)
+            sys.stdout.buffer.flush()
         else:
             name = proposed_name(result.name, EXTENSIONS[args.format], args.context)
             path, chosen = destination(args.output, name)

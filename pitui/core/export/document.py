@@ -47,19 +47,20 @@ class Document:
 
 
 def to_markdown(document: Document) -> str:
-    return "".join(markdown_parts(document))
+    return b"".join(markdown_parts(document)).decode()
 
 
-def markdown_parts(document: Document) -> Iterator[str]:
-    """The Markdown in pieces of a few hundred blocks, each made inert when it is asked
-    for: written one after the other, a large export is never all in one string."""
+def markdown_parts(document: Document) -> Iterator[bytes]:
+    """The Markdown in UTF-8 pieces of a few hundred blocks, each made inert when it is
+    asked for: written one after the other, a large export is never all in one string (and
+    is encoded once, by the check that it is inert)."""
     parts = [f"# {escape_inline(document.title)}"]
     if document.header:
         parts.append("\n".join(f"- {line}" for line in document.header))
     parts.extend(_block_markdown(block) for block in document.blocks)
     for at in range(0, len(parts), CHUNK):
         end = "\n" if at + CHUNK >= len(parts) else "\n\n"
-        yield inert("\n\n".join(parts[at : at + CHUNK])) + end
+        yield inert_utf8("\n\n".join(parts[at : at + CHUNK]) + end)
 
 
 def blocks_markdown(blocks: list[Block]) -> str:
@@ -87,6 +88,15 @@ def inert(text: str) -> str:
     if _has_controls(data):
         return visible(text)
     return text
+
+
+def inert_utf8(text: str) -> bytes:
+    """`inert(text)` in UTF-8."""
+    try:
+        data = text.encode()
+    except UnicodeEncodeError:
+        return inert(text).encode()
+    return visible(text).encode() if _has_controls(data) else data
 
 
 def is_inert(text: str) -> bool:
