@@ -88,7 +88,12 @@ _MD = _renderer()
 
 def render_markdown(text: str, *, is_inert: bool = False) -> str:
     """The HTML of Markdown `text`; `is_inert`: it is known to be inert already."""
-    text = text if is_inert else inert(text)
+    return _inert_html(text if is_inert else inert(text))
+
+
+def _inert_html(text: str) -> str:
+    """The HTML of inert Markdown: a fence or a simple block made directly, markdown-it
+    for the rest."""
     fast = _fence_html(text)
     if fast is None:
         fast = simple_html(text)
@@ -153,14 +158,19 @@ def html_parts(
         if progress is not None:
             progress(at, len(blocks))
         chunk = blocks[at : at + CHUNK]
-        clean = is_inert("".join(block.markdown for block in chunk))
-        yield "".join(_block_html(block, clean) for block in chunk)
+        yield _chunk_html(chunk, is_inert("".join(block.markdown for block in chunk)))
     yield "</main>\n</body>\n</html>\n"
 
 
-def _block_html(block: Block, clean: bool) -> str:
-    body = render_markdown(block.markdown, is_inert=clean)
-    if block.summary is None:
-        return body + "\n"
-    summary = html.escape(inert(block.summary))
-    return f"<details><summary>{summary}</summary>\n{body}</details>\n"
+def _chunk_html(blocks: list[Block], clean: bool) -> str:
+    """Blocks' HTML, each followed by a newline; `clean`: their Markdown is inert already.
+    (`render_markdown` in a loop: a large export has hundreds of thousands of blocks.)"""
+    out = []
+    for block in blocks:
+        body = _inert_html(block.markdown if clean else inert(block.markdown))
+        if block.summary is None:
+            out.append(body + "\n")
+        else:
+            summary = html.escape(inert(block.summary))
+            out.append(f"<details><summary>{summary}</summary>\n{body}</details>\n")
+    return "".join(out)

@@ -34,7 +34,6 @@ _LINE_END = re.compile(r" *\n *")
 _EMPHASIS = re.compile(rf"\*((?![\s*])(?:{_PLAIN}++|{_WORD_JOIN}|{_CODE})*+(?<=\S))\*")
 _HEADING = re.compile(r"(#{1,6}) (.*[^#])")
 _SPAN = re.compile(rf"({_CODE}|{_STRONG})")
-_CODE_ONLY = re.compile(r"(?<!`)`([^`\s](?:[^`\n]*[^`\s])?)`(?!`)")  # _CODE, its text a group
 
 
 def simple_html(text: str) -> str | None:
@@ -116,9 +115,14 @@ def _inline(text: str) -> str:
     """Escaped first: escaping changes no backtick, star, space or letter, so the spans
     are found in the escaped text as in the text."""
     escaped = _escape(text)
-    if "*" not in text:  # code spans alone: a template, no call a span
-        return _CODE_ONLY.sub(r"<code>\g<1></code>", escaped) if "`" in text else escaped
-    return _SPAN.sub(_span_html, escaped)
+    if "*" in text:
+        return _SPAN.sub(_span_html, escaped)
+    if "`" not in text:
+        return escaped
+    # No strong span: every backtick of a simple line opens or closes a code span, in turn.
+    pieces = escaped.split("`")
+    pieces[1::2] = [f"<code>{code}</code>" for code in pieces[1::2]]
+    return "".join(pieces)
 
 
 def _span_html(match: re.Match[str]) -> str:
