@@ -32,7 +32,8 @@ _PARAGRAPH = re.compile(
 _LINE_END = re.compile(r" *\n *")
 # *text*: the opening star before a non-space, the closing one after one, no star between
 _EMPHASIS = re.compile(rf"\*((?![\s*])(?:{_PLAIN}++|{_WORD_JOIN}|{_CODE})*+(?<=\S))\*")
-_HEADING = re.compile(r"(#{1,6}) (.*[^#])")
+# a heading with a simple line, not ending in '#' (a closing sequence markdown-it drops)
+_HEADING = re.compile(rf"(#{{1,6}}) ((?!{_BLOCK_START}){_TEXT}(?<=[^\s#]))")
 _SPAN = re.compile(rf"({_CODE}|{_STRONG})")
 
 
@@ -90,7 +91,7 @@ def _add_line(line: str, paragraph: list[tuple[str, int]], out: list[str]) -> bo
 
 def _heading_html(line: str) -> str | None:
     heading = _HEADING.fullmatch(line)
-    if heading is None or _LINE.fullmatch(heading[2]) is None:
+    if heading is None:
         return None
     level = len(heading[1])
     return f"<h{level}>{_inline(heading[2])}</h{level}>\n"
