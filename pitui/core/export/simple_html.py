@@ -29,7 +29,7 @@ _PARAGRAPH = re.compile(
     rf"(?: {{0,3}}(?=\S)(?!{_BLOCK_START}){_TEXT})"
     rf"(?:\n(?: {{0,3}}(?=\S)(?!{_BLOCK_START})| {{4,}}(?=\S)){_TEXT})*"
 )
-_LINE_END = re.compile(r" *\n *")
+_LEADING = re.compile(r"\n +")
 # *text*: the opening star before a non-space, the closing one after one, no star between
 _EMPHASIS = re.compile(rf"\*((?![\s*])(?:{_PLAIN}++|{_WORD_JOIN}|{_CODE})*+(?<=\S))\*")
 # a heading with a simple line, not ending in '#' (a closing sequence markdown-it drops)
@@ -51,8 +51,24 @@ def simple_html(text: str) -> str | None:
             if emphasis is not None:
                 return f"<p><em>{_inline(emphasis[1])}</em></p>\n"
     text = text.rstrip("\n")
-    if "  \n" not in text and _PARAGRAPH.fullmatch(text):  # one paragraph, no line break
-        return f"<p>{_inline(_LINE_END.sub(chr(10), text.strip(' ')))}</p>\n"
+    out: list[str] = []
+    for chunk in text.split("\n\n"):  # paragraphs with no line break: each in one match
+        if "  \n" in chunk or _PARAGRAPH.fullmatch(chunk) is None:
+            return _by_lines(text)
+        out.append(_paragraph_html(chunk))
+    return "".join(out)
+
+
+def _paragraph_html(chunk: str) -> str:
+    """A paragraph whose lines end in one space at most, their spaces dropped."""
+    body = chunk.strip(" ").replace(" \n", "\n")
+    if "\n " in body:
+        body = _LEADING.sub("\n", body)
+    return f"<p>{_inline(body)}</p>\n"
+
+
+def _by_lines(text: str) -> str | None:
+    """Headings and paragraphs a line at a time (line breaks, headings between lines)."""
     out: list[str] = []
     paragraph: list[tuple[str, int]] = []  # (line without its spaces, spaces after it)
     for line in text.split("\n"):
