@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from pitui.core.export.fence import escape_inline
+from pitui.core.export.fence import escape_inline, fenced
 from pitui.core.rows.safe_text import escape_json_c1, visible
 
 CHUNK = 512  # blocks made inert and written at once
@@ -36,6 +36,12 @@ class Block:
 
     markdown: str
     summary: str | None = None
+    code: bool = False  # `markdown` is one fenced code block as `fenced` makes it
+
+
+def code_block(text: str, language: str = "", summary: str | None = None) -> Block:
+    """`text` verbatim in a fenced code block."""
+    return Block(fenced(text, language), summary, code=True)
 
 
 @dataclass(slots=True)

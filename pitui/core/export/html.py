@@ -119,6 +119,17 @@ def _fence_html(text: str) -> str | None:
     return f"<pre><code{attribute}>{_escape(body)}</code></pre>\n"
 
 
+def code_html(fence: str) -> str:
+    """`_fence_html` of what `fenced` makes, without checking it: its info string holds
+    none of `` ` &<>" `` nor spaces, no run of backticks in its body is as long as its
+    fence, and its body ends with a newline (or is empty)."""
+    newline = fence.find("\n")
+    info = fence[:newline].lstrip("`")
+    size = newline - len(info)
+    attribute = f' class="language-{info}"' if info else ""
+    return f"<pre><code{attribute}>{_escape(fence[newline + 1 : len(fence) - size])}</code></pre>\n"
+
+
 def _escape(text: str) -> str:
     """markdown-it's escapeHtml: &, <, > and double quotes."""
     return html.escape(text, quote=False).replace('"', "&quot;")
@@ -167,7 +178,10 @@ def _chunk_html(blocks: list[Block], clean: bool) -> str:
     (`render_markdown` in a loop: a large export has hundreds of thousands of blocks.)"""
     out = []
     for block in blocks:
-        body = _inert_html(block.markdown if clean else inert(block.markdown))
+        if block.code and clean:
+            body = code_html(block.markdown)
+        else:
+            body = _inert_html(block.markdown if clean else inert(block.markdown))
         if block.summary is None:
             out.append(body + "\n")
         else:

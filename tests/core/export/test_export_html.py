@@ -5,6 +5,9 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pitui.core.export.export import export_session
 from pitui.core.export.html import STYLE
 from pitui.core.export.options import ExportOptions
@@ -263,3 +266,19 @@ def test_html_in_any_message_stays_inert(tmp_path: Path) -> None:
         assert text.count("<script>alert(1)</script>") >= 10
         hrefs = [attrs["href"] for tag, attrs in parsed.tags if "href" in attrs]
         assert not any("javascript" in str(h).lower() for h in hrefs)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["`", "``", "```", "\n", " ", "a", '<&">', "~~~", "é·", "\t"]), max_size=20
+    ).map("".join),
+    st.text(max_size=6),
+)
+def test_code_blocks_render_unchecked_as_markdown_it_does(text: str, language: str) -> None:
+    """What `fenced` makes is turned into HTML without being checked: as markdown-it does."""
+    from pitui.core.export.document import code_block
+    from pitui.core.export.html import _MD, code_html
+
+    block = code_block(text, language)
+    assert block.code and code_html(block.markdown) == _MD.render(block.markdown)
