@@ -60,7 +60,8 @@ class MessageRenderer:
         text, images = _text_and_images(content)
         if text or not images:
             blocks.extend(self._cut(text, language))
-        blocks.extend(Block(image) for image in images)
+        if images:
+            blocks.extend(Block(image) for image in images)
         return blocks
 
     def _bash(self, message: dict[str, Any], heading: str) -> list[Block]:
@@ -106,7 +107,7 @@ class MessageRenderer:
             return [Block(str(text))] if text else []
         if kind == "thinking":
             thinking = str(part.get("thinking", ""))
-            return [Block(thinking, summary="Thinking")] if thinking.strip() else []
+            return [] if not thinking or thinking.isspace() else [Block(thinking, "Thinking")]
         if kind == "toolCall":
             return self._tool_call(part)
         if kind == "image":
@@ -167,6 +168,10 @@ def _path_of(args: dict[str, Any]) -> str | None:
 def _text_and_images(content: Any) -> tuple[str, list[str]]:
     if isinstance(content, str):
         return content, []
+    if isinstance(content, list) and len(content) == 1:  # the usual: one text part
+        part = content[0]
+        if isinstance(part, dict) and part.get("type") == "text":
+            return str(part.get("text", "")), []
     texts: list[str] = []
     images: list[str] = []
     for part in content if isinstance(content, list) else ():
