@@ -63,7 +63,7 @@ def markdown_parts(document: Document) -> Iterator[bytes]:
     parts = [f"# {escape_inline(document.title)}"]
     if document.header:
         parts.append("\n".join(f"- {line}" for line in document.header))
-    parts.extend(_block_markdown(block) for block in document.blocks)
+    parts += _markdowns(document.blocks)
     for at in range(0, len(parts), CHUNK):
         end = "\n" if at + CHUNK >= len(parts) else "\n\n"
         yield inert_utf8("\n\n".join(parts[at : at + CHUNK]) + end)
@@ -71,13 +71,17 @@ def markdown_parts(document: Document) -> Iterator[bytes]:
 
 def blocks_markdown(blocks: list[Block]) -> str:
     """Blocks alone (no title or header), e.g. one entry for the clipboard."""
-    return inert("\n\n".join(_block_markdown(block) for block in blocks)) + "\n"
+    return inert("\n\n".join(_markdowns(blocks))) + "\n"
 
 
-def _block_markdown(block: Block) -> str:
-    if block.summary is None:
-        return block.markdown
-    summary = escape_inline(block.summary)
+def _markdowns(blocks: list[Block]) -> list[str]:
+    """Each block's Markdown (a comprehension: hundreds of thousands of blocks)."""
+    return [b.markdown if b.summary is None else _details(b) for b in blocks]
+
+
+def _details(block: Block) -> str:
+    """A collapsible block: its summary shown, its Markdown under it."""
+    summary = escape_inline(block.summary or "")
     return f"<details><summary>{summary}</summary>\n\n{block.markdown}\n\n</details>"
 
 
