@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import msgspec
+
 from pitui.core.export.fence import escape_inline, fenced
 from pitui.core.rows.safe_text import escape_json_c1, visible
 
@@ -30,9 +32,10 @@ _WIDE_CONTROLS = tuple(
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-@dataclass(slots=True)
-class Block:
-    """Markdown for one piece of an entry; collapsible when it has a summary."""
+class Block(msgspec.Struct, gc=False):
+    """Markdown for one piece of an entry; collapsible when it has a summary. (A Struct:
+    made in C, untracked by the collector, for the hundreds of thousands of a large
+    export.)"""
 
     markdown: str
     summary: str | None = None
