@@ -39,8 +39,8 @@ def fenced(text: str, language: str = "") -> str:
     backticks inside, so content with its own fences cannot close it."""
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0) if "`" in text else 0
     fence = "`" * max(3, longest + 1)
-    body = text if text.endswith("\n") or not text else text + "\n"
-    return f"{fence}{_info(language)}\n{body}{fence}"
+    end = "" if text.endswith("\n") or not text else "\n"  # one copy of a long text
+    return f"{fence}{_info(language)}\n{text}{end}{fence}"
 
 
 @lru_cache(maxsize=256)
