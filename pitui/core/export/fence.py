@@ -27,6 +27,12 @@ def language_for(path: object) -> str:
     """The fence language of a file path ("" when unknown)."""
     if not isinstance(path, str) or not path:
         return ""
+    return _language_of(path)
+
+
+@lru_cache(maxsize=1024)
+def _language_of(path: str) -> str:
+    """A session reads the same files again and again: their languages are found once."""
     name = path.replace("\\", "/").rpartition("/")[2].lower()
     if name in NAMES:
         return NAMES[name]
