@@ -67,9 +67,12 @@ def markdown_parts(document: Document) -> Iterator[bytes]:
     if document.header:
         parts.append("\n".join(f"- {line}" for line in document.header))
     parts += _markdowns(document.blocks)
+    parts[-1] += "\n"  # the text's end
     for at in range(0, len(parts), CHUNK):
-        end = "\n" if at + CHUNK >= len(parts) else "\n\n"
-        yield inert_utf8("\n\n".join(parts[at : at + CHUNK]) + end)
+        chunk = parts[at : at + CHUNK]
+        if at + CHUNK < len(parts):
+            chunk.append("")  # a blank line before the next chunk (joined, not copied again)
+        yield inert_utf8("\n\n".join(chunk))
 
 
 def blocks_markdown(blocks: list[Block]) -> str:
