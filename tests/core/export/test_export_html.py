@@ -182,6 +182,21 @@ def test_fast_fences_equal_markdown_it_over_the_store(tmp_path: Path) -> None:
         assert render_markdown(block.markdown) == _MD.render(inert(block.markdown))
 
 
+def test_pages_equal_markdown_it_alone_over_the_store(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Every shortcut (fences, marked code blocks, simple blocks) off, markdown-it renders
+    every block: the same page, byte for byte."""
+    from pitui.core.export import html
+    from pitui.core.export.build import branch_document
+
+    documents = [branch_document(s) for s in store_sessions(tmp_path)[:12]]
+    assert sum(b.code for d in documents for b in d.blocks) >= 40
+    fast = ["".join(html.html_parts(d)) for d in documents]
+    monkeypatch.setattr(html, "code_html", html._MD.render)
+    monkeypatch.setattr(html, "_fence_html", lambda text: None)
+    monkeypatch.setattr(html, "simple_html", lambda text: None)
+    assert fast == ["".join(html.html_parts(d)) for d in documents]
+
+
 PAYLOADS = [
     HOSTILE,
     "<script>alert(1)</script>",  # alone on its line: an HTML block were raw HTML on
