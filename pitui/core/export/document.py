@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from pitui.core.export.fence import escape_inline, fenced
+from pitui.core.export.fence import escape_inline, fence_around, fenced
 from pitui.core.rows.safe_text import escape_json_c1, visible
 
 CHUNK = 512  # blocks made inert and written at once
@@ -33,18 +33,23 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Block(msgspec.Struct, gc=False):
-    """Markdown for one piece of an entry; collapsible when it has a summary. (A Struct:
-    made in C, untracked by the collector, for the hundreds of thousands of a large
-    export.)"""
+    """A piece of an entry: Markdown, or text shown verbatim in a fenced code block (made
+    when written: the block keeps the text, not a copy); collapsible when it has a summary.
+    (A Struct: made in C, untracked by the collector, for the hundreds of thousands of a
+    large export.)"""
 
-    markdown: str
+    text: str  # Markdown, or the code block's text
     summary: str | None = None
-    code: bool = False  # `markdown` is one fenced code block as `fenced` makes it
+    language: str | None = None  # a code block's language ("" for none); None: Markdown
+
+    @property
+    def markdown(self) -> str:
+        return self.text if self.language is None else fenced(self.text, self.language)
 
 
 def code_block(text: str, language: str = "", summary: str | None = None) -> Block:
     """`text` verbatim in a fenced code block."""
-    return Block(fenced(text, language), summary, code=True)
+    return Block(text, summary, language)
 
 
 @dataclass(slots=True)
@@ -63,16 +68,32 @@ def markdown_parts(document: Document) -> Iterator[bytes]:
     """The Markdown in UTF-8 pieces of a few hundred blocks, each made inert when it is
     asked for: written one after the other, a large export is never all in one string (and
     is encoded once, by the check that it is inert)."""
-    parts = [f"# {escape_inline(document.title)}"]
+    head = [f"# {escape_inline(document.title)}"]
     if document.header:
-        parts.append("\n".join(f"- {line}" for line in document.header))
-    parts += _markdowns(document.blocks)
-    parts[-1] += "\n"  # the text's end
-    for at in range(0, len(parts), CHUNK):
-        chunk = parts[at : at + CHUNK]
-        if at + CHUNK < len(parts):
-            chunk.append("")  # a blank line before the next chunk (joined, not copied again)
-        yield inert_utf8("\n\n".join(chunk))
+        head.append("\n".join(f"- {line}" for line in document.header))
+    blocks = document.blocks
+    yield inert_utf8("\n\n".join(head) + ("\n\n" if blocks else "\n"))
+    for at in range(0, len(blocks), CHUNK):
+        pieces = _pieces(blocks[at : at + CHUNK])
+        if at + CHUNK >= len(blocks):
+            pieces[-1] = "\n"  # the text's end, not a blank line
+        yield inert_utf8("".join(pieces))
+
+
+def _pieces(blocks: list[Block]) -> list[str]:
+    """Each block's Markdown, then a blank line; a code block's text between its fences
+    as it is (joined once, with the rest of the chunk)."""
+    pieces: list[str] = []
+    for block in blocks:
+        if block.summary is not None:
+            pieces.append(_details(block))
+        elif block.language is None:
+            pieces.append(block.text)
+        else:
+            opener, closer = fence_around(block.text, block.language)
+            pieces += (opener, block.text, closer)
+        pieces.append("\n\n")
+    return pieces
 
 
 def blocks_markdown(blocks: list[Block]) -> str:

@@ -43,14 +43,22 @@ def _language_of(path: str) -> str:
 def fenced(text: str, language: str = "") -> str:
     """A fenced code block holding `text` verbatim: the fence is longer than any run of
     backticks inside, so content with its own fences cannot close it."""
+    opener, closer = fence_around(text, language)
+    return f"{opener}{text}{closer}"
+
+
+def fence_around(text: str, language: str = "") -> tuple[str, str]:
+    """What `fenced` puts before `text` (the fence and its info string, a newline) and after
+    it (a newline unless it ends in one, the fence)."""
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0) if "`" in text else 0
     fence = "`" * max(3, longest + 1)
-    end = "" if text.endswith("\n") or not text else "\n"  # one copy of a long text
-    return f"{fence}{_info(language)}\n{text}{end}{fence}"
+    end = "" if text.endswith("\n") or not text else "\n"
+    return f"{fence}{info_string(language)}\n", f"{end}{fence}"
 
 
 @lru_cache(maxsize=256)
-def _info(language: str) -> str:
+def info_string(language: str) -> str:
+    """A fence's info string: the language with only the characters a language name has."""
     return re.sub(r"[^A-Za-z0-9_+\-.#]", "", language)
 
 

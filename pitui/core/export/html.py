@@ -17,7 +17,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from pitui.core.export.document import CHUNK, Block, Document, inert, is_inert
-from pitui.core.export.fence import escape_inline
+from pitui.core.export.fence import escape_inline, info_string
 from pitui.core.export.simple_html import simple_html
 
 SAFE_SCHEMES = ("http://", "https://", "mailto:")
@@ -119,15 +119,14 @@ def _fence_html(text: str) -> str | None:
     return f"<pre><code{attribute}>{_escape(body)}</code></pre>\n"
 
 
-def code_html(fence: str) -> str:
-    """`_fence_html` of what `fenced` makes, without checking it: its info string holds
-    none of `` ` &<>" `` nor spaces, no run of backticks in its body is as long as its
-    fence, and its body ends with a newline (or is empty)."""
-    newline = fence.find("\n")
-    info = fence[:newline].lstrip("`")
-    size = newline - len(info)
+def code_html(text: str, language: str) -> str:
+    """`_fence_html(fenced(text, language))` without making the fence and checking it: its
+    info string holds none of `` ` &<>" `` nor spaces, no run of backticks in `text` is as
+    long as its fence, and its body is `text` ending with a newline (or empty)."""
+    info = info_string(language)
     attribute = f' class="language-{info}"' if info else ""
-    return f"<pre><code{attribute}>{_escape(fence[newline + 1 : len(fence) - size])}</code></pre>\n"
+    end = "" if text.endswith("\n") or not text else "\n"
+    return f"<pre><code{attribute}>{_escape(text)}{end}</code></pre>\n"
 
 
 def _escape(text: str) -> str:
@@ -169,7 +168,8 @@ def html_parts(
         if progress is not None:
             progress(at, len(blocks))
         chunk = blocks[at : at + CHUNK]
-        yield _chunk_html(chunk, is_inert("".join(block.markdown for block in chunk)))
+        # a code block's fences are inert: its text tells
+        yield _chunk_html(chunk, is_inert("".join(block.text for block in chunk)))
     yield "</main>\n</body>\n</html>\n"
 
 
@@ -178,8 +178,8 @@ def _chunk_html(blocks: list[Block], clean: bool) -> str:
     (`render_markdown` in a loop: a large export has hundreds of thousands of blocks.)"""
     out = []
     for block in blocks:
-        if block.code and clean:
-            body = code_html(block.markdown)
+        if block.language is not None and clean:
+            body = code_html(block.text, block.language)
         else:
             body = _inert_html(block.markdown if clean else inert(block.markdown))
         if block.summary is None:

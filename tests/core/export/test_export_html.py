@@ -187,11 +187,14 @@ def test_pages_equal_markdown_it_alone_over_the_store(tmp_path: Path, monkeypatc
     every block: the same page, byte for byte."""
     from pitui.core.export import html
     from pitui.core.export.build import branch_document
+    from pitui.core.export.fence import fenced
 
     documents = [branch_document(s) for s in store_sessions(tmp_path)[:12]]
-    assert sum(b.code for d in documents for b in d.blocks) >= 40
+    assert sum(b.language is not None for d in documents for b in d.blocks) >= 40
     fast = ["".join(html.html_parts(d)) for d in documents]
-    monkeypatch.setattr(html, "code_html", html._MD.render)
+    monkeypatch.setattr(
+        html, "code_html", lambda text, language: html._MD.render(fenced(text, language))
+    )
     monkeypatch.setattr(html, "_fence_html", lambda text: None)
     monkeypatch.setattr(html, "simple_html", lambda text: None)
     assert fast == ["".join(html.html_parts(d)) for d in documents]
@@ -293,7 +296,9 @@ def test_html_in_any_message_stays_inert(tmp_path: Path) -> None:
 def test_code_blocks_render_unchecked_as_markdown_it_does(text: str, language: str) -> None:
     """What `fenced` makes is turned into HTML without being checked: as markdown-it does."""
     from pitui.core.export.document import code_block
+    from pitui.core.export.fence import fenced
     from pitui.core.export.html import _MD, code_html
 
     block = code_block(text, language)
-    assert block.code and code_html(block.markdown) == _MD.render(block.markdown)
+    assert block.markdown == fenced(text, language)
+    assert code_html(block.text, block.language or "") == _MD.render(block.markdown)
