@@ -52,8 +52,12 @@ def fence_around(text: str, language: str = "") -> tuple[str, str]:
     it (a newline unless it ends in one, the fence)."""
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0) if "`" in text else 0
     fence = "`" * max(3, longest + 1)
-    end = "" if text.endswith("\n") or not text else "\n"
-    return f"{fence}{info_string(language)}\n", f"{end}{fence}"
+    return f"{fence}{info_string(language)}\n", f"{closing_newline(text)}{fence}"
+
+
+def closing_newline(text: str) -> str:
+    """What ends a code block's last line: a newline, unless it has one (or is empty)."""
+    return "" if text.endswith("\n") or not text else "\n"
 
 
 @lru_cache(maxsize=256)

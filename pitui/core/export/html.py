@@ -17,7 +17,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from pitui.core.export.document import CHUNK, Block, Document, inert, is_inert
-from pitui.core.export.fence import escape_inline, info_string
+from pitui.core.export.fence import closing_newline, escape_inline, info_string
 from pitui.core.export.simple_html import simple_html
 
 SAFE_SCHEMES = ("http://", "https://", "mailto:")
@@ -125,8 +125,7 @@ def code_html(text: str, language: str) -> str:
     long as its fence, and its body is `text` ending with a newline (or empty)."""
     info = info_string(language)
     attribute = f' class="language-{info}"' if info else ""
-    end = "" if text.endswith("\n") or not text else "\n"
-    return f"<pre><code{attribute}>{_escape(text)}{end}</code></pre>\n"
+    return f"<pre><code{attribute}>{_escape(text)}{closing_newline(text)}</code></pre>\n"
 
 
 def _escape(text: str) -> str:
@@ -175,15 +174,15 @@ def html_parts(
 
 def _chunk_html(blocks: list[Block], clean: bool) -> str:
     """Blocks' HTML, each followed by a newline; `clean`: their Markdown is inert already.
-    (`render_markdown` in a loop: a large export has hundreds of thousands of blocks.)"""
-    out = []
+    (One loop, the pieces joined once: a large export has hundreds of thousands of blocks.)"""
+    out: list[str] = []
     for block in blocks:
         if block.language is not None and clean:
             body = code_html(block.text, block.language)
         else:
             body = _inert_html(block.markdown if clean else inert(block.markdown))
         if block.summary is None:
-            out.append(body + "\n")
+            out += (body, "\n")
         else:
             summary = html.escape(inert(block.summary))
             out.append(f"<details><summary>{summary}</summary>\n{body}</details>\n")
