@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 
 from pitui.commands.progress import progress_on_stderr
 from pitui.core.errors import PituiError
@@ -49,8 +50,7 @@ def run(args: argparse.Namespace) -> int:
     ) as progress:
         result = export_session(session, args.leaf, options, progress)
         if streamed:
-            sys.stdout.writelines(result.parts)
-            sys.stdout.flush()
+            _write_stdout(result.parts)
         else:
             name = proposed_name(result.name, EXTENSIONS[args.format], args.context)
             path, chosen = destination(args.output, name)
@@ -62,6 +62,17 @@ def run(args: argparse.Namespace) -> int:
     if args.redact:
         print(redaction_report(result.redacted), file=sys.stderr)
     return 0
+
+
+def _write_stdout(parts: Iterable[bytes]) -> None:
+    """The UTF-8 parts to stdout's bytes (decoded where stdout has none, e.g. a StringIO)."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.writelines(part.decode() for part in parts)
+    else:
+        buffer.writelines(parts)
+        buffer.flush()
 
 
 def redaction_report(counts: dict[str, int]) -> str:

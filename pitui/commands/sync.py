@@ -7,7 +7,8 @@ import argparse
 import json
 import sys
 
-from pitui.core.remotes.config import chosen_remotes
+from pitui.commands.progress import progress_on_stderr
+from pitui.core.remotes.config import Remote, chosen_remotes
 from pitui.core.remotes.mirror import age_text
 from pitui.core.remotes.sync import SyncResult, sync_remote
 from pitui.core.rows.safe_text import one_line
@@ -23,14 +24,21 @@ def run(args: argparse.Namespace) -> int:
     if not remotes:
         print("pitui: no remotes to sync (pitui remote add NAME HOST)", file=sys.stderr)
         return 1
-    results = [sync_remote(remote) for remote in remotes]
+    results = []
+    for remote in remotes:  # each said when it is done, the next one's progress after it
+        results.append(_sync(remote, quiet=args.json))
+        if not args.json:
+            _say(results[-1])
     if args.json:
         data = {"remotes": [r.to_json() for r in results], "bytes": sum(r.bytes for r in results)}
         print(json.dumps(data, indent=2))
-    else:
-        for result in results:
-            _say(result)
     return 1 if any(r.error for r in results) else 0
+
+
+def _sync(remote: Remote, *, quiet: bool) -> SyncResult:
+    """One remote synced, rsync's progress on stderr while it is a terminal."""
+    with progress_on_stderr(f"syncing {one_line(remote.name)}", quiet=quiet, percent=True) as bar:
+        return sync_remote(remote, bar)
 
 
 def _say(result: SyncResult) -> None:
@@ -40,4 +48,7 @@ def _say(result: SyncResult) -> None:
             f"pitui: {result.name}: {one_line(result.error)} (mirror kept: {kept})", file=sys.stderr
         )
         return
-    print(f"{result.name}: {result.files} files, {result.bytes} bytes in {result.seconds:.1f} s")
+    print(
+        f"{result.name}: {result.files} files, {result.bytes} bytes in {result.seconds:.1f} s",
+        flush=True,
+    )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import json
 import os
 import subprocess
@@ -61,6 +63,18 @@ def test_markdown_on_stdout_by_default(
     assert main(["export", str(session_file)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# ") and "push with" in out and "pushed" in out
+
+
+def test_markdown_to_a_stdout_without_bytes(
+    session_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A stdout that takes only text (a StringIO, as when pitui is embedded) gets the same."""
+    assert main(["export", str(session_file)]) == 0
+    expected = capsys.readouterr().out
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        assert main(["export", str(session_file)]) == 0
+    assert text.getvalue() == expected and "push with" in expected
 
 
 def test_redact_lists_kinds_on_stderr(

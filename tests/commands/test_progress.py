@@ -9,10 +9,10 @@ import os
 import pty
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from terminal_stderr import terminal_stderr
 
 from pitui.cli import main
 from pitui.commands import progress
@@ -31,22 +31,6 @@ def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
     monkeypatch.setattr(progress, "DELAY", 0.0)  # the small corpus is quick: show at once
     return agent
-
-
-@contextlib.contextmanager
-def terminal_stderr(monkeypatch: pytest.MonkeyPatch) -> Iterator[bytearray]:
-    """sys.stderr on a pseudo-terminal; what reached it, once the block ends."""
-    master, slave = pty.openpty()
-    os.set_blocking(master, False)
-    written = bytearray()
-    with os.fdopen(slave, "w", encoding="utf-8") as tty:
-        monkeypatch.setattr(sys, "stderr", tty)
-        yield written
-        tty.flush()
-    with contextlib.suppress(BlockingIOError, OSError):
-        while chunk := os.read(master, 65536):
-            written += chunk
-    os.close(master)
 
 
 def test_listing_shows_its_scan_on_a_terminal(agent: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]

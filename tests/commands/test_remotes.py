@@ -14,13 +14,16 @@ from pathlib import Path
 
 import pytest
 from remote_server import SshServer, ssh_server  # noqa: F401 (the fixture)
+from terminal_stderr import terminal_stderr
 from waiting import wait_for
 
 from pitui.cli import main
+from pitui.commands import progress
 from pitui.core.remotes.config import Remote, load_remotes, save_remotes
 from pitui.core.remotes.mirror import mirror_dir
 from pitui.core.remotes.remote_run import resume_mirrored
 from pitui.core.remotes.ssh import NEVER_PROMPT
+from pitui.core.remotes.sync import sync_remote
 from pitui.demo.generate import generate_varied_session, session_path, write_session
 from tests.ui.ui_helpers import toasts
 
@@ -115,6 +118,45 @@ def test_sync_mirrors_the_sessions_and_lists_them_as_the_remote_does(
     assert [{k: v for k, v in d.items() if k not in strip} for d in mirrored] == [
         {k: v for k, v in d.items() if k not in strip} for d in own
     ]
+
+
+def test_sync_reports_rsyncs_progress_and_mirrors_the_same(remote_agent: Path) -> None:
+    said: list[tuple[int, int]] = []
+    result = sync_remote(load_remotes()["box"], lambda done, total: said.append((done, total)))
+    assert result.error is None and result.files == 3
+    assert said and said[-1] == (100, 100)
+    assert all(total == 100 and 0 <= done <= 100 for done, total in said)
+    assert [done for done, _ in said] == sorted(done for done, _ in said)
+    for path in _sessions(remote_agent):
+        assert _mirrored(remote_agent, path).read_bytes() == path.read_bytes()
+
+
+def test_sync_shows_each_remote_on_a_terminal(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    with terminal_stderr(monkeypatch) as written:
+        assert main(["sync"]) == 0
+    assert b"syncing box" in written
+    assert capsys.readouterr().out.startswith("box: 3 files, ")
+
+
+@pytest.mark.parametrize("json_output", [False, True])
+def test_sync_shows_no_progress_when_piped_or_with_json(
+    remote_agent: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    json_output: bool,
+) -> None:
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    argv = ["sync", *(["--json"] if json_output else [])]
+    capsys.readouterr()
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""
+    with terminal_stderr(monkeypatch) as written:
+        assert main(argv) == 0
+    assert (b"syncing" in written) is not json_output and (b"\x1b" in written) is not json_output
 
 
 def test_everywhere_and_host_token_list_the_mirror_with_the_local_sessions(

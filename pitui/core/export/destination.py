@@ -57,13 +57,13 @@ def _is_folder(path: Path) -> bool:
 
 def write_export(
     path: Path,
-    parts: Iterable[str],
+    parts: Iterable[bytes],
     *,
     force: bool = False,
     source: Path | None = None,
     numbered: bool = False,
 ) -> Path:
-    """Write the parts of an export to `path`, complete or not at all (a temporary file beside
+    """Write the UTF-8 parts of an export to `path`, complete or not at all (a temporary file beside
     it, put in place when whole): a new file; with `numbered`, the first free name of
     `name-2.md`, `name-3.md`...; with `force`, over a regular file. Never the session itself."""
     existing = _existing(path)
@@ -74,10 +74,9 @@ def write_export(
             raise PituiError(f"{shown(path)} is the session being exported; not replacing it")
     if existing is not None and not force and not numbered:
         raise PituiError(f"{shown(path)} exists; use --force to replace it")
-    content = (part.encode("utf-8") for part in parts)
     targets = [path, *_numbered(path)] if numbered and not force else [path]
     try:
-        return write_whole(targets, content, replace=existing is not None and force)
+        return write_whole(targets, parts, replace=existing is not None and force)
     except FileExistsError:
         raise PituiError(f"{shown(path)} exists; use --force to replace it") from None
 

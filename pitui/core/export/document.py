@@ -11,7 +11,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from pitui.core.export.fence import escape_inline
+import msgspec
+
+from pitui.core.export.fence import escape_inline, fence_around, fenced
 from pitui.core.rows.safe_text import escape_json_c1, visible
 
 CHUNK = 512  # blocks made inert and written at once
@@ -30,12 +32,24 @@ _WIDE_CONTROLS = tuple(
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-@dataclass(slots=True)
-class Block:
-    """Markdown for one piece of an entry; collapsible when it has a summary."""
+class Block(msgspec.Struct, gc=False):
+    """A piece of an entry: Markdown, or text shown verbatim in a fenced code block (made
+    when written: the block keeps the text, not a copy); collapsible when it has a summary.
+    (A Struct: made in C, untracked by the collector, for the hundreds of thousands of a
+    large export.)"""
 
-    markdown: str
+    text: str  # Markdown, or the code block's text
     summary: str | None = None
+    language: str | None = None  # a code block's language ("" for none); None: Markdown
+
+    @property
+    def markdown(self) -> str:
+        return self.text if self.language is None else fenced(self.text, self.language)
+
+
+def code_block(text: str, language: str = "", summary: str | None = None) -> Block:
+    """`text` verbatim in a fenced code block."""
+    return Block(text, summary, language)
 
 
 @dataclass(slots=True)
@@ -47,30 +61,54 @@ class Document:
 
 
 def to_markdown(document: Document) -> str:
-    return "".join(markdown_parts(document))
+    return b"".join(markdown_parts(document)).decode()
 
 
-def markdown_parts(document: Document) -> Iterator[str]:
-    """The Markdown in pieces of a few hundred blocks, each made inert when it is asked
-    for: written one after the other, a large export is never all in one string."""
-    parts = [f"# {escape_inline(document.title)}"]
+def markdown_parts(document: Document) -> Iterator[bytes]:
+    """The Markdown in UTF-8 pieces of a few hundred blocks, each made inert when it is
+    asked for: written one after the other, a large export is never all in one string (and
+    is encoded once, by the check that it is inert)."""
+    head = [f"# {escape_inline(document.title)}"]
     if document.header:
-        parts.append("\n".join(f"- {line}" for line in document.header))
-    parts.extend(_block_markdown(block) for block in document.blocks)
-    for at in range(0, len(parts), CHUNK):
-        end = "\n" if at + CHUNK >= len(parts) else "\n\n"
-        yield inert("\n\n".join(parts[at : at + CHUNK])) + end
+        head.append("\n".join(f"- {line}" for line in document.header))
+    blocks = document.blocks
+    yield inert_utf8("\n\n".join(head) + ("\n\n" if blocks else "\n"))
+    for at in range(0, len(blocks), CHUNK):
+        pieces = _pieces(blocks[at : at + CHUNK])
+        if at + CHUNK >= len(blocks):
+            pieces[-1] = "\n"  # the text's end, not a blank line
+        yield inert_utf8("".join(pieces))
+
+
+def _pieces(blocks: list[Block]) -> list[str]:
+    """Each block's Markdown, then a blank line; a code block's text between its fences
+    as it is (joined once, with the rest of the chunk)."""
+    pieces: list[str] = []
+    for block in blocks:
+        if block.summary is not None:
+            pieces.append(_details(block))
+        elif block.language is None:
+            pieces.append(block.text)
+        else:
+            opener, closer = fence_around(block.text, block.language)
+            pieces += (opener, block.text, closer)
+        pieces.append("\n\n")
+    return pieces
 
 
 def blocks_markdown(blocks: list[Block]) -> str:
     """Blocks alone (no title or header), e.g. one entry for the clipboard."""
-    return inert("\n\n".join(_block_markdown(block) for block in blocks)) + "\n"
+    return inert("\n\n".join(_markdowns(blocks))) + "\n"
 
 
-def _block_markdown(block: Block) -> str:
-    if block.summary is None:
-        return block.markdown
-    summary = escape_inline(block.summary)
+def _markdowns(blocks: list[Block]) -> list[str]:
+    """Each block's Markdown (a comprehension: hundreds of thousands of blocks)."""
+    return [b.markdown if b.summary is None else _details(b) for b in blocks]
+
+
+def _details(block: Block) -> str:
+    """A collapsible block: its summary shown, its Markdown under it."""
+    summary = escape_inline(block.summary or "")
     return f"<details><summary>{summary}</summary>\n\n{block.markdown}\n\n</details>"
 
 
@@ -87,6 +125,15 @@ def inert(text: str) -> str:
     if _has_controls(data):
         return visible(text)
     return text
+
+
+def inert_utf8(text: str) -> bytes:
+    """`inert(text)` in UTF-8."""
+    try:
+        data = text.encode()
+    except UnicodeEncodeError:
+        return inert(text).encode()
+    return visible(text).encode() if _has_controls(data) else data
 
 
 def is_inert(text: str) -> bool:

@@ -23,10 +23,10 @@ from pitui.core.session.session import Session
 
 @dataclass(slots=True)
 class ExportResult:
-    """An export: its text comes in `parts`, made as they are read, once (write them one
-    after the other), or whole as `text` (kept)."""
+    """An export: its UTF-8 text comes in `parts`, made as they are read, once (write them
+    one after the other), or whole as `text` (kept)."""
 
-    parts: Iterator[str]
+    parts: Iterator[bytes]
     redacted: Counter[str]
     name: str  # the session's name or first user message, to name the file after
     _text: str | None = None
@@ -34,7 +34,7 @@ class ExportResult:
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = "".join(self.parts)
+            self._text = b"".join(self.parts).decode()
         return self._text
 
 
@@ -57,7 +57,7 @@ def export_session(
             raise PituiError("--context has no jsonl form; `pitui context --json` prints it")
         lines = jsonl_lines(session, leaf_id, redactor)
         name = redactor.text(session.tree.name or "") or f"session-{session.id}"
-        return ExportResult(iter([inert_json("".join(lines))]), redactor.counts, name)
+        return ExportResult(iter([inert_json("".join(lines)).encode()]), redactor.counts, name)
     build = context_document if options.context else branch_document
     html = options.format == "html"
     steps = Steps(progress, 2 if html else 1)  # turning Markdown into HTML is a second pass
@@ -71,13 +71,13 @@ def export_session(
     if html:
         from pitui.core.export.html import html_parts  # markdown-it: only an HTML export needs it
 
-        parts = html_parts(document, steps.phase(1))
+        parts: Iterator[bytes] = (part.encode() for part in html_parts(document, steps.phase(1)))
     else:
         parts = markdown_parts(document)
     return ExportResult(_then(parts, steps.done), redactor.counts, document.name)
 
 
-def _then(parts: Iterable[str], done: Callable[[], None]) -> Iterator[str]:
+def _then(parts: Iterable[bytes], done: Callable[[], None]) -> Iterator[bytes]:
     yield from parts
     done()
 

@@ -27,6 +27,12 @@ def language_for(path: object) -> str:
     """The fence language of a file path ("" when unknown)."""
     if not isinstance(path, str) or not path:
         return ""
+    return _language_of(path)
+
+
+@lru_cache(maxsize=1024)
+def _language_of(path: str) -> str:
+    """A session reads the same files again and again: their languages are found once."""
     name = path.replace("\\", "/").rpartition("/")[2].lower()
     if name in NAMES:
         return NAMES[name]
@@ -37,14 +43,26 @@ def language_for(path: object) -> str:
 def fenced(text: str, language: str = "") -> str:
     """A fenced code block holding `text` verbatim: the fence is longer than any run of
     backticks inside, so content with its own fences cannot close it."""
+    opener, closer = fence_around(text, language)
+    return f"{opener}{text}{closer}"
+
+
+def fence_around(text: str, language: str = "") -> tuple[str, str]:
+    """What `fenced` puts before `text` (the fence and its info string, a newline) and after
+    it (a newline unless it ends in one, the fence)."""
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0) if "`" in text else 0
     fence = "`" * max(3, longest + 1)
-    body = text if text.endswith("\n") or not text else text + "\n"
-    return f"{fence}{_info(language)}\n{body}{fence}"
+    return f"{fence}{info_string(language)}\n", f"{closing_newline(text)}{fence}"
+
+
+def closing_newline(text: str) -> str:
+    """What ends a code block's last line: a newline, unless it has one (or is empty)."""
+    return "" if text.endswith("\n") or not text else "\n"
 
 
 @lru_cache(maxsize=256)
-def _info(language: str) -> str:
+def info_string(language: str) -> str:
+    """A fence's info string: the language with only the characters a language name has."""
     return re.sub(r"[^A-Za-z0-9_+\-.#]", "", language)
 
 

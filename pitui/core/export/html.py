@@ -17,7 +17,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from pitui.core.export.document import CHUNK, Block, Document, inert, is_inert
-from pitui.core.export.fence import escape_inline
+from pitui.core.export.fence import closing_newline, escape_inline, info_string
 from pitui.core.export.simple_html import simple_html
 
 SAFE_SCHEMES = ("http://", "https://", "mailto:")
@@ -88,7 +88,12 @@ _MD = _renderer()
 
 def render_markdown(text: str, *, is_inert: bool = False) -> str:
     """The HTML of Markdown `text`; `is_inert`: it is known to be inert already."""
-    text = text if is_inert else inert(text)
+    return _inert_html(text if is_inert else inert(text))
+
+
+def _inert_html(text: str) -> str:
+    """The HTML of inert Markdown: a fence or a simple block made directly, markdown-it
+    for the rest."""
     fast = _fence_html(text)
     if fast is None:
         fast = simple_html(text)
@@ -112,6 +117,15 @@ def _fence_html(text: str) -> str | None:
     language = info.split()[0] if info.strip() else ""
     attribute = f' class="language-{_escape(language)}"' if language else ""
     return f"<pre><code{attribute}>{_escape(body)}</code></pre>\n"
+
+
+def code_html(text: str, language: str) -> str:
+    """`_fence_html(fenced(text, language))` without making the fence and checking it: its
+    info string holds none of `` ` &<>" `` nor spaces, no run of backticks in `text` is as
+    long as its fence, and its body is `text` ending with a newline (or empty)."""
+    info = info_string(language)
+    attribute = f' class="language-{info}"' if info else ""
+    return f"<pre><code{attribute}>{_escape(text)}{closing_newline(text)}</code></pre>\n"
 
 
 def _escape(text: str) -> str:
@@ -153,14 +167,23 @@ def html_parts(
         if progress is not None:
             progress(at, len(blocks))
         chunk = blocks[at : at + CHUNK]
-        clean = is_inert("".join(block.markdown for block in chunk))
-        yield "".join(_block_html(block, clean) for block in chunk)
+        # a code block's fences are inert: its text tells
+        yield _chunk_html(chunk, is_inert("".join(block.text for block in chunk)))
     yield "</main>\n</body>\n</html>\n"
 
 
-def _block_html(block: Block, clean: bool) -> str:
-    body = render_markdown(block.markdown, is_inert=clean)
-    if block.summary is None:
-        return body + "\n"
-    summary = html.escape(inert(block.summary))
-    return f"<details><summary>{summary}</summary>\n{body}</details>\n"
+def _chunk_html(blocks: list[Block], clean: bool) -> str:
+    """Blocks' HTML, each followed by a newline; `clean`: their Markdown is inert already.
+    (One loop, the pieces joined once: a large export has hundreds of thousands of blocks.)"""
+    out: list[str] = []
+    for block in blocks:
+        if block.language is not None and clean:
+            body = code_html(block.text, block.language)
+        else:
+            body = _inert_html(block.markdown if clean else inert(block.markdown))
+        if block.summary is None:
+            out += (body, "\n")
+        else:
+            summary = html.escape(inert(block.summary))
+            out.append(f"<details><summary>{summary}</summary>\n{body}</details>\n")
+    return "".join(out)

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from pitui.core.export.document import Block
+from pitui.core.export.document import Block, code_block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, language_for, quoted
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
 from pitui.core.format.system_prompt import system_text
@@ -60,7 +60,8 @@ class MessageRenderer:
         text, images = _text_and_images(content)
         if text or not images:
             blocks.extend(self._cut(text, language))
-        blocks.extend(Block(image) for image in images)
+        if images:
+            blocks.extend(Block(image) for image in images)
         return blocks
 
     def _bash(self, message: dict[str, Any], heading: str) -> list[Block]:
@@ -72,7 +73,7 @@ class MessageRenderer:
             notes.append("not sent to the model")
         return [
             Block(f"{heading} ({', '.join(notes)})"),
-            Block(fenced(command, "sh")),
+            code_block(command, "sh"),
             *self._cut(str(message.get("output", "")), "text"),
         ]
 
@@ -81,7 +82,7 @@ class MessageRenderer:
 
     def _system(self, message: dict[str, Any], heading: str) -> list[Block]:
         text = system_text(message)
-        return [Block(heading), Block(fenced(text, "text"), summary="System prompt")]
+        return [Block(heading), code_block(text, "text", summary="System prompt")]
 
     def _custom(self, message: dict[str, Any], heading: str) -> list[Block]:
         kind = message.get("customType")
@@ -93,7 +94,7 @@ class MessageRenderer:
         if isinstance(content, str):
             return [Block(content)] if content else []
         if not isinstance(content, list):
-            return [] if content is None else [Block(fenced(_json(content), "json"))]
+            return [] if content is None else [code_block(_json(content), "json")]
         blocks: list[Block] = []
         for part in content:
             blocks.extend(self._part(part))
@@ -106,18 +107,18 @@ class MessageRenderer:
             return [Block(str(text))] if text else []
         if kind == "thinking":
             thinking = str(part.get("thinking", ""))
-            return [Block(thinking, summary="Thinking")] if thinking.strip() else []
+            return [] if not thinking or thinking.isspace() else [Block(thinking, "Thinking")]
         if kind == "toolCall":
             return self._tool_call(part)
         if kind == "image":
             return [Block(image_note(part))]
-        return [Block(fenced(_json(part), "json"))]
+        return [code_block(_json(part), "json")]
 
     def _tool_call(self, call: dict[str, Any]) -> list[Block]:
         name = str(call.get("name", ""))
         arguments = call.get("arguments")
         args = arguments if isinstance(arguments, dict) else {}
-        path = next((args[k] for k in _PATH_KEYS if isinstance(args.get(k), str)), None)
+        path = _path_of(args)
         language = language_for(path)
         if isinstance(call.get("id"), str):
             self.calls[call["id"]] = (name, language)
@@ -125,22 +126,22 @@ class MessageRenderer:
         if path is not None:
             title += f" {inline_code(path)}"
         if name == "bash" and isinstance(args.get("command"), str) and len(args) <= 2:
-            return [Block(title), Block(fenced(args["command"], "sh"))]
+            return [Block(title), code_block(args["command"], "sh")]
         if name == "write" and isinstance(args.get("content"), str):
             return [Block(title), *self._cut(args["content"], language)]
-        return [Block(title), Block(fenced(_json(arguments), "json"))]
+        return [Block(title), code_block(_json(arguments), "json")]
 
     def _cut(self, text: str, language: str) -> list[Block]:
         """The text fenced, cut after `max_tool_lines` lines with a note."""
         limit = self.max_tool_lines
         lines = text.count("\n") + 1
         if limit <= 0 or lines <= limit:
-            return [Block(fenced(text, language))]
+            return [code_block(text, language)]
         end = -1
         for _ in range(limit):
             end = text.index("\n", end + 1)
         note = f"*… {lines - limit} more lines not shown*"
-        return [Block(fenced(text[:end], language)), Block(note)]
+        return [code_block(text[:end], language), Block(note)]
 
 
 _ROLES = {
@@ -155,9 +156,22 @@ _ROLES = {
 }
 
 
+def _path_of(args: dict[str, Any]) -> str | None:
+    """The file a tool call names (a loop: a generator costs more than the lookups)."""
+    for key in _PATH_KEYS:
+        value = args.get(key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
 def _text_and_images(content: Any) -> tuple[str, list[str]]:
     if isinstance(content, str):
         return content, []
+    if isinstance(content, list) and len(content) == 1:  # the usual: one text part
+        part = content[0]
+        if isinstance(part, dict) and part.get("type") == "text":
+            return str(part.get("text", "")), []
     texts: list[str] = []
     images: list[str] = []
     for part in content if isinstance(content, list) else ():

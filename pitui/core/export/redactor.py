@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pitui.core.secrets import find_secrets, redact, redact_json
-from pitui.core.secrets.detect import placeholder
-
 # Fields that tie entries together: never secrets, and changing them would break the file.
 STRUCTURE_KEYS = frozenset({"type", "id", "parentId", "timestamp", "targetId", "fromId"})
 # Fields of messages that name things, never secrets (and opaque model signatures, which are
@@ -28,6 +25,8 @@ class Redactor:
     def text(self, text: str) -> str:
         if not self.enabled:
             return text
+        from pitui.core.secrets import redact  # the patterns: only when redacting
+
         redacted, found = redact(text)
         self.counts.update(found)
         return redacted
@@ -37,6 +36,9 @@ class Redactor:
         are replaced there too."""
         if not self.enabled:
             return path
+        from pitui.core.secrets import find_secrets
+        from pitui.core.secrets.detect import placeholder
+
         for finding in find_secrets(cwd):
             path = path.replace(cwd[finding.start : finding.end], placeholder(finding.kind))
         return self.text(path)
@@ -44,12 +46,16 @@ class Redactor:
     def value(self, value: Any) -> Any:
         if not self.enabled:
             return value
+        from pitui.core.secrets import redact_json
+
         return redact_json(value, self.counts, NAMING_KEYS)[0]
 
     def entry(self, raw: dict[str, Any]) -> dict[str, Any]:
         """An entry's JSON with its content redacted and its structure kept."""
         if not self.enabled:
             return raw
+        from pitui.core.secrets import redact_json
+
         return {
             key: value if key in STRUCTURE_KEYS else redact_json(value, self.counts, NAMING_KEYS)[0]
             for key, value in raw.items()

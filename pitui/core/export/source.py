@@ -18,7 +18,7 @@ def entry_raws(entries: list[Entry], chunk: int = CHUNK) -> Iterator[tuple[Entry
     for start in range(0, len(entries), chunk):
         part = entries[start : start + chunk]
         unread = [e for e in part if not e.raw_loaded and e.source is not None]
-        lines = {id(entry): line for entry, line in read_lines(unread)}
+        lines = dict(read_lines(unread))  # an entry hashes as itself
         for entry in part:
-            line = lines.get(id(entry))
+            line = lines.get(entry)
             yield entry, entry.raw if line is None else entry.raw_of_line(line)

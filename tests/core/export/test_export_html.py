@@ -5,6 +5,9 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pitui.core.export.export import export_session
 from pitui.core.export.html import STYLE
 from pitui.core.export.options import ExportOptions
@@ -179,6 +182,24 @@ def test_fast_fences_equal_markdown_it_over_the_store(tmp_path: Path) -> None:
         assert render_markdown(block.markdown) == _MD.render(inert(block.markdown))
 
 
+def test_pages_equal_markdown_it_alone_over_the_store(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Every shortcut (fences, marked code blocks, simple blocks) off, markdown-it renders
+    every block: the same page, byte for byte."""
+    from pitui.core.export import html
+    from pitui.core.export.build import branch_document
+    from pitui.core.export.fence import fenced
+
+    documents = [branch_document(s) for s in store_sessions(tmp_path)[:12]]
+    assert sum(b.language is not None for d in documents for b in d.blocks) >= 40
+    fast = ["".join(html.html_parts(d)) for d in documents]
+    monkeypatch.setattr(
+        html, "code_html", lambda text, language: html._MD.render(fenced(text, language))
+    )
+    monkeypatch.setattr(html, "_fence_html", lambda text: None)
+    monkeypatch.setattr(html, "simple_html", lambda text: None)
+    assert fast == ["".join(html.html_parts(d)) for d in documents]
+
+
 PAYLOADS = [
     HOSTILE,
     "<script>alert(1)</script>",  # alone on its line: an HTML block were raw HTML on
@@ -263,3 +284,21 @@ def test_html_in_any_message_stays_inert(tmp_path: Path) -> None:
         assert text.count("<script>alert(1)</script>") >= 10
         hrefs = [attrs["href"] for tag, attrs in parsed.tags if "href" in attrs]
         assert not any("javascript" in str(h).lower() for h in hrefs)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["`", "``", "```", "\n", " ", "a", '<&">', "~~~", "é·", "\t"]), max_size=20
+    ).map("".join),
+    st.text(max_size=6),
+)
+def test_code_blocks_render_unchecked_as_markdown_it_does(text: str, language: str) -> None:
+    """What `fenced` makes is turned into HTML without being checked: as markdown-it does."""
+    from pitui.core.export.document import code_block
+    from pitui.core.export.fence import fenced
+    from pitui.core.export.html import _MD, code_html
+
+    block = code_block(text, language)
+    assert block.markdown == fenced(text, language)
+    assert code_html(block.text, block.language or "") == _MD.render(block.markdown)

@@ -21,6 +21,13 @@ TRICKY = [
     "\n    ",
     "# ",
     "\n## ",
+    "*x*",
+    "*`a` b*",
+    "\n  \n",
+    "\n     ",
+    "->",
+    "--",
+    "- ",
 ]
 
 
@@ -45,6 +52,21 @@ def test_words_code_and_strong_render_as_markdown_it_does(text: str) -> None:
         assert simple == _MD.render(text)
 
 
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["*", "word", "_", " ", "`co*de`", "\n", "\n    ", "\n \n", "# ", "-", ">", "1.", "…"]
+        ),
+        max_size=14,
+    ).map("".join)
+)
+def test_emphasis_indented_lines_and_blank_lines_render_as_markdown_it_does(text: str) -> None:
+    simple = simple_html(text)
+    if simple is not None:
+        assert simple == _MD.render(text)
+
+
 def test_the_usual_blocks_of_an_export_need_no_parser() -> None:
     usual = [
         "### Tool result: `read` · `52863cd3` (error)",
@@ -54,6 +76,10 @@ def test_the_usual_blocks_of_an_export_need_no_parser() -> None:
         'Done. `pitui/core/x.py` now has "hints".\n\nf, value: int) -> int:  # the flush_1 call',
         "Let me read it. n\n 646  def walk_645(self) -> int:  # the login\n# the CI\n 648  def",
         "1766  def \n 461  \n 848  def walk_847(self, value: int) -> int:   ",
+        "*Model: `anthropic/claude-sonnet-4-5`*",
+        "*… 12 more lines not shown*",
+        "Done. `a.py` now has hints.\n\nf, value: int) -> int:  # the CSV importer\n",
+        "Read it. f flush_1(self) -> int:  # the cache\n    -> int:  # the login\n  \n # the CI",
     ]
     for text in usual:
         assert simple_html(text) == _MD.render(text)
@@ -65,7 +91,10 @@ def test_markdown_syntax_goes_to_markdown_it() -> None:
         "a\n===",
         "<b>x</b>",
         "[a](javascript:x)",
-        "*em*",
+        "*em *",
+        "* em*",
+        "*a **b***",
+        "a\n- b",
         "> q",
         "a &amp; b",
         "`a``b`",
