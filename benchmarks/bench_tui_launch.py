@@ -205,7 +205,7 @@ def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict
                                    "textual floor": []}  # fmt: skip
     pitui_steps = [("title", contains(title), None),
                    ("all listed", pitui_all(sessions), ("Tab",)),
-                   ("key answered", contains("this folder ·"), None)]  # fmt: skip
+                   ("key answered", contains("this folder "), None)]  # fmt: skip
 
     def pitui_no_index() -> dict:
         cold = work / "cache-cold"
