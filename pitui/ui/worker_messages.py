@@ -27,6 +27,14 @@ class RemotesSynced(Message):
 
 
 @dataclass
+class SyncProgress(Message):
+    """A remote's sync moved on: `percent` of rsync's transfer done."""
+
+    name: str
+    percent: int
+
+
+@dataclass
 class CatalogScanned(Message):
     """A scan finished; `report` is the catalog's ScanReport."""
 

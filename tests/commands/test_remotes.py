@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from remote_server import SshServer, ssh_server  # noqa: F401 (the fixture)
 from terminal_stderr import terminal_stderr
+from textual.message import Message
 from waiting import wait_for
 
 from pitui.cli import main
@@ -25,7 +26,8 @@ from pitui.core.remotes.remote_run import resume_mirrored
 from pitui.core.remotes.ssh import NEVER_PROMPT
 from pitui.core.remotes.sync import sync_remote
 from pitui.demo.generate import generate_varied_session, session_path, write_session
-from tests.ui.ui_helpers import toasts
+from pitui.ui.worker_messages import RemotesSynced
+from tests.ui.ui_helpers import plain, toasts
 
 OLD = 1_600_000_000
 
@@ -332,7 +334,13 @@ async def test_the_picker_lists_a_remote_marks_its_rows_and_syncs_on_f5(
         cache_dir=tmp_path / "cache",
     )
 
-    async with app.run_test(size=(120, 30)) as pilot:
+    status_as_sync_ends: list[str] = []
+
+    def as_it_ends(message: Message) -> None:  # before the picker handles the sync's end
+        if isinstance(message, RemotesSynced) and not status_as_sync_ends:  # not its bubbling
+            status_as_sync_ends.append(plain(app.screen.query_one("#picker-status"), 200))
+
+    async with app.run_test(size=(120, 30), message_hook=as_it_ends) as pilot:
         picker = app.screen
         await wait_for(pilot, lambda: picker.scanned, timeout=10)
         await pilot.press(*"host:box")
@@ -345,6 +353,8 @@ async def test_the_picker_lists_a_remote_marks_its_rows_and_syncs_on_f5(
         write_session(session_path(remote_agent / "sessions", header), header, entries)
         await pilot.press("f5")  # a sync now, then the list again
         await wait_for(pilot, lambda: len(picker.rows) == 4, timeout=10)
+        assert "syncing box 100%" in status_as_sync_ends[0]  # rsync's progress was shown
+        assert "syncing" not in plain(picker.query_one("#picker-status"), 200)  # and cleared
 
 
 def test_grep_searches_a_remote_mirror_with_remote_everywhere_or_host(

@@ -137,6 +137,8 @@ def _rsync_watched(argv: list[str], progress: Progress) -> tuple[int, str, str]:
                     percent = _last_percent(out, percent)
                 progress(percent, 100)
             status = process.wait()
+        if status == 0:
+            progress(100, 100)  # done (its last progress line may sit before the statistics)
         errors.seek(0)
         err = errors.read().decode(errors="replace")
     return status, out.decode(errors="replace"), err

@@ -37,6 +37,7 @@ from pitui.ui.worker_messages import (
     CatalogScanned,
     RemotesSynced,
     SearchDone,
+    SyncProgress,
 )
 
 SEARCH_DELAY = 0.05  # seconds of quiet typing before a search (one search per burst)
@@ -77,6 +78,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="picker")
         self.progress: tuple[int, int] | None = None  # (done, total) while the scan runs
+        self.syncing: tuple[str, int] | None = None  # (remote, percent) while a sync runs
         self.known_count = 0  # sessions in the index, counted when an answer is empty
         self.rows: list[Any] = []  # the catalog rows listed (the answer on screen)
         self.search_error: str | None = None  # why the query could not be read (a bad re:)
@@ -128,7 +130,13 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self.notify("Syncing the remotes...", timeout=3)
         start_sync(self)
 
+    def on_sync_progress(self, message: SyncProgress) -> None:
+        self.syncing = (message.name, message.percent)
+        self._update_status()
+
     def on_remotes_synced(self, message: RemotesSynced) -> None:
+        self.syncing = None
+        self._update_status()
         for notice in sync_notices(message.results):
             self.notify(notice, severity="warning", markup=False)
         self._scan()  # the mirrors' new and changed files, then the list again
@@ -372,6 +380,8 @@ class PickerScreen(ReportsFailures, Screen[None]):
         if self.progress is not None:
             searched = " (searched so far)" if self._shown and self._shown.query.strip() else ""
             parts.append(f"indexing {self.progress[0]}/{self.progress[1]}{searched}")
+        if self.syncing is not None:
+            parts.append(f"syncing {one_line(self.syncing[0])} {self.syncing[1]}%")
         if self.app.catalog is not None and self.app.catalog.archive_dir is not None:
             parts.append(
                 f"{self._key_of('picker.archive')}: {'back' if self.archive else 'archive'}"

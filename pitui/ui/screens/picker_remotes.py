@@ -3,7 +3,7 @@ the list shows a remote's sessions; in a thread worker, whose results come back 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -12,7 +12,7 @@ from textual.screen import Screen
 from pitui.core.remotes.config import load_remotes
 from pitui.core.remotes.sync import SyncResult, sync_remote
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.worker_messages import RemotesSynced
+from pitui.ui.worker_messages import RemotesSynced, SyncProgress
 
 LOCAL_STORES = ("local", "archive")
 
@@ -35,8 +35,26 @@ def start_sync(screen: Screen[Any]) -> None:
 
 
 def _sync_all(screen: Screen[Any]) -> None:
-    results = [sync_remote(remote) for remote in load_remotes().values()]
-    screen.post_message(RemotesSynced(results))
+    results: list[SyncResult] = []
+    try:
+        for remote in load_remotes().values():
+            results.append(sync_remote(remote, _reporter(screen, remote.name)))
+    finally:  # also after a failure (reported by the worker's handler): the status is cleared
+        screen.post_message(RemotesSynced(results))
+
+
+def _reporter(screen: Screen[Any], name: str) -> Callable[[int, int], None]:
+    """rsync's progress as `SyncProgress` messages, one a percent (it is said every 0.25 s)."""
+    last = -1
+
+    def report(done: int, total: int) -> None:
+        nonlocal last
+        percent = done * 100 // max(total, 1)
+        if percent != last:
+            last = percent
+            screen.post_message(SyncProgress(name, percent))
+
+    return report
 
 
 def sync_notices(results: list[SyncResult]) -> list[str]:

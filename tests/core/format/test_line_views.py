@@ -10,9 +10,10 @@ import pitui.core
 
 CORE = Path(pitui.core.__file__).parent
 LINE_VIEWS = CORE / "format" / "line_views.py"
-# Not views of a Pi line: an index record, a capped block reader's, and the loaded entry
-# (its tree fields plus where it stands and its JSON read lazily) with its row subclass.
-NOT_LINE_VIEWS = {"FileRow", "RawBlock", "Entry", "RowEntry"}
+# Not views of a Pi line: an index record, a capped block reader's, the loaded entry (its
+# tree fields plus where it stands and its JSON read lazily) with its row subclass, and an
+# export's Markdown block.
+NOT_LINE_VIEWS = {"FileRow", "RawBlock", "Entry", "RowEntry", "Block"}
 
 
 def core_structs() -> list[tuple[str, str]]:
