@@ -25,6 +25,7 @@ from pitui.ui.executor import DaemonExecutor
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
+from pitui.ui.screens.help import HelpScreen
 from pitui.ui.settings import Settings, load_settings, save_settings
 from pitui.ui.terminal_gone import EVERY, terminal_gone
 from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, DARK, LIGHT, PITUI_THEMES
@@ -115,11 +116,11 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
                 timeout=10,
             )
         if self.config.session_file is not None:
-            from pitui.ui.screens.session import SessionScreen
+            from pitui.ui.screens.session import SessionScreen  # deferred: see ARCHITECTURE.md
 
             first: Screen[Any] = SessionScreen(self.config.session_file, standalone=True)
         else:
-            from pitui.ui.screens.picker import PickerScreen
+            from pitui.ui.screens.picker import PickerScreen  # deferred: see ARCHITECTURE.md
 
             first = PickerScreen()
         # Awaited: keys typed from launch on are handled only once the first screen has its
@@ -168,8 +169,6 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
                 screen.forget(message.path)  # type: ignore[attr-defined]
 
     def action_help(self) -> None:
-        from pitui.ui.screens.help import HelpScreen
-
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 
@@ -223,7 +222,7 @@ TEXTUAL_COMMANDS_REPLACED = frozenset({"Theme", "Quit", "Keys"})  # pitui's own 
 def _is_command(node: Any, binding: Binding) -> bool:
     """A palette command: a binding with a tooltip (moving keys have none) that is not a
     text box's editing key."""
-    from textual.widgets import Input, TextArea
+    from textual.widgets import Input, TextArea  # deferred: see ARCHITECTURE.md
 
     return bool(binding.tooltip) and not isinstance(node, Input | TextArea)
 

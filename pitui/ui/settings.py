@@ -36,7 +36,7 @@ def config_dir() -> Path:
     value = os.environ.get(ENV_CONFIG_DIR)
     if value:
         return Path(value).expanduser()
-    from platformdirs import user_config_dir
+    from platformdirs import user_config_dir  # deferred: see ARCHITECTURE.md
 
     return Path(user_config_dir("pitui"))
 

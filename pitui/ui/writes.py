@@ -15,8 +15,11 @@ from typing import Any
 from textual import work
 from textual.message import Message
 
+from pitui.core.catalog.scan import discovery
 from pitui.core.changes.writer import ConcurrentWriteWarning
 from pitui.core.errors import PituiError
+from pitui.core.remotes.config import load_remotes
+from pitui.core.remotes.mirror import mirrored_remote
 from pitui.ui.modals.confirm import ConfirmModal
 
 
@@ -44,9 +47,6 @@ class WriteConflict(Message):
 
 def refuse_mirrored(path: Path) -> None:
     """A remote's mirror is never written here: its checks run where the file is."""
-    from pitui.core.remotes.config import load_remotes
-    from pitui.core.remotes.mirror import mirrored_remote
-
     remote = mirrored_remote(path, load_remotes())
     if remote is not None:
         raise PituiError(
@@ -58,10 +58,6 @@ def refuse_mirrored(path: Path) -> None:
 def local_fork_folder(path: Path, cwd: str) -> Path | None:
     """Where a fork of a remote's mirrored session goes: this machine's session folder of
     its cwd, not the mirror (a sync would remove it); None for a session of this machine."""
-    from pitui.core.catalog.scan import discovery
-    from pitui.core.remotes.config import load_remotes
-    from pitui.core.remotes.mirror import mirrored_remote
-
     if mirrored_remote(path, load_remotes()) is None:
         return None
     return discovery.project_dir(discovery.sessions_root(), cwd)

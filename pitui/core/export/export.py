@@ -69,7 +69,7 @@ def export_session(
         progress=steps.phase(0),
     )
     if html:
-        from pitui.core.export.html import html_parts  # markdown-it: only an HTML export needs it
+        from pitui.core.export.html import html_parts  # deferred: see ARCHITECTURE.md
 
         parts: Iterator[bytes] = (part.encode() for part in html_parts(document, steps.phase(1)))
     else:

@@ -25,7 +25,7 @@ class Redactor:
     def text(self, text: str) -> str:
         if not self.enabled:
             return text
-        from pitui.core.secrets import redact  # the patterns: only when redacting
+        from pitui.core.secrets import redact  # deferred: see ARCHITECTURE.md
 
         redacted, found = redact(text)
         self.counts.update(found)
@@ -36,8 +36,8 @@ class Redactor:
         are replaced there too."""
         if not self.enabled:
             return path
-        from pitui.core.secrets import find_secrets
-        from pitui.core.secrets.detect import placeholder
+        from pitui.core.secrets import find_secrets  # deferred: see ARCHITECTURE.md
+        from pitui.core.secrets.detect import placeholder  # deferred: see ARCHITECTURE.md
 
         for finding in find_secrets(cwd):
             path = path.replace(cwd[finding.start : finding.end], placeholder(finding.kind))
@@ -46,7 +46,7 @@ class Redactor:
     def value(self, value: Any) -> Any:
         if not self.enabled:
             return value
-        from pitui.core.secrets import redact_json
+        from pitui.core.secrets import redact_json  # deferred: see ARCHITECTURE.md
 
         return redact_json(value, self.counts, NAMING_KEYS)[0]
 
@@ -54,7 +54,7 @@ class Redactor:
         """An entry's JSON with its content redacted and its structure kept."""
         if not self.enabled:
             return raw
-        from pitui.core.secrets import redact_json
+        from pitui.core.secrets import redact_json  # deferred: see ARCHITECTURE.md
 
         return {
             key: value if key in STRUCTURE_KEYS else redact_json(value, self.counts, NAMING_KEYS)[0]

@@ -163,7 +163,7 @@ def _export(
     request: ExportRequest,
     progress: Callable[[int, int], None],
 ) -> None:
-    from pitui.core.export.export import export_session  # Markdown/HTML renderers: only when asked
+    from pitui.core.export.export import export_session  # deferred: see ARCHITECTURE.md
 
     try:
         session = Session(path)

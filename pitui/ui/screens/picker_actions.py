@@ -19,7 +19,7 @@ from pitui.ui.session_actions import ask_name, ask_trash
 
 def open_session(app: Any, summary: Any, query: str) -> None:
     """The session screen, its matches of the search's words marked."""
-    from pitui.ui.screens.session import SessionScreen  # ~0.1 s: preloaded once listed
+    from pitui.ui.screens.session import SessionScreen  # deferred: see ARCHITECTURE.md
 
     app.push_screen(SessionScreen(Path(summary.path), search=text_words(query)))
 
@@ -67,7 +67,7 @@ def export(screen: Any, summary: Any) -> None:
 
 def show_stats(app: Any, summaries: Sequence[Any], all_scope: bool, query: str) -> None:
     """Usage of the sessions listed (those of the current search, scope and named filter)."""
-    from pitui.ui.screens.stats import StatsScreen  # plots: ~0.12 s, off launch
+    from pitui.ui.screens.stats import StatsScreen  # deferred: see ARCHITECTURE.md
 
     index_path = app.catalog.index.path
     folder = index_path.parent if index_path is not None else None
@@ -80,7 +80,7 @@ def show_stats(app: Any, summaries: Sequence[Any], all_scope: bool, query: str) 
 
 
 def show_trash(app: Any) -> None:
-    from pitui.ui.screens.trash_view import TrashViewScreen  # ~7 ms (restore), off launch
+    from pitui.ui.screens.trash_view import TrashViewScreen  # deferred: see ARCHITECTURE.md
 
     catalog = app.catalog
     app.push_screen(TrashViewScreen(catalog.root if catalog is not None else None))

@@ -21,7 +21,7 @@ from pitui.core.catalog.search.threads import CatalogRow
 from pitui.ui.marks import MarkedRow
 
 if TYPE_CHECKING:
-    from pitui.core.secrets.found_cache import SecretsCache
+    from pitui.core.secrets.found_cache import SecretsCache  # deferred: see ARCHITECTURE.md
 
 MARK = "⚠ "
 BATCH = 50  # files read between two updates of the list
@@ -116,7 +116,7 @@ class SecretsScan:
     def _opened_cache(self) -> SecretsCache:
         """One cache for the scan's life (without an index folder it lives in memory)."""
         if self._cache is None:
-            from pitui.core.secrets.found_cache import SecretsCache  # its detector: off launch
+            from pitui.core.secrets.found_cache import SecretsCache  # deferred: see ARCHITECTURE.md
 
             index_path: Path | None = self._catalog.index.path
             self._cache = SecretsCache(index_path.parent if index_path else None)

@@ -85,7 +85,7 @@ def header_text(entry: Entry, tree: SessionTree | None = None) -> Text:
     if label:
         text.append(f"  [{one_line(label)}]", "bold cyan")
     text.append(f"  line {entry.line}", "dim")
-    from pitui.core.format.models import check_entry  # pydantic: ~0.1 s, once, when first shown
+    from pitui.core.format.models import check_entry  # deferred: see ARCHITECTURE.md
 
     problems = check_entry(entry.raw)
     if problems:
