@@ -135,3 +135,36 @@ def test_keys_typed_while_a_large_session_loads_reach_the_tree(agent: Path, tmp_
         footer = lambda: terminal.lines()[-1].lstrip().startswith("^o Filter")  # noqa: E731
         terminal.wait_for(footer, 10, terminal.screen_text)  # the tree's keys: it has the focus
         terminal.quit()
+
+
+PANE_EDGE = "▏"  # the left edge of the message and context panes
+
+
+def pane_edges(terminal: Pty) -> list[int]:
+    """Where the panes after the tree begin, on a line in the middle of the screen."""
+    line = terminal.lines()[12]
+    return [column for column, char in enumerate(line) if char == PANE_EDGE]
+
+
+def test_the_pane_keys_the_footer_shows_reach_pitui(agent: Path, tmp_path: Path) -> None:
+    """Alt+M / Alt+X / Alt+T and Shift+Left / Shift+Right as a terminal sends them (ESC m,
+    CSI 1;2C...) act on the panes, and nothing is typed into the search (Alt with a digit
+    would have been: a terminal sends ESC 3, which Textual reads as "£")."""
+    session = next(p for p in (agent / "sessions").rglob("*.jsonl") if "zprof" in p.read_text())
+    with ended(Pty(pitui_env(agent, tmp_path), args=(str(session),), size=(160, 30))) as terminal:
+        terminal.wait_to_show("alt+m Message")
+        terminal.wait_to_show("alt+x Context")
+        terminal.wait_for(lambda: len(pane_edges(terminal)) == 2, 10, terminal.screen_text)
+        [tree_edge, _] = pane_edges(terminal)
+        terminal.send(b"\x1b[1;2C")  # Shift+Right: a wider tree
+        terminal.wait_for(lambda: pane_edges(terminal)[0] > tree_edge, 10, terminal.screen_text)
+        terminal.send(b"\x1bx")  # Alt+X: the context pane hidden
+        terminal.wait_for(lambda: len(pane_edges(terminal)) == 1, 10, terminal.screen_text)
+        terminal.send(b"\x1bm")  # Alt+M: the message pane hidden too, the tree alone
+        terminal.wait_for(lambda: not pane_edges(terminal), 10, terminal.screen_text)
+        terminal.send(b"\x1bm")  # both back, a key at a time (Textual reads ESC m ESC x in
+        time.sleep(0.2)  # one read as "^", "m", Alt+X: a burst of Alt keys can type)
+        terminal.send(b"\x1bx")
+        terminal.wait_for(lambda: len(pane_edges(terminal)) == 2, 10, terminal.screen_text)
+        assert not terminal.shows("Search:")  # not one of these keys typed
+        terminal.quit()

@@ -27,9 +27,9 @@ async def test_narrow_screen_shows_the_tree_and_one_pane(app_factory: Any) -> No
         assert shown(screen) == ["tree", "message"]
         tree = screen.query_one("#entry-tree")
         assert tree.size.width > screen.query_one("#message-pane").size.width
-        await pilot.press("alt+3")  # switch the second pane
+        await pilot.press("alt+x")  # switch the second pane
         assert shown(screen) == ["tree", "context"]
-        await pilot.press("alt+2")
+        await pilot.press("alt+m")
         assert shown(screen) == ["tree", "message"]
         await pilot.resize_terminal(160, 40)
         await pilot.pause()
@@ -43,10 +43,10 @@ async def test_tree_is_widest_and_resizes_and_is_remembered(app_factory: Any) ->
         others = [screen.query_one(s).size.width for s in ("#message-pane", "#context-pane")]
         assert tree.size.width > max(others)
         before = tree.size.width
-        await pilot.press("alt+equals_sign", "alt+equals_sign")
+        await pilot.press("shift+right", "shift+right")
         await pilot.pause()
         assert tree.size.width > before
-        await pilot.press("alt+3", "f2")
+        await pilot.press("alt+x", "f2")
         await settle(pilot)
     saved = load_settings()
     assert saved.tree_share == Settings().tree_share + 2

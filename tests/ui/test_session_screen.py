@@ -93,15 +93,15 @@ async def test_pane_toggles_and_zoom(app_factory: Any) -> None:
         panes = {
             n: screen.query_one(f"#{n}") for n in ("entry-tree", "message-pane", "context-pane")
         }
-        await pilot.press("alt+3")
+        await pilot.press("alt+x")
         assert not panes["context-pane"].display
-        await pilot.press("alt+3")
+        await pilot.press("alt+x")
         assert panes["context-pane"].display
-        await pilot.press("alt+2", "alt+3")
+        await pilot.press("alt+m", "alt+x")
         assert not panes["message-pane"].display and not panes["context-pane"].display
-        await pilot.press("alt+1")  # the last visible pane stays
+        await pilot.press("alt+t")  # the last visible pane stays
         assert panes["entry-tree"].display
-        await pilot.press("alt+2", "alt+3")
+        await pilot.press("alt+m", "alt+x")
         screen.query_one(EntryTree).focus()
         await pilot.press("alt+z")
         assert screen.maximized is panes["entry-tree"]

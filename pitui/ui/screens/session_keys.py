@@ -1,7 +1,9 @@
 """The session screen's keys. Each binding has an id, so that a keymap can rebind it.
 
 Keys that type search the tree, as in Pi's /tree; so pitui's own actions sit on Ctrl, Alt,
-function and editing keys, except Pi's own Shift+L (label) and Shift+T (label times)."""
+function and editing keys, except Pi's own Shift+L (label) and Shift+T (label times). Not on
+Alt with a digit or a sign: terminals send it as ESC and the character, which Textual reads as
+a character (ESC 3 is "£", ESC - is "–", ESC , is ","), so it would type into the search."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from textual.binding import Binding, BindingType
 
 SESSION_BINDINGS: list[BindingType] = [
     Binding(
-        "alt+1",
+        "alt+t",
         "toggle_pane('tree')",
         "Tree",
         id="session.tree",
@@ -17,21 +19,21 @@ SESSION_BINDINGS: list[BindingType] = [
         tooltip="Show or hide the entry tree",
     ),
     Binding(
-        "alt+2",
+        "alt+m",
         "toggle_pane('message')",
         "Message",
         id="session.message",
         tooltip="Show or hide the message pane",
     ),
     Binding(
-        "alt+3",
+        "alt+x",
         "toggle_pane('context')",
         "Context",
         id="session.context",
         tooltip="Show or hide the context preview",
     ),
     Binding(
-        "alt+minus",
+        "shift+left",
         "resize_tree(-1)",
         "Narrower tree",
         id="session.tree_narrower",
@@ -39,7 +41,7 @@ SESSION_BINDINGS: list[BindingType] = [
         tooltip="Give the tree less of the width",
     ),
     Binding(
-        "alt+equals_sign",
+        "shift+right",
         "resize_tree(1)",
         "Wider tree",
         id="session.tree_wider",
