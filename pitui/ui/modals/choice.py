@@ -17,6 +17,7 @@ from pitui.ui.modals.dialog_body import Body, body_widgets
 class ChoiceModal(ModalScreen[str | None]):
     """Dismisses with the chosen key, or None on Esc. The first choice has the focus."""
 
+    AUTO_FOCUS = "Button"  # focused once composed (never looked for after a quit)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="choice.cancel", tooltip="Do nothing")
     ]
@@ -35,9 +36,6 @@ class ChoiceModal(ModalScreen[str | None]):
             with Horizontal(classes="dialog-buttons"):
                 for key, text in self._choices:
                     yield Button(text, id=f"choice-{key}")
-
-    def on_mount(self) -> None:
-        self.query(Button).first().focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

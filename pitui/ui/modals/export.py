@@ -44,6 +44,7 @@ class ExportModal(ModalScreen[ExportRequest | None]):
     ExportModal Checkbox { border: none; padding: 0; height: auto; }
     ExportModal #export-error { color: $text-error; height: auto; }
     """
+    AUTO_FOCUS = "#export-path"  # focused once composed (never looked for after a quit)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="export.cancel", tooltip="Export nothing")
     ]
@@ -69,9 +70,6 @@ class ExportModal(ModalScreen[ExportRequest | None]):
                 yield Button("Export", id="export-go", variant="primary")
                 yield Button("Cancel", id="export-cancel")
             yield Label(line("Enter exports - Esc cancels"), classes="dialog-hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#export-path", Input).focus()
 
     def _proposed(self) -> str:
         context = self.is_mounted and self.query_one("#export-context", Checkbox).value

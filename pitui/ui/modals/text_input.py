@@ -18,6 +18,7 @@ from pitui.ui.display_text import line
 class TextInputModal(ModalScreen[str | None]):
     """Dismisses with the text (stripped; "" means clear) on Enter, or None on Esc."""
 
+    AUTO_FOCUS = "Input"  # focused once composed (never looked for after a quit)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="text.cancel", tooltip="Keep it")
     ]
@@ -36,9 +37,6 @@ class TextInputModal(ModalScreen[str | None]):
                 line(self._hint or "Enter saves - empty clears - Esc cancels"),
                 classes="dialog-hint",
             )
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -87,6 +87,8 @@ class SessionScreen(ReportsFailures, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not self.query(EntryTree):  # the app quit while this screen was being built
+            return
         self.panes.apply()
         self.query_one("#panes").loading = True
         self.set_focus(self.query_one(EntryTree), scroll_visible=False)

@@ -42,6 +42,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
     #sizes-kinds { height: auto; max-height: 45%; }
     #sizes-largest { height: 1fr; }
     """
+    AUTO_FOCUS = "#sizes-largest"  # focused once composed (never looked for after a quit)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "enter",
@@ -73,7 +74,6 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#sizes-largest").focus()
         self.measure()
 
     @work(thread=True, exclusive=True, group="sizes", exit_on_error=False, description="sizes")
