@@ -61,3 +61,17 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             os.environ[name] = value
     if base is not None:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Pi's agent folder holding the demo corpus (12 sessions and one .jsonl file that is not
+    a session), pitui's cache beside it: a command's store. A test file may define its own."""
+    from pitui.demo.generate import generate_corpus
+
+    agent = tmp_path / "agent"
+    generate_corpus(agent / "sessions", seed=11, count=12)
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    return agent

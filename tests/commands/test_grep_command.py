@@ -11,19 +11,8 @@ import pytest
 
 from pitui.cli import main
 from pitui.core.catalog.scan.discovery import project_dir
-from pitui.demo.generate import generate_corpus
 
 KEYS = ["path", "sessionId", "id", "role", "timestamp", "snippet", "line"]
-
-
-@pytest.fixture
-def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    agent = tmp_path / "agent"
-    generate_corpus(agent / "sessions", seed=11, count=12)
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
-    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
-    return agent
 
 
 def _own_folder(agent: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

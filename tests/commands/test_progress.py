@@ -16,19 +16,14 @@ from terminal_stderr import terminal_stderr
 
 from pitui.cli import main
 from pitui.commands import progress
-from pitui.demo.generate import generate_corpus
 
 NOT_A_SESSION = "pitui: skipped 1 .jsonl file that is not a session\n"  # in the demo corpus
 
 
 @pytest.fixture
-def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    agent = tmp_path / "agent"
-    generate_corpus(agent / "sessions", seed=11, count=12)
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
-    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+def agent(agent: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The demo corpus (tests/conftest.py), on a terminal that shows progress at once."""
     monkeypatch.setenv("TERM", "xterm-256color")
-    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
     monkeypatch.setattr(progress, "DELAY", 0.0)  # the small corpus is quick: show at once
     return agent
 
