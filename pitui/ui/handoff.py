@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pitui.core.changes.archive import unarchive_session
 from pitui.core.errors import PituiError
 from pitui.core.remotes.remote_run import resume_mirrored
 from pitui.core.session import run_pi as core_handoff
@@ -71,6 +70,7 @@ class HandoffFlow:
 def ask_unarchive(app: Any, path: Path, header_cwd: str) -> None:
     """Resuming an archived session: move it back to Pi's session folder first (Pi then
     lists it again), resume it where it is, or not at all."""
+    from pitui.core.changes.archive import unarchive_session  # deferred: see ARCHITECTURE.md
 
     def chosen(choice: str | None) -> None:
         if choice == "here":
