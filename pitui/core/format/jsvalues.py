@@ -15,6 +15,8 @@ JS_SPACE = (
     "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 JS_SPACE_RUN = re.compile(f"[{JS_SPACE}]+")
+# str.split()'s ASCII whitespace is JavaScript's plus these four separators
+_PYTHON_ONLY_SPACE = re.compile("[\x1c-\x1f]")
 
 
 class JsTypeError(Exception):
@@ -37,7 +39,10 @@ def js_trim(text: str) -> str:
 
 def normalize_ws_lower(text: str) -> str:
     """`text.toLowerCase().replace(/\\s+/g, " ").trim()`."""
-    return js_trim(JS_SPACE_RUN.sub(" ", text.lower()))
+    lower = text.lower()
+    if lower.isascii() and _PYTHON_ONLY_SPACE.search(lower) is None:
+        return " ".join(lower.split())  # the same, three times as fast
+    return js_trim(JS_SPACE_RUN.sub(" ", lower))
 
 
 def js_number_string(value: float) -> str:
