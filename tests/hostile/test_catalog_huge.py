@@ -63,7 +63,7 @@ def test_huge_line_is_indexed_once_and_capped(tmp_path: Path) -> None:
         with Catalog(root, cache_dir=tmp_path / "cache") as catalog:
             catalog.scan(tools="now")
             peak = tracemalloc.get_traced_memory()[1]
-            [summary] = catalog.sessions()
+            [summary] = catalog.index.summaries().values()  # with its text
             assert summary.first_message == text[: capped.MESSAGE_TEXT_CAP]
             assert len(summary.all_messages_text) <= capped.SESSION_TEXT_CAP
             assert summary.all_messages_text.endswith("after the giant")

@@ -7,9 +7,9 @@ Tool output (most of the bytes, searched only by pitui's last tier) is indexed i
 (`index_tools`), in the background when the caller is interactive: `search` then says
 `tools_pending` until it is done. A command's search indexes just the tool output of the
 sessions no other tier matched (`search(index_tools=True)`), so a first search waits for
-neither index. The same pass first builds the trigram index of conversation
-text (`text_index`), which only narrows the search's scan: until a file is in it, it is
-scanned.
+neither index. The same pass first builds the trigram index of conversation text
+(`text_index`), which answers the searches of words and phrases; until a file is in it, its
+stored text is read instead. No conversation text is kept in memory.
 
 A cold scan of many new files also parses in worker processes (`workers.py`: a script that
 uses the catalog must keep its top level behind `if __name__ == "__main__":`).
@@ -23,6 +23,7 @@ and trigrams, after).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -35,11 +36,27 @@ from pitui.core.catalog.scan.tool_pass import Progress, ToolPass
 from pitui.core.catalog.scan.workers import Workers
 from pitui.core.catalog.scope import Scope
 from pitui.core.catalog.search.query import Store, split_store
-from pitui.core.catalog.search.search import CatalogRow, Lookups, SearchResult, run_search
+from pitui.core.catalog.search.search import (
+    CatalogRow,
+    Lookups,
+    SearchCancelled,
+    SearchResult,
+    run_search,
+)
 from pitui.core.catalog.summary import SessionSummary
 
-__all__ = ["Catalog", "CatalogRow", "ScanReport", "SearchResult", "SessionSummary"]
+__all__ = [
+    "Catalog",
+    "CatalogRow",
+    "ScanReport",
+    "SearchCancelled",
+    "SearchResult",
+    "SessionSummary",
+]
 OnBatch = Callable[[list[SessionSummary]], None]
+# conversation text a command's search reads rather than indexes first (about 0.1 s of
+# reading; indexing costs ten times that, paid once)
+TEXT_SCAN_MAX = 16 * 1024 * 1024
 
 
 class Catalog:
@@ -177,26 +194,38 @@ class Catalog:
         store: Store = "local",
         index_tools: bool = False,
         tools_progress: Progress | None = None,
+        cancelled: Callable[[], bool] = lambda: False,
     ) -> SearchResult:
         """Pi's picker search (plus field filters) over the sessions in scope; an `in:archive`
         (`in:local`, `in:all`) token in `query` chooses the store instead of `store`.
 
         `index_tools`: first index the tool output of the sessions only it could still match
-        (a command's exact answer, without waiting for the whole tool pass); else answer
+        (a command's exact answer, without waiting for the whole tool pass), and the
+        conversation text not indexed yet when it is more than a search reads fast; else answer
         from what is indexed, and `tools_pending` on the result says that tool output was
         still being indexed, so sessions that only their tool output would match may be
-        missing. `tools_progress(done, total)`: that indexing's, in sessions."""
+        missing. `tools_progress(done, total)`: that indexing's (bytes of text, then
+        sessions). `cancelled()` True: a newer question replaced this one (raises
+        `SearchCancelled`)."""
         pending = not index_tools and self.tools_pending
         store, query = split_store(query, store)
-        if query.strip():
-            self.known.load_texts()
-        result = run_search(
-            self.sessions(cwd, store),
-            query,
-            sort,
-            named_only,
-            Lookups(self._tool_matcher(index_tools, tools_progress), self.index.text_matches),
+        if index_tools and query.strip() and self.index.texts_pending_bytes() > TEXT_SCAN_MAX:
+            self.index.index_texts(threading.Event(), tools_progress)
+
+        def texts(value: str, among: set[str]) -> set[str]:
+            return self.index.text_holding(value, among, on_text)
+
+        def on_text() -> None:
+            if cancelled():
+                raise SearchCancelled
+
+        lookups = Lookups(
+            self._tool_matcher(index_tools, tools_progress),
+            texts,
+            self.index.texts_where,
+            cancelled,
         )
+        result = run_search(self.sessions(cwd, store), query, sort, named_only, lookups)
         result.tools_pending = pending
         return result
 

@@ -1,8 +1,8 @@
 """The summaries of the sessions in a catalog's scope, in memory: what `Catalog.sessions` and
 `Catalog.search` answer from, at once, even while a scan adds to them.
 
-Loaded from the index once (without the conversation text, read only when a search needs
-it); the scan's batches then change them (`apply`, `forget`).
+Loaded from the index once, without the conversation text (searched in the index, see
+`index.text_index`); the scan's batches then change them (`apply`, `forget`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ class KnownSessions:
         self._ordered: dict[tuple[bool, str], tuple[int, list[SessionSummary]]] = {}
         self._skipped: set[str] = set()  # indexed files that are not sessions
         self._loaded = False
-        self._texts_pending = False  # summaries read from the index without their text
 
     @property
     def loaded(self) -> bool:
@@ -45,7 +44,6 @@ class KnownSessions:
             known: dict[str, SessionSummary] = {}
             for prefix in self._scope.prefixes:
                 known.update(self._index.summaries(prefix=prefix, with_text=False))
-            self._texts_pending = True
             self._summaries = {
                 p: self._scope.placed(s) for p, s in known.items() if self._scope.holds(p)
             }
@@ -57,24 +55,6 @@ class KnownSessions:
         """Load again from the index next time (it was rebuilt)."""
         with self._lock:
             self._loaded = False
-
-    def load_texts(self) -> None:
-        """The conversation text of the summaries read from the index without it (once: a
-        listing without a search never reads it)."""
-        with self._lock:
-            if not self._texts_pending:
-                return
-            self._texts_pending = False
-            if all(summary.text_loaded for summary in self._summaries.values()):
-                return  # all read by the scan (a cold one)
-            texts: dict[str, str] = {}
-            for prefix in self._scope.prefixes:
-                texts.update(self._index.texts(prefix))
-            for path, summary in self._summaries.items():
-                if not summary.text_loaded:
-                    summary.all_messages_text = texts.get(path, "")
-                    summary.text_loaded = True
-                    summary._lower = summary._normalized = None
 
     def ordered(self, by_mtime: bool, store: str) -> list[SessionSummary]:
         """The sessions of `store` ("all": every store) in Pi's order (kept until a change)."""
@@ -107,9 +87,17 @@ class KnownSessions:
                 changed.append(path)
             return
         self._skipped.discard(path)
-        self._summaries[path] = self._scope.placed(update.summary)
+        self._summaries[path] = self._without_text(self._scope.placed(update.summary))
         if old is None or old.to_json() != update.summary.to_json():
             changed.append(path)
+
+    def _without_text(self, summary: SessionSummary) -> SessionSummary:
+        """The summary as kept: its text is in the index (searched there, see `text_index`),
+        unless the index could not store it."""
+        if self._index.holds_text(summary.path):
+            summary.all_messages_text, summary.text_loaded = "", False
+            summary._lower = summary._normalized = None
+        return summary
 
     def forget(self, paths: Iterable[str]) -> None:
         with self._lock:

@@ -121,5 +121,5 @@ def test_all_messages_text(pi_oracle: Any, tmp_path: Path) -> None:
     pi = {p["path"]: p["allMessagesText"] for p in pi_oracle.request(req)}
     with Catalog(root, no_cache=True) as catalog:
         catalog.scan()
-        mine = {s.path: s.all_messages_text for s in catalog.sessions()}
+        mine = {p: s.all_messages_text for p, s in catalog.index.summaries().items()}
     assert mine == pi

@@ -1,18 +1,18 @@
-"""The trigram text index only narrows the scan: searches answer exactly what a full scan
-answers, before, during and after the index is brought up to date."""
+"""The trigram text index answers word and phrase searches: exactly what a full scan of
+every text in memory answers, before, during and after the index is brought up to date."""
 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
 import pytest
 
-from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.index import text_index
-from pitui.core.catalog.search.query import Token
-from pitui.core.catalog.search.search import Lookups, run_search, trigrams
+from pitui.core.catalog.catalog import Catalog, SearchCancelled
+from pitui.core.catalog.search.search import Lookups, run_search
+from pitui.core.catalog.summary import SessionSummary
 from pitui.demo.generate import generate_corpus
 
 QUERIES = [
@@ -57,13 +57,25 @@ def _store(root: Path) -> list[Path]:
     return paths + generate_corpus(root, seed=4, count=10, include_malformed=False)
 
 
+def _with_texts(catalog: Catalog) -> list[SessionSummary]:
+    """The catalog's sessions, in its order, each holding its text in memory (the full scan
+    every answer is compared with)."""
+    texts = catalog.index.summaries()
+    return [replace(s, all_messages_text=texts[s.path].all_messages_text, text_loaded=True)
+            for s in catalog.sessions()]  # fmt: skip
+
+
 def _answers(catalog: Catalog, with_index: bool) -> dict[str, list[str]]:
+    sessions = catalog.sessions() if with_index else _with_texts(catalog)
+    assert all(not s.text_loaded for s in catalog.sessions())  # no text kept in memory
     lookups = Lookups(
-        catalog.index.tool_matches, catalog.index.text_matches if with_index else lambda g: None
+        catalog.index.tool_matches,
+        lambda value, among: catalog.index.text_holding(value, among),
+        catalog.index.texts_where,
     )
     found = {}
     for query in QUERIES:
-        result = run_search(catalog.sessions(), query, "relevance", False, lookups)
+        result = run_search(sessions, query, "relevance", False, lookups)
         found[query] = [row.summary.path for row in result.rows]
     return found
 
@@ -73,57 +85,65 @@ def _index_texts(catalog: Catalog) -> None:
     assert not catalog.index.texts_left()
 
 
-@pytest.fixture
-def narrow_always(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Narrow even by strings most sessions hold (a small store has few rare ones)."""
-    monkeypatch.setattr(text_index, "COMMON", 1.01)
+def _holding(catalog: Catalog, value: str) -> set[str]:
+    return catalog.index.text_holding(value, {s.path for s in catalog.sessions()})
 
 
-@pytest.mark.parametrize("common", [text_index.COMMON, 1.01])
 @pytest.mark.parametrize("cached", [True, False])
-def test_prefiltered_search_equals_full_scan(
-    tmp_path: Path, cached: bool, common: float, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(text_index, "COMMON", common)
+def test_indexed_search_equals_full_scan(tmp_path: Path, cached: bool) -> None:
     root = tmp_path / "sessions"
     _store(root)
     with Catalog(root, cache_dir=tmp_path / "cache", no_cache=not cached) as catalog:
         catalog.scan(tools="later")
-        pending = _answers(catalog, with_index=True)  # nothing indexed yet: all scanned
+        pending = _answers(catalog, with_index=True)  # nothing indexed yet: texts read
         _index_texts(catalog)
         indexed = _answers(catalog, with_index=True)
         assert pending == indexed == _answers(catalog, with_index=False)
         assert indexed["zzqx-nothing"] == [] and len(indexed["parser"]) >= 2
-        assert catalog.index.text_matches(trigrams(Token("fuzzy", "zzqx-nothing"))) == set()
+        assert _holding(catalog, "zzqx-nothing") == set()
 
 
-def test_common_strings_are_scanned_for(tmp_path: Path) -> None:
+def test_the_index_answers_without_reading_texts(tmp_path: Path) -> None:
     root = tmp_path / "sessions"
     _store(root)
     with Catalog(root, no_cache=True) as catalog:
         catalog.scan()
-        assert catalog.index.text_matches(trigrams(Token("fuzzy", "the"))) is None
-        rare = catalog.index.text_matches(trigrams(Token("fuzzy", "quote: say")))
+        read: list[int] = []
+        among = {s.path for s in catalog.sessions()}
+        rare = catalog.index.text_holding("quote: say", among, lambda: read.append(1))
         assert rare == {str(root / "--work--" / f"s{i}.jsonl") for i in (0, 3)}
+        the = catalog.index.text_holding("the parser", among, lambda: read.append(1))
+        assert {str(root / "--work--" / f"s{i}.jsonl") for i in (0, 1, 5)} <= the
+        assert read == []  # both answered by the index alone
+        short = catalog.index.text_holding("ab", among, lambda: read.append(1))
+        assert read and short == {
+            s.path for s in _with_texts(catalog) if "ab" in s.all_messages_text.lower()
+        }
 
 
-@pytest.mark.usefixtures("narrow_always")
+def test_a_cancelled_search_stops(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    _store(root)
+    with Catalog(root, no_cache=True) as catalog:
+        catalog.scan(tools="later")  # texts not indexed: the search reads them
+        with pytest.raises(SearchCancelled):
+            catalog.search("parser", cancelled=lambda: True)
+        assert catalog.search("parser", cancelled=lambda: False).rows
+
+
 def test_changed_and_deleted_files_leave_the_index(tmp_path: Path) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     paths = _store(root)
-    grams = trigrams(Token("fuzzy", "fix the parser"))
     with Catalog(root, cache_dir=cache) as catalog:
         catalog.scan()
-        assert str(paths[0]) in catalog.index.text_matches(grams)
+        assert str(paths[0]) in _holding(catalog, "fix the parser")
         _write(root, "s0", ["something else entirely"])  # rewritten: the words are gone
         paths[1].unlink()
         catalog.update_paths([paths[0], paths[1]])
         _index_texts(catalog)
-        assert str(paths[0]) not in catalog.index.text_matches(grams)
-        assert str(paths[1]) not in catalog.index.text_matches(trigrams(Token("fuzzy", "parser")))
-        assert catalog.index.text_matches(trigrams(Token("fuzzy", "something else"))) == {
-            str(paths[0])
-        }
+        assert str(paths[0]) not in _holding(catalog, "fix the parser")
+        assert str(paths[1]) not in _holding(catalog, "parser")
+        assert _holding(catalog, "something else") == {str(paths[0])}
         catalog.index.db.execute("INSERT INTO text_fts(text_fts) VALUES('integrity-check')")
         assert _answers(catalog, True) == _answers(catalog, False)
     with Catalog(root, cache_dir=cache) as again:  # the index persists, and still agrees
@@ -132,7 +152,6 @@ def test_changed_and_deleted_files_leave_the_index(tmp_path: Path) -> None:
         assert _answers(again, True) == _answers(again, False)
 
 
-@pytest.mark.usefixtures("narrow_always")
 def test_appended_text_is_searchable_at_once_and_after_indexing(tmp_path: Path) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     paths = _store(root)

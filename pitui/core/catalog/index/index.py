@@ -20,12 +20,13 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitui.core import user_dirs
 from pitui.core.catalog import lossless_json
+from pitui.core.catalog.index import text_index
 from pitui.core.catalog.index.file import IndexFile
 from pitui.core.catalog.index.records import FileRow, ToolTask, Update
 from pitui.core.catalog.index.schema import (
@@ -36,12 +37,7 @@ from pitui.core.catalog.index.schema import (
     prefix_range,
     transaction,
 )
-from pitui.core.catalog.index.text_index import (
-    index_text_step,
-    retire_text,
-    text_candidates,
-    texts_left,
-)
+from pitui.core.catalog.index.text_index import index_text_step, retire_text, texts_left
 from pitui.core.catalog.summary import SessionSummary
 
 if TYPE_CHECKING:
@@ -120,15 +116,6 @@ class Index:
                 prefix_range(prefix),
             )
             return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
-
-    def texts(self, prefix: str = "") -> dict[str, str]:
-        """The conversation text of the sessions under `prefix` (as SQLite stores it)."""
-        with self.lock:
-            cur = self.db.execute(
-                "SELECT path, text FROM files WHERE is_session=1 AND path >= ? AND path < ?",
-                prefix_range(prefix),
-            )
-            return {path: text or "" for path, text in cur}
 
     def summaries(
         self, paths: Iterable[str] | None = None, prefix: str = "", with_text: bool = True
@@ -213,14 +200,30 @@ class Index:
                 is not None
             )
 
-    def text_matches(self, trigrams: list[str]) -> set[str] | None:
-        """Paths of sessions whose conversation text may contain a string with these
-        trigrams (see `text_index`); None if the index cannot say."""
-        try:
-            with self.lock:
-                return text_candidates(self.db, trigrams)
-        except sqlite3.Error:
-            return None
+    def text_holding(
+        self, value: str, among: set[str], on_text: Callable[[], None] = lambda: None
+    ) -> set[str]:
+        """Paths of `among` whose conversation text holds `value` (a search form, see
+        `text_index`); `on_text()` is called for each stored text read meanwhile."""
+        with self.lock:
+            return text_index.holding(self.db, value, among, on_text)
+
+    def holds_text(self, path: str) -> bool:
+        """Whether the session's conversation text is stored (searchable in the index)."""
+        if lossless_json.has_surrogates(path):  # a name not UTF-8: never stored
+            return False
+        with self.lock:
+            found = self.db.execute("SELECT 1 FROM files WHERE path=?", (path,)).fetchone()
+        return found is not None
+
+    def texts_where(self, found: Callable[[str], bool], among: set[str]) -> set[str]:
+        """Paths of `among` whose conversation text (as stored) satisfies `found`."""
+        with self.lock:
+            return {path for path, text in text_index.texts_of(self.db, among) if found(text)}
+
+    def texts_pending_bytes(self) -> int:
+        with self.lock:
+            return text_index.pending_bytes(self.db)
 
     def texts_left(self) -> bool:
         with self.lock:
@@ -329,12 +332,18 @@ class Index:
                     "UPDATE files SET tools_offset=? WHERE id=?", (task.end, task.file_id)
                 )
 
-    def index_texts(self, stop: threading.Event) -> None:
-        """Bring the conversation-text index up to date, a short transaction at a time."""
+    def index_texts(
+        self, stop: threading.Event, progress: Callable[[int, int], None] | None = None
+    ) -> None:
+        """Bring the conversation-text index up to date, a short transaction at a time;
+        `progress(done, total)` in bytes of text."""
+        total = self.texts_pending_bytes() if progress else 0
         while not stop.is_set():
             with self.lock, transaction(self.db):
                 if not index_text_step(self.db):
-                    return
+                    break
+            if progress:
+                progress(total - self.texts_pending_bytes(), total)
 
     def collect_tool_garbage(self) -> bool:
         """Rebuild the tool index from scratch when dead entries outweigh live ones."""

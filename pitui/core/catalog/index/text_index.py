@@ -1,24 +1,32 @@
-"""A trigram index over every session's conversation text: which sessions may contain a string.
+"""A trigram index over every session's conversation text: which sessions contain a string.
 
-The picker searches conversation text as Pi does, by substring in memory; over thousands of
-sessions that is a scan of every byte for a word found nowhere. An FTS5 trigram index answers
-"which sessions hold every trigram of this string" in a millisecond, and only those are
-scanned. It is a prefilter: the scan still decides, so results stay exactly Pi's.
+Pi's picker matches a word or phrase as a substring of the lowercased text (a phrase with
+whitespace runs as one space). The index holds that form (`search_form`) in an FTS5 trigram
+table with positions (`detail=full`), so a quoted FTS5 phrase of the string is exactly that
+substring test, answered from the index without reading any text: a search over thousands
+of sessions costs milliseconds and no text in memory.
+
+What the index cannot answer is read from the stored texts instead (`holding`): strings of
+fewer than three characters (no trigram), strings with a NUL or U+FFFD (lone surrogates are
+stored as U+FFFD), and the files not indexed yet.
 
 The table is contentless (stores no text). A file's indexed text is recorded by
 `files.text_rowid`; when its text changes the old text moves to `text_dead` until the
 background pass deletes it from the index (FTS5 needs the indexed values to delete them).
-Files whose `text_rowid` is NULL are not indexed yet: searches scan them.
+Files whose `text_rowid` is NULL are not indexed yet.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterator
+
+from pitui.core.catalog import lossless_json
+from pitui.core.format.jsvalues import normalize_ws_lower
 
 TEXT_SCHEMA = """
 CREATE VIRTUAL TABLE IF NOT EXISTS text_fts USING fts5(
-    text, content='', detail=none, tokenize='trigram case_sensitive 1');
-CREATE VIRTUAL TABLE IF NOT EXISTS text_vocab USING fts5vocab(text_fts, row);
+    text, content='', tokenize='trigram case_sensitive 1');
 CREATE TABLE IF NOT EXISTS text_dead(rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS files_text_pending ON files(id)
     WHERE is_session=1 AND text_rowid IS NULL;
@@ -26,13 +34,62 @@ CREATE INDEX IF NOT EXISTS files_text_rowid ON files(text_rowid) WHERE text_rowi
 """
 TEXT_PENDING = "is_session=1 AND text_rowid IS NULL"
 STEP_BYTES = 2 * 1024 * 1024  # text indexed per transaction: searches wait at most one step
-COMMON = 0.25  # a string whose rarest trigram is in more of the sessions is scanned for
-RAREST = 4  # trigrams the index intersects (the rarest): enough to rule out most sessions
+search_form = normalize_ws_lower  # what is indexed, and what a search value is matched in
 
 
-def indexed_form(text: str) -> str:
-    """What is indexed for a text: lowercased as the search lowercases it (`lower_text`)."""
-    return text.lower()
+def indexable(value: str) -> bool:
+    """Whether the index answers for `value` (a search form) exactly."""
+    return len(value) >= 3 and "\x00" not in value and "\ufffd" not in value
+
+
+def holding(
+    db: sqlite3.Connection, value: str, among: set[str], on_text: Callable[[], None]
+) -> set[str]:
+    """The paths of `among` whose conversation text's search form contains `value` (itself
+    a search form): from the index where it can say, else read from the stored texts
+    (`on_text()` is called for each text read, so a caller can stop a long scan)."""
+    found = _indexed_holding(db, value, among) if indexable(value) else None
+    if found is None:
+        found, unanswered = set(), texts_of(db, among)
+    else:
+        unanswered = texts_of(db, among, pending_only=True) if _any_pending(db) else iter(())
+    spaced = " " in value  # else the lowercased text answers as its search form would
+    for path, text in unanswered:
+        on_text()
+        if value in (search_form(text) if spaced else text.lower()):
+            found.add(path)
+    return found
+
+
+def _indexed_holding(db: sqlite3.Connection, value: str, among: set[str]) -> set[str] | None:
+    phrase = '"' + value.replace('"', '""') + '"'
+    try:
+        cur = db.execute(
+            "SELECT f.path FROM text_fts JOIN files f ON f.text_rowid = text_fts.rowid "
+            "WHERE text_fts MATCH ?",
+            (phrase,),
+        )
+        return {path for (path,) in cur if path in among}
+    except sqlite3.OperationalError:  # the index cannot read it: every text is read instead
+        return None
+
+
+def _any_pending(db: sqlite3.Connection) -> bool:
+    query = f"SELECT 1 FROM files INDEXED BY files_text_pending WHERE {TEXT_PENDING} LIMIT 1"
+    return db.execute(query).fetchone() is not None
+
+
+def texts_of(
+    db: sqlite3.Connection, paths: set[str], pending_only: bool = False
+) -> Iterator[tuple[str, str]]:
+    """(path, stored text) of these sessions (`pending_only`: of those not indexed yet)."""
+    where = TEXT_PENDING if pending_only else "is_session=1"
+    cur = db.execute(
+        f"SELECT path, text FROM files WHERE {where} AND path IN (SELECT value FROM json_each(?))",
+        (lossless_json.dumps(list(paths)),),
+    )
+    for path, text in cur:
+        yield path, text or ""
 
 
 def retire_text(db: sqlite3.Connection, file_id: int) -> None:
@@ -51,7 +108,7 @@ def index_text_step(db: sqlite3.Connection) -> bool:
     for rowid, text in dead:
         db.execute(
             "INSERT INTO text_fts(text_fts, rowid, text) VALUES('delete', ?, ?)",
-            (rowid, indexed_form(text)),
+            (rowid, search_form(text)),
         )
         db.execute("DELETE FROM text_dead WHERE rowid=?", (rowid,))
     if dead:
@@ -62,9 +119,8 @@ def index_text_step(db: sqlite3.Connection) -> bool:
     size = 0
     for file_id, text in pending:
         rowid = _next_rowid(db)
-        db.execute(
-            "INSERT INTO text_fts(rowid, text) VALUES(?, ?)", (rowid, indexed_form(text or ""))
-        )
+        form = search_form(text or "")
+        db.execute("INSERT INTO text_fts(rowid, text) VALUES(?, ?)", (rowid, form))
         db.execute("UPDATE files SET text_rowid=? WHERE id=?", (rowid, file_id))
         size += len(text or "")
         if size >= STEP_BYTES:
@@ -82,40 +138,14 @@ def _next_rowid(db: sqlite3.Connection) -> int:
 
 def texts_left(db: sqlite3.Connection) -> bool:
     """Whether some session's text is not indexed, or some retired text not yet deleted."""
-    pending = db.execute(
-        f"SELECT 1 FROM files INDEXED BY files_text_pending WHERE {TEXT_PENDING} LIMIT 1"
+    dead = db.execute("SELECT 1 FROM text_dead LIMIT 1").fetchone()
+    return _any_pending(db) or dead is not None
+
+
+def pending_bytes(db: sqlite3.Connection) -> int:
+    """Bytes of conversation text not indexed yet (for a progress bar)."""
+    found = db.execute(
+        f"SELECT coalesce(sum(length(text)), 0) FROM files INDEXED BY files_text_pending "
+        f"WHERE {TEXT_PENDING}"
     ).fetchone()
-    return (
-        pending is not None or db.execute("SELECT 1 FROM text_dead LIMIT 1").fetchone() is not None
-    )
-
-
-def text_candidates(db: sqlite3.Connection, trigrams: list[str]) -> set[str] | None:
-    """Paths of sessions whose text may contain a string with these trigrams: those whose
-    indexed text has them all, and those not indexed yet. None when the string is common
-    (the scan finds it at once in most sessions; narrowing would cost more than it saves)."""
-    marks = ",".join("?" * len(trigrams))
-    found = db.execute(f"SELECT term, doc FROM text_vocab WHERE term IN ({marks})", trigrams)
-    docs = dict(found.fetchall())
-    hits: set[str] = set()
-    if len(docs) == len(set(trigrams)):  # else some trigram is in no indexed text at all
-        rarest = sorted(docs, key=docs.__getitem__)[:RAREST]
-        indexed = db.execute(
-            "SELECT count(*) FROM files INDEXED BY files_text_rowid WHERE text_rowid IS NOT NULL"
-        ).fetchone()[0]
-        if docs[rarest[0]] > indexed * COMMON:
-            return None
-        match = " AND ".join('"' + gram.replace('"', '""') + '"' for gram in rarest)
-        hits = {
-            row[0]
-            for row in db.execute(
-                "SELECT f.path FROM text_fts JOIN files f ON f.text_rowid = text_fts.rowid "
-                "WHERE text_fts MATCH ?",
-                (match,),
-            )
-        }
-    pending = db.execute(
-        f"SELECT path FROM files INDEXED BY files_text_pending WHERE {TEXT_PENDING}"
-    )
-    hits.update(row[0] for row in pending)
-    return hits
+    return int(found[0])

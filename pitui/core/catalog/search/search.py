@@ -23,20 +23,46 @@ from pitui.core.format.jsvalues import js_trim, normalize_ws_lower
 
 TIER_NAME, TIER_TEXT, TIER_FUZZY, TIER_LABEL, TIER_TOOLS = range(5)
 TIER_WEIGHT = 1_000_000
-MAX_TRIGRAMS = 24  # more narrow the candidates little and cost the index more
 
-__all__ = ["MEASURES", "SORTS", "CatalogRow", "Lookups", "SearchResult", "run_search"]
+__all__ = [
+    "MEASURES",
+    "SORTS",
+    "CatalogRow",
+    "Lookups",
+    "SearchCancelled",
+    "SearchResult",
+    "run_search",
+]
+
+
+class SearchCancelled(Exception):
+    """A newer question replaced this search (see `Lookups.cancelled`)."""
+
+
+def _in_memory(value: str, among: list[SessionSummary]) -> set[str]:
+    """The sessions of `among` whose text (in memory) holds `value` (a search form)."""
+    if " " in value:
+        return {s.path for s in among if value in s.normalized_text}
+    return {s.path for s in among if value in s.lower_text}
+
+
+def _in_memory_where(found: Callable[[str], bool], among: list[SessionSummary]) -> set[str]:
+    return {s.path for s in among if found(s.all_messages_text)}
 
 
 @dataclass(frozen=True)
 class Lookups:
-    """What the index answers for a search: `tools(fts_query, among)`, the paths of `among`
-    (sessions no other tier matched) whose tool output matches; `texts(trigrams)`, paths
-    whose conversation text may hold a string with all these trigrams (None: unknown, scan
-    every session)."""
+    """What the index answers for a search, about the sessions whose text is not in memory
+    (`SessionSummary.text_loaded` False): `tools(fts_query, among)`, the paths of `among`
+    (sessions no other tier matched) whose tool output matches; `texts(value, among)`, the
+    paths of `among` whose conversation text holds `value` (a search form: lowercased, a
+    phrase's whitespace runs as one space); `texts_where(found, among)`, those whose text
+    satisfies `found` (a regex). `cancelled()` True: stop (`SearchCancelled`)."""
 
     tools: Callable[[str, set[str]], set[str]] = lambda query, among: set()
-    texts: Callable[[list[str]], set[str] | None] = lambda trigrams: None
+    texts: Callable[[str, set[str]], set[str]] = lambda value, among: set()
+    texts_where: Callable[[Callable[[str], bool], set[str]], set[str]] = lambda found, among: set()
+    cancelled: Callable[[], bool] = lambda: False
 
 
 @dataclass
@@ -51,11 +77,11 @@ def _tier(tier: int, score: float = 0.0) -> float:
 
 
 def _literal(s: SessionSummary, value: str, in_text: bool) -> float | None:
-    """`in_text` False: the text index says the conversation text cannot hold `value`."""
+    """`in_text`: the conversation text holds `value`."""
     name = (s.name or "").lower()
     if value in name:
         return _tier(TIER_NAME, fuzzy_match(value, name)[1])
-    if value in str(s.id).lower() or (in_text and value in s.lower_text) or value in s.cwd.lower():
+    if value in str(s.id).lower() or in_text or value in s.cwd.lower():
         return _tier(TIER_TEXT)
     return None
 
@@ -77,47 +103,60 @@ def _phrase(s: SessionSummary, phrase: str, in_text: bool) -> float | None:
     name = normalize_ws_lower(s.name or "")
     if phrase in name:
         return _tier(TIER_NAME, fuzzy_match(phrase, name)[1])
-    if phrase in str(s.id).lower() or (in_text and phrase in s.normalized_text):
+    if phrase in str(s.id).lower() or in_text:
         return _tier(TIER_TEXT)
     return _tier(TIER_TEXT) if phrase in normalize_ws_lower(s.cwd) else None
 
 
-def _regex(s: SessionSummary, search: TimedSearch) -> float | None:
+def _regex(s: SessionSummary, search: TimedSearch, in_text: bool) -> float | None:
     found = search.found
     if s.name and found(s.name):
         return _tier(TIER_NAME)
-    if found(str(s.id)) or found(s.all_messages_text) or found(s.cwd):
+    if found(str(s.id)) or in_text or found(s.cwd):
         return _tier(TIER_TEXT)
     return None
 
 
-def trigrams(token: Token) -> list[str]:
-    """Trigrams every conversation text matching `token` holds (lowercased, as searched; a
-    phrase's words alone, as whitespace is normalised before phrases are matched)."""
-    if token.kind == "phrase":
-        pieces = normalize_ws_lower(token.value).split(" ")
-    else:
-        pieces = [token.value.lower()]
-    grams = {p[i : i + 3] for p in pieces for i in range(len(p) - 2)}
-    grams = {g for g in grams if "\x00" not in g}
-    return sorted(grams)[:MAX_TRIGRAMS]
-
-
 class _Matcher:
-    def __init__(self, query: Query, lookups: Lookups) -> None:
+    def __init__(self, query: Query, lookups: Lookups, pool: list[SessionSummary]) -> None:
         self.query, self.lookups = query, lookups
-        self._text_hits = {token: _text_hits(token, lookups) for token in query.tokens}
         self._fuzzy_memo: dict[tuple[str, str], tuple[bool, float]] = {}  # cwds repeat a lot
         self._regex = TimedSearch(query.regex) if query.mode == "regex" else None
+        self._pool = pool
+        self._text_hits = {token: self._holding(token) for token in query.tokens}
+
+    def _holding(self, token: Token) -> set[str]:
+        """The sessions of the pool whose conversation text holds the token's value (of
+        those whose score it can change: not those matched by name, id or cwd)."""
+        value = _value(token)
+        if not value:
+            return set()
+        open_ = [s for s in self._pool if not _matched_without_text(s, token, value)]
+        found = _in_memory(value, [s for s in open_ if s.text_loaded])
+        in_index = {s.path for s in open_ if not s.text_loaded}
+        if in_index:
+            found |= self.lookups.texts(value, in_index)
+        self._check()
+        return found
+
+    def _check(self) -> None:
+        if self.lookups.cancelled():
+            raise SearchCancelled
 
     def scored(self, pool: list[SessionSummary]) -> list[tuple[float, SessionSummary]]:
         """The sessions of `pool` that match, with their scores, in `pool`'s order."""
         if self._regex is not None:
             regex = self._regex
-            return [(score, s) for s in pool if (score := _regex(s, regex)) is not None]
+            in_text = _in_memory_where(regex.found, [s for s in pool if s.text_loaded])
+            in_index = {s.path for s in pool if not s.text_loaded}
+            if in_index:
+                in_text |= self.lookups.texts_where(regex.found, in_index)
+            scores = ((_regex(s, regex, s.path in in_text), s) for s in pool)
+            return [(score, s) for score, s in scores if score is not None]
         totals = [(0.0, s) for s in pool]
         for token in self.query.tokens:  # token by token: the tool tier asks once for each
             totals = self._with_token(totals, token)
+            self._check()
         return totals
 
     def _with_token(
@@ -136,8 +175,7 @@ class _Matcher:
 
     def _token(self, s: SessionSummary, token: Token) -> float | None:
         """The token's score on `s` by every tier but the tool output's."""
-        hits = self._text_hits[token]
-        in_text = hits is None or s.path in hits
+        in_text = s.path in self._text_hits[token]
         if token.kind == "phrase":
             value = normalize_ws_lower(token.value)
             score = _phrase(s, value, in_text) if value else 0.0
@@ -164,9 +202,19 @@ class _Matcher:
         )
 
 
-def _text_hits(token: Token, lookups: Lookups) -> set[str] | None:
-    grams = trigrams(token)
-    return lookups.texts(grams) if grams else None
+def _matched_without_text(s: SessionSummary, token: Token, value: str) -> bool:
+    """Whether the name, id or cwd alone gives `s` its score for this token (`value` its
+    search form), so its text need not be looked at."""
+    if token.kind == "phrase":
+        name, cwd = normalize_ws_lower(s.name or ""), normalize_ws_lower(s.cwd)
+    else:
+        name, cwd = (s.name or "").lower(), s.cwd.lower()
+    return value in name or value in str(s.id).lower() or value in cwd
+
+
+def _value(token: Token) -> str:
+    """What the token looks for in conversation text, in the text's search form."""
+    return normalize_ws_lower(token.value) if token.kind == "phrase" else token.value.lower()
 
 
 def passes_filters(s: SessionSummary, query: Query) -> bool:
@@ -216,9 +264,8 @@ def run_search(
         if sort in MEASURES:
             return SearchResult(flat_rows(_largest_first(pool, sort)))
         return SearchResult(threaded_rows(pool) if sort == "threaded" else flat_rows(pool))
-    matcher = _Matcher(query, lookups or Lookups())
     try:
-        scored = matcher.scored(pool)
+        scored = _Matcher(query, lookups or Lookups(), pool).scored(pool)
     except RegexTooSlow as error:
         return SearchResult([], str(error))
     if sort in MEASURES:  # the query selects, the measure orders
