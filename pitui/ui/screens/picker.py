@@ -19,6 +19,7 @@ from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.catalog.search import SORTS
+from pitui.core.catalog.search.search import SearchCancelled
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.branch_actions import ask_tags, toggle_pin
 from pitui.ui.failures import ReportsFailures
@@ -41,6 +42,7 @@ from pitui.ui.worker_messages import (
 )
 
 SEARCH_DELAY = 0.05  # seconds of quiet typing before a search (one search per burst)
+SEARCHING_AFTER = 0.15  # seconds before the status line says a search is still running
 RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often
 
 
@@ -83,6 +85,8 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self.rows: list[Any] = []  # the catalog rows listed (the answer on screen)
         self.search_error: str | None = None  # why the query could not be read (a bad re:)
         self._search_timer: Timer | None = None
+        self._searching_timer: Timer | None = None
+        self.searching = False  # a search has run longer than SEARCHING_AFTER: said so
         self._last_research = 0.0
         self._unsubscribe: Any = None
         self._secrets: SecretsScan | None = None  # once there is a catalog
@@ -250,6 +254,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         if self._search_timer is not None:
             self._search_timer.stop()
         self._search_timer = self.set_timer(SEARCH_DELAY, self.run_search)
+        self._expect_answer()
 
     def current_request(self) -> SearchRequest:
         query = self.query_one("#search", Input).value
@@ -273,7 +278,20 @@ class PickerScreen(ReportsFailures, Screen[None]):
         if self.app.catalog is None:
             return
         self._last_research = time.monotonic()
+        self._expect_answer()
         self._search(self.current_request())
+
+    def _expect_answer(self) -> None:
+        if self._searching_timer is None:
+            self._searching_timer = self.set_timer(SEARCHING_AFTER, self._say_searching)
+
+    def _say_searching(self) -> None:
+        """The answer is late: the rows on screen are the last question's, and the status
+        line says so instead of counting them."""
+        self._searching_timer = None
+        if self.search_pending:
+            self.searching = True
+            self._update_status()
 
     @work(
         thread=True,
@@ -285,17 +303,22 @@ class PickerScreen(ReportsFailures, Screen[None]):
     def _search(self, request: SearchRequest) -> None:
         cwd = None if request.all_scope else self.app.config.cwd
         catalog = self.app.catalog  # answers from what is indexed so far, from any thread
-        result = search_with_marks(  # pin: / tag:NAME, pinned first
-            catalog,
-            request.query,
-            cwd=cwd,
-            sort=request.sort,
-            named_only=request.named_only,
-            store="archive" if request.archive else "local",
-        )
+        worker = get_current_worker()
+        try:
+            result = search_with_marks(  # pin: / tag:NAME, pinned first
+                catalog,
+                request.query,
+                cwd=cwd,
+                sort=request.sort,
+                named_only=request.named_only,
+                store="archive" if request.archive else "local",
+                cancelled=lambda: worker.is_cancelled,
+            )
+        except SearchCancelled:
+            return  # a newer question replaced it
         result.rows = with_secret_marks(result.rows, self.secret_paths)
         known = len(catalog.sessions(cwd=None)) if not result.rows else -1
-        if not get_current_worker().is_cancelled:
+        if not worker.is_cancelled:
             self.post_message(SearchDone(request, (result, known)))
 
     def on_search_done(self, message: SearchDone) -> None:
@@ -303,6 +326,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         if request != self.current_request():
             return  # an answer to an older question
         result, known = message.result
+        self._answered()
         self.search_error = result.error
         new_question, self._shown = request != self._shown, request
         if result.error and not result.rows:
@@ -320,6 +344,12 @@ class PickerScreen(ReportsFailures, Screen[None]):
         preview.show(table.highlighted, table.highlighted_row)
         self.call_after_refresh(self.app.preload_session_screen)  # once the list is drawn
         self._run_queued()
+
+    def _answered(self) -> None:
+        if self._searching_timer is not None:
+            self._searching_timer.stop()
+            self._searching_timer = None
+        self.searching = False
 
     def _run_queued(self) -> None:
         """The action pressed before this answer, on its first row; while the index is still
@@ -376,7 +406,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
             parts.insert(0, "archive")
         if self.named_only:
             parts.append("named only")
-        parts.append(f"{len(self.rows)} shown")
+        parts.append("searching..." if self.searching else f"{len(self.rows)} shown")
         if self.progress is not None:
             searched = " (searched so far)" if self._shown and self._shown.query.strip() else ""
             parts.append(f"indexing {self.progress[0]}/{self.progress[1]}{searched}")
@@ -391,6 +421,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
             status += f"  ⚠ {self.search_error}"
         self.query_one("#picker-status", Static).update(Text(status))
         self.query_one("#picker-status").set_class(bool(self.search_error), "-error")
+        self.query_one("#picker-list").set_class(self.searching, "-searching")  # rows dimmed
         # the list shows the measure its rows are sorted by (the answer's sort, not one asked)
         self.query_one(SessionTable).show_sort((self._shown or self.current_request()).sort)
 

@@ -1,0 +1,74 @@
+"""A search that takes a while: the status line says it is searching (the rows on screen
+are the last question's, dimmed), and a newer question cancels the one it replaces."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from ui_helpers import plain, started
+from waiting import wait_for
+
+from pitui.core.catalog.index.index import Index
+from pitui.ui.screens.picker import PickerScreen
+
+
+class SlowTexts:
+    """The index's text lookup, held for the query "slowword" until released; counts the
+    lookups that ran to their end."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.release = threading.Event()
+        self.finished: list[str] = []
+
+    def install(self, monkeypatch: Any) -> None:
+        def text_holding(index: Index, value: str, among: set[str], on_text: Any) -> set[str]:
+            if value == "slowword":
+                while not self.release.wait(0.01):
+                    on_text()  # where a cancelled search stops
+            found = self.real(index, value, among, on_text)
+            self.finished.append(value)
+            return found
+
+        monkeypatch.setattr(Index, "text_holding", text_holding)
+
+
+def status(picker: PickerScreen) -> str:
+    return plain(picker.query_one("#picker-status"), 200)
+
+
+async def test_a_slow_search_says_searching_then_answers(app_factory: Any, monkeypatch) -> None:
+    slow = SlowTexts(Index.text_holding)
+    slow.install(monkeypatch)
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        picker = await started(pilot)
+        shown = f"{len(picker.rows)} shown"
+        await pilot.press(*"slowword")
+        await wait_for(pilot, lambda: "searching..." in status(picker), "the searching status")
+        assert shown not in status(picker)  # the old count is not given as this answer's
+        assert picker.query_one("#picker-list").has_class("-searching")
+        slow.release.set()
+        await wait_for(pilot, lambda: not picker.search_pending, "the answer")
+        assert "0 shown" in status(picker) and "searching" not in status(picker)
+        assert not picker.query_one("#picker-list").has_class("-searching")
+
+
+async def test_a_newer_question_cancels_the_search_it_replaces(
+    app_factory: Any, monkeypatch
+) -> None:
+    slow = SlowTexts(Index.text_holding)
+    slow.install(monkeypatch)
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        picker = await started(pilot)
+        await pilot.press(*"slowword")
+        await wait_for(pilot, lambda: "searching..." in status(picker), "the searching status")
+        for _ in "slowword":
+            await pilot.press("backspace")
+        await pilot.press(*"checkout")
+        await wait_for(pilot, lambda: not picker.search_pending, "the answer to checkout")
+        assert "2 shown" in status(picker)
+        slow.release.set()
+        await pilot.pause(0.2)
+        assert "slowword" not in slow.finished  # stopped, not run to its end
+        assert "2 shown" in status(picker)
