@@ -40,7 +40,6 @@ class KnownSessions:
         with self._lock:
             if self._loaded:
                 return
-            rows = self._scope.rows(self._index) if rows is None else rows
             known: dict[str, SessionSummary] = {}
             for prefix in self._scope.prefixes:
                 known.update(self._index.summaries(prefix=prefix, with_text=False))
@@ -48,7 +47,10 @@ class KnownSessions:
                 p: self._scope.placed(s) for p, s in known.items() if self._scope.holds(p)
             }
             self._version += 1
-            self._skipped = {p for p, r in rows.items() if not r.is_session}
+            if rows is None:
+                self._skipped = {p for p in self._index.not_sessions() if self._scope.holds(p)}
+            else:
+                self._skipped = {p for p, r in rows.items() if not r.is_session}
             self._loaded = True
 
     def unload(self) -> None:

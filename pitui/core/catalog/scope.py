@@ -18,6 +18,12 @@ from pitui.core.catalog.scan.discovery import Mirror
 from pitui.core.catalog.summary import SessionSummary
 
 
+def _parent(path: str) -> str:
+    """`os.path.dirname` of an absolute path, at a third of its cost (called per file)."""
+    head = path.rpartition(os.sep)[0]
+    return head or os.sep
+
+
 class Scope:
     """The folders a catalog lists (absolute paths; `mirrors` by their folder's path)."""
 
@@ -40,21 +46,18 @@ class Scope:
     def holds(self, path: str) -> bool:
         """Whether a listing of this catalog's roots can hold `path` (the index is shared by
         every store: another's rows, or rows under a folder of this root, are not ours)."""
-        folder = os.path.dirname(path)
-        elsewhere = self.archived(path) or self.mirror_of(path) is not None
-        if self.custom_dir is None:
-            return os.path.dirname(folder) == self._folder or elsewhere
-        return folder == self._folder or elsewhere
+        folder = _parent(path)
+        if (_parent(folder) if self.custom_dir is None else folder) == self._folder:
+            return True
+        return self.archived(path) or self.mirror_of(path) is not None
 
     def archived(self, path: str) -> bool:
         """Whether `path` is in a project folder of the archive root (when it is listed)."""
-        return self._archive is not None and (
-            os.path.dirname(os.path.dirname(path)) == self._archive
-        )
+        return self._archive is not None and _parent(_parent(path)) == self._archive
 
     def mirror_of(self, path: str) -> Mirror | None:
         """The remote mirror whose project folders hold `path` (when it is listed)."""
-        return self.mirrors.get(os.path.dirname(os.path.dirname(path))) if self.mirrors else None
+        return self.mirrors.get(_parent(_parent(path))) if self.mirrors else None
 
     def placed(self, summary: SessionSummary) -> SessionSummary:
         """`summary` with its store said (the index keeps no store: a file's place says it)."""

@@ -117,6 +117,11 @@ class Index:
             )
             return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
 
+    def not_sessions(self) -> list[str]:
+        """The paths of the indexed files that are not sessions."""
+        with self.lock:
+            return [p for (p,) in self.db.execute("SELECT path FROM files WHERE is_session=0")]
+
     def summaries(
         self, paths: Iterable[str] | None = None, prefix: str = "", with_text: bool = True
     ) -> dict[str, SessionSummary]:

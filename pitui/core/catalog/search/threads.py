@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 
@@ -33,7 +34,12 @@ class _Node:
 
 
 def _key(path: object) -> str:
-    return os.path.normpath(os.path.abspath(path)) if isinstance(path, str) and path else ""
+    return _normal(path) if isinstance(path, str) and path else ""
+
+
+@functools.lru_cache(maxsize=65536)  # every listing asks again for the same paths
+def _normal(path: str) -> str:
+    return os.path.normpath(os.path.abspath(path))
 
 
 def _time(s: SessionSummary) -> float:
