@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_tui_launch as tui
 import procs
 
+PI_LISTING_TIMEOUT = 600.0  # Pi's /resume lists 10,000 sessions in minutes on 2 cores
 QUERIES = (
     "Task 9973",  # a session's name
     "cache_2472",  # a word in some sessions' text
@@ -116,9 +117,10 @@ def run_pi(agent: Path, work: Path, answers: dict, repeats: int) -> tuple[dict, 
     launch = tui.Launch(argv, tui.pi_env(pi_agent, pi_home), pi_home)
     times: dict[str, list[float]] = {q: [] for q in QUERIES}
     try:
-        launch.until(tui.contains("Resume Session"))
+        launch.until(tui.contains("Resume Session"), PI_LISTING_TIMEOUT)
         launch.send("Tab")
-        launch.until(tui.pi_all)
+        listed = launch.until(tui.pi_all, PI_LISTING_TIMEOUT)
+        print(f"Pi's /resume: the whole list (All) after {listed['s']:.1f} s", flush=True)
         for _ in range(repeats):
             for query in QUERIES:
                 if query.startswith("cwd:"):

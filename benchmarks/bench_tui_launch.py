@@ -80,9 +80,9 @@ class Launch:
     def send(self, *keys: str) -> None:
         subprocess.run([*self.tmux, "send-keys", *keys], check=True)
 
-    def until(self, check: Check) -> dict[str, float]:
+    def until(self, check: Check, timeout: float = TIMEOUT) -> dict[str, float]:
         """Seconds since launch, CPU seconds and peak RSS (MB) when `check` first holds."""
-        while time.perf_counter() - self.start < TIMEOUT:
+        while time.perf_counter() - self.start < timeout:
             text = self.screen()
             if check(text):
                 seconds = time.perf_counter() - self.start

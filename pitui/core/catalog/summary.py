@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -38,6 +38,14 @@ def js_json_number(value: int | float) -> int | float | None:
 
 def _iso(ms: int | None) -> str | None:
     return None if ms is None else iso_ms(ms)
+
+
+class SearchKeys(NamedTuple):
+    name: str  # lowercased
+    id: str  # as a string, lowercased
+    cwd: str  # lowercased
+    name_words: str  # lowercased, whitespace runs as one space, trimmed (for phrases)
+    cwd_words: str
 
 
 @dataclass
@@ -74,6 +82,7 @@ class SessionSummary:
     text_loaded: bool = field(default=True, repr=False, compare=False)  # see `from_record`
     _lower: str | None = field(default=None, repr=False, compare=False)
     _normalized: str | None = field(default=None, repr=False, compare=False)
+    _keys: SearchKeys | None = field(default=None, repr=False, compare=False)
 
     @property
     def created(self) -> str | None:
@@ -93,6 +102,20 @@ class SessionSummary:
         if self._lower is None:
             self._lower = self.all_messages_text.lower()
         return self._lower
+
+    @property
+    def search_keys(self) -> SearchKeys:
+        """The name, id and cwd as the picker's search compares them (computed once)."""
+        if self._keys is None:
+            name = self.name or ""
+            self._keys = SearchKeys(
+                name.lower(),
+                str(self.id).lower(),
+                self.cwd.lower(),
+                normalize_ws_lower(name),
+                normalize_ws_lower(self.cwd),
+            )
+        return self._keys
 
     @property
     def normalized_text(self) -> str:
@@ -166,5 +189,13 @@ _RECORD_FIELDS = tuple(
     f.name
     for f in fields(SessionSummary)
     if f.name
-    not in ("all_messages_text", "_lower", "_normalized", "text_loaded", "store", "remote_path")
+    not in (
+        "all_messages_text",
+        "_lower",
+        "_normalized",
+        "_keys",
+        "text_loaded",
+        "store",
+        "remote_path",
+    )
 )

@@ -41,7 +41,7 @@ from pitui.ui.worker_messages import (
     SyncProgress,
 )
 
-SEARCH_DELAY = 0.05  # seconds of quiet typing before a search (one search per burst)
+SEARCH_DELAY = 0.02  # seconds of quiet typing before a search (a newer key cancels it)
 SEARCHING_AFTER = 0.15  # seconds before the status line says a search is still running
 RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often
 

@@ -76,38 +76,6 @@ def _tier(tier: int, score: float = 0.0) -> float:
     return tier * TIER_WEIGHT + score
 
 
-def _literal(s: SessionSummary, value: str, in_text: bool) -> float | None:
-    """`in_text`: the conversation text holds `value`."""
-    name = (s.name or "").lower()
-    if value in name:
-        return _tier(TIER_NAME, fuzzy_match(value, name)[1])
-    if value in str(s.id).lower() or in_text or value in s.cwd.lower():
-        return _tier(TIER_TEXT)
-    return None
-
-
-def _fuzzy(
-    s: SessionSummary,
-    value: str,
-    in_text: bool,
-    match: Callable[[str, str], tuple[bool, float]] = fuzzy_match,
-) -> float | None:
-    literal = _literal(s, value.lower(), in_text)
-    if literal is not None:
-        return literal
-    scores = [m[1] for m in (match(value, f) for f in (s.name or "", s.cwd)) if m[0]]
-    return _tier(TIER_FUZZY, min(scores)) if scores else None
-
-
-def _phrase(s: SessionSummary, phrase: str, in_text: bool) -> float | None:
-    name = normalize_ws_lower(s.name or "")
-    if phrase in name:
-        return _tier(TIER_NAME, fuzzy_match(phrase, name)[1])
-    if phrase in str(s.id).lower() or in_text:
-        return _tier(TIER_TEXT)
-    return _tier(TIER_TEXT) if phrase in normalize_ws_lower(s.cwd) else None
-
-
 def _regex(s: SessionSummary, search: TimedSearch, in_text: bool) -> float | None:
     found = search.found
     if s.name and found(s.name):
@@ -122,18 +90,12 @@ class _Matcher:
         self.query, self.lookups = query, lookups
         self._fuzzy_memo: dict[tuple[str, str], tuple[bool, float]] = {}  # cwds repeat a lot
         self._regex = TimedSearch(query.regex) if query.mode == "regex" else None
-        self._pool = pool
-        self._text_hits = {token: self._holding(token) for token in query.tokens}
+        self._values = {token: _value(token) for token in query.tokens}
 
-    def _holding(self, token: Token) -> set[str]:
-        """The sessions of the pool whose conversation text holds the token's value (of
-        those whose score it can change: not those matched by name, id or cwd)."""
-        value = _value(token)
-        if not value:
-            return set()
-        open_ = [s for s in self._pool if not _matched_without_text(s, token, value)]
-        found = _in_memory(value, [s for s in open_ if s.text_loaded])
-        in_index = {s.path for s in open_ if not s.text_loaded}
+    def _holding(self, value: str, among: list[SessionSummary]) -> set[str]:
+        """The sessions of `among` whose conversation text holds `value` (a search form)."""
+        found = _in_memory(value, [s for s in among if s.text_loaded])
+        in_index = {s.path for s in among if not s.text_loaded}
         if in_index:
             found |= self.lookups.texts(value, in_index)
         self._check()
@@ -162,7 +124,7 @@ class _Matcher:
     def _with_token(
         self, totals: list[tuple[float, SessionSummary]], token: Token
     ) -> list[tuple[float, SessionSummary]]:
-        scores = [self._token(s, token) for _, s in totals]
+        scores = self._scores([s for _, s in totals], token)
         unmatched = {s.path for (_, s), score in zip(totals, scores, strict=True) if score is None}
         in_tools = self._tool_paths(token, unmatched) if unmatched else set()
         kept: list[tuple[float, SessionSummary]] = []
@@ -173,20 +135,42 @@ class _Matcher:
                 kept.append((total + score, s))
         return kept
 
-    def _token(self, s: SessionSummary, token: Token) -> float | None:
-        """The token's score on `s` by every tier but the tool output's."""
-        in_text = s.path in self._text_hits[token]
-        if token.kind == "phrase":
-            value = normalize_ws_lower(token.value)
-            score = _phrase(s, value, in_text) if value else 0.0
-        else:
-            value = token.value.lower()
-            score = _fuzzy(s, token.value, in_text, self._fuzzy_match)
-        if score is not None:
-            return score
-        if any(value in normalize_ws_lower(label) for label in s.labels):
-            return _tier(TIER_LABEL)
-        return None
+    def _scores(self, pool: list[SessionSummary], token: Token) -> list[float | None]:
+        """The token's score on each session of `pool` by every tier but the tool output's:
+        the name (0), the id, cwd or text (1), for a word fuzzy on the name or cwd (2), a
+        label (3). One loop over the sessions (10,000 of them in ~20 ms); the text is asked
+        of the index only for the sessions name, id and cwd leave open."""
+        value, phrase = self._values[token], token.kind == "phrase"
+        if phrase and not value:
+            return [0.0] * len(pool)
+        scores: list[float | None] = [None] * len(pool)
+        open_: list[int] = []
+        for i, s in enumerate(pool):
+            if not i % 2048:
+                self._check()  # a newer keystroke stops this within milliseconds
+            keys = s.search_keys
+            name = keys.name_words if phrase else keys.name
+            if value in name:
+                scores[i] = _tier(TIER_NAME, fuzzy_match(value, name)[1])
+            elif value in keys.id or value in (keys.cwd_words if phrase else keys.cwd):
+                scores[i] = _tier(TIER_TEXT)
+            else:
+                open_.append(i)
+        in_text = self._holding(value, [pool[i] for i in open_])
+        for i in open_:
+            s = pool[i]
+            if s.path in in_text:
+                scores[i] = _tier(TIER_TEXT)
+                continue
+            if not phrase:
+                fuzzy = [self._fuzzy_match(token.value, f) for f in (s.name or "", s.cwd)]
+                found = [score for ok, score in fuzzy if ok]
+                if found:
+                    scores[i] = _tier(TIER_FUZZY, min(found))
+                    continue
+            if s.labels and any(value in normalize_ws_lower(label) for label in s.labels):
+                scores[i] = _tier(TIER_LABEL)
+        return scores
 
     def _fuzzy_match(self, query: str, text: str) -> tuple[bool, float]:
         key = (query, text)
@@ -200,16 +184,6 @@ class _Matcher:
         return self.lookups.tools(
             f'tools : "{text}"' + ("" if token.kind == "phrase" else "*"), among
         )
-
-
-def _matched_without_text(s: SessionSummary, token: Token, value: str) -> bool:
-    """Whether the name, id or cwd alone gives `s` its score for this token (`value` its
-    search form), so its text need not be looked at."""
-    if token.kind == "phrase":
-        name, cwd = normalize_ws_lower(s.name or ""), normalize_ws_lower(s.cwd)
-    else:
-        name, cwd = (s.name or "").lower(), s.cwd.lower()
-    return value in name or value in str(s.id).lower() or value in cwd
 
 
 def _value(token: Token) -> str:
