@@ -20,6 +20,18 @@ class CatalogProgress(Message):
 
 
 @dataclass
+class SearchIndexProgress(Message):
+    """The background pass has indexed `done` of `total` bytes of conversation text and tool
+    output for search (coalesced: only the latest counts)."""
+
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SearchIndexProgress)
+
+
+@dataclass
 class RemotesSynced(Message):
     """A sync of the remotes' mirrors ended; `results` are `SyncResult`s, one a remote."""
 

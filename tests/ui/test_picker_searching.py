@@ -72,3 +72,24 @@ async def test_a_newer_question_cancels_the_search_it_replaces(
         await pilot.pause(0.2)
         assert "slowword" not in slow.finished  # stopped, not run to its end
         assert "2 shown" in status(picker)
+
+
+async def test_the_status_says_while_the_text_is_indexed_for_search(
+    app_factory: Any, monkeypatch
+) -> None:
+    release = threading.Event()
+    real = Index.index_texts
+
+    def held(index: Index, stop: threading.Event, progress: Any = None) -> None:
+        if progress is not None:
+            progress(0, 100)  # what the pass reports as it starts
+        release.wait(10)
+        real(index, stop, progress)
+
+    monkeypatch.setattr(Index, "index_texts", held)
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: "indexing for search 0%" in status(picker), "the status")
+        assert picker.rows  # the list is there meanwhile
+        release.set()
+        await wait_for(pilot, lambda: "indexing for search" not in status(picker), "the pass's end")

@@ -38,6 +38,7 @@ from pitui.ui.worker_messages import (
     CatalogScanned,
     RemotesSynced,
     SearchDone,
+    SearchIndexProgress,
     SyncProgress,
 )
 
@@ -81,6 +82,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         super().__init__(id="picker")
         self.progress: tuple[int, int] | None = None  # (done, total) while the scan runs
         self.syncing: tuple[str, int] | None = None  # (remote, percent) while a sync runs
+        self.search_indexing: tuple[int, int] | None = None  # (done, total) bytes, after the scan
         self.known_count = 0  # sessions in the index, counted when an answer is empty
         self.rows: list[Any] = []  # the catalog rows listed (the answer on screen)
         self.search_error: str | None = None  # why the query could not be read (a bad re:)
@@ -160,7 +162,8 @@ class PickerScreen(ReportsFailures, Screen[None]):
     )
     def _scan(self) -> None:
         report = self.app.catalog.scan(
-            progress=lambda done, total: self.post_message(CatalogProgress(done, total))
+            progress=lambda done, total: self.post_message(CatalogProgress(done, total)),
+            tools_progress=lambda done, total: self.post_message(SearchIndexProgress(done, total)),
         )
         self.post_message(CatalogScanned(report))
 
@@ -169,6 +172,13 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self._update_status()
         if time.monotonic() - self._last_research > RESEARCH_EVERY:
             self.run_search()
+
+    def on_search_index_progress(self, message: SearchIndexProgress) -> None:
+        """The text and tool output being indexed after the listing: until then a search of
+        them reads the texts (slower) or misses tool output, so the status line says so."""
+        done = message.done >= message.total
+        self.search_indexing = None if done else (message.done, message.total)
+        self._update_status()
 
     def on_catalog_scanned(self, message: CatalogScanned) -> None:
         self.scanned = True
@@ -410,6 +420,9 @@ class PickerScreen(ReportsFailures, Screen[None]):
         if self.progress is not None:
             searched = " (searched so far)" if self._shown and self._shown.query.strip() else ""
             parts.append(f"indexing {self.progress[0]}/{self.progress[1]}{searched}")
+        if self.search_indexing is not None:
+            done, total = self.search_indexing
+            parts.append(f"indexing for search {100 * done // max(total, 1)}%")
         if self.syncing is not None:
             parts.append(f"syncing {one_line(self.syncing[0])} {self.syncing[1]}%")
         if self.app.catalog is not None and self.app.catalog.archive_dir is not None:

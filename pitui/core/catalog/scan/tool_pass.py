@@ -18,6 +18,23 @@ PARALLEL_TOOLS = 100  # sessions before reading their tool output in worker proc
 Progress = Callable[[int, int], None]
 
 
+def _in_one(
+    progress: Progress | None, text_bytes: int, tasks: list[ToolTask]
+) -> tuple[Progress | None, Progress | None]:
+    """The progress of the text index and of the tool output's, as one count of bytes."""
+    if progress is None:
+        return None, None
+    total = text_bytes + sum(t.end - t.start for t in tasks)
+
+    def text(done: int, _: int) -> None:
+        progress(done, total)
+
+    def tools(done: int, _: int) -> None:
+        progress(text_bytes + done, total)
+
+    return text, tools
+
+
 class ToolPass:
     """Indexing tool output (and conversation text as trigrams), here or in the background
     (`thread`, one at a time; `error`: what ended it early). Any thread may call it."""
@@ -62,7 +79,7 @@ class ToolPass:
 
     def start(self, progress: Progress | None) -> None:
         """Index what is left in a background thread (or have the running one go round once
-        more)."""
+        more); `progress(done, total)` counts bytes of conversation text and tool output."""
         with self._lock:
             thread = self.thread
             if thread is not None and thread.is_alive():
@@ -103,8 +120,10 @@ class ToolPass:
         try:
             self.index.collect_tool_garbage()
             while not self._stop.is_set():
-                self.index.index_texts(self._stop)
-                self._index(self.index.tool_tasks(), progress, self._stop)
+                tasks = self.index.tool_tasks()
+                text, tools = _in_one(progress, self.index.texts_pending_bytes(), tasks)
+                self.index.index_texts(self._stop, text)
+                self._index(tasks, tools, self._stop)
                 with self._lock:
                     if not self._again:
                         break
@@ -113,6 +132,8 @@ class ToolPass:
             self.error = error
         finally:
             self._workers.shutdown()
+            if progress is not None:
+                progress(1, 1)  # over, whatever ended it
 
     def _index(
         self, tasks: list[ToolTask], progress: Progress | None, stop: threading.Event
