@@ -92,15 +92,17 @@ def pi_done(count: int, title: str) -> tui.Check:
     return check
 
 
-def run_pitui(agent: Path, cache: Path, answers: dict, repeats: int) -> tuple[dict, float]:
+def run_pitui(
+    agent: Path, cache: Path, answers: dict, repeats: int, queries: tuple[str, ...] = QUERIES
+) -> tuple[dict, float]:
     launch = tui.Launch(
         procs.pitui_argv("--all"), tui.pitui_env(agent, cache), Path(tempfile.gettempdir())
     )
-    times: dict[str, list[float]] = {q: [] for q in QUERIES}
+    times: dict[str, list[float]] = {q: [] for q in queries}
     try:
         launch.until(tui.pitui_all(answers[""][0]))
         for _ in range(repeats):
-            for query in QUERIES:
+            for query in queries:
                 times[query].append(typed(launch, query, pitui_done(*answers[query])))
         return times, launch.usage()["mb"]
     finally:

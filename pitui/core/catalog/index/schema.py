@@ -12,7 +12,7 @@ from pitui.core.catalog.index.text_index import TEXT_SCHEMA
 TOOL_FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-9"
+SCHEMA_VERSION = "pitui-catalog-10"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """

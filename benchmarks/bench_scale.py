@@ -1,0 +1,150 @@
+"""How each cost grows with the store: the waits a user meets at 1,000, 5,000 and 10,000
+sessions (200 entries each), pitui's whole processes and app against Pi 1.6.0's in the same run.
+
+    python benchmarks/bench_scale.py [--sizes 1000 5000 10000] [--repeats 2] [--no-pi-tui]
+
+For each store (generated into benchmarks/out/agent-Nx200 once):
+- Pi's `listAll()` printed (`pi_list_print.mjs`, a whole node process): the figure every
+  ratio is to;
+- `pitui list --all --json` with no index (cold: the listing), then the first search after it
+  (`parser`: the conversation text indexed then when it is large), a word found nowhere (the
+  tool output read and indexed for it, once), then warm searches of `QUERIES` (each once with
+  the kept answers cleared: every one computed) and the warm listing (its kept answer);
+- the index's size against the store's;
+- the app: `pitui --all` to its whole list (warm index), and the picker's last key to the
+  answer's rows for `bench_picker_search.QUERIES` (median, worst), with its peak RSS;
+- Pi's `/resume` to its whole list (Tab to All), unless `--no-pi-tui` (minutes at 10,000).
+
+Whole processes are timed with `os.wait4` (wall, CPU, peak RSS of the largest process); the app
+in tmux (`bench_tui_launch.Launch`). Each figure is the best of `--repeats`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_picker_search as search_bench
+import bench_tui_launch as tui
+import procs
+
+QUERIES = ("parser", '"update every caller"', "cache_2472", "model:opus", "cwd:project-07 test")
+
+
+def best(argv: list[str], env: dict[str, str] | None, repeats: int, before=None) -> procs.Figure:
+    figures = []
+    for _ in range(repeats):
+        if before is not None:
+            before()
+        figures.append(procs.measure(argv, env)[0])
+    return min(figures, key=lambda f: f.wall)
+
+
+def cli_figures(agent: Path, work: Path, repeats: int) -> dict[str, procs.Figure]:
+    cache = work / "cache-cli"
+    env = procs.pitui_env(agent, cache)
+    listing = procs.pitui_argv("list", "--all", "--json")
+    found: dict[str, procs.Figure] = {}
+    found["pi listAll"] = best([procs.node(), str(procs.REPO / "benchmarks" / "pi_list_print.mjs"),
+                                str(agent)], None, repeats)  # fmt: skip
+    found["cold list"] = best(listing, env, repeats, lambda: shutil.rmtree(cache, True))
+    found["first search"] = procs.measure([*listing, "parser"], env)[0]
+    found["word found nowhere, first"] = procs.measure([*listing, "zzqx-nothing"], env)[0]
+
+    def no_kept_answers() -> None:
+        shutil.rmtree(cache / "answers", ignore_errors=True)
+
+    for query in QUERIES:
+        found[f"search {query}"] = best([*listing, query], env, repeats, no_kept_answers)
+    procs.measure(listing, env)  # keeps the answer
+    found["warm list (kept answer)"] = best(listing, env, repeats)
+    found["warm list (computed)"] = best(listing, env, repeats, no_kept_answers)
+    found["grep zzqx-nothing"] = best(procs.pitui_argv("grep", "zzqx-nothing", "--all"), env, 1)
+    return found
+
+
+def index_share(agent: Path, work: Path) -> float:
+    store = sum(p.stat().st_size for p in (agent / "sessions").rglob("*.jsonl"))
+    index = sum(p.stat().st_size for p in (work / "cache-cli").glob("catalog.sqlite3*"))
+    return index / store
+
+
+def app_figures(agent: Path, work: Path, sessions: int, repeats: int, pi_tui: bool) -> dict:
+    cache = work / "cache-cli"  # warm: the CLI runs built it
+    launches = []
+    for _ in range(repeats):
+        launch = tui.Launch(procs.pitui_argv("--all"), tui.pitui_env(agent, cache), work)
+        try:
+            launches.append(launch.until(tui.pitui_all(sessions)))
+        finally:
+            launch.close(tui.QUIT_PITUI)
+    answers = {q: search_bench.expected(agent, cache, q) for q in search_bench.QUERIES}
+    answers[""] = (sessions, "")
+    queries = tuple(q for q in search_bench.QUERIES if answers[q][0] != sessions)  # else no sign
+    times, mb = search_bench.run_pitui(agent, cache, answers, repeats, queries)
+    every = [t for ts in times.values() for t in ts]
+    found = {"launch": min(x["s"] for x in launches), "launch mb": max(x["mb"] for x in launches),
+             "search median": statistics.median(every), "search worst": max(every),
+             "app mb": mb}  # fmt: skip
+    if pi_tui:
+        found["pi resume all"] = pi_resume(agent, work)
+    return found
+
+
+def pi_resume(agent: Path, work: Path) -> float:
+    pi_agent, pi_home = work / "pi-agent", work / "pi-home"
+    pi_home.mkdir(parents=True, exist_ok=True)
+    if not pi_agent.exists():
+        pi_agent.mkdir(parents=True)
+        (pi_agent / "sessions").symlink_to(agent / "sessions")
+    argv = [procs.node(), str(tui.PI_CLI), "--resume"]
+    launch = tui.Launch(argv, tui.pi_env(pi_agent, pi_home), pi_home)
+    try:
+        launch.until(tui.contains("Resume Session"), search_bench.PI_LISTING_TIMEOUT)
+        launch.send("Tab")
+        return launch.until(tui.pi_all, search_bench.PI_LISTING_TIMEOUT)["s"]
+    finally:
+        launch.close(("Escape", "C-c", "C-c"))
+
+
+def report(sessions: int, cli: dict[str, procs.Figure], share: float, app: dict) -> None:
+    pi = cli["pi listAll"]
+    print(
+        f"\n== {sessions} sessions; index {share:.0%} of the store; load {os.getloadavg()[0]:.2f}"
+    )
+    for name, f in cli.items():
+        print(f"  {name:<36}{f.wall:>8.2f} s{f.cpu:>8.2f} s cpu{f.rss_mb:>7.0f} MB"
+              f"{f.wall / pi.wall:>8.3f}x Pi")  # fmt: skip
+    print(f"  app: launch to the whole list {app['launch']:.2f} s ({app['launch mb']:.0f} MB), "
+          f"picker search median {app['search median']:.3f} s, worst {app['search worst']:.3f} s, "
+          f"{app['app mb']:.0f} MB")  # fmt: skip
+    if "pi resume all" in app:
+        print(f"  Pi /resume to its whole list (All): {app['pi resume all']:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 10000])
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--no-pi-tui", action="store_true")
+    args = parser.parse_args()
+    for sessions in args.sizes:
+        agent = tui.store(sessions)
+        work = Path(tempfile.mkdtemp(prefix=f"pitui-bench-scale-{sessions}-"))
+        try:
+            cli = cli_figures(agent, work, args.repeats)
+            share = index_share(agent, work)
+            app = app_figures(agent, work, sessions, args.repeats, not args.no_pi_tui)
+            report(sessions, cli, share, app)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
