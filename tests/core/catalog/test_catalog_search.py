@@ -122,6 +122,20 @@ def test_a_regex_that_backtracks_without_end_stops_with_a_message(
     assert _ids(catalog, "re:a{80}!") == ["slow"]  # the next search has its own budget
 
 
+def test_a_cwd_path_is_that_folder_and_those_under_it(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    for name, cwd in [("p3", "/home/dev/proj-3"), ("p30", "/home/dev/proj-30"),
+                      ("sub", "/home/dev/proj-3/api"), ("up", "/home/dev")]:  # fmt: skip
+        _write(root, name, cwd, ["hello"])
+    with Catalog(root, no_cache=True) as catalog:
+        catalog.scan()
+        assert sorted(_ids(catalog, "cwd:/home/dev/proj-3")) == ["p3", "sub"]
+        assert sorted(_ids(catalog, "cwd:/home/dev/proj-3/")) == ["p3", "sub"]
+        assert sorted(_ids(catalog, "cwd:/home/dev/PROJ-3 hello")) == ["p3", "sub"]
+        assert sorted(_ids(catalog, "cwd:proj-3")) == ["p3", "p30", "sub"]  # a part of it
+        assert len(_ids(catalog, "cwd:/")) == 4
+
+
 def test_filters(catalog: Catalog) -> None:
     assert _ids(catalog, "cwd:webshop") == ["alpha"]
     assert _ids(catalog, 'name:"parser work"') == ["alpha"]

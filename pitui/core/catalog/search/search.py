@@ -191,9 +191,18 @@ def _value(token: Token) -> str:
     return normalize_ws_lower(token.value) if token.kind == "phrase" else token.value.lower()
 
 
+def _in_folder(cwd: str, value: str) -> bool:
+    """`cwd:VALUE`: a path (starting with "/") is that folder or one under it
+    (`cwd:/home/dev/proj-3` is not proj-30); any other value, a part of the cwd."""
+    if not value.startswith("/"):
+        return value in cwd
+    folder = value.rstrip("/")
+    return cwd == folder or cwd.startswith(folder + "/") or not folder
+
+
 def passes_filters(s: SessionSummary, query: Query) -> bool:
     for key, value in query.filters:
-        if key == "cwd" and value not in normalize_ws_lower(s.cwd):
+        if key == "cwd" and not _in_folder(s.search_keys.cwd_words, value):
             return False
         if key == "name" and value not in normalize_ws_lower(s.name or ""):
             return False
