@@ -26,7 +26,8 @@ from pitui.core.userdata.arrange import matches, split_query
 
 
 def print_hits(args: argparse.Namespace) -> int:
-    """Search the sessions in scope and print the entries that match."""
+    """Search the sessions in scope and print the entries that match; as grep, exit 0 when
+    some matched, 1 when none did, 2 when the search could not be made."""
     store = default_store(args.archived, args.remote, args.everywhere)
     scope = sessions_in_scope(
         args.query,
@@ -39,13 +40,17 @@ def print_hits(args: argparse.Namespace) -> int:
     problems = scope.problems + [f"cannot read {one_line(p)}" for p in result.unreadable]
     if result.error:
         problems.append(one_line(result.error))
+    elif not scope.sessions and not args.all and store == "local":
+        problems.append("no sessions in this folder (--all searches every folder's)")
     for problem in problems:
         print(f"pitui: {problem}", file=sys.stderr)
     if args.json:
         sys.stdout.write(to_json([hit.to_json() for hit in result.hits]) + "\n")
     else:
         sys.stdout.write("".join(render_hit(hit) + "\n" for hit in result.hits))
-    return 0
+    if result.error:
+        return 2
+    return 0 if result.hits else 1
 
 
 @dataclass

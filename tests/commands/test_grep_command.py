@@ -73,12 +73,19 @@ def test_session_dir(agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[
     assert hits and all(Path(h["path"]).parent == flat for h in hits)
 
 
+def test_exit_status_as_grep(agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grep", "--all", "parser"]) == 0
+    assert main(["grep", "--all", "zzqx-found-nowhere"]) == 1
+    captured = capsys.readouterr()
+    assert "zzqx" not in captured.out and "no sessions in this folder" not in captured.err
+
+
 def test_bad_queries(agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["grep", "  "]) == 2
     assert "pitui: grep needs a query" in capsys.readouterr().err
     assert main(["grep", "--all", "x after:2025-13-01"]) == 2
     assert "after:" in capsys.readouterr().err
-    assert main(["grep", "--all", "--json", "re:("]) == 0
+    assert main(["grep", "--all", "--json", "re:("]) == 2  # as grep: 2 for an error
     captured = capsys.readouterr()
     assert json.loads(captured.out) == [] and "regular expression" in captured.err
     with pytest.raises(SystemExit):
@@ -94,8 +101,10 @@ def test_archived_sessions_are_searched_with_archived_or_in_archive(  # type: ig
     os.utime(session, (1e9, 1e9))  # not a file being written: archive moves it
     assert main(["archive", "--yes", str(session)]) == 0
     capsys.readouterr()
-    assert main(["grep", "parser", "--json"]) == 0  # no longer in this folder's sessions
-    assert json.loads(capsys.readouterr().out) == []
+    assert main(["grep", "parser", "--json"]) == 1  # no longer in this folder's sessions
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == []
+    assert "no sessions in this folder (--all searches every folder's)" in captured.err
     for args in (
         ["grep", "parser", "--archived", "--json"],
         ["grep", "in:archive parser", "--json"],

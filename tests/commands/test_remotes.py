@@ -371,7 +371,7 @@ def test_grep_searches_a_remote_mirror_with_remote_everywhere_or_host(
         assert hits and all(str(mirror_dir("box")) in hit["path"] for hit in hits), args
         assert first["id"] in {hit["sessionId"] for hit in hits}
     capsys.readouterr()
-    assert main(["grep", word, "--all", "--json"]) == 0  # this machine's sessions only
+    assert main(["grep", word, "--all", "--json"]) == 1  # none: this machine's sessions only
     assert json.loads(capsys.readouterr().out) == []
 
 
