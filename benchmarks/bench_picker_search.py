@@ -44,8 +44,8 @@ QUERIES = (
 def expected(agent: Path, cache: Path, query: str) -> tuple[int, str]:
     """The answer's row count and a prefix of its first row's title."""
     env = procs.pitui_env(agent, cache)
-    _, _, out = procs.run(procs.pitui_argv("list", "--all", "--json", query), env)
-    rows = json.loads(out)
+    argv = procs.pitui_argv("list", "--all", "--json", "--sort", "threaded", query)
+    rows = json.loads(procs.run(argv, env)[2])  # the picker's order (--json's is recent)
     if not rows:
         return 0, ""
     title = " ".join((rows[0]["name"] or rows[0]["firstMessage"]).split())
