@@ -28,6 +28,14 @@ def pi_oracle() -> Iterator[PiOracle]:
         oracle.close()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that runs Pi's code is an oracle test, marked or not (so the fast loop's
+    `-m "not oracle"` leaves all of them out)."""
+    for item in items:
+        if "pi_oracle" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.oracle)
+
+
 # --- end of Pi oracle fixture ------------------------------------------------------------------
 
 

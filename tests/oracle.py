@@ -6,10 +6,13 @@ one per line. See ``scripts/oracle/pi_oracle.mjs`` for the ops.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +39,18 @@ def _installed_node() -> str | None:
     return str(node) if node.is_file() and os.access(node, os.X_OK) and pkg.is_file() else None
 
 
+@contextlib.contextmanager
+def _install_lock() -> Iterator[None]:
+    """An exclusive lock beside the oracle's folder, held while it is installed."""
+    path = oracle_dir().parent / ".oracle.lock"
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def oracle_available() -> str | None:
     """Node path if the oracle is installed; else try ``install-oracle.sh`` once; else None."""
     global _install_attempted, _last_reason
@@ -44,9 +59,13 @@ def oracle_available() -> str | None:
         return node
     _install_attempted = True
     try:
-        proc = subprocess.run(
-            ["bash", str(INSTALL)], capture_output=True, text=True, timeout=600, check=False
-        )
+        with _install_lock():  # xdist workers: one installs, the others wait and find it
+            node = _installed_node()
+            if node:
+                return node
+            proc = subprocess.run(
+                ["bash", str(INSTALL)], capture_output=True, text=True, timeout=600, check=False
+            )
     except (OSError, subprocess.TimeoutExpired) as exc:
         _last_reason = f"install-oracle.sh failed: {exc}"
         return None
