@@ -93,10 +93,6 @@ class SessionSummary:
         return _iso(self.modified_ms)
 
     @property
-    def sort_time(self) -> float:
-        return float("nan") if self.modified_ms is None else float(self.modified_ms)
-
-    @property
     def lower_text(self) -> str:
         """Lowercased `allMessagesText`, computed once (Pi's picker caches it the same way)."""
         if self._lower is None:

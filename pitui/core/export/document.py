@@ -60,10 +60,6 @@ class Document:
     name: str = ""  # what to name the file after: the session's name or first message
 
 
-def to_markdown(document: Document) -> str:
-    return b"".join(markdown_parts(document)).decode()
-
-
 def markdown_parts(document: Document) -> Iterator[bytes]:
     """The Markdown in UTF-8 pieces of a few hundred blocks, each made inert when it is
     asked for: written one after the other, a large export is never all in one string (and

@@ -133,10 +133,6 @@ def _escape(text: str) -> str:
     return html.escape(text, quote=False).replace('"', "&quot;")
 
 
-def to_html(document: Document) -> str:
-    return "".join(html_parts(document))
-
-
 def html_parts(
     document: Document, progress: Callable[[int, int], None] | None = None
 ) -> Iterator[str]:

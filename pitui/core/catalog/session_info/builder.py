@@ -30,11 +30,6 @@ STATE_KEYS = (
 class SummaryBuilder(FastEntries):
     """Running summary state, resumable; see the module docstring."""
 
-    @property
-    def new_texts(self) -> list[str]:
-        """Conversation texts fed since the builder was created or resumed."""
-        return self.texts[self.resumed_texts :]
-
     # -- persistence -------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
@@ -62,7 +57,6 @@ class SummaryBuilder(FastEntries):
         text = state.get("text", text)
         builder.texts = [text] if text else []
         builder.text_size = len(text) + 1 if text else 0
-        builder.resumed_texts = len(builder.texts)
         return builder
 
     @property

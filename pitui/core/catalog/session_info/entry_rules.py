@@ -68,7 +68,6 @@ class EntryRules:
     tokens: int | float = 0  # JavaScript numbers: exact ints up to 2**53, then doubles
     cost: float = 0.0
     texts: list[str] = field(default_factory=list)
-    resumed_texts: int = 0
     text_size: int = 0  # characters kept in `texts` (with a separator each)
     # -- feeding -----------------------------------------------------------------------------
 
