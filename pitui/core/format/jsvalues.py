@@ -146,7 +146,7 @@ def js_length(text: str) -> int:
     """`text.length`: UTF-16 code units."""
     if text.isascii():
         return len(text)
-    return len(text) + sum(1 for c in text if ord(c) >= 0x10000)
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
 
 
 def js_slice(text: str, end: int) -> str:

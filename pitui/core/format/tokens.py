@@ -6,27 +6,25 @@ import json
 import math
 from typing import Any
 
+from pitui.core.format.jsvalues import js_length
+
 IMAGE_CHARS = 4800
 
 
-def js_length(text: Any) -> int:
-    """`string.length` in JavaScript: UTF-16 code units."""
-    if not isinstance(text, str):
-        return 0
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+def _length(text: Any) -> int:
+    """`string.length` in JavaScript of a string, else 0."""
+    return js_length(text) if isinstance(text, str) else 0
 
 
 def _content_chars(content: Any) -> int:
     if isinstance(content, str):
-        return js_length(content)
+        return _length(content)
     chars = 0
     for block in content if isinstance(content, list) else ():
         if not isinstance(block, dict):
             continue
         if block.get("type") == "text" and block.get("text"):
-            chars += js_length(block["text"])
+            chars += _length(block["text"])
         elif block.get("type") == "image":
             chars += IMAGE_CHARS
     return chars
@@ -39,14 +37,14 @@ def _assistant_chars(content: Any) -> int:
             continue
         kind = block.get("type")
         if kind == "text":
-            chars += js_length(block.get("text"))
+            chars += _length(block.get("text"))
         elif kind == "thinking":
-            chars += js_length(block.get("thinking"))
+            chars += _length(block.get("thinking"))
         elif kind == "toolCall":
             arguments = json.dumps(
                 block.get("arguments"), separators=(",", ":"), ensure_ascii=False
             )
-            chars += js_length(block.get("name")) + js_length(arguments)
+            chars += _length(block.get("name")) + _length(arguments)
     return chars
 
 
@@ -58,18 +56,18 @@ def estimate_tokens(message: Any) -> int:
         chars = _content_chars(message.get("content"))
         sections = message.get("sections")
         if isinstance(sections, dict):
-            chars += sum(js_length(v) for v in sections.values() if v)
+            chars += sum(_length(v) for v in sections.values() if v)
         if message.get("toolsAdded"):
             dumped = json.dumps(message["toolsAdded"], separators=(",", ":"), ensure_ascii=False)
-            chars += js_length(dumped)
+            chars += _length(dumped)
     elif role == "assistant":
         chars = _assistant_chars(message.get("content"))
     elif role in ("user", "custom", "toolResult"):
         chars = _content_chars(message.get("content"))
     elif role == "bashExecution":
-        chars = js_length(message.get("command")) + js_length(message.get("output"))
+        chars = _length(message.get("command")) + _length(message.get("output"))
     elif role in ("branchSummary", "compactionSummary"):
-        chars = js_length(message.get("summary"))
+        chars = _length(message.get("summary"))
     else:
         return 0
     return math.ceil(chars / 4)
