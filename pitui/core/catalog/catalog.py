@@ -54,9 +54,9 @@ __all__ = [
     "SessionSummary",
 ]
 OnBatch = Callable[[list[SessionSummary]], None]
-# conversation text a command's search reads rather than indexes first (about 0.1 s of
-# reading; indexing costs ten times that, paid once)
-TEXT_SCAN_MAX = 16 * 1024 * 1024
+# conversation text a command's search reads rather than indexes first: about 0.1 s of
+# reading a search, where indexing it costs ten times that once (1,000 sessions hold ~17 MB)
+TEXT_SCAN_MAX = 32 * 1024 * 1024
 
 
 class Catalog:
