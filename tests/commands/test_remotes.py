@@ -301,6 +301,22 @@ def test_a_label_on_a_mirrored_session_is_written_by_pitui_there_then_synced(
     assert mirrored.read_bytes() == session.read_bytes()  # synced
 
 
+def test_a_name_or_label_starting_with_a_tilde_is_forwarded_as_typed(
+    remote_agent: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Only the session's path is a path there: `~/notes` was stored as `/root/notes`."""
+    _sync(capfd)
+    session = _sessions(remote_agent)[0]
+    mirrored = _mirrored(remote_agent, session)
+    entry = _entry_id(session)
+    assert main(["name", str(mirrored), "~/notes"]) == 0
+    assert main(["label", str(mirrored), entry, "~/ideas $HOME"]) == 0
+    *_, named, labelled = (json.loads(line) for line in session.read_text().splitlines())
+    assert (named["type"], named["name"]) == ("session_info", "~/notes")
+    assert (labelled["type"], labelled["label"]) == ("label", "~/ideas $HOME")
+    assert mirrored.read_bytes() == session.read_bytes()
+
+
 def test_without_pitui_there_one_line_says_so_and_nothing_is_written(
     remote_agent: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
