@@ -1,8 +1,12 @@
 """`pitui mcp [--session-dir DIR]`: a read-only Model Context Protocol server on stdio.
 
-Agents search and read Pi sessions through four tools; every answer is bounded (paged) and
-has secrets redacted unless the call asks otherwise. The `mcp` package is imported here
-only, so no other command pays for it.
+Agents search and read Pi sessions through four tools. Every answer is typed (each tool
+publishes its `outputSchema`; the text is the same JSON, compact, without empty fields),
+bounded (a page of at most `limit` items and about 60,000 characters) and has secrets
+redacted unless the call asks otherwise, paths included. Arguments out of range or too long
+get a one-line error. The server has tools only (no resources, no prompts), logs warnings
+only and never waits on its stderr, and answers every line it reads (`mcp_stdio`). The `mcp`
+package is imported here only, so no other command pays for it.
 """
 
 from __future__ import annotations
@@ -11,10 +15,19 @@ import argparse
 import functools
 import json
 import os
+import shlex
+import shutil
+import sys
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,  # pydantic needs these before 3.12
+)
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from pitui.cli import _version
 from pitui.commands.grep_hits import sessions_in_scope
@@ -22,7 +35,8 @@ from pitui.commands.listing import list_sessions, with_marks
 from pitui.core.catalog.search.resolve import resolve_session
 from pitui.core.entry_search.search import search_entries
 from pitui.core.errors import PituiError
-from pitui.core.export.pages import branch_page, context_page
+from pitui.core.export.pages import MAX_LIMIT as MAX_ENTRIES
+from pitui.core.export.pages import PAGE_CHARS, branch_page, context_page
 from pitui.core.export.redactor import Redactor
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.session.session import Session
@@ -30,15 +44,22 @@ from pitui.core.session.session import Session
 INSTRUCTIONS = (
     "Search and read the user's Pi coding-agent sessions (read-only). Find sessions with "
     "search_sessions or single messages with search_entries, then read one with "
-    "read_session (a page of its branch as text, with entry ids) or get_context (the "
-    "messages the model was sent). Secrets are redacted unless redact=false."
+    "read_session (a page of its branch, with entry ids) or get_context (the messages the "
+    "model was sent), naming it by its id. Secrets are redacted unless redact=false."
 )
 QUERY_HELP = (
     'Search text as in `pitui list`: words (all must match, case-insensitive), "an exact '
     'phrase", or re:REGEX; filters cwd:, name:, label:, model:, after:YYYY-MM-DD, before:...'
 )
 MAX_RESULTS = 100
+MAX_QUERY = 2_000  # characters of a query
+MAX_WORDS = 50  # words and phrases of a query
+MAX_REFERENCE = 4_096  # characters of a session's path or id
+MAX_ENTRY_ID = 1_000
 SNIPPET_FIRST_MESSAGE = 300
+EMPTY_FOLDER_NOTE = (
+    'no session of this folder matches; scope: "all" searches every folder\'s sessions'
+)
 
 Scope = Annotated[
     Literal["folder", "all"],
@@ -48,22 +69,145 @@ Scope = Annotated[
     ),
 ]
 SessionRef = Annotated[
-    str, Field(description="A session file path, a session id, or an unambiguous id prefix")
+    str,
+    Field(
+        description="The session's id (as search results give it), an unambiguous id "
+        "prefix, or its file's path",
+        json_schema_extra={"maxLength": MAX_REFERENCE},
+    ),
 ]
 Leaf = Annotated[
-    str | None, Field(description="Entry id of the leaf (default: the session's active leaf)")
+    str | None,
+    Field(
+        description="Entry id of the leaf (default: the session's active leaf)",
+        json_schema_extra={"maxLength": MAX_ENTRY_ID},
+    ),
 ]
 Offset = Annotated[
-    int, Field(description="How many results, entries or messages to skip (for the next page)")
+    int,
+    Field(
+        description="How many results, entries or messages to skip (for the next page)",
+        json_schema_extra={"minimum": 0},
+    ),
 ]
 Redact = Annotated[
     bool, Field(description="Replace secrets (API keys, tokens, passwords) with [REDACTED:kind]")
 ]
+Query = Annotated[str, Field(description=QUERY_HELP, json_schema_extra={"maxLength": MAX_QUERY})]
+
+
+def _limit_field(what: str, most: int) -> Any:
+    return Field(
+        description=f"At most this many {what} (1-{most})",
+        json_schema_extra={"minimum": 1, "maximum": most},
+    )
+
+
+class SessionFound(TypedDict):
+    """A session (`pitui list --json`'s fields, those without a value left out)."""
+
+    id: str
+    path: str
+    cwd: str
+    name: NotRequired[str]
+    created: NotRequired[str]
+    modified: NotRequired[str]
+    messageCount: int
+    firstMessage: NotRequired[str]
+    parentSessionPath: NotRequired[str]
+    entryCount: NotRequired[int]
+    branchCount: NotRequired[int]
+    labels: NotRequired[list[Any]]
+    models: NotRequired[list[Any]]
+    totalTokens: NotRequired[float]
+    totalCost: NotRequired[float]
+    malformedLines: NotRequired[int]
+    writingInProgress: NotRequired[bool]
+    newerFormat: NotRequired[bool]
+    store: NotRequired[str]
+    remotePath: NotRequired[str]
+    pinned: NotRequired[bool]
+    tags: NotRequired[list[str]]
+
+
+class SessionsPage(TypedDict):
+    sessions: list[SessionFound]
+    offset: int
+    nextOffset: NotRequired[int]
+    note: NotRequired[str]
+
+
+class EntryFound(TypedDict):
+    sessionId: str
+    path: str
+    id: str
+    role: str
+    timestamp: NotRequired[str]
+    line: int
+    snippet: str
+
+
+class EntriesPage(TypedDict):
+    entries: list[EntryFound]
+    offset: int
+    nextOffset: NotRequired[int]
+    note: NotRequired[str]
+
+
+class EntryShown(TypedDict):
+    n: int
+    id: str
+    type: NotRequired[str]
+    timestamp: NotRequired[str]
+    text: str
+
+
+class BranchPage(TypedDict):
+    sessionId: str
+    name: NotRequired[str]
+    cwd: str
+    leaf: NotRequired[str]
+    total: int
+    offset: int
+    nextOffset: NotRequired[int]
+    truncated: NotRequired[bool]
+    entries: list[EntryShown]
+
+
+class ContextPage(TypedDict):
+    sessionId: str
+    leaf: NotRequired[str]
+    thinkingLevel: NotRequired[str]
+    model: NotRequired[dict[str, Any]]
+    estimatedTokens: int
+    messageCount: int
+    offset: int
+    nextOffset: NotRequired[int]
+    truncated: NotRequired[bool]
+    messages: list[Any]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
     parser.add_argument("--no-cache", action="store_true", help="do not use the catalog index")
+    parser.epilog = (
+        "Add it to Pi with the full path of this pitui (a bare `pitui` is not found "
+        f"outside its environment):\n  {pi_mcp_add_line()}"
+    )
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def pi_mcp_add_line() -> str:
+    """`pi mcp add pitui -- /full/path/of/pitui mcp`, for the pitui running now."""
+    return shlex.join(["pi", "mcp", "add", "pitui", "--", *_this_pitui(), "mcp"])
+
+
+def _this_pitui() -> list[str]:
+    program = sys.argv[0] if sys.argv and sys.argv[0] else "pitui"
+    if os.path.basename(program) == "__main__.py":  # python -m pitui
+        return [os.path.abspath(sys.executable), "-m", "pitui"]
+    found = program if os.sep in program else shutil.which(program)
+    return [os.path.abspath(found)] if found else [os.path.abspath(sys.executable), "-m", "pitui"]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,16 +215,30 @@ def run(args: argparse.Namespace) -> int:
         import mcp.server.mcpserver  # noqa: F401  (deferred: see ARCHITECTURE.md)
     except ImportError:
         raise PituiError("pitui mcp needs the mcp package: pip install 'mcp>=2,<3'") from None
-    build_server(args.session_dir, args.no_cache).run("stdio")
+    from pitui.commands.mcp_stdio import quiet_logging, serve  # deferred: see ARCHITECTURE.md
+
+    quiet_logging()
+    serve(build_server(args.session_dir, args.no_cache))
     return 0
 
 
 def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
-    """The server and its four read-only tools."""
+    """The server and its four read-only tools (and nothing else: no resources, prompts or
+    subscriptions, which it would report having)."""
     from mcp.server.mcpserver import MCPServer  # deferred: see ARCHITECTURE.md
     from mcp.types import ToolAnnotations  # deferred: see ARCHITECTURE.md
 
-    server = MCPServer("pitui", instructions=INSTRUCTIONS, version=_version())
+    server = MCPServer(
+        "pitui",
+        instructions=INSTRUCTIONS,
+        version=_version(),
+        log_level="WARNING",
+        subscriptions=False,
+    )
+    handlers = server._lowlevel_server._request_handlers
+    for method in list(handlers):
+        if method.startswith(("resources/", "prompts/")):
+            del handlers[method]
     tools = _Tools(session_dir, no_cache)
     read_only = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHint=False)
     for tool in (
@@ -93,16 +251,21 @@ def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
     return server
 
 
-def _reported(tool: Callable[..., str]) -> Callable[..., str]:
-    """The tool with pitui's errors given to the agent as tool errors (one line each)."""
+def _reported(tool: Callable[..., Any]) -> Callable[..., Any]:
+    """The tool answering its typed value as structured content and as compact JSON text,
+    pitui's errors given to the agent as tool errors (one line each)."""
     from mcp.server.mcpserver.exceptions import ToolError  # deferred: see ARCHITECTURE.md
+    from mcp.types import CallToolResult, TextContent  # deferred: see ARCHITECTURE.md
 
     @functools.wraps(tool)
-    def call(*args: Any, **kwargs: Any) -> str:
+    def call(*args: Any, **kwargs: Any) -> Any:
         try:
-            return tool(*args, **kwargs)
+            data = tool(*args, **kwargs)
         except PituiError as error:
             raise ToolError(one_line(str(error))) from None
+        return CallToolResult(
+            content=[TextContent(type="text", text=compact_json(data))], structured_content=data
+        )
 
     return call
 
@@ -113,91 +276,122 @@ class _Tools:
 
     def search_sessions(
         self,
-        query: Annotated[str, Field(description=QUERY_HELP)] = "",
+        query: Query = "",
         scope: Scope = "folder",
-        limit: Annotated[int, Field(description="At most this many sessions (1-100)")] = 20,
+        limit: Annotated[int, _limit_field("sessions", MAX_RESULTS)] = 20,
         offset: Offset = 0,
         redact: Redact = True,
-    ) -> str:
-        """Find Pi sessions, newest first (what `pitui list --json` answers): each with its
-        path, id, cwd, name, times, message count and first message. An empty query lists
-        them all."""
+    ) -> SessionsPage:
+        """Find Pi sessions (what `pitui list --json` answers): each with its id, path, cwd,
+        name, times, message count and first message. With a query, the best matches come
+        first (the picker's relevance order: a session's name before its text); without
+        one, every session, newest first."""
+        _check_query(query, allow_empty=True)
+        limit, start = _limit(limit, MAX_RESULTS), _start(offset)
         result, marks, _ = list_sessions(
-            query, every=scope == "all", session_dir=self.session_dir, no_cache=self.no_cache
+            query,
+            every=scope == "all",
+            session_dir=self.session_dir,
+            no_cache=self.no_cache,
+            sort="relevance" if query.strip() else "recent",
         )
         if result.error:
             raise PituiError(result.error)
-        start = _start(offset)
-        rows = result.rows[start : start + _bounded(limit)]
         redactor = Redactor(redact)
-        found = [_session_json(with_marks(r.summary.to_json(), r, marks), redactor) for r in rows]
-        more = start + len(found) < len(result.rows)
-        return _answer(found, offset, more, "sessions")
+        found: list[SessionFound] = []
+        size = 0
+        for row in result.rows[start : start + limit]:
+            session = _session_json(with_marks(row.summary.to_json(), row, marks), redactor)
+            weight = len(compact_json(session))
+            if found and size + weight > PAGE_CHARS:
+                break
+            found.append(session)
+            size += weight
+        page: SessionsPage = {"sessions": found, "offset": start}
+        if start + len(found) < len(result.rows):
+            page["nextOffset"] = start + len(found)
+        if not result.rows and scope == "folder":
+            page["note"] = EMPTY_FOLDER_NOTE
+        return page
 
     def search_entries(
         self,
-        query: Annotated[str, Field(description=QUERY_HELP)],
+        query: Query,
         scope: Scope = "folder",
         role: Annotated[
             Literal["user", "assistant", "tool"] | None,
             Field(description="Only entries of this role (tool: tool and bash output)"),
         ] = None,
-        limit: Annotated[int, Field(description="At most this many entries (1-100)")] = 20,
+        limit: Annotated[int, _limit_field("entries", MAX_RESULTS)] = 20,
         offset: Offset = 0,
         redact: Redact = True,
-    ) -> str:
+    ) -> EntriesPage:
         """Find single entries (messages) across sessions, newest session first (what
-        `pitui grep --json` answers): each with its session's path and id, the entry id,
+        `pitui grep --json` answers): each with its session's id and path, the entry id,
         role, time, line and a one-line snippet. An entry matches on its own text: user and
         assistant text, thinking, tool calls and tool output. Read around a hit with
         read_session (session=sessionId, leaf=id)."""
-        if not query.strip():
-            raise PituiError("search_entries needs a query")
+        _check_query(query, allow_empty=False)
+        limit, start = _limit(limit, MAX_RESULTS), _start(offset)
         scope_ = self._scope(query, scope)
         result = search_entries(
-            scope_.sessions,
-            scope_.text,
-            role=role,
-            limit=_bounded(limit),
-            offset=_start(offset),
-            redact=redact,
+            scope_.sessions, scope_.text, role=role, limit=limit, offset=start, redact=redact
         )
         if result.error:
             raise PituiError(result.error)
-        found = [hit.to_json() for hit in result.hits]
-        return _answer(found, offset, result.more, "entries")
+        redactor = Redactor(redact)
+        cwds = {s.path: s.cwd for s in scope_.sessions}
+        found: list[EntryFound] = [_hit_json(hit, redactor, cwds) for hit in result.hits]
+        page: EntriesPage = {"entries": found, "offset": start}
+        if result.more:
+            page["nextOffset"] = start + len(found)
+        if not found and scope == "folder" and start == 0:
+            page["note"] = EMPTY_FOLDER_NOTE
+        return page
 
     def read_session(
         self,
         session: SessionRef,
         leaf: Leaf = None,
         offset: Annotated[
-            int, Field(description="First entry to show, counted from the branch's root (0)")
+            int,
+            Field(
+                description="First entry to show, counted from the branch's root (0)",
+                json_schema_extra={"minimum": 0},
+            ),
         ] = 0,
-        limit: Annotated[int, Field(description="At most this many entries (1-200)")] = 20,
+        limit: Annotated[int, _limit_field("entries", MAX_ENTRIES)] = 20,
         redact: Redact = True,
-    ) -> str:
-        """Read a session's branch (its active one, or the one ending at `leaf`) as text, a
-        page of entries at a time, each headed by its number and entry id. The page says
-        how to read on; pass its leaf back to stay on the same branch while the session
-        grows."""
-        page = branch_page(self._open(session), leaf, _start(offset), limit, redact)
-        return page.text
+    ) -> BranchPage:
+        """Read a session's branch (its active one, or the one ending at `leaf`), a page of
+        entries at a time: each its number on the branch (n), id, time and text (Markdown;
+        a message's heading says its role). nextOffset reads on; pass the page's leaf back
+        to stay on the same branch while the session grows. Texts over 20,000 characters
+        are cut (truncated: true)."""
+        limit, start = _limit(limit, MAX_ENTRIES), _start(offset)
+        _check_leaf(leaf)
+        page: Any = branch_page(self._open(session), leaf, start, limit, redact)
+        return _typed_ids(page)
 
     def get_context(
         self,
         session: SessionRef,
         leaf: Leaf = None,
-        offset: Annotated[int, Field(description="First message to show")] = 0,
-        limit: Annotated[int, Field(description="At most this many messages (1-200)")] = 20,
+        offset: Annotated[
+            int, Field(description="First message to show", json_schema_extra={"minimum": 0})
+        ] = 0,
+        limit: Annotated[int, _limit_field("messages", MAX_ENTRIES)] = 20,
         redact: Redact = True,
-    ) -> str:
+    ) -> ContextPage:
         """Exactly what the model was sent from a leaf (`pitui context --json`): the model,
         thinking level and messages as Pi builds them (compaction summaries, omitted and
         replaced messages applied), a page of messages at a time (nextOffset reads on).
-        Strings over 20,000 characters are cut (truncated: true)."""
-        data = context_page(self._open(session), leaf, _start(offset), limit, redact)
-        return _dumps(data)
+        Strings over 20,000 characters are cut, images' data and the parts past the
+        page's size left out (truncated: true)."""
+        limit, start = _limit(limit, MAX_ENTRIES), _start(offset)
+        _check_leaf(leaf)
+        page: Any = context_page(self._open(session), leaf, start, limit, redact)
+        return _typed_ids(page)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -207,14 +401,24 @@ class _Tools:
         )
 
     def _open(self, reference: str) -> Any:
+        if len(reference) > MAX_REFERENCE:
+            raise PituiError(
+                f"session: at most {MAX_REFERENCE:,} characters (this one has "
+                f"{len(reference):,}); name it by its id"
+            )
         found = None
         if os.sep not in reference and not reference.endswith(".jsonl"):
             found = self._scope("", "all").sessions
+        elif "[REDACTED:" in reference and not os.path.exists(reference):
+            raise PituiError("that path was redacted: name the session by its id")
         return Session(resolve_session(reference, found or []))
 
 
-def _bounded(limit: int) -> int:
-    return max(1, min(int(limit), MAX_RESULTS))
+def _limit(limit: int, most: int) -> int:
+    if not 1 <= limit <= most:
+        shown = str(limit) if -(10**12) < limit < 10**12 else "out of range"
+        raise PituiError(f"limit must be 1 to {most} (got {shown})")
+    return int(limit)
 
 
 def _start(offset: int) -> int:
@@ -223,21 +427,80 @@ def _start(offset: int) -> int:
     return int(offset)
 
 
-def _session_json(data: dict[str, Any], redactor: Any) -> dict[str, Any]:
+def _check_query(query: str, *, allow_empty: bool) -> None:
+    if not allow_empty and not query.strip():
+        raise PituiError("search_entries needs a query")
+    if len(query) > MAX_QUERY:
+        raise PituiError(f"query: at most {MAX_QUERY:,} characters (this one has {len(query):,})")
+    if not query.lstrip().startswith("re:") and len(query.split()) > MAX_WORDS:
+        raise PituiError(f"query: at most {MAX_WORDS} words (this one has {len(query.split())})")
+
+
+def _check_leaf(leaf: str | None) -> None:
+    if leaf is not None and len(leaf) > MAX_ENTRY_ID:
+        raise PituiError(f"leaf: at most {MAX_ENTRY_ID:,} characters (this one has {len(leaf):,})")
+
+
+def _says_nothing(value: Any) -> bool:
+    return value is None or value is False or value == "" or value == []
+
+
+_ZERO_DROPPED = frozenset({"totalTokens", "totalCost", "malformedLines", "entryCount"})
+
+
+def _session_json(data: dict[str, Any], redactor: Redactor) -> Any:
+    """A session's fields without those that say nothing (null, false, [], a zero total,
+    the local store, one branch), strings typed, secrets redacted (in its paths too)."""
     first = data.get("firstMessage")
     if isinstance(first, str) and len(first) > SNIPPET_FIRST_MESSAGE:
         data["firstMessage"] = first[:SNIPPET_FIRST_MESSAGE] + "…"
-    if not redactor.enabled:
-        return data
-    out = {key: redactor.value(value) for key, value in data.items()}
-    out["path"] = redactor.path(data["path"], data["cwd"]) if data.get("cwd") else out["path"]
+    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if _says_nothing(value) or (key in _ZERO_DROPPED and value == 0):
+            continue
+        if (key, value) in (("store", "local"), ("branchCount", 1)):
+            continue
+        if key in ("path", "remotePath", "parentSessionPath", "cwd"):
+            out[key] = redactor.path(_text(value), cwd)
+        elif key in ("id", "name", "created", "modified", "firstMessage"):
+            out[key] = redactor.text(_text(value)) if key != "id" else _text(value)
+        else:
+            out[key] = redactor.value(value)
+    out.setdefault("cwd", "")
+    out.setdefault("messageCount", 0)
     return out
 
 
-def _answer(found: list[dict[str, Any]], offset: int, more: bool, what: str) -> str:
-    next_offset = offset + len(found) if more else None
-    return _dumps({what: found, "offset": offset, "nextOffset": next_offset})
+def _hit_json(hit: Any, redactor: Redactor, cwds: dict[str, Any]) -> Any:
+    data = hit.to_json()
+    cwd = cwds.get(hit.path)
+    out = {
+        "sessionId": _text(data["sessionId"]),
+        "path": redactor.path(data["path"], cwd if isinstance(cwd, str) else None),
+        "id": _text(data["id"]),
+        "role": data["role"],
+    }
+    if isinstance(data.get("timestamp"), str):
+        out["timestamp"] = data["timestamp"]
+    out.update(line=data["line"], snippet=data["snippet"])
+    return out
 
 
-def _dumps(data: Any) -> str:
-    return escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1))
+def _typed_ids(page: dict[str, Any]) -> Any:
+    """A page's raw JSON values (a hostile header's id, thinking level) typed as strings."""
+    page["sessionId"] = _text(page.get("sessionId"))
+    if "thinkingLevel" in page:
+        page["thinkingLevel"] = _text(page["thinkingLevel"])
+    if not isinstance(page.get("model", {}), dict):
+        page["model"] = {"value": page["model"]}
+    return page
+
+
+def _text(value: Any) -> str:
+    """A string field as it is; any other JSON value (a hostile header's id) as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def compact_json(data: Any) -> str:
+    return escape_json_c1(json.dumps(data, ensure_ascii=False, separators=(",", ":")))

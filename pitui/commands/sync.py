@@ -10,7 +10,7 @@ import sys
 from pitui.commands.progress import progress_on_stderr
 from pitui.core.remotes.config import Remote, chosen_remotes
 from pitui.core.remotes.mirror import age_text
-from pitui.core.remotes.sync import SyncResult, sync_remote
+from pitui.core.remotes.sync import SyncResult, size_text, sync_remote
 from pitui.core.rows.safe_text import one_line
 
 
@@ -30,6 +30,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             _say(results[-1])
     if args.json:
+        for result in results:  # the JSON says them too; stderr is for a person
+            if result.warning:
+                print(f"pitui: {result.name}: {one_line(result.warning)}", file=sys.stderr)
         data = {"remotes": [r.to_json() for r in results], "bytes": sum(r.bytes for r in results)}
         print(json.dumps(data, indent=2))
     return 1 if any(r.error for r in results) else 0
@@ -49,6 +52,10 @@ def _say(result: SyncResult) -> None:
         )
         return
     print(
-        f"{result.name}: {result.files} files, {result.bytes} bytes in {result.seconds:.1f} s",
+        f"{result.name}: {result.files} files, {result.bytes} bytes in {result.seconds:.1f} s; "
+        f"the mirror holds {size_text(result.mirror_bytes)}",
         flush=True,
     )
+    for said in (result.note, result.warning):
+        if said:
+            print(f"pitui: {result.name}: {one_line(said)}", file=sys.stderr)

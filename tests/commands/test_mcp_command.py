@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -75,7 +76,18 @@ async def _call(tool: str, **arguments: Any) -> tuple[bool, str]:
 
     async with Client(build_server()) as client:
         result = await client.call_tool(tool, arguments)
-    return bool(result.is_error), result.content[0].text
+    text = result.content[0].text
+    if not result.is_error:  # typed: the text is the structured content, compact
+        assert result.structured_content == json.loads(text)
+        assert text == json.dumps(result.structured_content, separators=(",", ":"),
+                                  ensure_ascii=False)  # fmt: skip
+    return bool(result.is_error), text
+
+
+async def _page(tool: str, **arguments: Any) -> dict[str, Any]:
+    error, text = await _call(tool, **arguments)
+    assert not error, text
+    return json.loads(text)  # type: ignore[no-any-return]
 
 
 async def test_stdio_server_with_the_sdk_client(store: Path, tmp_path: Path) -> None:
@@ -95,6 +107,9 @@ async def test_stdio_server_with_the_sdk_client(store: Path, tmp_path: Path) -> 
         command=sys.executable, args=["-m", "pitui", "mcp"], env=env, cwd=os.getcwd()
     )
     async with Client(params) as client:
+        capabilities = client.server_capabilities
+        assert capabilities is not None and capabilities.tools is not None
+        assert capabilities.resources is None and capabilities.prompts is None  # it has none
         listed = (await client.list_tools()).tools
         assert [tool.name for tool in listed] == TOOLS
         for tool in listed:
@@ -102,21 +117,30 @@ async def test_stdio_server_with_the_sdk_client(store: Path, tmp_path: Path) -> 
             properties = tool.input_schema["properties"]
             assert all(p.get("description") for p in properties.values()), tool.name
             assert tool.annotations is not None and tool.annotations.read_only_hint
+            output = tool.output_schema  # typed results, not {"result": "<JSON text>"}
+            assert output is not None and "result" not in output["properties"], tool.name
+            limit = properties["limit"]
+            assert limit["minimum"] == 1 and limit["maximum"] in (100, 200), tool.name
         found = await client.call_tool("search_entries", {"query": "push with"})
-    data = json.loads(found.content[0].text)
+    assert found.structured_content is not None
+    data = found.structured_content
     (hit,) = data["entries"]
-    assert (hit["id"], hit["line"], data["nextOffset"]) == ("e000", 2, None)
+    assert (hit["id"], hit["line"], "nextOffset" in data) == ("e000", 2, False)
     assert KEY not in hit["snippet"] and "[REDACTED:github]" in hit["snippet"]
+    assert json.loads(found.content[0].text) == data
 
 
 async def test_read_session_pages_through_the_branch(store: Path) -> None:
     seen: list[str] = []
     offset: int | None = 0
     while offset is not None:
-        error, text = await _call("read_session", session="0190aaaa", offset=offset, limit=7)
-        assert not error and "branch to leaf e029" in text
-        seen += [line.split()[3] for line in text.splitlines() if line.startswith("── [")]
-        offset = int(text.rsplit("offset=", 1)[1].rstrip(")")) if "(more:" in text else None
+        page = await _page("read_session", session="0190aaaa", offset=offset, limit=7)
+        assert page["leaf"] == "e029" and page["total"] == 30
+        seen += [entry["id"] for entry in page["entries"]]
+        for entry in page["entries"]:  # the id and the role said once each
+            assert entry["id"] not in entry["text"] and "role" not in entry
+            assert entry["text"].startswith(("### User", "### Assistant")), entry
+        offset = page.get("nextOffset")
     assert seen == [f"e{n:03d}" for n in range(30)]
 
 
@@ -134,16 +158,15 @@ async def test_secrets_redacted_unless_asked(store: Path) -> None:
 
 
 async def test_a_session_growing_between_two_pages(store: Path) -> None:
-    _, first = await _call("read_session", session="0190aaaa", limit=10)
-    assert "(more: read on with leaf='e029', offset=10)" in first
+    first = await _page("read_session", session="0190aaaa", limit=10)
+    assert (first["leaf"], first["nextOffset"]) == ("e029", 10)
     with store.open("ab") as out:  # Pi goes on, then branches from entry 5
         out.write(_lines([_entry(30, "e029", "later step"), _entry(31, "e005", "another way")]))
-    _, same = await _call("read_session", session="0190aaaa", leaf="e029", offset=10, limit=30)
-    assert [line.split()[3] for line in same.splitlines() if line.startswith("── [")] == [
-        f"e{n:03d}" for n in range(10, 30)
-    ]
-    _, now = await _call("read_session", session="0190aaaa", offset=0, limit=30)
-    assert "branch to leaf e031" in now and "another way" in now and "e006" not in now
+    same = await _page("read_session", session="0190aaaa", leaf="e029", offset=10, limit=30)
+    assert [e["id"] for e in same["entries"]] == [f"e{n:03d}" for n in range(10, 30)]
+    now = await _page("read_session", session="0190aaaa", offset=0, limit=30)
+    assert now["leaf"] == "e031" and "another way" in now["entries"][-1]["text"]
+    assert "e006" not in [e["id"] for e in now["entries"]]
 
 
 async def test_get_context_pages_are_pitui_context_json(
@@ -154,17 +177,13 @@ async def test_get_context_pages_are_pitui_context_json(
     messages: list[Any] = []
     offset: int | None = 0
     while offset is not None:
-        error, text = await _call(
-            "get_context", session=str(store), offset=offset, limit=8, redact=False
-        )
-        page = json.loads(text)
-        assert not error and page["leaf"] == "e029" and not page["truncated"]
-        assert (
-            page["model"] == expected.get("model")
-            and page["thinkingLevel"] == expected["thinkingLevel"]
-        )
+        page = await _page("get_context", session=str(store), offset=offset, limit=8,
+                           redact=False)  # fmt: skip
+        assert page["leaf"] == "e029" and "truncated" not in page
+        assert page.get("model") == (expected.get("model") or None)  # none: left out
+        assert page["thinkingLevel"] == expected["thinkingLevel"]
         messages += page["messages"]
-        offset = page["nextOffset"]
+        offset = page.get("nextOffset")
     assert messages == expected["messages"]
 
 
@@ -188,11 +207,17 @@ def test_pi_mcp_list_names_the_tools(store: Path, tmp_path: Path) -> None:
     cli = oracle_dir() / "node_modules" / "@earendil-works" / "pi-coding-agent" / "dist" / "cli.js"
     home = tmp_path / "home"
     home.mkdir()
-    env = {**os.environ, "HOME": str(home)}  # PI_CODING_AGENT_DIR: the test's store
-    add = [str(node), str(cli), "mcp", "add", "pitui", "--", sys.executable, "-m", "pitui", "mcp"]
+    # outside the virtualenv (its bin not on PATH): the line `pitui mcp --help` prints
+    env = {**os.environ, "HOME": str(home), "PATH": f"{Path(node).parent}:/usr/bin:/bin"}
+    script = Path(sys.executable).with_name("pitui")
+    helped = subprocess.run([str(script), "mcp", "--help"], env=env, capture_output=True,
+                            text=True, timeout=60, check=True)  # fmt: skip
+    (line,) = [x.strip() for x in helped.stdout.splitlines() if x.strip().startswith("pi mcp")]
+    add = [str(node), str(cli), *shlex.split(line)[1:]]
     subprocess.run(add, env=env, check=True, capture_output=True, timeout=60)
     config = json.loads((Path(os.environ["PI_CODING_AGENT_DIR"]) / "mcp.json").read_text())
-    assert config["mcpServers"]["pitui"]["args"] == ["-m", "pitui", "mcp"]
+    assert config["mcpServers"]["pitui"]["command"] == str(script)
+    assert config["mcpServers"]["pitui"]["args"] == ["mcp"]
     listed = subprocess.run(
         [str(node), str(cli), "mcp", "list"], env=env, capture_output=True, text=True, timeout=60
     )
@@ -210,3 +235,219 @@ def test_other_commands_do_not_import_the_sdk(store: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stderr.strip().splitlines()[-1] == "False"
+
+
+def _session(folder: Path, name: str, cwd: str, entries: list[dict[str, Any]], when: str) -> Path:
+    header = {"type": "session", "version": 3, "id": name, "timestamp": when, "cwd": cwd}
+    path = folder / f"{name}.jsonl"
+    entries = [{**e, "timestamp": when} for e in entries]  # modified then
+    path.write_bytes(orjson.dumps(header) + b"\n" + _lines(entries))
+    return path
+
+
+async def test_a_query_ranks_by_relevance_and_an_empty_folder_says_scope_all(
+    store: Path,
+) -> None:
+    """The session named by the query comes first among 30 newer ones that only mention its
+    words (newest first, it was on the second page); no match here names scope "all"."""
+    for n in range(30):
+        text = f"memory and pydantic, then a build, step {n}"
+        _session(store.parent, f"0190cc{n:02d}", os.getcwd(), [_entry(0, None, text)],
+                 f"2026-06-01T00:{n:02d}:00.000Z")  # fmt: skip
+    named = [_entry(0, None, "something else"),
+             {"type": "session_info", "id": "i1", "parentId": "e000",
+              "timestamp": "2026-01-01T00:00:01.000Z", "name": "Memory Pydantic Build"}]  # fmt: skip
+    _session(store.parent, "0190dddd-named", os.getcwd(), named, "2026-01-01T00:00:00.000Z")
+    page = await _page("search_sessions", query="Memory Pydantic Build", limit=3)
+    assert page["sessions"][0]["id"] == "0190dddd-named"
+    assert page["sessions"][0]["name"] == "Memory Pydantic Build"
+    assert "note" not in page
+    recent = await _page("search_sessions", query="memory pydantic build", limit=3)
+    assert recent["sessions"][0]["id"] == "0190dddd-named"  # its name: first, the oldest
+    listed = await _page("search_sessions", limit=100)  # no query: newest first
+    assert listed["sessions"][0]["id"] == "0190cc29" and listed["sessions"][-1]["id"] == (
+        "0190dddd-named"
+    )
+
+    empty = await _page("search_sessions", query="nothing-here-matches")
+    assert empty["sessions"] == [] and 'scope: "all"' in empty["note"]
+    again = await _page("search_entries", query="nothing-here-matches")
+    assert again["entries"] == [] and 'scope: "all"' in again["note"]
+
+
+async def test_answers_are_compact_without_empty_fields(store: Path) -> None:
+    error, text = await _call("search_sessions", query="plan")
+    (session,) = json.loads(text)["sessions"]
+    assert not error and "\n" not in text and ": " not in text
+    assert None not in session.values() and False not in session.values()
+    assert not {"labels", "tags", "pinned", "store", "name", "writingInProgress"} & set(session)
+    padding = len(text) - len(session["path"]) - len(session["cwd"])
+    assert padding < 300, text  # about 850 characters a session before
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "said"),
+    [
+        ("search_sessions", {"limit": 0}, "limit must be 1 to 100 (got 0)"),
+        ("search_sessions", {"limit": -3}, "limit must be 1 to 100 (got -3)"),
+        ("search_sessions", {"limit": 1000}, "limit must be 1 to 100 (got 1000)"),
+        ("search_entries", {"query": "plan", "limit": 101}, "limit must be 1 to 100"),
+        ("read_session", {"session": "0190aaaa", "limit": 201}, "limit must be 1 to 200"),
+        ("get_context", {"session": "0190aaaa", "limit": 0}, "limit must be 1 to 200"),
+        ("get_context", {"session": "0190aaaa", "offset": -1}, "offset must be 0 or more"),
+        ("read_session", {"session": "x" * (16 << 20)}, "session: at most 4,096 characters"),
+        ("get_context", {"session": "0190aaaa", "leaf": "e" * 5000}, "leaf: at most 1,000"),
+        ("search_sessions", {"query": "w" * 2001}, "query: at most 2,000 characters"),
+        ("search_entries", {"query": "w " * 51}, "query: at most 50 words"),
+    ],
+)
+async def test_arguments_out_of_range_are_one_line_errors(
+    store: Path, tool: str, arguments: dict[str, Any], said: str
+) -> None:
+    error, text = await _call(tool, **arguments)
+    assert error and said in text and "\n" not in text and len(text) < 300, text[:300]
+
+
+def _big_store(store: Path) -> tuple[Path, Path]:
+    """A message with 300 screenshots (6 MB), one with 100,000 parts."""
+    image = {"type": "image", "data": "iVBORw0KGgo" + "A" * 20_000, "mimeType": "image/png"}
+    shots = [{**_entry(0, None, ""), "message": {"role": "user", "content": [image] * 300}}]
+    parts = [{"type": "text", "text": f"part {n} of many"} for n in range(100_000)]
+    many = [{**_entry(0, None, ""), "message": {"role": "user", "content": parts}}]
+    when = "2026-05-02T00:00:00.000Z"
+    return (_session(store.parent, "0190eeee-shots", os.getcwd(), shots, when),
+            _session(store.parent, "0190ffff-parts", os.getcwd(), many, when))  # fmt: skip
+
+
+async def test_a_page_is_bounded_in_characters_parts_included(store: Path) -> None:
+    """get_context with limit=1 returned 6,032,216 characters for 300 screenshots; a
+    message of a million parts was 56 MB. Now a page is at most about 60,000."""
+    shots, parts = _big_store(store)
+    for path in (shots, parts):
+        for tool in ("get_context", "read_session"):
+            error, text = await _call(tool, session=str(path), limit=1)
+            page = json.loads(text)
+            assert not error and len(text) < 70_000, (tool, path.name, len(text))
+            assert page["truncated"] is True, tool
+    page = await _page("get_context", session=str(shots), limit=1)
+    (message,) = page["messages"]
+    assert message["content"][0]["data"].startswith("[image data not shown: 20,011 characters")
+    page = await _page("get_context", session=str(parts), limit=1)
+    content = page["messages"][0]["content"]
+    assert content[0] == {"type": "text", "text": "part 0 of many"}
+    assert content[-1].startswith("[… ") and content[-1].endswith(" more items not shown]")
+
+
+async def test_a_secret_in_a_folder_name_is_redacted_in_every_path(
+    store: Path, tmp_path: Path
+) -> None:
+    """Pi's folder `--tmp-...-ghp_...-proj--`: the secret follows a '-', which the detector
+    does not take for a boundary; read back as the cwd it is."""
+    cwd = tmp_path / "keys" / KEY / "proj"
+    cwd.mkdir(parents=True)
+    folder = project_dir(store.parent.parent, str(cwd))
+    folder.mkdir()
+    _session(folder, "0190abcd-secret-folder", str(cwd),
+             [_entry(0, None, "the zebra keyword")], "2026-05-03T00:00:00.000Z")  # fmt: skip
+    for tool in ("search_sessions", "search_entries"):
+        error, text = await _call(tool, query="zebra", scope="all")
+        assert not error and "0190abcd-secret-folder" in text, tool
+        assert KEY not in text and "[REDACTED:github]" in text, tool
+        error, text = await _call(tool, query="zebra", scope="all", redact=False)
+        assert KEY in text
+    page = await _page("read_session", session="0190abcd")  # named by its id
+    assert KEY not in json.dumps(page) and page["entries"][0]["text"].endswith("zebra keyword")
+    (found,) = (await _page("search_sessions", query="zebra", scope="all"))["sessions"]
+    error, text = await _call("read_session", session=found["path"])
+    assert error and "name the session by its id" in text
+
+
+class _Wire:
+    """`pitui mcp` in a child process, spoken to line by line; its stderr never read."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "pitui", "mcp"], env=env, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=os.getcwd(),
+        )  # fmt: skip
+        self.send(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}).encode())  # fmt: skip
+        assert self.answer()["id"] == 0
+        self.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+
+    def send(self, line: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + b"\n")
+        self.process.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        """The next line it writes; a server that stalls fails here, not the suite."""
+        import select
+
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], 60)
+        assert ready, "no answer within 60 s"
+        return json.loads(self.process.stdout.readline())  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=30)
+
+
+def _env() -> dict[str, str]:
+    names = ("PI_CODING_AGENT_DIR", "PITUI_CACHE_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME",
+             "XDG_CACHE_HOME", "PATH", "HOME")  # fmt: skip
+    return {k: os.environ[k] for k in names if k in os.environ}
+
+
+def test_every_line_gets_an_answer(store: Path) -> None:
+    """The SDK dropped a line it could not read without a word: the client waited for
+    ever."""
+    wire = _Wire(_env())
+    try:
+        wire.send(b"this is not json")
+        said = wire.answer()
+        assert (said["id"], said["error"]["code"]) == (None, -32700)
+        wire.send(b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":'
+                  b'{"name":"read_session","arguments":{"session":"\\ud800"}}}')  # fmt: skip
+        said = wire.answer()
+        assert (said["id"], said["error"]["code"]) == (7, -32600)
+        assert "lone surrogate" in said["error"]["message"]
+        wire.send(b'{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"read_'
+                  b'session","arguments":{"session":"' + b"x" * (5 << 20) + b'"}}}')  # fmt: skip
+        said = wire.answer()
+        assert (said["id"], said["error"]["code"]) == (8, -32600)
+        assert "over 4 MiB" in said["error"]["message"]
+        wire.send(b'{"jsonrpc":"2.0","id":9,"method":"resources/list"}')  # it has none
+        assert wire.answer()["error"]["code"] == -32601
+        wire.send(b'{"jsonrpc":"2.0","id":10,"method":"ping"}')
+        assert wire.answer() == {"jsonrpc": "2.0", "id": 10, "result": {}}
+    finally:
+        wire.close()
+
+
+def test_a_client_that_never_reads_stderr_is_still_answered(store: Path) -> None:
+    """The SDK logged each failing call with Rich at INFO: after ~193 of them the pipe was
+    full and the server stalled. Now it logs warnings only, never waiting on stderr."""
+    wire = _Wire(_env())
+    try:
+        for n in range(1, 1001):  # ~160 bytes of Rich each: past a 64 KiB pipe
+            wire.send(json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                                  "params": {"name": "no_such_tool", "arguments": {}}}).encode())  # fmt: skip
+            said = wire.answer()
+            assert said["id"] == n and said["result"]["isError"] is True
+        wire.send(b'{"jsonrpc":"2.0","id":"last","method":"ping"}')
+        assert wire.answer()["id"] == "last"
+    finally:
+        wire.close()
+    assert wire.process.stderr is not None
+    assert len(wire.process.stderr.read()) < 2_000  # little was logged
+
+
+def test_mcp_help_prints_the_line_with_the_full_path() -> None:
+    script = Path(sys.executable).with_name("pitui")
+    done = subprocess.run([str(script), "mcp", "--help"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert done.returncode == 0
+    assert f"  pi mcp add pitui -- {script} mcp\n" in done.stdout

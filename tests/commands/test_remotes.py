@@ -9,6 +9,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -20,8 +21,9 @@ from waiting import wait_for
 
 from pitui.cli import main
 from pitui.commands import progress
+from pitui.core.remotes import sync
 from pitui.core.remotes.config import Remote, load_remotes, save_remotes
-from pitui.core.remotes.mirror import mirror_dir
+from pitui.core.remotes.mirror import age_text, mirror_dir
 from pitui.core.remotes.remote_run import resume_mirrored
 from pitui.core.remotes.ssh import NEVER_PROMPT
 from pitui.core.remotes.sync import sync_remote
@@ -89,6 +91,16 @@ def test_remote_add_list_remove(remote_agent: Path, capsys: pytest.CaptureFixtur
     assert main(["remote", "add", "box", "other"]) == 2  # the name is taken
     assert main(["remote", "add", "all", "other"]) == 2  # a store's name
     assert main(["remote", "add", "x", "--", "-oProxyCommand=boom"]) == 2  # an ssh option
+    for host in (
+        "ssh://-oProxyCommand=boom",
+        "ssh://me@-oProxyCommand=boom",
+        "me@-oProxyCommand=boom",
+        "ssh://-l@box:22",
+        "box\u0085",
+        "ssh://@box",
+    ):
+        assert main(["remote", "add", "x", "--", host]) == 2, host  # fmt: skip
+    assert "x" not in load_remotes()
     capsys.readouterr()
     assert main(["remote", "list"]) == 0
     assert "box  root@127.0.0.1" in capsys.readouterr().out
@@ -120,6 +132,40 @@ def test_sync_mirrors_the_sessions_and_lists_them_as_the_remote_does(
     assert [{k: v for k, v in d.items() if k not in strip} for d in mirrored] == [
         {k: v for k, v in d.items() if k not in strip} for d in own
     ]
+
+
+def test_a_sync_where_files_vanished_worked_and_says_the_mirrors_size(
+    remote_agent: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """rsync's status 24 (a file deleted there mid-transfer) is a sync that worked, with a
+    note: it was "mirror kept: never synced" after 300 MB were mirrored. An rsync on PATH
+    runs the real one and ends with 24 as that rsync would."""
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    real = shutil.which("rsync")
+    (shim / "rsync").write_text(f'#!/bin/sh\n{real} "$@" || exit $?\nexit 24\n')
+    (shim / "rsync").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}{os.pathsep}{os.environ['PATH']}")
+    status, report = _sync(capsys)
+    [box] = report["remotes"]  # type: ignore[misc]
+    assert status == 0 and box["error"] is None and box["files"] == 3
+    assert "vanished" in box["note"]
+    size = sum(p.stat().st_size for p in _sessions(remote_agent))
+    assert box["mirrorBytes"] == size and box["warning"] is None
+    assert age_text("box").startswith("synced")
+    for path in _sessions(remote_agent):
+        assert _mirrored(remote_agent, path).read_bytes() == path.read_bytes()
+
+    monkeypatch.setattr(sync, "MIRROR_WARNING", size - 1)
+    assert main(["sync"]) == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("box: 0 files, ") and "the mirror holds " in said.out
+    note, warning = said.err.splitlines()
+    assert note.startswith("pitui: box: some files vanished on the remote")
+    assert warning.startswith("pitui: box: its mirror holds ") and "remote remove box" in warning
 
 
 def test_sync_reports_rsyncs_progress_and_mirrors_the_same(remote_agent: Path) -> None:
@@ -299,6 +345,22 @@ def test_a_label_on_a_mirrored_session_is_written_by_pitui_there_then_synced(
     last = json.loads(session.read_text().splitlines()[-1])
     assert (last["type"], last["targetId"], last["label"]) == ("label", entry, "from afar")
     assert mirrored.read_bytes() == session.read_bytes()  # synced
+
+
+def test_a_name_or_label_starting_with_a_tilde_is_forwarded_as_typed(
+    remote_agent: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Only the session's path is a path there: `~/notes` was stored as `/root/notes`."""
+    _sync(capfd)
+    session = _sessions(remote_agent)[0]
+    mirrored = _mirrored(remote_agent, session)
+    entry = _entry_id(session)
+    assert main(["name", str(mirrored), "~/notes"]) == 0
+    assert main(["label", str(mirrored), entry, "~/ideas $HOME"]) == 0
+    *_, named, labelled = (json.loads(line) for line in session.read_text().splitlines())
+    assert (named["type"], named["name"]) == ("session_info", "~/notes")
+    assert (labelled["type"], labelled["label"]) == ("label", "~/ideas $HOME")
+    assert mirrored.read_bytes() == session.read_bytes()
 
 
 def test_without_pitui_there_one_line_says_so_and_nothing_is_written(

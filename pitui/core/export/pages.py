@@ -1,21 +1,26 @@
 """A branch or a leaf's context a page at a time, for agents (`pitui mcp`).
 
 Every page is bounded: at most `limit` entries or messages and about `PAGE_CHARS`
-characters (always at least one), a text longer than `TEXT_CHARS` cut with a note saying
-so. Secrets are redacted by default, with the export's detector. A page names the leaf it
-was read from: reading the next pages from that leaf gives the same branch, even while the
+characters of JSON (always at least one entry or message, itself cut to fit), parts
+included: a string longer than `TEXT_CHARS` is cut, an image's base64 data is left out, and
+the parts past the budget are left out, each cut said in the value (`truncated` is then
+true). A message with 300 screenshots was 6 MB, one with a million parts 56 MB. Only what is
+shown is read and redacted, so such a message costs no more than a small one.
+
+Secrets are redacted by default, with the export's detector. A page names the leaf it was
+read from: reading the next pages from that leaf gives the same branch, even while the
 session grows (a file only ever has lines appended).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import json
 from typing import Any
 
 from pitui.core.errors import PituiError
 from pitui.core.export.build import resolve_leaf
 from pitui.core.export.export import entry_markdown
-from pitui.core.export.redactor import Redactor
+from pitui.core.export.redactor import NAMING_KEYS, Redactor
 from pitui.core.export.source import entry_raws
 from pitui.core.rows.safe_text import one_line, visible
 from pitui.core.session.session import Session
@@ -23,84 +28,105 @@ from pitui.core.session.session import Session
 PAGE_CHARS = 60_000
 TEXT_CHARS = 20_000
 MAX_LIMIT = 200
-
-
-@dataclass(frozen=True, slots=True)
-class Page:
-    """Entries (or messages) `offset` to `offset + count` of `total`, `text` showing them."""
-
-    text: str
-    leaf: str | None
-    offset: int
-    count: int
-    total: int
-
-    @property
-    def next_offset(self) -> int | None:
-        end = self.offset + self.count
-        return end if end < self.total else None
+MARGIN = 512  # characters read past a cut, so that a secret across it is still found
+NESTED_TOO_DEEP = "[a message nested too deeply to show]"
 
 
 def branch_page(
     session: Session, leaf_id: str | None, offset: int = 0, limit: int = 20, redact: bool = True
-) -> Page:
-    """Readable text of the branch ending at `leaf_id` (default: the session's leaf), entries
-    `offset` on, each under a line with its number, id, role and time."""
+) -> dict[str, Any]:
+    """The branch ending at `leaf_id` (default: the session's leaf), entries `offset` on:
+    each its number on the branch (`n`, from the root), id, time and Markdown text (a
+    message's heading says its role), its type when not a message."""
     leaf = _leaf(session, leaf_id)
     path = session.tree.path_to(leaf.id) if leaf else []
     start, end = _window(offset, limit, len(path))
-    parts: list[str] = []
+    redactor = Redactor(redact)
+    shown: list[dict[str, Any]] = []
     size = 0
+    cut = False
     for number, (entry, raw) in enumerate(entry_raws(path[start:end]), start=start):
-        body = _cut(entry_markdown(raw, redact=redact).strip())
-        role = entry.role if entry.type == "message" else entry.type
-        part = f"── [{number}] id {entry.id} · {role} · {entry.timestamp}\n{body}\n"
-        if parts and size + len(part) > PAGE_CHARS:
+        item: dict[str, Any] = {"n": number, "id": entry.id}
+        if entry.type != "message":
+            item["type"] = entry.type
+        if isinstance(entry.timestamp, str):
+            item["timestamp"] = entry.timestamp
+        text, entry_cut = _entry_text(raw, redact)
+        item["text"] = text
+        weight = len(json.dumps(item, ensure_ascii=False))
+        if shown and size + weight > PAGE_CHARS:
             break
-        parts.append(part)
-        size += len(part)
-    leaf_name = leaf.id if leaf else None
-    head = _heading(session, leaf_name, start, len(parts), len(path), redact)
-    page = Page("", leaf_name, start, len(parts), len(path))
-    return replace(page, text=visible("\n".join([head, *parts, _footer(page)])))
+        shown.append(item)
+        size += weight
+        cut = cut or entry_cut
+    page: dict[str, Any] = {"sessionId": session.header.get("id")}
+    name = session.tree.name
+    if isinstance(name, str) and name:
+        page["name"] = redactor.text(visible(name))
+    page["cwd"] = redactor.path(visible(str(session.cwd)))
+    if leaf is not None:
+        page["leaf"] = leaf.id
+    page.update(total=len(path), offset=start)
+    if start + len(shown) < len(path):
+        page["nextOffset"] = start + len(shown)
+    if cut:
+        page["truncated"] = True
+    page["entries"] = shown
+    return page
 
 
 def context_page(
     session: Session, leaf_id: str | None, offset: int = 0, limit: int = 20, redact: bool = True
 ) -> dict[str, Any]:
     """The context Pi builds from `leaf_id` (as `pitui context --json`: its settings and
-    messages), messages `offset` on; long strings cut (then `truncated` is true)."""
+    messages), messages `offset` on, each cut to fit the page (then `truncated` is true)."""
     leaf = _leaf(session, leaf_id)
     context = session.context(leaf.id if leaf else None)
     data = context.to_json()
     messages = data.pop("messages")
     start, end = _window(offset, limit, len(messages))
     redactor = Redactor(redact)
-    cutter = _Cutter()
     kept: list[Any] = []
     size = 0
+    cut = False
     for message in messages[start:end]:
+        cutter = _Cutter(redactor, PAGE_CHARS)
         try:
-            shown = cutter.value(redactor.value(message))
+            shown = cutter.value(message)
         except RecursionError:
-            shown, cutter.cut = "[a message nested too deeply to show]", True
-        weight = len(repr(shown))
+            shown, cutter.cut = NESTED_TOO_DEEP, True
+        weight = len(json.dumps(shown, ensure_ascii=False))
         if kept and size + weight > PAGE_CHARS:
             break
         kept.append(shown)
         size += weight
-    next_offset = start + len(kept) if start + len(kept) < len(messages) else None
-    return {
-        "sessionId": session.header.get("id"),
-        "leaf": leaf.id if leaf else None,
-        **redactor.value(data),
-        "estimatedTokens": context.tokens,
-        "messageCount": len(messages),
-        "offset": start,
-        "nextOffset": next_offset,
-        "truncated": cutter.cut,
-        "messages": kept,
-    }
+        cut = cut or cutter.cut
+    page: dict[str, Any] = {"sessionId": session.header.get("id")}
+    if leaf is not None:
+        page["leaf"] = leaf.id
+    settings = redactor.value(data)
+    page.update({key: value for key, value in settings.items() if value not in (None, {})})
+    page.update(estimatedTokens=context.tokens, messageCount=len(messages), offset=start)
+    if start + len(kept) < len(messages):
+        page["nextOffset"] = start + len(kept)
+    if cut:
+        page["truncated"] = True
+    page["messages"] = kept
+    return page
+
+
+def _entry_text(raw: dict[str, Any], redact: bool) -> tuple[str, bool]:
+    """An entry's Markdown, without its id (the page says it), cut to `TEXT_CHARS`; whether
+    anything was cut. Only what can be shown is rendered."""
+    cutter = _Cutter(Redactor(False), PAGE_CHARS, TEXT_CHARS + MARGIN)
+    try:
+        small = cutter.value({key: value for key, value in raw.items() if key != "id"})
+        text = entry_markdown(small, redact=redact).strip()
+    except RecursionError:
+        return NESTED_TOO_DEEP, True
+    if len(text) <= TEXT_CHARS:
+        return text, cutter.cut
+    return text[:TEXT_CHARS] + f"\n[… {len(text) - TEXT_CHARS:,} more characters not shown]", True
 
 
 def _leaf(session: Session, leaf_id: str | None) -> Any:
@@ -116,47 +142,61 @@ def _window(offset: int, limit: int, total: int) -> tuple[int, int]:
     return start, min(total, start + min(limit, MAX_LIMIT))
 
 
-def _heading(
-    session: Session, leaf: str | None, start: int, count: int, total: int, redact: bool
-) -> str:
-    redactor = Redactor(redact)
-    name = session.tree.name
-    lines = [
-        f"session {session.header.get('id')}" + (f": {redactor.text(name)}" if name else ""),
-        f"cwd: {redactor.text(session.cwd)}",
-        f"branch to leaf {leaf}: entries {start}-{start + count - 1} of {total}"
-        if count
-        else f"branch to leaf {leaf}: no entries from {start} (of {total})",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _footer(page: Page) -> str:
-    if page.next_offset is None:
-        return "(end of branch)"
-    return f"(more: read on with leaf={page.leaf!r}, offset={page.next_offset})"
-
-
-def _cut(text: str) -> str:
-    if len(text) <= TEXT_CHARS:
-        return text
-    return text[:TEXT_CHARS] + f"\n[… {len(text) - TEXT_CHARS} more characters not shown]"
-
-
 class _Cutter:
-    """Copies a JSON value with every string longer than `TEXT_CHARS` cut."""
+    """Copies a JSON value within about `budget` characters: strings over `text_chars`
+    cut, an image's base64 data left out, and once the budget is spent the rest of a list or
+    an object left out, each cut said where it is (`cut` is then true). Only what is kept
+    is redacted, as the export redacts (the values of naming keys kept, a key that names a
+    secret hiding its whole value)."""
 
-    def __init__(self) -> None:
+    def __init__(self, redactor: Redactor, budget: int, text_chars: int = TEXT_CHARS) -> None:
+        self.redactor, self.left, self.text_chars = redactor, budget, text_chars
         self.cut = False
 
-    def value(self, value: Any) -> Any:
+    def value(self, value: Any, key: str | None = None, redact: bool = True) -> Any:
         if isinstance(value, str):
-            if len(value) <= TEXT_CHARS:
-                return value
-            self.cut = True
-            return value[:TEXT_CHARS] + f"[… {len(value) - TEXT_CHARS} more characters]"
+            return self._text(value, key, redact)
         if isinstance(value, dict):
-            return {key: self.value(item) for key, item in value.items()}
+            return self._object(value, redact)
         if isinstance(value, list):
-            return [self.value(item) for item in value]
+            out: list[Any] = []
+            for count, item in enumerate(value):
+                if self.left <= 0:
+                    self.cut = True
+                    out.append(f"[… {len(value) - count:,} more items not shown]")
+                    break
+                self.left -= 2
+                out.append(self.value(item, None, redact))
+            return out
+        self.left -= 8
         return value
+
+    def _object(self, value: dict[Any, Any], redact: bool) -> dict[Any, Any]:
+        if value.get("type") == "image" and isinstance(value.get("data"), str):
+            self.cut = True
+            data = f"[image data not shown: {len(value['data']):,} characters of base64]"
+            value = {**value, "data": data}
+        out: dict[Any, Any] = {}
+        for count, (key, item) in enumerate(value.items()):
+            if self.left <= 0:
+                self.cut = True
+                out["…"] = f"{len(value) - count:,} more fields not shown"
+                break
+            name = key if isinstance(key, str) else None
+            self.left -= len(name or "") + 4
+            out[key] = self.value(item, name, redact and key not in NAMING_KEYS)
+        return out
+
+    def _text(self, text: str, key: str | None, redact: bool) -> str:
+        limit = min(self.text_chars, max(self.left, 200))
+        shown = text[: limit + MARGIN]
+        if redact and self.redactor.enabled:
+            shown = self.redactor.value(shown if key is None else {key: shown})
+            shown = shown if key is None else shown[key]
+        if len(text) > limit:
+            self.cut = True
+            shown = shown[:limit] + f"[… {len(text) - limit:,} more characters]"
+        elif len(shown) > limit:  # a redaction made it longer
+            shown = shown[:limit]
+        self.left -= len(shown) + 2
+        return shown

@@ -31,17 +31,26 @@ class Redactor:
         self.counts.update(found)
         return redacted
 
-    def path(self, path: str, cwd: str) -> str:
-        """A session file's path: its folder's name holds the session's cwd, whose secrets
-        are replaced there too."""
+    def path(self, path: str, cwd: str | None = None) -> str:
+        """A session file's path: its folder's name holds the session's cwd (Pi writes
+        `/home/me/proj` as `--home-me-proj--`), whose secrets are replaced there too, found
+        in the cwd when it is known and in each part of the path read back as a cwd (a
+        secret after a `-` was not one in the path's own text)."""
         if not self.enabled:
             return path
         from pitui.core.secrets import find_secrets  # deferred: see ARCHITECTURE.md
         from pitui.core.secrets.detect import placeholder  # deferred: see ARCHITECTURE.md
 
-        for finding in find_secrets(cwd):
+        for finding in find_secrets(cwd) if cwd else ():
             path = path.replace(cwd[finding.start : finding.end], placeholder(finding.kind))
-        return self.text(path)
+        parts = path.split("/")
+        for index, part in enumerate(parts):
+            as_cwd = part.replace("-", "/").replace("\\", "/").replace(":", "/")
+            for finding in sorted(find_secrets(as_cwd), key=lambda f: -f.start):
+                self.counts[finding.kind] += 1
+                part = part[: finding.start] + placeholder(finding.kind) + part[finding.end :]
+            parts[index] = part
+        return self.text("/".join(parts))
 
     def value(self, value: Any) -> Any:
         if not self.enabled:

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pitui.core.errors import PituiError, UsageError
+from pitui.core.remotes.ssh import target_of
 from pitui.core.rows.safe_text import one_line
 from pitui.core.user_dirs import config_dir
 
@@ -22,6 +23,7 @@ DEFAULT_PITUI_COMMAND = "pitui"
 RESERVED_NAMES = ("local", "archive", "all", "everywhere")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_BLANK_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -94,13 +96,29 @@ def check_remote(remote: Remote) -> None:
             f"{one_line(remote.name)!r} cannot name a remote: letters, digits, '.', '_', '-' "
             f"(not {', '.join(RESERVED_NAMES)})"
         )
-    if not remote.host or remote.host.startswith("-") or re.search(r"\s", remote.host):
-        raise UsageError(f"{one_line(remote.host)!r} is not a host ssh accepts")
+    check_host(remote.host)
     for value in (remote.host, remote.agent_dir, remote.pitui_command):
         if _CONTROL.search(value):
             raise UsageError(f"{one_line(value)!r} holds a control character")
     if not remote.agent_dir.strip() or not remote.pitui_command.strip():
         raise UsageError("the agent folder and the pitui command cannot be empty")
+
+
+def check_host(host: str) -> None:
+    """Refuse a host whose user, host name or port could reach ssh or rsync as an option
+    (`ssh://-oProxyCommand=...`, `me@-oProxyCommand=...`: rsync passes `-l me` and the
+    host name on its own) or holds a space or a control character."""
+    target = target_of(host)  # ssh://[user@]host[:port] split; a bad port refused
+    user, at, name = target.destination.rpartition("@")
+    parts = [user, name] if at else [name]
+    if target.port is not None:
+        parts.append(str(target.port))
+    for part in parts:
+        if not part or part.startswith("-") or _BLANK_OR_CONTROL.search(part):
+            raise UsageError(
+                f"{one_line(host)!r} is not a host ssh accepts (no part may be empty, start "
+                "with '-' or hold a space or a control character)"
+            )
 
 
 def add_remote(remote: Remote) -> None:

@@ -41,11 +41,17 @@ def resume_mirrored(path: str | os.PathLike[str], cwd: str) -> list[str] | None:
     return None if found is None else resume_argv(found[0], cwd, found[1])
 
 
-def pitui_there_command(remote: Remote, subcommand: str, args: list[str]) -> str:
+def pitui_there_command(
+    remote: Remote, subcommand: str, args: list[str], path_at: int | None = None
+) -> str:
     """`pitui SUBCOMMAND ARGS...` for the remote's shell, exiting with `NOT_INSTALLED` when
-    its pitui command is not found there."""
+    its pitui command is not found there. Only `args[path_at]`, the session's path there,
+    has a leading `~/` left to the remote's shell to expand; every other argument (a name,
+    a label: `~/notes` is text) is quoted as it is."""
     program = shlex.split(remote.pitui_command)[0]
-    words = " ".join(remote_path_word(a) if a.startswith("~/") else shlex.quote(a) for a in args)
+    words = " ".join(
+        remote_path_word(a) if i == path_at else shlex.quote(a) for i, a in enumerate(args)
+    )
     return (
         f"command -v {shlex.quote(program)} >/dev/null 2>&1 || exit {NOT_INSTALLED}; "
         f"exec {remote.pitui_command} {shlex.quote(subcommand)} {words}"
@@ -63,7 +69,7 @@ def forward_write(subcommand: str, args: list[str]) -> int | None:
             continue
         remote, there = found
         remote_args = [*args[:index], there, *args[index + 1 :]]
-        command = pitui_there_command(remote, subcommand, remote_args)
+        command = pitui_there_command(remote, subcommand, remote_args, path_at=index)
         done = subprocess.run(ssh_argv(remote.host, command), stdin=subprocess.DEVNULL)
         if done.returncode == NOT_INSTALLED:
             print(

@@ -39,6 +39,8 @@ RSYNC_OPTIONS = [
 ]
 PROGRESS_OPTION = "--info=progress2"  # one line for the whole transfer, "... 45% ..."
 TIMEOUT = 600  # seconds
+VANISHED = 24  # rsync: "some files vanished before they could be transferred"
+MIRROR_WARNING = 5 * 1024**3  # bytes of a mirror past which each sync warns
 TICK = 0.25  # seconds between progress reports while rsync says nothing
 _PERCENT = re.compile(rb"\s(\d{1,3})%\s")
 Progress = Callable[[int, int], None]
@@ -57,6 +59,18 @@ class SyncResult:
     literal: int = 0  # file bytes sent as they are (not matched to the mirror's old blocks)
     seconds: float = 0.0
     error: str | None = None
+    note: str | None = None  # a sync that worked, with something to say (files vanished)
+    mirror_bytes: int = 0  # the mirror's size after the sync
+
+    @property
+    def warning(self) -> str | None:
+        """Said when the mirror has grown past `MIRROR_WARNING` (it can fill this disk)."""
+        if self.mirror_bytes <= MIRROR_WARNING:
+            return None
+        return (
+            f"its mirror holds {size_text(self.mirror_bytes)}, over "
+            f"{size_text(MIRROR_WARNING)} (pitui remote remove {self.name} deletes it)"
+        )
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -65,6 +79,9 @@ class SyncResult:
             "bytes": self.bytes,
             "seconds": round(self.seconds, 3),
             "error": self.error,
+            "note": self.note,
+            "mirrorBytes": self.mirror_bytes,
+            "warning": self.warning,
         }
 
 
@@ -91,11 +108,17 @@ def sync_remote(remote: Remote, progress: Progress | None = None) -> SyncResult:
     except subprocess.TimeoutExpired:
         result.error = "rsync took more than 10 minutes"
     else:
-        if status == 0:
+        if status in (0, VANISHED):
             _read_stats(out, result)
         else:
             result.error = failure_line(err, status)
+        if status == VANISHED:
+            result.note = (
+                "some files vanished on the remote while they were copied (deleted or "
+                "moved there meanwhile); the rest is mirrored"
+            )
     mark_synced(remote.name, result.error)
+    result.mirror_bytes = folder_bytes(mirror_dir(remote.name))
     result.seconds = time.monotonic() - started
     return result
 
@@ -137,11 +160,35 @@ def _rsync_watched(argv: list[str], progress: Progress) -> tuple[int, str, str]:
                     percent = _last_percent(out, percent)
                 progress(percent, 100)
             status = process.wait()
-        if status == 0:
+        if status in (0, VANISHED):
             progress(100, 100)  # done (its last progress line may sit before the statistics)
         errors.seek(0)
         err = errors.read().decode(errors="replace")
     return status, out.decode(errors="replace"), err
+
+
+def folder_bytes(folder: os.PathLike[str] | str) -> int:
+    """The sizes of the files under `folder`, added up (0 when it is missing)."""
+    total = 0
+    for top, _, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(top, name)).st_size
+            except OSError:
+                continue
+    return total
+
+
+def size_text(size: int) -> str:
+    """`size` bytes in words: "812 bytes", "3.4 MB", "5.0 GB" (powers of 1,024)."""
+    if size < 1024:
+        return f"{size} bytes"
+    for unit in ("KB", "MB", "GB", "TB"):
+        size_ = size / 1024
+        if size_ < 1024 or unit == "TB":
+            return f"{size_:.1f} {unit}"
+        size = int(size_)
+    return f"{size} bytes"
 
 
 def _last_percent(out: bytearray, before: int) -> int:

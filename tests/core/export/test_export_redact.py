@@ -166,3 +166,20 @@ def test_jsonl_header_cwd_and_source_path_are_redacted(tmp_path: Path) -> None:
     assert key not in result.text
     assert first["cwd"] == "/home/ana/[REDACTED:gitlab]"
     assert first["parentSession"].endswith("--home-ana-[REDACTED:gitlab]--/s.jsonl")
+
+
+def test_a_secret_in_a_session_folders_name_is_redacted_in_its_path() -> None:
+    """Pi writes the cwd `/w/ghp_.../proj` as the folder `--w-ghp_...-proj--`: after a '-'
+    the detector sees no boundary, so the path kept the secret whole (the MCP server's
+    `path` fields) unless its cwd was known and written the same way."""
+    from pitui.core.export.redactor import Redactor
+
+    key = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    path = f"/home/me/.pi/agent/sessions/--w-{key}-proj--/s.jsonl"
+    redactor = Redactor(True)
+    assert redactor.path(path) == "/home/me/.pi/agent/sessions/--w-[REDACTED:github]-proj--/s.jsonl"
+    assert redactor.path(path, f"/w/{key}/proj") == redactor.path(path)
+    assert redactor.counts["github"] >= 1
+    assert Redactor(False).path(path) == path
+    ordinary = "/home/me/.pi/agent/sessions/--home-me-my-project--/2026_x.jsonl"
+    assert Redactor(True).path(ordinary) == ordinary
