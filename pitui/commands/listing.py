@@ -203,10 +203,11 @@ def _clip(text: str, width: int) -> str:
 
 
 def refuse_bad_query(text: str) -> None:
-    """A filter that cannot be applied (`after:` a day that does not exist) stops the command
-    before any file is read. A broken `re:` lists nothing, as in Pi."""
+    """A filter that cannot be applied (`after:` a day that does not exist) or a query too long
+    to search stops the command before any file is read. A broken `re:` lists nothing, as in
+    Pi."""
     query = parse_query(text)
-    if query.bad_filter and query.error:
+    if (query.bad_filter or query.too_long) and query.error:
         raise UsageError(query.error)
 
 

@@ -94,3 +94,24 @@ def test_a_search_counts_only_its_own_matching_time(monkeypatch: pytest.MonkeyPa
     waiting.join(timeout=60)
     assert found == [True]
     assert search.found("xb")  # not "too slow": the budget is all there
+
+
+def test_plain_queries_are_bounded_with_one_line() -> None:
+    from pitui.core.catalog.search.query import MAX_QUERY, MAX_TOKENS, parse_query
+
+    long = parse_query("a" * (MAX_QUERY + 1))
+    assert long.error == f"query over 2,000 characters ({MAX_QUERY + 1:,}); shorten it"
+    many = parse_query(" ".join(f"w{i}" for i in range(MAX_TOKENS + 1)))
+    assert many.error == f"query of over {MAX_TOKENS} words ({MAX_TOKENS + 1}); use fewer"
+    assert parse_query(" ".join(f"w{i}" for i in range(MAX_TOKENS))).error is None
+    bad = parse_query("re:(" + "x" * 500)
+    assert bad.error is not None and len(bad.error) < 200 and "\n" not in bad.error
+
+
+def test_a_query_too_long_stops_the_command(capsys) -> None:  # type: ignore[no-untyped-def]
+    from pitui.cli import main
+
+    assert main(["list", "--all", "word " * 20_000]) == 2
+    assert (
+        capsys.readouterr().err.strip() == "pitui: query over 2,000 characters (99,999); shorten it"
+    )

@@ -11,6 +11,9 @@ from pitui.core.catalog.search.regex_query import compile_pattern
 from pitui.core.format.jsvalues import JS_SPACE, js_trim, normalize_ws_lower
 from pitui.core.format.timestamps import parse_day
 
+# every word is matched against every session (100 KB of words took 36 s), as MCP bounds them
+MAX_QUERY = 2_000  # characters
+MAX_TOKENS = 50  # words, phrases and filters
 FILTER_FIELDS = ("cwd", "name", "label", "model", "after", "before")
 _FILTER = re.compile(r"^(cwd|name|label|model|after|before):(.*)$", re.IGNORECASE | re.DOTALL)
 _SPACE_RUN = re.compile(f"[{JS_SPACE}]+")
@@ -62,6 +65,7 @@ class Query:
     before_ms: int | None = None
     error: str | None = None
     bad_filter: bool = False  # the error is a filter's value (a day that does not exist)
+    too_long: bool = False  # refused for its size, before any session is looked at
 
     @property
     def has_text(self) -> bool:
@@ -75,7 +79,13 @@ def parse_query(text: str) -> Query:
         return Query()
     if trimmed.startswith("re:"):
         return _regex(js_trim(trimmed[3:]))
+    if len(trimmed) > MAX_QUERY:
+        error = f"query over {MAX_QUERY:,} characters ({len(trimmed):,}); shorten it"
+        return Query(error=error, too_long=True)
     query = Query(tokens=_tokens(trimmed))
+    if len(query.tokens) > MAX_TOKENS:
+        error = f"query of over {MAX_TOKENS} words ({len(query.tokens)}); use fewer"
+        return Query(error=error, too_long=True)
     _extract_filters(query)
     return query
 
@@ -100,7 +110,8 @@ def _regex(pattern: str) -> Query:
     try:
         return Query(mode="regex", regex=compile_pattern(pattern))
     except ValueError as error:
-        return Query(mode="regex", error=f"Invalid regular expression: /{pattern}/: {error}")
+        shown = pattern if len(pattern) <= 80 else pattern[:79] + "…"
+        return Query(mode="regex", error=f"Invalid regular expression: /{shown}/: {error}")
 
 
 def _tokens(trimmed: str) -> list[Token]:
