@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
@@ -38,6 +39,11 @@ def js_json_number(value: int | float) -> int | float | None:
 
 def _iso(ms: int | None) -> str | None:
     return None if ms is None else iso_ms(ms)
+
+
+@functools.lru_cache(maxsize=4096)  # sessions share a few folders
+def _words_of_folder(cwd: str) -> str:
+    return normalize_ws_lower(cwd)
 
 
 class SearchKeys(NamedTuple):
@@ -109,7 +115,7 @@ class SessionSummary:
                 str(self.id).lower(),
                 self.cwd.lower(),
                 normalize_ws_lower(name),
-                normalize_ws_lower(self.cwd),
+                _words_of_folder(self.cwd),
             )
         return self._keys
 
