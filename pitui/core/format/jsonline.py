@@ -113,10 +113,6 @@ def _unserialisable(value: Any) -> Any:
     raise TypeError(f"cannot serialise {type(value).__name__}")
 
 
-def _unserialisable_default(value: Any) -> Any:
-    raise TypeError(f"cannot serialise {type(value).__name__}")
-
-
 def dumps(value: Any) -> str:
     """Serialise exactly as JSON.stringify does (compact, non-ASCII kept, JS numbers).
 
@@ -148,14 +144,71 @@ def _encode_deep(value: Any) -> str:
 def _dumps_reference(value: Any) -> str:
     """The same text, one value at a time in Python (slower; also names what it cannot
     serialise)."""
-    iterencode = json.encoder._make_iterencode(  # type: ignore[attr-defined]
-        {}, _unserialisable, _js_string, None, js_number, ":", ",", False, False, True
-    )
-    return "".join(iterencode(value, 0))
+    out: list[str] = []
+    _write(value, out, set())
+    return "".join(out)
+
+
+_LITERALS = {None: "null", True: "true", False: "false"}
+
+
+def _write(value: Any, out: list[str], open_: set[int]) -> None:
+    if value is None or value is True or value is False:
+        out.append(_LITERALS[value])
+    elif isinstance(value, str):
+        out.append(_js_string(value))
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, float):
+        out.append(js_number(value))
+    elif isinstance(value, list | tuple | dict):
+        if id(value) in open_:
+            raise ValueError("Circular reference detected")
+        open_.add(id(value))
+        if isinstance(value, dict):
+            _write_object(value, out, open_)
+        else:
+            _write_array(value, out, open_)
+        open_.discard(id(value))
+    else:
+        _unserialisable(value)
+
+
+def _write_array(items: list[Any] | tuple[Any, ...], out: list[str], open_: set[int]) -> None:
+    out.append("[")
+    for i, item in enumerate(items):
+        if i:
+            out.append(",")
+        _write(item, out, open_)
+    out.append("]")
+
+
+def _write_object(fields: dict[Any, Any], out: list[str], open_: set[int]) -> None:
+    out.append("{")
+    for i, (key, item) in enumerate(fields.items()):
+        if i:
+            out.append(",")
+        out.append(_js_string(_key_text(key)))
+        out.append(":")
+        _write(item, out, open_)
+    out.append("}")
+
+
+def _key_text(key: Any) -> str:
+    """A key as `json` writes it: str as it is, numbers and literals as their JSON text."""
+    if isinstance(key, str):
+        return key
+    if key is None or key is True or key is False:
+        return _LITERALS[key]
+    if isinstance(key, int):
+        return int.__repr__(key)
+    if isinstance(key, float):
+        return js_number(key)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
 
 
 _C_ENCODE = json.JSONEncoder(
-    ensure_ascii=False, allow_nan=True, separators=(",", ":"), default=_unserialisable_default
+    ensure_ascii=False, allow_nan=True, separators=(",", ":"), default=_unserialisable
 ).encode
 # A run of JSON text holding no float (strings, integers, punctuation, literals: kept as it
 # is, one match for the whole run), or a float as Python writes it (made JavaScript's).
