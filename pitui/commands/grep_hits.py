@@ -9,8 +9,9 @@ import sys
 from dataclasses import dataclass, field
 
 from pitui.commands.listing import (
+    KeptCatalogs,
+    catalog_for,
     load_marks,
-    open_catalog,
     refuse_bad_query,
     scan_problems,
     to_json,
@@ -67,6 +68,7 @@ def sessions_in_scope(
     session_dir: str | None = None,
     no_cache: bool = False,
     store: str = "local",
+    catalogs: KeptCatalogs | None = None,
 ) -> Scope:
     """The sessions `pitui list` would search (this folder's, or every one; of `store`, or of
     the one a query's `in:` / `host:` token names), newest first, those that a query's
@@ -76,7 +78,7 @@ def sessions_in_scope(
     refuse_bad_query(mark_query.text)  # before any file is read
     store, text = split_store(mark_query.text, store)
     problems: list[str] = []
-    with open_catalog(store, session_dir, no_cache, problems) as catalog:
+    with catalog_for(catalogs, store, session_dir, no_cache, problems) as catalog:
         report = catalog.scan(tools="later")  # entry search reads the files, not the indexes
         problems += scan_problems(report, catalog.index.notice)
         sessions = catalog.sessions(None if every else cwd, store=store)

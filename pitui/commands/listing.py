@@ -5,10 +5,13 @@ stores a query reads, the scan's problems, pins and tags, JSON as Pi writes it."
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,19 +83,21 @@ def list_sessions(
     archived: bool = False,
     store: str = "local",
     progress: Progress | None = None,
+    catalogs: KeptCatalogs | None = None,
 ) -> tuple[SearchResult, Marks, list[str]]:
     """The sessions a query finds, this folder's or `every` one (`pitui list`'s answer),
     the pins and tags, and the problems met (one line each, to say before the listing).
     `store`: "archive" (or `archived`), a remote's name, or "all" (as `in:archive`,
     `host:NAME`, `in:all`, which a query may say itself); `progress(done, total)`: the
-    scan's, in files, then the search's reading of tool output, in sessions."""
+    scan's, in files, then the search's reading of tool output, in sessions; `catalogs`: a
+    long-lived caller's open catalogs (else one is opened for this answer)."""
     cwd = os.getcwd()
     mark_query = split_query(query)  # pin: and tag:NAME are pitui's, not the catalog's
     refuse_bad_query(mark_query.text)
     problems: list[str] = []
     marks = load_marks(problems)
     store, _ = split_store(mark_query.text, "archive" if archived else store)
-    with open_catalog(store, session_dir, no_cache, problems) as catalog:
+    with catalog_for(catalogs, store, session_dir, no_cache, problems) as catalog:
         # never waits for the tool-output and trigram indexes: a search indexes the tool
         # output of the sessions nothing else matched (the app's background pass, the rest)
         report = catalog.scan(progress, tools="later")
@@ -119,13 +124,60 @@ def open_catalog(
     """The catalog of Pi's sessions (and `session_dir`'s), with the archive and the remotes'
     mirrors `store` reads ("archive", a remote's name, "all"); a stale mirror said in
     `problems`."""
+    return _catalog(store, session_dir, no_cache, mirrors_of(store, problems))
+
+
+def _catalog(store: str, session_dir: str | None, no_cache: bool, mirrors: list[Any]) -> Catalog:
     return Catalog(
         discovery.sessions_root(),
         custom_dir=discovery.custom_session_dir(session_dir, os.getcwd()),
         no_cache=no_cache,
         archive_dir=discovery.archive_root() if store in ("archive", "all") else None,
-        mirrors=mirrors_of(store, problems),
+        mirrors=mirrors,
     )
+
+
+class KeptCatalogs:
+    """The catalogs a long-lived caller (the MCP server) keeps open between its answers, one
+    per store, folder and mirrors: each answer then scans only what changed since the last
+    instead of loading every session's summary again (10,000 sessions: 0.36-0.42 s a search
+    before). Thread-safe, as a `Catalog` is."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[tuple[Any, ...], Catalog] = {}
+
+    @contextlib.contextmanager
+    def open(
+        self, store: str, session_dir: str | None, no_cache: bool, problems: list[str]
+    ) -> Iterator[Catalog]:
+        mirrors = mirrors_of(store, problems)
+        folders = tuple(sorted(str(m.folder) for m in mirrors))
+        key = (store, session_dir, os.getcwd(), no_cache, folders)
+        with self._lock:
+            catalog = self._kept.get(key)
+            if catalog is None:
+                catalog = self._kept[key] = _catalog(store, session_dir, no_cache, mirrors)
+        yield catalog
+
+    def close(self) -> None:
+        with self._lock:
+            kept, self._kept = list(self._kept.values()), {}
+        for catalog in kept:
+            catalog.close()
+
+
+def catalog_for(
+    catalogs: KeptCatalogs | None,
+    store: str,
+    session_dir: str | None,
+    no_cache: bool,
+    problems: list[str],
+) -> contextlib.AbstractContextManager[Catalog]:
+    """A kept catalog (closed by its keeper), else one opened for this answer (closed after)."""
+    if catalogs is not None:
+        return catalogs.open(store, session_dir, no_cache, problems)
+    return open_catalog(store, session_dir, no_cache, problems)
 
 
 def scan_problems(report: ScanReport, notice: str | None) -> list[str]:

@@ -31,7 +31,7 @@ from typing_extensions import TypedDict
 
 from pitui.cli import _version
 from pitui.commands.grep_hits import sessions_in_scope
-from pitui.commands.listing import list_sessions, with_marks
+from pitui.commands.listing import KeptCatalogs, list_sessions, with_marks
 from pitui.core.catalog.search.resolve import resolve_session
 from pitui.core.entry_search.search import search_entries
 from pitui.core.errors import PituiError
@@ -273,6 +273,7 @@ def _reported(tool: Callable[..., Any]) -> Callable[..., Any]:
 class _Tools:
     def __init__(self, session_dir: str | None, no_cache: bool) -> None:
         self.session_dir, self.no_cache = session_dir, no_cache
+        self.catalogs = KeptCatalogs()  # open for the server's life: a call scans changes only
 
     def search_sessions(
         self,
@@ -294,6 +295,7 @@ class _Tools:
             session_dir=self.session_dir,
             no_cache=self.no_cache,
             sort="relevance" if query.strip() else "recent",
+            catalogs=self.catalogs,
         )
         if result.error:
             raise PituiError(result.error)
@@ -397,7 +399,11 @@ class _Tools:
 
     def _scope(self, query: str, scope: str) -> Any:
         return sessions_in_scope(
-            query, every=scope == "all", session_dir=self.session_dir, no_cache=self.no_cache
+            query,
+            every=scope == "all",
+            session_dir=self.session_dir,
+            no_cache=self.no_cache,
+            catalogs=self.catalogs,
         )
 
     def _open(self, reference: str) -> Any:

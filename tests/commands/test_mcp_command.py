@@ -451,3 +451,29 @@ def test_mcp_help_prints_the_line_with_the_full_path() -> None:
                           timeout=60, env={**os.environ, "PATH": "/usr/bin:/bin"})  # fmt: skip
     assert done.returncode == 0
     assert f"  pi mcp add pitui -- {script} mcp\n" in done.stdout
+
+
+async def test_one_server_sees_sessions_written_between_its_calls(store: Path) -> None:
+    """The server keeps its catalog open between calls: a later call still sees every change
+    (a new session, a session grown, a session gone)."""
+    from mcp import Client
+
+    from pitui.commands.mcp import build_server
+
+    async def ids(client: Any, query: str) -> set[str]:
+        found = (await client.call_tool("search_sessions", {"query": query})).structured_content
+        return {s["id"] for s in found["sessions"]}
+
+    async with Client(build_server()) as client:
+        assert await ids(client, "zebra") == set()
+        cwd = json.loads(store.read_bytes().splitlines()[0])["cwd"]
+        header = {"type": "session", "version": 3, "id": "0190cccc-new",
+                  "timestamp": "2026-05-02T00:00:00.000Z", "cwd": cwd}  # fmt: skip
+        new = store.parent / "n.jsonl"
+        new.write_bytes(orjson.dumps(header) + b"\n" + _lines([_entry(0, None, "a zebra")]))
+        assert await ids(client, "zebra") == {"0190cccc-new"}
+        with store.open("ab") as handle:
+            handle.write(_lines([_entry(40, "e029", "zebra again")]))
+        assert await ids(client, "zebra") == {"0190cccc-new", "0190aaaa-mcp-test"}
+        new.unlink()
+        assert await ids(client, "zebra") == {"0190aaaa-mcp-test"}
