@@ -109,7 +109,9 @@ def run_pitui(
         launch.close(tui.QUIT_PITUI)
 
 
-def run_pi(agent: Path, work: Path, answers: dict, repeats: int) -> tuple[dict, float]:
+def pi_all_listed(agent: Path, work: Path) -> tuple[tui.Launch, float]:
+    """Pi's `/resume` on the store (a private agent folder holding it), Tab to All, and the
+    seconds from launch until its whole list is in. The caller closes it (`close_pi`)."""
     pi_agent, pi_home = work / "pi-agent", work / "pi-home"
     pi_home.mkdir(parents=True, exist_ok=True)
     if not pi_agent.exists():
@@ -117,12 +119,24 @@ def run_pi(agent: Path, work: Path, answers: dict, repeats: int) -> tuple[dict, 
         (pi_agent / "sessions").symlink_to(agent / "sessions")
     argv = [procs.node(), str(tui.PI_CLI), "--resume"]
     launch = tui.Launch(argv, tui.pi_env(pi_agent, pi_home), pi_home)
-    times: dict[str, list[float]] = {q: [] for q in QUERIES}
     try:
         launch.until(tui.contains("Resume Session"), PI_LISTING_TIMEOUT)
         launch.send("Tab")
-        listed = launch.until(tui.pi_all, PI_LISTING_TIMEOUT)
-        print(f"Pi's /resume: the whole list (All) after {listed['s']:.1f} s", flush=True)
+        return launch, launch.until(tui.pi_all, PI_LISTING_TIMEOUT)["s"]
+    except BaseException:
+        close_pi(launch)
+        raise
+
+
+def close_pi(launch: tui.Launch) -> None:
+    launch.close(("Escape", "C-c", "C-c"))
+
+
+def run_pi(agent: Path, work: Path, answers: dict, repeats: int) -> tuple[dict, float]:
+    launch, listed = pi_all_listed(agent, work)
+    print(f"Pi's /resume: the whole list (All) after {listed:.1f} s", flush=True)
+    times: dict[str, list[float]] = {q: [] for q in QUERIES}
+    try:
         for _ in range(repeats):
             for query in QUERIES:
                 if query.startswith("cwd:"):
@@ -130,7 +144,7 @@ def run_pi(agent: Path, work: Path, answers: dict, repeats: int) -> tuple[dict, 
                 times[query].append(typed(launch, query, pi_done(*answers[query])))
         return times, launch.usage()["mb"]
     finally:
-        launch.close(("Escape", "C-c", "C-c"))
+        close_pi(launch)
 
 
 def summary(name: str, times: dict[str, list[float]], mb: float) -> None:

@@ -98,19 +98,9 @@ def app_figures(agent: Path, work: Path, sessions: int, repeats: int, pi_tui: bo
 
 
 def pi_resume(agent: Path, work: Path) -> float:
-    pi_agent, pi_home = work / "pi-agent", work / "pi-home"
-    pi_home.mkdir(parents=True, exist_ok=True)
-    if not pi_agent.exists():
-        pi_agent.mkdir(parents=True)
-        (pi_agent / "sessions").symlink_to(agent / "sessions")
-    argv = [procs.node(), str(tui.PI_CLI), "--resume"]
-    launch = tui.Launch(argv, tui.pi_env(pi_agent, pi_home), pi_home)
-    try:
-        launch.until(tui.contains("Resume Session"), search_bench.PI_LISTING_TIMEOUT)
-        launch.send("Tab")
-        return launch.until(tui.pi_all, search_bench.PI_LISTING_TIMEOUT)["s"]
-    finally:
-        launch.close(("Escape", "C-c", "C-c"))
+    launch, listed = search_bench.pi_all_listed(agent, work)
+    search_bench.close_pi(launch)
+    return listed
 
 
 def report(sessions: int, cli: dict[str, procs.Figure], share: float, app: dict) -> None:
