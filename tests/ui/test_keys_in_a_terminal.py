@@ -168,3 +168,44 @@ def test_the_pane_keys_the_footer_shows_reach_pitui(agent: Path, tmp_path: Path)
         terminal.wait_for(lambda: len(pane_edges(terminal)) == 2, 10, terminal.screen_text)
         assert not terminal.shows("Search:")  # not one of these keys typed
         terminal.quit()
+
+
+def clicks(column: int, line: int, times: int) -> bytes:
+    """`times` clicks of the left button at (column, line), 0-based, as an xterm sends them
+    (SGR mouse reports): Textual reads two within its double-click time as a double-click."""
+    press = f"\x1b[<0;{column + 1};{line + 1}M".encode()
+    release = f"\x1b[<0;{column + 1};{line + 1}m".encode()
+    return (press + release) * times
+
+
+@pytest.mark.slow
+def test_double_and_triple_clicks_in_a_real_terminal_keep_the_app_up(
+    agent: Path, tmp_path: Path
+) -> None:
+    """A double-click selects the words under the mouse (Textual calls the widget's `query()`;
+    a widget attribute of that name ended the app): on the tree, the message and the context
+    panes, then on the picker's search box, status line and preview."""
+    session = next(p for p in (agent / "sessions").rglob("*.jsonl") if "zprof" in p.read_text())
+    env = pitui_env(agent, tmp_path)
+    with ended(Pty(env, args=(str(session),), size=(160, 30))) as terminal:
+        terminal.wait_for(lambda: len(pane_edges(terminal)) == 2, 10, terminal.screen_text)
+        [message_edge, context_edge] = pane_edges(terminal)
+        for column in (4, message_edge + 4, context_edge + 4):
+            for line in (3, 12):
+                terminal.send(clicks(column, line, 2))
+                time.sleep(0.6)  # past the double-click time: the next ones are a new chain
+                terminal.send(clicks(column, line, 3))
+                time.sleep(0.6)
+        terminal.send(b"\x1b[1;2C")  # Shift+Right: the app still answers keys
+        terminal.wait_for(lambda: pane_edges(terminal)[0] > message_edge, 10, terminal.screen_text)
+        terminal.quit()
+    with ended(Pty(env, size=SIZE)) as terminal:
+        terminal.wait_to_show(" shown")
+        for column, line in ((80, 10), (80, 20), (10, 2), (10, 1)):  # preview, status, search
+            terminal.send(clicks(column, line, 2))
+            time.sleep(0.6)
+            terminal.send(clicks(column, line, 3))
+            time.sleep(0.6)
+        terminal.type("nvm")  # the app still answers keys (the search box was clicked last)
+        terminal.wait_for(lambda: search_line(terminal) == "nvm", 10, terminal.screen_text)
+        terminal.quit()

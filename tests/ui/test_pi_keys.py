@@ -118,7 +118,7 @@ async def test_typing_filters_the_tree_with_a_counter_and_esc_clears_first(
         await pilot.press("c", "e")  # typing searches; the tree keeps the focus
         assert screen.focused is tree and tree.typed == "ce"
         await pilot.press(*"nts")
-        await wait_for(pilot, lambda: tree.query == "cents")
+        await wait_for(pilot, lambda: tree.search_text == "cents")
         await settle(pilot)
         shown = len(tree.rows)
         assert 0 < shown < full
@@ -132,7 +132,7 @@ async def test_typing_filters_the_tree_with_a_counter_and_esc_clears_first(
         await pilot.press("home", "ctrl+n")
         assert str(count.render()) == f"(2/{shown})"
         await pilot.press("escape")  # clears the search first
-        assert pilot.app.screen is screen and len(tree.rows) == full and not tree.query
+        assert pilot.app.screen is screen and len(tree.rows) == full and not tree.search_text
         await pilot.press("escape")  # then leaves
         assert isinstance(pilot.app.screen, PickerScreen)
 
@@ -142,7 +142,7 @@ async def test_two_words_are_and_ed(app_factory: Any) -> None:
         screen = await open_session(pilot, "rounding")
         tree = screen.query_one(EntryTree)
         await pilot.press(*"cents total")
-        await wait_for(pilot, lambda: tree.query == "cents total")
+        await wait_for(pilot, lambda: tree.search_text == "cents total")
         await settle(pilot)
         for row in tree.rows:
             text = row.search_text()

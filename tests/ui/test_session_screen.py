@@ -47,7 +47,7 @@ async def test_enter_opens_the_session_with_three_panes(app_factory: Any) -> Non
         tree = screen.query_one(EntryTree)
         assert tree.rows and tree.highlighted is not None
         # opened from a search: the tree searches its words, on the first matching entry
-        assert tree.typed == tree.query == "rounding" and tree.cursor == 0
+        assert tree.typed == tree.search_text == "rounding" and tree.cursor == 0
         assert "rounding" in entry_text(tree.highlighted).lower()
         assert "Search: rounding" in plain(screen.query_one("#tree-search"), 100)
         assert screen.query_one(MessagePane).entry is tree.highlighted

@@ -350,7 +350,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
     def action_back(self) -> None:
         """Esc: clear the search first (as Pi's /tree), then restore a pane, then leave."""
         tree = self.query_one(EntryTree)
-        if tree.typed or tree.query:
+        if tree.typed or tree.search_text:
             self._clear_search()
         elif self.maximized is not None:
             self.minimize()
@@ -410,7 +410,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
         if model.tree.get(entry_id) is None:
             self.notify("That line is not an entry of the tree (the session header?)")
             return
-        if tree.typed or tree.query:  # a search shows only its matches: show every row
+        if tree.typed or tree.search_text:  # a search shows only its matches: show every row
             self._clear_search()
         if model.row_of(entry_id) is None and tree.filter != "all":
             tree.set_filter("all")  # the filter hid it; the user asked to see it

@@ -87,7 +87,7 @@ class TreeSearchBar(ReportsFailures, Horizontal):
         """Pi's position counter while searching: (highlighted/shown)."""
         tree = self._tree
         shown = len(tree.rows)
-        text = f"({tree.cursor + 1 if shown else 0}/{shown})" if tree.query else ""
+        text = f"({tree.cursor + 1 if shown else 0}/{shown})" if tree.search_text else ""
         self.query_one("#tree-search-count", Static).update(text)
 
     def clear(self) -> None:

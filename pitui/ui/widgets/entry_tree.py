@@ -302,7 +302,7 @@ class EntryTree(ScrollView, can_focus=True):
 
     # -- search ---------------------------------------------------------------------------
     @property
-    def query(self) -> str:  # type: ignore[override]
+    def search_text(self) -> str:
         """The search the rows shown answer ("": none)."""
         return self._search.query
 
