@@ -198,8 +198,7 @@ async def test_name_the_session(app_factory: Any) -> None:
         await pilot.press("ctrl+r")
         modal = pilot.app.screen
         assert modal.query_one("#text-input").value == BRANCHED
-        modal.query_one("#text-input").value = "Cents everywhere"
-        await pilot.press("enter")
+        await pilot.press(*"Cents everywhere", "enter")  # typed over the name selected
         await wait_for(pilot, lambda: screen.live.session.tree.name == "Cents everywhere")
         await wait_for(
             pilot, lambda: "Cents everywhere" in plain(screen.query_one("#session-title"), 300)
