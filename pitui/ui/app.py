@@ -156,14 +156,17 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
                 screen.refresh_paths([path])  # type: ignore[attr-defined]
 
     def on_session_removed(self, message: SessionRemoved) -> None:
-        """Trashed: close the screens showing it, and the picker forgets it."""
+        """Trashed: back to the picker, as Pi after Ctrl+D: the screens showing the session are
+        closed, with whatever was opened over them meanwhile (help, a dialog); the picker
+        forgets it."""
         self.notify("Moved to the trash")
-        screen = self.screen
-        if getattr(screen, "path", None) == message.path:
-            if getattr(screen, "standalone", False):
-                self.exit()
-                return
-            self.pop_screen()
+        stack = self.screen_stack
+        showing = [i for i, s in enumerate(stack) if getattr(s, "path", None) == message.path]
+        if showing and any(getattr(stack[i], "standalone", False) for i in showing):
+            self.exit()
+            return
+        if showing and showing[0] > 0:
+            stack[showing[0] - 1].pop_until_active()
         for screen in self.screen_stack:
             if screen.id == "picker":
                 screen.forget(message.path)  # type: ignore[attr-defined]

@@ -227,6 +227,38 @@ async def test_trash_cancel_then_confirm_closes_the_screen(app_factory: Any) -> 
         await wait_for(pilot, lambda: str(path) not in {r.summary.path for r in picker.rows})
 
 
+async def test_trash_goes_back_to_the_picker_over_a_screen_opened_meanwhile(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trash is confirmed, and help is opened over the session before the move is done:
+    the picker is shown all the same, never the trashed session ("deleted or moved")."""
+    from pitui.ui import session_actions
+    from pitui.ui.screens.help import HelpScreen
+
+    release = threading.Event()
+    real_trash = session_actions.trash_session
+
+    def slow_trash(path: Any) -> None:
+        assert release.wait(10)
+        real_trash(path)
+
+    monkeypatch.setattr(session_actions, "trash_session", slow_trash)
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        path = screen.path
+        await pilot.press("delete", "enter")
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        release.set()
+        await wait_for(pilot, lambda: not path.exists())
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, PickerScreen))
+        await settle(pilot)
+        assert screen not in pilot.app.screen_stack
+        assert isinstance(pilot.app.screen, PickerScreen)
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: str(path) not in {r.summary.path for r in picker.rows})
+
+
 async def test_copy_entry_text(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
