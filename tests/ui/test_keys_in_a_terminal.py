@@ -79,8 +79,8 @@ def test_a_search_typed_at_launch_lands_in_order_and_enter_opens_the_first_row(
         terminal.wait_for(
             lambda: terminal.lines()[0].strip().startswith(TARGET), 30, terminal.screen_text
         )
-        terminal.wait_to_show(f"Search: {QUERY}   Esc clears")  # the tree at the first match
-        terminal.send(b"\x1b")  # Esc clears the search the session was opened with
+        terminal.wait_to_show(f"Matches: {QUERY}   Esc clears")  # the tree at the first match
+        terminal.send(b"\x1b")  # Esc clears the marks of the search the session was opened with
         terminal.wait_for(lambda: not terminal.shows("Esc clears"), 10, terminal.screen_text)
         terminal.send(b"\x1b")  # back to the picker: the search is as typed
 
@@ -109,8 +109,8 @@ def test_letters_in_the_picker_and_the_tree_search_and_never_write_or_launch(
         terminal.wait_for(
             lambda: terminal.lines()[0].strip().startswith(TARGET), 30, terminal.screen_text
         )
-        terminal.wait_to_show(f"Search: {QUERY}   Esc clears")  # the tree at the first match
-        terminal.send(b"\x1b")  # Esc clears the search the session was opened with
+        terminal.wait_to_show(f"Matches: {QUERY}   Esc clears")  # the tree at the first match
+        terminal.send(b"\x1b")  # Esc clears the marks of the search the session was opened with
         terminal.wait_for(lambda: not terminal.shows("Esc clears"), 10, terminal.screen_text)
         terminal.type("Fix model gzn", 0.02)  # once: fork, zoom, top, fold, next...
         terminal.wait_to_show("Search: Fix model gzn   Esc clears")
