@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
+
+from pitui.core.format.jsonline import shown_json
 
 IMAGE_CHARS = 4800
 
@@ -43,7 +44,7 @@ def _assistant_chars(content: Any) -> int:
         elif kind == "thinking":
             chars += js_length(block.get("thinking"))
         elif kind == "toolCall":
-            arguments = json.dumps(
+            arguments = shown_json(
                 block.get("arguments"), separators=(",", ":"), ensure_ascii=False
             )
             chars += js_length(block.get("name")) + js_length(arguments)
@@ -60,7 +61,7 @@ def estimate_tokens(message: Any) -> int:
         if isinstance(sections, dict):
             chars += sum(js_length(v) for v in sections.values() if v)
         if message.get("toolsAdded"):
-            dumped = json.dumps(message["toolsAdded"], separators=(",", ":"), ensure_ascii=False)
+            dumped = shown_json(message["toolsAdded"], separators=(",", ":"), ensure_ascii=False)
             chars += js_length(dumped)
     elif role == "assistant":
         chars = _assistant_chars(message.get("content"))

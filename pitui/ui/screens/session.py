@@ -227,6 +227,8 @@ class SessionScreen(ReportsFailures, Screen[None]):
         header.show_session(self.live.session, self.path, home, tree.filter, tree.label_times)
 
     def on_resize(self, event: events.Resize) -> None:
+        if not self.query(EntryTree):  # the app quit while this screen was being built
+            return
         self._update_title()
         self.panes.fit_width(event.size.width)
 

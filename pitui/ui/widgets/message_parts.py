@@ -8,7 +8,6 @@ later as plain text.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from pitui.core.format.jsonline import shown_json
 from pitui.core.rows.render_text import entry_text
 from pitui.core.rows.safe_text import escape_json_c1, one_line, visible
 from pitui.core.session.entry import Entry
@@ -97,7 +97,7 @@ def note(text: str, style: str = "bold") -> Part:
 
 # -- value helpers -------------------------------------------------------------------------
 def to_json(value: Any) -> str:
-    dumped = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    dumped = shown_json(value, indent=2, ensure_ascii=False, default=str)
     return escape_json_c1(dumped)
 
 
@@ -107,7 +107,7 @@ def as_text(value: Any) -> str:
         return value
     if value is None:
         return "—"
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return shown_json(value, ensure_ascii=False, default=str)
 
 
 def human_size(size: int) -> str:
