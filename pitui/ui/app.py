@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -21,11 +22,13 @@ from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan.discovery import Mirror
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
+from pitui.core.rows.safe_text import one_line
 from pitui.ui.executor import DaemonExecutor
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.screens.help import HelpScreen
+from pitui.ui.screenshot import save_screenshot, screenshot_folders
 from pitui.ui.settings import Settings, load_settings, save_settings
 from pitui.ui.terminal_gone import EVERY, terminal_gone
 from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, DARK, LIGHT, PITUI_THEMES
@@ -208,6 +211,27 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         for command in super().get_system_commands(screen):
             if command.title not in TEXTUAL_COMMANDS_REPLACED:
                 yield command
+
+    def deliver_screenshot(
+        self,
+        filename: str | None = None,
+        path: str | None = None,
+        time_format: str | None = None,
+    ) -> str | None:
+        """The palette's Screenshot: the screen as SVG (taken here), saved in a thread to the
+        Downloads folder if there is one, else the current folder, else pitui's data folder;
+        a notification says where."""
+        when = datetime.now().strftime(time_format or "%Y-%m-%dT%H_%M_%S_%f")
+        name = filename or f"{self.title}_{when}.svg"
+        self._save_screenshot(self.export_screenshot(), name, path)
+        return None
+
+    @work(thread=True, group="screenshot", exit_on_error=False, description="saving the screenshot")
+    def _save_screenshot(self, svg: str, name: str, path: str | None) -> None:
+        saved = save_screenshot(svg, name, screenshot_folders(path))
+        self.call_from_thread(
+            self.notify, f"Saved to {one_line(str(saved))}", title="Screenshot", markup=False
+        )
 
     def report_worker_failure(self, worker: Worker[Any]) -> None:
         """The one place worker failures surface: a notification, never a traceback."""
