@@ -16,6 +16,7 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widgets import Input
 from textual.worker import Worker
 
 from pitui.core.catalog.catalog import Catalog
@@ -75,6 +76,9 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         Binding(
             "ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True, show=False
         ),
+        # Textual's screens bind Ctrl+C to copy the selected text, which with none selected
+        # did nothing: a user pressing it to quit is told how
+        Binding("ctrl+c", "copy_or_say_how_to_quit", show=False, priority=True, system=True),
     ]
 
     def __init__(self, config: AppConfig, hub: SessionHub) -> None:
@@ -177,6 +181,21 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
+
+    def action_copy_or_say_how_to_quit(self) -> None:
+        """Ctrl+C: copy the text selected (in a text box, or on the screen with the mouse);
+        with none, say which key quits."""
+        screen = self.screen
+        focused = screen.focused
+        if isinstance(focused, Input) and focused.selected_text:
+            focused.action_copy()
+            return
+        if screen.get_selected_text():
+            screen.action_copy_text()
+            return
+        quit_keys = [k for k, a in screen.active_bindings.items() if a.binding.action == "quit"]
+        key = "+".join(part.capitalize() for part in (quit_keys or ["ctrl+q"])[0].split("+"))
+        self.notify(f"{key} quits pitui (Ctrl+C copies the text selected)", markup=False)
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.theme == DARK else DARK

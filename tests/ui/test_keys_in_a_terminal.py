@@ -209,3 +209,13 @@ def test_double_and_triple_clicks_in_a_real_terminal_keep_the_app_up(
         terminal.type("nvm")  # the app still answers keys (the search box was clicked last)
         terminal.wait_for(lambda: search_line(terminal) == "nvm", 10, terminal.screen_text)
         terminal.quit()
+
+
+def test_ctrl_c_in_the_picker_says_ctrl_q_quits(agent: Path, tmp_path: Path) -> None:
+    """Ctrl+C as a terminal sends it (ETX, not a signal: the terminal is in raw mode) with
+    nothing selected: a notification names the key that quits, and pitui keeps running."""
+    with ended(Pty(pitui_env(agent, tmp_path), size=SIZE)) as terminal:
+        terminal.wait_to_show(" shown")
+        terminal.send(b"\x03")
+        terminal.wait_to_show("Ctrl+Q quits pitui")
+        terminal.quit()

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
@@ -29,6 +29,7 @@ from pitui.ui.screens.session_tail import TailPeeked, TailPreview, peek
 from pitui.ui.screens.sizes import SizeViewScreen
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.widgets.entry_tree_keys import ENTRY_TREE_BINDINGS
 from pitui.ui.widgets.message_pane import MessagePane
 from pitui.ui.widgets.search_box import run_binding_now, types_text
 from pitui.ui.worker_messages import (
@@ -40,6 +41,20 @@ from pitui.ui.worker_messages import (
     SessionLoaded,
     SessionProgress,
 )
+
+# The tree's keys that act on it from another pane too (no Pi id maps to them: never remapped)
+TREE_KEYS_FROM_A_PANE = frozenset({"entry_tree.leaf"})
+
+
+def tree_action_from_a_pane(key: str) -> str | None:
+    """The tree's action for `key` when another pane has the focus (Alt+L: the active leaf)."""
+    for binding in ENTRY_TREE_BINDINGS:
+        if not isinstance(binding, Binding) or binding.id not in TREE_KEYS_FROM_A_PANE:
+            continue
+        if key in (k.strip() for k in binding.key.split(",")):
+            return binding.action
+    return None
+
 
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
 RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often
@@ -217,6 +232,9 @@ class SessionScreen(ReportsFailures, Screen[None]):
         if types_text(event):
             event.stop()
             tree.type_search(tree.typed + (event.character or ""))
+        elif (action := tree_action_from_a_pane(event.key)) is not None:
+            event.stop()
+            await tree.run_action(action)
 
     def _update_title(self) -> None:
         if self.live is None:
