@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
@@ -30,6 +30,7 @@ from pitui.ui.screens.sizes import SizeViewScreen
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.entry_tree_keys import ENTRY_TREE_BINDINGS
+from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.message_pane import MessagePane
 from pitui.ui.widgets.search_box import run_binding_now, types_text
 from pitui.ui.worker_messages import (
@@ -99,7 +100,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
             # over the panes, which stay: the tree keeps the focus and its keys
             yield TailPreview(id="session-tail")
         yield TreeSearchBar(tree, opening=self._opening_search, id="tree-search-bar")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         if not self.query(EntryTree):  # the app quit while this screen was being built
