@@ -41,8 +41,8 @@ class TextInputModal(ModalScreen[str | None]):
             )
 
     def on_mount(self) -> None:
-        field = self.query_one("#text-input", Input)
-        field.selection = Selection(0, len(field.value))  # the cursor at its end
+        for field in self.query("#text-input").results(Input):  # none if the app quit first
+            field.selection = Selection(0, len(field.value))  # the cursor at its end
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
