@@ -50,12 +50,13 @@ async def press(pilot: Any, *keys: str) -> None:
 
 
 async def open_session(pilot: Any, query: str) -> None:
-    """Open the first result, and show its whole tree (Esc clears the search it opens with)."""
+    """Open the first result, and show its whole tree (Esc clears the marks it opens with)."""
     await press(pilot, *query)
     await press(pilot, "enter")
     await pilot.pause(0.3)
     await settle(pilot)
-    if pilot.app.screen.query_one("#entry-tree").typed:
+    tree = pilot.app.screen.query_one("#entry-tree")
+    if tree.typed or tree.search_text:
         await press(pilot, "escape")
 
 

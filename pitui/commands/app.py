@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--demo",
         action="store_true",
-        help="browse a generated demo store (written to a temporary folder)",
+        help="browse a generated demo store (in a temporary folder that holds its pins, tags "
+        "and trash too, removed on exit)",
     )
     parser.add_argument(
         "--all", action="store_true", help="start with all sessions, not only this folder's"
@@ -42,33 +45,83 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.file and args.demo:
         raise PituiError("give either a session file or --demo, not both")
-    with keys_as_typed():
-        result, code = _run_app(args)
-    from pitui.ui.handoff import Handoff  # deferred: see ARCHITECTURE.md
+    with _demo_folder() if args.demo else contextlib.nullcontext() as demo_dir:
+        with keys_as_typed():
+            result, code = _run_app(args, demo_dir)
+        from pitui.ui.handoff import Handoff  # deferred: see ARCHITECTURE.md
 
-    if isinstance(result, Handoff):
-        return run_handoff(result.argv, result.cwd)
-    return code
+        if isinstance(result, Handoff):  # pi resumes a demo session: its folder stays till then
+            return run_handoff(result.argv, result.cwd)
+        return code
 
 
-def _run_app(args: argparse.Namespace) -> tuple[Any, int]:
-    demo_dir = Path(tempfile.mkdtemp(prefix="pitui-demo-")) if args.demo else None
-    try:
-        from pitui.ui.app import make_app  # deferred: see ARCHITECTURE.md
+def _run_app(args: argparse.Namespace, demo_dir: Path | None) -> tuple[Any, int]:
+    from pitui.ui.app import make_app  # deferred: see ARCHITECTURE.md
 
+    keybindings = discovery.agent_dir() / "keybindings.json"  # the user's Pi keys
+    with _demo_environment(demo_dir) if demo_dir else contextlib.nullcontext():
         options = _options(args, demo_dir)
         app = make_app(
             watch=not args.no_watch,
             no_cache=args.no_cache,
             pi_command=args.pi_command,
-            keybindings=discovery.agent_dir() / "keybindings.json",  # the user's Pi keys
+            keybindings=keybindings,
             **options,
         )
         result = app.run()
-    finally:
-        if demo_dir is not None:
-            shutil.rmtree(demo_dir, ignore_errors=True)
     return result, app.return_code or 0
+
+
+@contextlib.contextmanager
+def _demo_folder() -> Iterator[Path]:
+    """The demo's folder, removed when pitui (and a pi it handed a demo session to) ends."""
+    demo_dir = Path(tempfile.mkdtemp(prefix="pitui-demo-"))
+    try:
+        yield demo_dir
+    finally:
+        shutil.rmtree(demo_dir, ignore_errors=True)
+
+
+# The folders the app writes to besides the sessions, by the variables that move them: pins
+# and tags (pitui's data folder), settings, the trash (the freedesktop home trash is
+# $XDG_DATA_HOME/Trash, used for a file on the device of $HOME), temporary files.
+DEMO_FOLDERS = {
+    "PITUI_DATA_DIR": "data/pitui",
+    "PITUI_CONFIG_DIR": "config/pitui",
+    "PITUI_CACHE_DIR": "cache/pitui",
+    "XDG_DATA_HOME": "data",
+    "XDG_CONFIG_HOME": "config",
+    "XDG_CACHE_HOME": "cache",
+    "XDG_STATE_HOME": "state",
+    "HOME": "home",
+    "TMPDIR": "tmp",
+}
+
+
+@contextlib.contextmanager
+def _demo_environment(demo_dir: Path) -> Iterator[None]:
+    """While the demo runs, every folder the app writes to is inside `demo_dir` (the user's
+    pins, tags, trash and settings stay untouched); the settings start as the user's own (the
+    theme). Restored afterwards: a pi resuming a demo session runs in the user's own."""
+    from pitui.ui.settings import settings_path  # deferred: see ARCHITECTURE.md
+
+    user_settings = settings_path()
+    saved = {name: os.environ.get(name) for name in DEMO_FOLDERS}
+    for name, folder in DEMO_FOLDERS.items():
+        (demo_dir / folder).mkdir(parents=True, exist_ok=True)
+        os.environ[name] = str(demo_dir / folder)
+    with contextlib.suppress(OSError):
+        shutil.copyfile(user_settings, settings_path())
+    tempfile.tempdir = None  # read again from TMPDIR
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        tempfile.tempdir = None
 
 
 def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, object]:

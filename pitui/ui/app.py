@@ -12,20 +12,24 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widgets import Input
 from textual.worker import Worker
 
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan.discovery import Mirror
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
+from pitui.core.rows.safe_text import one_line
 from pitui.ui.executor import DaemonExecutor
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.screens.help import HelpScreen
+from pitui.ui.screenshot import save_screenshot, screenshot_folders
 from pitui.ui.settings import Settings, load_settings, save_settings
 from pitui.ui.terminal_gone import EVERY, terminal_gone
 from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, DARK, LIGHT, PITUI_THEMES
@@ -72,6 +76,9 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         Binding(
             "ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True, show=False
         ),
+        # Textual's screens bind Ctrl+C to copy the selected text, which with none selected
+        # did nothing: a user pressing it to quit is told how
+        Binding("ctrl+c", "copy_or_say_how_to_quit", show=False, priority=True, system=True),
     ]
 
     def __init__(self, config: AppConfig, hub: SessionHub) -> None:
@@ -156,14 +163,17 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
                 screen.refresh_paths([path])  # type: ignore[attr-defined]
 
     def on_session_removed(self, message: SessionRemoved) -> None:
-        """Trashed: close the screens showing it, and the picker forgets it."""
+        """Trashed: back to the picker, as Pi after Ctrl+D: the screens showing the session are
+        closed, with whatever was opened over them meanwhile (help, a dialog); the picker
+        forgets it."""
         self.notify("Moved to the trash")
-        screen = self.screen
-        if getattr(screen, "path", None) == message.path:
-            if getattr(screen, "standalone", False):
-                self.exit()
-                return
-            self.pop_screen()
+        stack = self.screen_stack
+        showing = [i for i, s in enumerate(stack) if getattr(s, "path", None) == message.path]
+        if showing and any(getattr(stack[i], "standalone", False) for i in showing):
+            self.exit()
+            return
+        if showing and showing[0] > 0:
+            stack[showing[0] - 1].pop_until_active()
         for screen in self.screen_stack:
             if screen.id == "picker":
                 screen.forget(message.path)  # type: ignore[attr-defined]
@@ -171,6 +181,21 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
+
+    def action_copy_or_say_how_to_quit(self) -> None:
+        """Ctrl+C: copy the text selected (in a text box, or on the screen with the mouse);
+        with none, say which key quits."""
+        screen = self.screen
+        focused = screen.focused
+        if isinstance(focused, Input) and focused.selected_text:
+            focused.action_copy()
+            return
+        if screen.get_selected_text():
+            screen.action_copy_text()
+            return
+        quit_keys = [k for k, a in screen.active_bindings.items() if a.binding.action == "quit"]
+        key = "+".join(part.capitalize() for part in (quit_keys or ["ctrl+q"])[0].split("+"))
+        self.notify(f"{key} quits pitui (Ctrl+C copies the text selected)", markup=False)
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.theme == DARK else DARK
@@ -205,6 +230,27 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         for command in super().get_system_commands(screen):
             if command.title not in TEXTUAL_COMMANDS_REPLACED:
                 yield command
+
+    def deliver_screenshot(
+        self,
+        filename: str | None = None,
+        path: str | None = None,
+        time_format: str | None = None,
+    ) -> str | None:
+        """The palette's Screenshot: the screen as SVG (taken here), saved in a thread to the
+        Downloads folder if there is one, else the current folder, else pitui's data folder;
+        a notification says where."""
+        when = datetime.now().strftime(time_format or "%Y-%m-%dT%H_%M_%S_%f")
+        name = filename or f"{self.title}_{when}.svg"
+        self._save_screenshot(self.export_screenshot(), name, path)
+        return None
+
+    @work(thread=True, group="screenshot", exit_on_error=False, description="saving the screenshot")
+    def _save_screenshot(self, svg: str, name: str, path: str | None) -> None:
+        saved = save_screenshot(svg, name, screenshot_folders(path))
+        self.call_from_thread(
+            self.notify, f"Saved to {one_line(str(saved))}", title="Screenshot", markup=False
+        )
 
     def report_worker_failure(self, worker: Worker[Any]) -> None:
         """The one place worker failures surface: a notification, never a traceback."""

@@ -91,3 +91,55 @@ def test_a_value_deeper_than_any_line_read_is_one_clear_error() -> None:
         value = [value]
     with pytest.raises(NestedTooDeeply, match="nested more than 20,000 levels deep"):
         dumps(value)
+
+
+def test_a_header_and_entries_nested_1500_deep_are_read_by_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JSON.parse reads a header with a value nested 1,500 levels (past msgspec's and
+    orjson's limits), and tool-call arguments as deep: the commands read the session (its
+    usage counted), never a RecursionError traceback."""
+    deep = "[" * 1500 + "]" * 1500
+    header = (
+        '{"type":"session","version":3,"id":"deep-header","timestamp":"2025-01-01T00:00:00.000Z",'
+        '"cwd":"/tmp","extra":' + deep + "}"
+    )
+    reply = (
+        '{"type":"message","id":"a1","parentId":"m1","timestamp":"2025-01-01T00:00:02.000Z",'
+        '"message":{"role":"assistant","content":[{"type":"text","text":"deep reply"},'
+        '{"type":"toolCall","id":"c1","name":"bash","arguments":{"a":' + deep + "}}],"
+        '"api":"anthropic-messages","provider":"p","model":"m","usage":{"input":3,"output":4,"cacheRead":0,"cacheWrite":0,'
+        '"totalTokens":7,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0.5}},'
+        '"stopReason":"toolUse","timestamp":2,"more":' + deep + "}}"
+    )
+    folder = tmp_path / "agent" / "sessions" / "--tmp--"
+    folder.mkdir(parents=True)
+    path = folder / "2025-01-01T00-00-00-000Z_deep-header.jsonl"
+    path.write_text("\n".join([header, _message("m1", None, "deep question"), reply]) + "\n")
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    out.mkdir()
+    runs = [
+        ["stats", "--all", "--json"],
+        ["list", "--all", "--json"],
+        ["tree", str(path)],
+        ["check", str(path)],
+        ["context", str(path)],
+        ["export", str(path), "-o", str(out / "deep.md")],
+        ["export", str(path), "--format", "html", "-o", str(out / "deep.html")],
+    ]
+    results = run_commands(runs)
+    for (code, out_text, err), args in zip(results, runs, strict=True):
+        assert code == 0 and "Traceback" not in err and "RecursionError" not in err, (
+            args,
+            out_text,
+            err,
+        )
+    stats = json.loads(results[0][1])["total"]
+    assert stats["sessions"] == 1 and stats["assistantMessages"] == 1 and stats["cost"] == 0.5
+    [listed] = json.loads(results[1][1])
+    assert listed["messageCount"] == 2
+    assert "deep question" in results[2][1] and "deep reply" in results[2][1]
+    assert "[tool call bash]" in results[4][1]  # the arguments shown, compact
+    assert "deep reply" in (out / "deep.md").read_text()

@@ -181,8 +181,9 @@ async def test_tui_previews_and_opens_without_opening_parents(
             await wait_for(pilot, lambda s=screen: bool(s.query_one(ContextPane).rows))
             await pilot.press("end", "home", "enter")
             await settle(pilot)
-            if screen.query_one(EntryTree).typed:
-                await pilot.press("escape")  # the search it was opened with
+            tree = screen.query_one(EntryTree)
+            if tree.typed or tree.search_text:
+                await pilot.press("escape")  # the marks of the search it was opened with
             await pilot.press("escape")
             await pilot.pause()
             assert pilot.app.screen is picker

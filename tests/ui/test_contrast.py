@@ -133,3 +133,37 @@ async def test_terminal_colour_names_are_readable(app_factory: Any, theme: str) 
                         (index, triplet, background.name, round(ratio(colour, background), 2))
                     )
         assert low == []
+
+
+def code_background(widget: Any) -> RichColor:
+    """The background a JSON block (Rich's Syntax) draws under its code."""
+    from rich.syntax import Syntax
+
+    content = widget.content
+    assert isinstance(content, Syntax)
+    colour = content.get_theme(content._theme).get_background_style().bgcolor  # type: ignore[attr-defined]
+    return colour if colour is not None else RichColor.parse("default")
+
+
+async def test_json_blocks_follow_the_theme(app_factory: Any) -> None:
+    """A tool call's JSON arguments are drawn on a light background in the light theme (and
+    after F2 switches theme on screen), on a dark one in the dark theme."""
+    from ui_helpers import settle as settled
+
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        app = pilot.app
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("home")
+        for _ in range(len(tree.rows)):
+            await settled(pilot)
+            if screen.query(".part.json"):
+                break
+            await pilot.press("down")
+        block = screen.query(".part.json").first()
+        assert luminance(code_background(block)) < 0.2  # pitui-dark
+        await pilot.press("f2")
+        await settled(pilot)
+        assert app.theme == "pitui-light"
+        assert luminance(code_background(block)) > 0.7
+        assert luminance(code_background(screen.query(".part.json").first())) > 0.7

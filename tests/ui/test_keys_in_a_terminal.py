@@ -79,8 +79,8 @@ def test_a_search_typed_at_launch_lands_in_order_and_enter_opens_the_first_row(
         terminal.wait_for(
             lambda: terminal.lines()[0].strip().startswith(TARGET), 30, terminal.screen_text
         )
-        terminal.wait_to_show(f"Search: {QUERY}   Esc clears")  # the tree at the first match
-        terminal.send(b"\x1b")  # Esc clears the search the session was opened with
+        terminal.wait_to_show(f"Matches: {QUERY}   Esc clears")  # the tree at the first match
+        terminal.send(b"\x1b")  # Esc clears the marks of the search the session was opened with
         terminal.wait_for(lambda: not terminal.shows("Esc clears"), 10, terminal.screen_text)
         terminal.send(b"\x1b")  # back to the picker: the search is as typed
 
@@ -109,8 +109,8 @@ def test_letters_in_the_picker_and_the_tree_search_and_never_write_or_launch(
         terminal.wait_for(
             lambda: terminal.lines()[0].strip().startswith(TARGET), 30, terminal.screen_text
         )
-        terminal.wait_to_show(f"Search: {QUERY}   Esc clears")  # the tree at the first match
-        terminal.send(b"\x1b")  # Esc clears the search the session was opened with
+        terminal.wait_to_show(f"Matches: {QUERY}   Esc clears")  # the tree at the first match
+        terminal.send(b"\x1b")  # Esc clears the marks of the search the session was opened with
         terminal.wait_for(lambda: not terminal.shows("Esc clears"), 10, terminal.screen_text)
         terminal.type("Fix model gzn", 0.02)  # once: fork, zoom, top, fold, next...
         terminal.wait_to_show("Search: Fix model gzn   Esc clears")
@@ -167,4 +167,55 @@ def test_the_pane_keys_the_footer_shows_reach_pitui(agent: Path, tmp_path: Path)
         terminal.send(b"\x1bx")
         terminal.wait_for(lambda: len(pane_edges(terminal)) == 2, 10, terminal.screen_text)
         assert not terminal.shows("Search:")  # not one of these keys typed
+        terminal.quit()
+
+
+def clicks(column: int, line: int, times: int) -> bytes:
+    """`times` clicks of the left button at (column, line), 0-based, as an xterm sends them
+    (SGR mouse reports): Textual reads two within its double-click time as a double-click."""
+    press = f"\x1b[<0;{column + 1};{line + 1}M".encode()
+    release = f"\x1b[<0;{column + 1};{line + 1}m".encode()
+    return (press + release) * times
+
+
+@pytest.mark.slow
+def test_double_and_triple_clicks_in_a_real_terminal_keep_the_app_up(
+    agent: Path, tmp_path: Path
+) -> None:
+    """A double-click selects the words under the mouse (Textual calls the widget's `query()`;
+    a widget attribute of that name ended the app): on the tree, the message and the context
+    panes, then on the picker's search box, status line and preview."""
+    session = next(p for p in (agent / "sessions").rglob("*.jsonl") if "zprof" in p.read_text())
+    env = pitui_env(agent, tmp_path)
+    with ended(Pty(env, args=(str(session),), size=(160, 30))) as terminal:
+        terminal.wait_for(lambda: len(pane_edges(terminal)) == 2, 10, terminal.screen_text)
+        [message_edge, context_edge] = pane_edges(terminal)
+        for column in (4, message_edge + 4, context_edge + 4):
+            for line in (3, 12):
+                terminal.send(clicks(column, line, 2))
+                time.sleep(0.6)  # past the double-click time: the next ones are a new chain
+                terminal.send(clicks(column, line, 3))
+                time.sleep(0.6)
+        terminal.send(b"\x1b[1;2C")  # Shift+Right: the app still answers keys
+        terminal.wait_for(lambda: pane_edges(terminal)[0] > message_edge, 10, terminal.screen_text)
+        terminal.quit()
+    with ended(Pty(env, size=SIZE)) as terminal:
+        terminal.wait_to_show(" shown")
+        for column, line in ((80, 10), (80, 20), (10, 2), (10, 1)):  # preview, status, search
+            terminal.send(clicks(column, line, 2))
+            time.sleep(0.6)
+            terminal.send(clicks(column, line, 3))
+            time.sleep(0.6)
+        terminal.type("nvm")  # the app still answers keys (the search box was clicked last)
+        terminal.wait_for(lambda: search_line(terminal) == "nvm", 10, terminal.screen_text)
+        terminal.quit()
+
+
+def test_ctrl_c_in_the_picker_says_ctrl_q_quits(agent: Path, tmp_path: Path) -> None:
+    """Ctrl+C as a terminal sends it (ETX, not a signal: the terminal is in raw mode) with
+    nothing selected: a notification names the key that quits, and pitui keeps running."""
+    with ended(Pty(pitui_env(agent, tmp_path), size=SIZE)) as terminal:
+        terminal.wait_to_show(" shown")
+        terminal.send(b"\x03")
+        terminal.wait_to_show("Ctrl+Q quits pitui")
         terminal.quit()

@@ -100,3 +100,17 @@ def test_saving_the_layout_keeps_the_archive_folder(
     settings_path().write_text(json.dumps({"archive_dir": str(tmp_path / "old")}))
     save_settings(load_settings())  # the theme or the layout changed
     assert archive_root() == tmp_path / "old"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 30)])
+async def test_the_footer_shows_every_label_and_f1_help_at_80_columns(
+    app_factory: Any, size: tuple[int, int]
+) -> None:
+    from ui_helpers import screen_lines, started
+
+    async with app_factory().run_test(size=size) as pilot:
+        await started(pilot)
+        assert "f1 Help" in screen_lines(pilot.app)[-1]
+        await open_session(pilot, "rounding")
+        footer = screen_lines(pilot.app)[-1]
+        assert "f1 Help" in footer and "esc Back" in footer and "^k palette" in footer

@@ -15,7 +15,9 @@ from waiting import wait_for
 from pitui.ui.handoff import Handoff
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.widgets.context_pane import ContextList
 from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.widgets.message_pane import MessagePane
 
 SIZE = (160, 40)
 
@@ -118,7 +120,7 @@ async def test_typing_filters_the_tree_with_a_counter_and_esc_clears_first(
         await pilot.press("c", "e")  # typing searches; the tree keeps the focus
         assert screen.focused is tree and tree.typed == "ce"
         await pilot.press(*"nts")
-        await wait_for(pilot, lambda: tree.query == "cents")
+        await wait_for(pilot, lambda: tree.search_text == "cents")
         await settle(pilot)
         shown = len(tree.rows)
         assert 0 < shown < full
@@ -132,7 +134,7 @@ async def test_typing_filters_the_tree_with_a_counter_and_esc_clears_first(
         await pilot.press("home", "ctrl+n")
         assert str(count.render()) == f"(2/{shown})"
         await pilot.press("escape")  # clears the search first
-        assert pilot.app.screen is screen and len(tree.rows) == full and not tree.query
+        assert pilot.app.screen is screen and len(tree.rows) == full and not tree.search_text
         await pilot.press("escape")  # then leaves
         assert isinstance(pilot.app.screen, PickerScreen)
 
@@ -142,7 +144,7 @@ async def test_two_words_are_and_ed(app_factory: Any) -> None:
         screen = await open_session(pilot, "rounding")
         tree = screen.query_one(EntryTree)
         await pilot.press(*"cents total")
-        await wait_for(pilot, lambda: tree.query == "cents total")
+        await wait_for(pilot, lambda: tree.search_text == "cents total")
         await settle(pilot)
         for row in tree.rows:
             text = row.search_text()
@@ -177,3 +179,63 @@ async def test_help_names_the_new_keys(app_factory: Any) -> None:
         keys = help_text(help_screen)
         for key in ("ctrl+t", "ctrl+u", "ctrl+l", "ctrl+a", "ctrl+d", "delete", "f2"):
             assert key in keys, key
+
+
+async def test_help_lists_no_sideways_scrolling_where_nothing_scrolls_sideways(
+    app_factory: Any,
+) -> None:
+    """Textual's Ctrl+PageUp "Page Left" / Ctrl+PageDown "Page Right" mean nothing on the tree
+    and the panes, which never scroll sideways: the help does not list them."""
+    from pitui.ui.screens.help import HelpScreen
+
+    async with app_factory().run_test(size=(160, 60)) as pilot:
+        screen = await open_session(pilot, "rounding")
+        panes = [screen.query_one(kind) for kind in (EntryTree, MessagePane, ContextList)]
+        for pane in panes:
+            pane.focus()
+            await pilot.pause()
+            assert screen.focused is pane
+            await pilot.press("f1")
+            help_screen = pilot.app.screen
+            assert isinstance(help_screen, HelpScreen)
+            shown = help_text(help_screen)
+            for meaningless in ("Page Left", "Page Right", "Scroll Left", "Scroll Right"):
+                assert meaningless not in shown, (pane, meaningless)
+            assert "Go to the active leaf" in shown or pane is not panes[0]
+            await pilot.press("escape")
+            await pilot.pause()
+
+
+async def test_alt_l_goes_to_the_active_leaf_from_every_pane(app_factory: Any) -> None:
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        screen = await open_session(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("home", "alt+l")  # the tree has the focus
+        await settle(pilot)
+        leaf = tree.highlighted.id  # the active leaf's row (or its nearest shown ancestor's)
+        for pane in (MessagePane, ContextList):
+            tree.focus()
+            await pilot.press("home")
+            await settle(pilot)
+            assert tree.highlighted.id != leaf
+            screen.query_one(pane).focus()
+            await pilot.pause()
+            await pilot.press("alt+l")
+            await settle(pilot)
+            assert tree.highlighted.id == leaf, pane
+            assert not tree.typed  # nothing typed into the search
+
+
+async def test_ctrl_c_with_nothing_selected_says_which_key_quits(app_factory: Any) -> None:
+    from ui_helpers import toast_saying
+
+    async with app_factory().run_test(size=(160, 40), notifications=True) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: picker.scanned)
+        await pilot.press(*"neo", "ctrl+c")
+        await toast_saying(pilot, "Ctrl+Q quits pitui")
+        assert pilot.app.is_running and picker.query_one("#search").value == "neo"
+        await pilot.press("ctrl+u")
+        await open_session(pilot, "rounding")
+        await pilot.press("ctrl+c")
+        assert pilot.app.is_running

@@ -280,13 +280,34 @@ async def test_rename(app_factory: Any) -> None:
         assert isinstance(pilot.app.screen, TextInputModal)
         modal = pilot.app.screen
         assert modal.query_one("#text-input").value == "Neovim: set up pyright"  # pre-filled
-        modal.query_one("#text-input").value = ""
-        await pilot.press(*"LSP for Neovim", "enter")
+        await pilot.press(*"LSP for Neovim", "enter")  # the name selected: typing replaces it
         await settle(pilot)
         await search(pilot, picker, "")
         await wait_for(pilot, lambda: "LSP for Neovim" in titles(picker))
         last = json.loads(path.read_text().splitlines()[-1])
         assert last["type"] == "session_info" and last["name"] == "LSP for Neovim"
+
+
+async def test_rename_an_arrow_key_keeps_the_name_for_editing(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await search(pilot, picker, "neovim")
+        path = Path(picker.rows[0].summary.path)
+        await pilot.press("ctrl+r")
+        assert isinstance(pilot.app.screen, TextInputModal)
+        await pilot.press("right", *" (LSP)", "enter")
+        await wait_for(pilot, lambda: "session_info" in path.read_text().splitlines()[-1])
+        last = json.loads(path.read_text().splitlines()[-1])
+        assert last["name"] == "Neovim: set up pyright (LSP)"
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await pilot.press("left", "delete", *"n", "enter")  # at its start now
+        await wait_for(
+            pilot, lambda: json.loads(path.read_text().splitlines()[-1])["name"][0] == "n"
+        )
+        assert (
+            json.loads(path.read_text().splitlines()[-1])["name"] == "neovim: set up pyright (LSP)"
+        )
 
 
 async def test_rename_cancelled_writes_nothing(app_factory: Any) -> None:

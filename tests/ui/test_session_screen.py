@@ -46,19 +46,64 @@ async def test_enter_opens_the_session_with_three_panes(app_factory: Any) -> Non
         screen = await open_from_picker(pilot, "rounding", keep_search=True)
         tree = screen.query_one(EntryTree)
         assert tree.rows and tree.highlighted is not None
-        # opened from a search: the tree searches its words, on the first matching entry
-        assert tree.typed == tree.query == "rounding" and tree.cursor == 0
+        # opened from a search: the whole tree, its matches marked, on the first of them
+        assert tree.marking and tree.search_text == "rounding" and not tree.typed
+        assert len(tree.rows) == len(tree.model.rows) > 3
         assert "rounding" in entry_text(tree.highlighted).lower()
-        assert "Search: rounding" in plain(screen.query_one("#tree-search"), 100)
+        assert "Matches: rounding" in plain(screen.query_one("#tree-search"), 100)
         assert screen.query_one(MessagePane).entry is tree.highlighted
         await wait_for(pilot, lambda: bool(screen.query_one(ContextPane).rows))
         assert "rounding" in plain(screen.query_one("#session-title"), 300).lower()
-        await pilot.press("escape")  # clears the search: every row again
+        await pilot.press("escape")  # clears the marks
         await pilot.pause()
-        assert pilot.app.screen is screen and not tree.typed and len(tree.rows) > 3
+        assert pilot.app.screen is screen and not tree.search_text and not tree.marking
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(pilot.app.screen, PickerScreen)
+
+
+async def test_a_session_opened_from_a_search_shows_every_entry_its_matches_marked(
+    app_factory: Any,
+) -> None:
+    """Enter on a search result: the whole tree (and what pi appends to it), the cursor on
+    the first matching entry, the matches marked; Ctrl+N / Ctrl+P step through them at once;
+    typing in the tree searches it afresh and shows only what matches, as Pi's /tree."""
+    app = app_factory(watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "cents", keep_search=True)
+        tree = screen.query_one(EntryTree)
+        everything = len(tree.model.rows)
+        assert len(tree.rows) == everything and tree.marking
+        matches = tree.model.search("cents")
+        assert len(matches) >= 2 and tree.cursor == matches[0]
+        assert "(1/" in plain(screen.query_one("#tree-search-count"))
+        marked = [i for i in range(everything) if tree._search.is_match(i)]
+        assert marked == matches  # and no other row
+        await pilot.press("ctrl+n")
+        assert tree.cursor == matches[1]
+        assert f"(2/{len(matches)})" in plain(screen.query_one("#tree-search-count"))
+        await pilot.press("ctrl+p", "ctrl+p")  # wraps to the last
+        assert tree.cursor == matches[-1]
+        # pi appends a line: it shows (a filtered tree kept it hidden)
+        leaf = screen.live.session.tree.leaf
+        line = {
+            "type": "message",
+            "id": "feedf00f",
+            "parentId": leaf.id,
+            "timestamp": "2025-12-08T11:00:00.000Z",
+            "message": {"role": "user", "content": "appended", "timestamp": 1765191600000},
+        }
+        with screen.path.open("a") as handle:
+            handle.write(json.dumps(line) + "\n")
+        await wait_for(pilot, lambda: len(tree.rows) == everything + 1, timeout=20)
+        assert tree.marking
+        # typing in the tree: its own search, only the matching rows (Pi's /tree)
+        await pilot.press(*"appended")
+        await wait_for(pilot, lambda: tree.search_text == "appended")
+        assert not tree.marking and [r.entry.id for r in tree.rows] == ["feedf00f"]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert len(tree.rows) == everything + 1 and not tree.search_text
 
 
 async def test_direct_file_open_and_escape_quits(app_factory: Any, demo_root: Path) -> None:
@@ -198,8 +243,7 @@ async def test_name_the_session(app_factory: Any) -> None:
         await pilot.press("ctrl+r")
         modal = pilot.app.screen
         assert modal.query_one("#text-input").value == BRANCHED
-        modal.query_one("#text-input").value = "Cents everywhere"
-        await pilot.press("enter")
+        await pilot.press(*"Cents everywhere", "enter")  # typed over the name selected
         await wait_for(pilot, lambda: screen.live.session.tree.name == "Cents everywhere")
         await wait_for(
             pilot, lambda: "Cents everywhere" in plain(screen.query_one("#session-title"), 300)
@@ -225,6 +269,38 @@ async def test_trash_cancel_then_confirm_closes_the_screen(app_factory: Any) -> 
         assert not path.exists()
         picker = pilot.app.screen
         assert isinstance(picker, PickerScreen)
+        await wait_for(pilot, lambda: str(path) not in {r.summary.path for r in picker.rows})
+
+
+async def test_trash_goes_back_to_the_picker_over_a_screen_opened_meanwhile(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trash is confirmed, and help is opened over the session before the move is done:
+    the picker is shown all the same, never the trashed session ("deleted or moved")."""
+    from pitui.ui import session_actions
+    from pitui.ui.screens.help import HelpScreen
+
+    release = threading.Event()
+    real_trash = session_actions.trash_session
+
+    def slow_trash(path: Any) -> None:
+        assert release.wait(10)
+        real_trash(path)
+
+    monkeypatch.setattr(session_actions, "trash_session", slow_trash)
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        path = screen.path
+        await pilot.press("delete", "enter")
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        release.set()
+        await wait_for(pilot, lambda: not path.exists())
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, PickerScreen))
+        await settle(pilot)
+        assert screen not in pilot.app.screen_stack
+        assert isinstance(pilot.app.screen, PickerScreen)
+        picker = pilot.app.screen
         await wait_for(pilot, lambda: str(path) not in {r.summary.path for r in picker.rows})
 
 

@@ -73,7 +73,7 @@ async def test_jump_past_a_search_and_a_filter_that_hide_the_entry(app_factory: 
         tree.set_filter("user-only")
         tree.search("rounding")  # a search shows only its matches
         await settle(pilot)
-        assert tree.query
+        assert tree.search_text
         view = await open_sizes(pilot)
         index, target = next(
             (i, e) for i, e in enumerate(view.largest) if e.kind.startswith("toolResult")
@@ -82,7 +82,7 @@ async def test_jump_past_a_search_and_a_filter_that_hide_the_entry(app_factory: 
         view.query_one("#sizes-largest", DataTable).move_cursor(row=index)
         await pilot.press("enter")
         await settle(pilot)
-        assert tree.filter == "all" and not tree.query
+        assert tree.filter == "all" and not tree.search_text
         assert tree.highlighted.id == target.id
 
 

@@ -102,8 +102,8 @@ def screen_lines(app: Any) -> list[str]:
 
 async def open_from_picker(pilot: Pilot[Any], query: str, *, keep_search: bool = False) -> Any:
     """Search the picker for `query`, Enter on the first result, wait until the session is
-    loaded. The tree opens searching the query's words, on its first match; unless
-    `keep_search`, Esc clears that search, for a test of the whole tree."""
+    loaded. The tree opens on the first entry matching the query's words, its matches marked;
+    unless `keep_search`, Esc clears the marks, for a test of the whole tree."""
     from pitui.ui.screens.picker import PickerScreen
     from pitui.ui.screens.session import SessionScreen
     from pitui.ui.widgets.entry_tree import EntryTree
@@ -120,7 +120,7 @@ async def open_from_picker(pilot: Pilot[Any], query: str, *, keep_search: bool =
     await wait_for(pilot, lambda: screen.live is not None)
     await settle(pilot)
     tree = screen.query_one(EntryTree)
-    if tree.typed and not keep_search:
+    if (tree.typed or tree.search_text) and not keep_search:
         await pilot.press("escape")
         await settle(pilot)
     return screen

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
@@ -11,6 +10,7 @@ import orjson
 from pitui.core.export.document import Block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, quoted
 from pitui.core.export.message_markdown import MessageRenderer
+from pitui.core.format.jsonline import shown_json
 
 ROLE_TITLES = {
     "user": "User",
@@ -117,5 +117,5 @@ def _id_suffix(raw: dict[str, Any]) -> str:
 def _json(value: Any) -> str:
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:  # an integer beyond 64 bits
-        return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    except TypeError:  # an integer beyond 64 bits, or nested deeper than orjson goes (255)
+        return shown_json(value, ensure_ascii=False, indent=2, default=str)

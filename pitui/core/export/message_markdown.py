@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +10,7 @@ import orjson
 from pitui.core.export.document import Block, code_block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, language_for, quoted
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
+from pitui.core.format.jsonline import shown_json
 from pitui.core.format.system_prompt import system_text
 
 _PATH_KEYS = ("path", "file_path", "filePath", "file")
@@ -207,5 +207,5 @@ def _human(size: int) -> str:
 def _json(value: Any) -> str:
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:  # an integer beyond 64 bits
-        return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    except TypeError:  # an integer beyond 64 bits, or nested deeper than orjson goes (255)
+        return shown_json(value, ensure_ascii=False, indent=2, default=str)

@@ -92,6 +92,26 @@ def deep_nesting_allowed(frames_per_level: int = 1) -> Iterator[None]:
         sys.setrecursionlimit(previous)
 
 
+NESTED_TOO_DEEPLY_SHOWN = "(nested too deeply to show)"
+
+
+def shown_json(value: Any, *, indent: int | None = None, **options: Any) -> str:
+    """`json.dumps(value, indent=indent, **options)` for showing or measuring a value read from
+    a session: one nested deeper than the recursion limit (JSON.parse reads it, see
+    `parse_line`) is written compact by the C encoder with the limit lifted as for parsing
+    (an indented one recurses in Python generators, several C frames a level), never a
+    RecursionError; deeper than any line pitui reads, a placeholder."""
+    try:
+        return json.dumps(value, indent=indent, **options)
+    except RecursionError:
+        pass
+    try:
+        with deep_nesting_allowed():
+            return json.dumps(value, **options)
+    except RecursionError:
+        return NESTED_TOO_DEEPLY_SHOWN
+
+
 def _reason(error: Exception) -> str:
     if isinstance(error, RecursionError):
         return "JSON nested too deeply"

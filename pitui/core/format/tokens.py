@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
+from pitui.core.format.jsonline import shown_json
 from pitui.core.format.jsvalues import js_length
 
 IMAGE_CHARS = 4800
@@ -41,7 +41,7 @@ def _assistant_chars(content: Any) -> int:
         elif kind == "thinking":
             chars += _length(block.get("thinking"))
         elif kind == "toolCall":
-            arguments = json.dumps(
+            arguments = shown_json(
                 block.get("arguments"), separators=(",", ":"), ensure_ascii=False
             )
             chars += _length(block.get("name")) + _length(arguments)
@@ -58,7 +58,7 @@ def estimate_tokens(message: Any) -> int:
         if isinstance(sections, dict):
             chars += sum(_length(v) for v in sections.values() if v)
         if message.get("toolsAdded"):
-            dumped = json.dumps(message["toolsAdded"], separators=(",", ":"), ensure_ascii=False)
+            dumped = shown_json(message["toolsAdded"], separators=(",", ":"), ensure_ascii=False)
             chars += _length(dumped)
     elif role == "assistant":
         chars = _assistant_chars(message.get("content"))

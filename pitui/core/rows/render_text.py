@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from pitui.core.format.jsonline import shown_json
 from pitui.core.format.system_prompt import system_text
 from pitui.core.session.entry import Entry
 
@@ -23,7 +23,7 @@ def content_text(content: Any, *, with_tools: bool = True) -> str:
         elif kind == "thinking" and with_tools:
             parts.append(f"[thinking] {block.get('thinking', '')}")
         elif kind == "toolCall" and with_tools:
-            arguments = json.dumps(block.get("arguments"), ensure_ascii=False)
+            arguments = shown_json(block.get("arguments"), ensure_ascii=False)
             parts.append(f"[tool call {block.get('name')}] {arguments}")
         elif kind == "image":
             parts.append(f"[image {block.get('mimeType', '?')}]")
@@ -34,7 +34,7 @@ def content_text(content: Any, *, with_tools: bool = True) -> str:
 
 def message_text(message: Any) -> str:
     if not isinstance(message, dict):
-        return json.dumps(message, ensure_ascii=False)
+        return shown_json(message, ensure_ascii=False)
     role = message.get("role")
     if role == "bashExecution":
         return f"$ {message.get('command', '')}\n{message.get('output', '')}"
@@ -66,4 +66,4 @@ def entry_text(entry: Entry) -> str:
     if kind == "context_edit":
         replacement = raw.get("replacement")
         return "omit" if replacement is None else content_text((replacement or {}).get("content"))
-    return json.dumps({k: v for k, v in raw.items() if k not in ("id", "parentId")})[:500]
+    return shown_json({k: v for k, v in raw.items() if k not in ("id", "parentId")})[:500]

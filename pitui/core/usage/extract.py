@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
-import orjson
 
+from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.line_views import UsageCounts, UsageHeader, UsageLine, UsageMessage
 from pitui.core.format.timestamps import to_ms
 from pitui.core.session.source import read_regular
@@ -112,10 +112,10 @@ def _header(line: bytes) -> FileUsage | Literal[False] | None:
         return None
     try:
         header = _decode_header(line)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # RecursionError: nested past msgspec's
         try:
-            raw = orjson.loads(line)
-        except orjson.JSONDecodeError:
+            raw = parse_line(line)  # as JSON.parse reads it (nesting thousands deep too)
+        except LineError:
             return None
         if not isinstance(raw, dict):
             return False
@@ -165,7 +165,7 @@ def _add(result: FileUsage, item: Counted) -> None:
 def _count(line: bytes, number: int, day_of: _DayCache, born: _Birth) -> Counted | None:
     try:
         entry = _decode_line(line)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         entry = _generic(line)
         if entry is None:
             return None
@@ -202,10 +202,11 @@ def _attribution(entry: UsageLine) -> tuple[str, str, UsageCounts | None, bool, 
 
 
 def _generic(line: bytes) -> UsageLine | None:
-    """A line the typed decoder refused (odd field types): read it whole, keep what fits."""
+    """A line the typed decoder refused (odd field types, nested past its limit): read it
+    whole as JSON.parse does, keep what fits."""
     try:
-        raw = orjson.loads(line)
-    except orjson.JSONDecodeError:
+        raw = parse_line(line)
+    except LineError:
         return None
     if not isinstance(raw, dict):
         return None

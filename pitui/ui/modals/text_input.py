@@ -1,4 +1,5 @@
-"""One line of text, pre-filled: used to rename a session and to label an entry."""
+"""One line of text, pre-filled and selected: used to rename a session and to label an entry.
+Typing replaces the text shown, as in any rename field; an arrow key keeps it for editing."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
+from textual.widgets.input import Selection
 
 from pitui.core.format.jsvalues import js_trim
 from pitui.core.rows.safe_text import one_line
@@ -37,6 +39,10 @@ class TextInputModal(ModalScreen[str | None]):
                 line(self._hint or "Enter saves - empty clears - Esc cancels"),
                 classes="dialog-hint",
             )
+
+    def on_mount(self) -> None:
+        for field in self.query("#text-input").results(Input):  # none if the app quit first
+            field.selection = Selection(0, len(field.value))  # the cursor at its end
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -71,6 +71,8 @@ class HelpScreen(ModalScreen[None]):
         groups: dict[DOMNode, dict[str, list[str]]] = {}
         for key, active in self.under.active_bindings.items():
             binding = active.binding
+            if _means_nothing_here(active.node, binding):
+                continue
             if binding.description and not binding.system:
                 text = binding.tooltip or binding.description
                 groups.setdefault(active.node, {}).setdefault(text, []).append(_key_name(key))
@@ -89,6 +91,17 @@ class HelpScreen(ModalScreen[None]):
         if node is self.app:
             return "Everywhere"
         return _title(type(node).__name__)
+
+
+HORIZONTAL_SCROLLING = frozenset({"scroll_left", "scroll_right", "page_left", "page_right"})
+
+
+def _means_nothing_here(node: DOMNode, binding: Binding) -> bool:
+    """Textual's horizontal scrolling keys (Ctrl+PageUp "Page Left"...) on a widget that does
+    not scroll sideways, as pitui's tree and panes do not: not listed."""
+    return binding.action in HORIZONTAL_SCROLLING and not getattr(
+        node, "allow_horizontal_scroll", False
+    )
 
 
 TYPING = {

@@ -350,7 +350,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self._update_empty(request)
         self._update_status()
         preview = self.query_one(SessionPreview)
-        preview.query = request.query
+        preview.search_text = request.query
         preview.show(table.highlighted, table.highlighted_row)
         self.call_after_refresh(self.app.preload_session_screen)  # once the list is drawn
         self._run_queued()

@@ -8,11 +8,11 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
@@ -29,6 +29,8 @@ from pitui.ui.screens.session_tail import TailPeeked, TailPreview, peek
 from pitui.ui.screens.sizes import SizeViewScreen
 from pitui.ui.widgets.context_pane import ContextPane, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.widgets.entry_tree_keys import ENTRY_TREE_BINDINGS
+from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.message_pane import MessagePane
 from pitui.ui.widgets.search_box import run_binding_now, types_text
 from pitui.ui.worker_messages import (
@@ -40,6 +42,20 @@ from pitui.ui.worker_messages import (
     SessionLoaded,
     SessionProgress,
 )
+
+# The tree's keys that act on it from another pane too (no Pi id maps to them: never remapped)
+TREE_KEYS_FROM_A_PANE = frozenset({"entry_tree.leaf"})
+
+
+def tree_action_from_a_pane(key: str) -> str | None:
+    """The tree's action for `key` when another pane has the focus (Alt+L: the active leaf)."""
+    for binding in ENTRY_TREE_BINDINGS:
+        if not isinstance(binding, Binding) or binding.id not in TREE_KEYS_FROM_A_PANE:
+            continue
+        if key in (k.strip() for k in binding.key.split(",")):
+            return binding.action
+    return None
+
 
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
 RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often
@@ -84,7 +100,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
             # over the panes, which stay: the tree keeps the focus and its keys
             yield TailPreview(id="session-tail")
         yield TreeSearchBar(tree, opening=self._opening_search, id="tree-search-bar")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         if not self.query(EntryTree):  # the app quit while this screen was being built
@@ -217,6 +233,9 @@ class SessionScreen(ReportsFailures, Screen[None]):
         if types_text(event):
             event.stop()
             tree.type_search(tree.typed + (event.character or ""))
+        elif (action := tree_action_from_a_pane(event.key)) is not None:
+            event.stop()
+            await tree.run_action(action)
 
     def _update_title(self) -> None:
         if self.live is None:
@@ -227,6 +246,8 @@ class SessionScreen(ReportsFailures, Screen[None]):
         header.show_session(self.live.session, self.path, home, tree.filter, tree.label_times)
 
     def on_resize(self, event: events.Resize) -> None:
+        if not self.query(EntryTree):  # the app quit while this screen was being built
+            return
         self._update_title()
         self.panes.fit_width(event.size.width)
 
@@ -350,7 +371,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
     def action_back(self) -> None:
         """Esc: clear the search first (as Pi's /tree), then restore a pane, then leave."""
         tree = self.query_one(EntryTree)
-        if tree.typed or tree.query:
+        if tree.typed or tree.search_text:
             self._clear_search()
         elif self.maximized is not None:
             self.minimize()
@@ -410,7 +431,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
         if model.tree.get(entry_id) is None:
             self.notify("That line is not an entry of the tree (the session header?)")
             return
-        if tree.typed or tree.query:  # a search shows only its matches: show every row
+        if tree.typed or tree.search_text:  # a search shows only its matches: show every row
             self._clear_search()
         if model.row_of(entry_id) is None and tree.filter != "all":
             tree.set_filter("all")  # the filter hid it; the user asked to see it

@@ -1,5 +1,6 @@
 """The session tree's search bar: the search as typed, searched in a thread worker, and Pi's
-(highlighted/shown) counter."""
+(highlighted/shown) counter; for a session opened from the picker's search, its words, whose
+matches the tree marks among every row."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ class TreeSearchBar(ReportsFailures, Horizontal):
     screen) and shows the answer there; hidden while no search is typed."""
 
     def __init__(self, tree: EntryTree, *, opening: str = "", id: str | None = None) -> None:
-        """`opening`: the search of a session opened from a search, typed once it is loaded;
-        the cursor goes on its first match."""
+        """`opening`: the search of a session opened from a search, searched once it is
+        loaded: its matches are marked among every row, the cursor on the first."""
         super().__init__(id=id)
         self._tree = tree
         self._opening = opening
@@ -32,9 +33,9 @@ class TreeSearchBar(ReportsFailures, Horizontal):
         yield Static(id="tree-search-count")
 
     def loaded(self, first: bool) -> None:
-        """The tree is loaded (`first`: for the first time): type the opening search."""
+        """The tree is loaded (`first`: for the first time): search the opening search."""
         if first and self._opening and not self._tree.typed:
-            self._tree.type_search(self._opening)
+            self._search(self._opening)
         else:
             self._opening = ""
 
@@ -68,26 +69,35 @@ class TreeSearchBar(ReportsFailures, Horizontal):
 
     def on_tree_searched(self, message: TreeSearched) -> None:
         tree = self._tree
+        if tree.typed:
+            self._opening = ""  # typed in the tree meanwhile: its search instead
+        elif self._opening and message.text == self._opening:
+            self._opening = ""
+            if message.matches:  # else the search matched the session, not one entry
+                tree.mark_matches(message.text, message.matches)
+                self._show_marked(message.text)
+            return
         if message.text != tree.typed:
             return  # a newer search is on its way
-        if self._opening and message.text == self._opening:
-            self._opening = ""
-            if not message.matches:  # the search matched the session, not one entry
-                self.clear()
-                return
-            tree.show_matches(message.text, message.matches)
-            tree.move_to(0)  # opened from a search: its first match
-            self.update_count()
-            return
         found = tree.show_matches(message.text, message.matches)
         self.query_one("#tree-search").set_class(bool(message.text) and not found, "-no-match")
         self.update_count()
 
+    def _show_marked(self, text: str) -> None:
+        bar = Text("Matches: ", style="bold")
+        bar.append(one_line(text))
+        bar.append("   Esc clears · Ctrl+N/Ctrl+P next/previous · typing searches", style="dim")
+        self.query_one("#tree-search", Static).update(bar)
+        self.query_one("#tree-search").set_class(False, "-no-match")
+        self.display = True
+        self.update_count()
+
     def update_count(self) -> None:
-        """Pi's position counter while searching: (highlighted/shown)."""
+        """Pi's position counter while searching: (highlighted/shown); while the matches are
+        marked, (matches up to the highlighted row/matches)."""
         tree = self._tree
-        shown = len(tree.rows)
-        text = f"({tree.cursor + 1 if shown else 0}/{shown})" if tree.query else ""
+        position, shown = tree.match_position()
+        text = f"({position}/{shown})" if tree.search_text else ""
         self.query_one("#tree-search-count", Static).update(text)
 
     def clear(self) -> None:

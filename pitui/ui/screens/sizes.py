@@ -14,13 +14,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.sizes import EntrySize, SessionSize, session_size
 from pitui.ui.display_text import human_size
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.widgets.fitting_footer import FittingFooter
 
 TOP = 20  # largest entries listed
 BAR = 16  # cells of the share bar at 100%
@@ -71,7 +72,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
         largest: DataTable[Text] = DataTable(id="sizes-largest", cursor_type="row")
         largest.add_columns("Largest entries", "Bytes", "Line", "Kind")
         yield largest
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.measure()

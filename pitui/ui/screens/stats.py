@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 from textual_plotext import PlotextPlot
 
@@ -23,6 +23,7 @@ from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.groups import GROUPINGS, Group, Stats, summarize
 from pitui.core.usage.load import load_usage
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.usage_table import UsageTable
 
 MAX_BARS = 12  # per plot: the latest days, the costliest models
@@ -94,7 +95,7 @@ class StatsScreen(ReportsFailures, Screen[None]):
             with Horizontal(id="stats-plots-model", classes="stats-plots"):
                 yield PlotextPlot(id="plot-cost-model", classes="stats-plot")
                 yield PlotextPlot(id="plot-tokens-model", classes="stats-plot")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.compute()

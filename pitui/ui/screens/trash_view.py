@@ -12,12 +12,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from pitui.core.changes.restore import Trashed, list_trashed, restore
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.widgets.fitting_footer import FittingFooter
 
 
 @dataclass
@@ -63,7 +64,7 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         table: DataTable[Text] = DataTable(id="trash-table", cursor_type="row")
         table.add_columns("Deleted", "Size", "Original path")
         yield table
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.load()

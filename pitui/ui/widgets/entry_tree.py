@@ -3,7 +3,9 @@
 Only visible lines are drawn, by a `RowRenderer` (`entry_tree_render.py`), from
 `pitui.core.rows.rows.TreeRows`. Search as in Pi's /tree: typing searches (the tree keeps the
 focus, so every key lands in the order typed), only the matching rows show (a `TreeSearch`,
-`entry_tree_search.py`), Ctrl+N / Ctrl+P step through them. Its keys: `entry_tree_keys.py`.
+`entry_tree_search.py`), Ctrl+N / Ctrl+P step through them. A session opened from the
+picker's search shows every row instead, its matches marked (`mark_matches`). Its keys:
+`entry_tree_keys.py`.
 """
 
 from __future__ import annotations
@@ -302,7 +304,7 @@ class EntryTree(ScrollView, can_focus=True):
 
     # -- search ---------------------------------------------------------------------------
     @property
-    def query(self) -> str:  # type: ignore[override]
+    def search_text(self) -> str:
         """The search the rows shown answer ("": none)."""
         return self._search.query
 
@@ -314,6 +316,30 @@ class EntryTree(ScrollView, can_focus=True):
     def search(self, text: str) -> int:
         """Show only the rows matching `text`; highlight the first at or after the cursor."""
         return self.show_matches(text, self.model.search(text) if self.model else [])
+
+    @property
+    def marking(self) -> bool:
+        """The search's matches are marked among every row (opened from a search)."""
+        return self._search.marking
+
+    def mark_matches(self, text: str, matches: list[int]) -> int:
+        """Mark `matches` (model row indices found for `text`) among every row, as a session
+        opened from the picker's search shows; the cursor on the first. Typing in the tree
+        then searches afresh, and shows only what matches, as in Pi's /tree."""
+        self._search.typed = ""
+        self._search.set(text, matches, self.model.rows if self.model else [], marking=True)
+        found = self._search.matches
+        self._after_change(found[0] if found else self._model_cursor(), research=False)
+        self.call_after_refresh(self._scroll_to_cursor, True)
+        return len(found)
+
+    def match_position(self) -> tuple[int, int]:
+        """Pi's counter while searching, (highlighted, shown); while marking, (matches up to
+        the cursor, matches)."""
+        if self._search.marking:
+            return self._search.position(self.cursor), len(self._search.matches)
+        shown = len(self.rows)
+        return (self.cursor + 1 if shown else 0), shown
 
     def show_matches(self, text: str, matches: list[int]) -> int:
         """Show only `matches` (model row indices found for `text`, e.g. by a thread worker;
@@ -330,8 +356,12 @@ class EntryTree(ScrollView, can_focus=True):
         self.action_match(-1)
 
     def action_match(self, step: int) -> None:
-        """The next / previous match, wrapping (every row shown is a match)."""
-        if self._search.query and self.rows:
+        """The next / previous match, wrapping (every row shown is a match, unless marking)."""
+        if self._search.marking:
+            target = self._search.step(self._model_cursor(), step)
+            if target is not None:
+                self.move_to(target)  # every row is shown: a model index is a row's
+        elif self._search.query and self.rows:
             self.move_to((self.cursor + step) % len(self.rows))
 
     def clear_search(self) -> None:
@@ -364,7 +394,8 @@ class EntryTree(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if not 0 <= index < len(self.rows):
             return Strip.blank(width, self.rich_style)
-        return self.renderer.line(self.rows, index, width, index == self.cursor)
+        marked = self._search.is_match(index)  # while marking, every row shows: index = model's
+        return self.renderer.line(self.rows, index, width, index == self.cursor, marked)
 
     def _on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

@@ -56,24 +56,28 @@ class RowRenderer:
 
     def __init__(self, widget: Widget) -> None:
         self._widget = widget
-        self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
+        self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(1024)
 
     def clear(self) -> None:
         self._strips.clear()
 
-    def line(self, rows: list[Row], index: int, width: int, is_cursor: bool) -> Strip:
-        """Row `index` of `rows`, `width` cells wide."""
-        key = (index, width, is_cursor)
+    def line(
+        self, rows: list[Row], index: int, width: int, is_cursor: bool, is_match: bool = False
+    ) -> Strip:
+        """Row `index` of `rows`, `width` cells wide (`is_match`: a search's match, marked)."""
+        key = (index, width, is_cursor, is_match)
         strip = self._strips.get(key)
         if strip is None:
-            strip = self.render_row(rows[index], width, is_cursor)
+            strip = self.render_row(rows[index], width, is_cursor, is_match)
             self._strips[key] = strip
         return strip
 
-    def render_row(self, row: Row, width: int, is_cursor: bool) -> Strip:
+    def render_row(self, row: Row, width: int, is_cursor: bool, is_match: bool = False) -> Strip:
         widget = self._widget
         text = self._row_text(row, width)
         base = widget.rich_style
+        if is_match:
+            base = base + widget.get_component_rich_style("entry-tree--match")
         if is_cursor:
             base = base + widget.get_component_rich_style("entry-tree--cursor")
         text.truncate(width, overflow="ellipsis", pad=True)

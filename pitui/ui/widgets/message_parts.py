@@ -8,24 +8,26 @@ later as plain text.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
+from rich.console import RenderableType
 from rich.markdown import Markdown
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from pitui.core.format.jsonline import shown_json
 from pitui.core.rows.render_text import entry_text
 from pitui.core.rows.safe_text import escape_json_c1, one_line, visible
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
 
-CODE_THEME = "monokai"
+CODE_THEME = "monokai"  # code and JSON on a dark theme
+LIGHT_CODE_THEME = "default"  # on a light one (monokai's own background is dark)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +51,30 @@ class LiteralHtmlMarkdown(Markdown):
         self.parsed = parser.enable("table").parse(markup)
 
 
+class ThemedCode(Static):
+    """A part whose code colours follow the app's theme, also when it changes (F2): Rich's
+    Syntax and Markdown code blocks draw their own theme's background."""
+
+    def __init__(self, build: Callable[[str], RenderableType], *, classes: str) -> None:
+        super().__init__(classes=classes)
+        self._build = build
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._restyle, init=True)
+
+    def _restyle(self, _theme: str | None = None) -> None:
+        dark = self.app.current_theme.dark
+        self.update(self._build(CODE_THEME if dark else LIGHT_CODE_THEME))
+
+
 # -- widget makers ------------------------------------------------------------------------
 def _markdown_widget(text: str) -> Widget:
-    body = LiteralHtmlMarkdown(visible(text), code_theme=CODE_THEME, hyperlinks=False)
-    return Static(body, classes="part markdown")
+    shown = visible(text)
+
+    def build(theme: str) -> RenderableType:
+        return LiteralHtmlMarkdown(shown, code_theme=theme, hyperlinks=False)
+
+    return ThemedCode(build, classes="part markdown")
 
 
 def plain_widget(text: str, style: str = "") -> Widget:
@@ -60,8 +82,10 @@ def plain_widget(text: str, style: str = "") -> Widget:
 
 
 def _json_widget(text: str) -> Widget:
-    syntax = Syntax(visible(text), "json", theme=CODE_THEME, word_wrap=True)
-    return Static(syntax, classes="part json")
+    shown = visible(text)
+    return ThemedCode(
+        lambda theme: Syntax(shown, "json", theme=theme, word_wrap=True), classes="part json"
+    )
 
 
 def _thinking_widget(text: str) -> Widget:
@@ -97,7 +121,7 @@ def note(text: str, style: str = "bold") -> Part:
 
 # -- value helpers -------------------------------------------------------------------------
 def to_json(value: Any) -> str:
-    dumped = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    dumped = shown_json(value, indent=2, ensure_ascii=False, default=str)
     return escape_json_c1(dumped)
 
 
@@ -107,7 +131,7 @@ def as_text(value: Any) -> str:
         return value
     if value is None:
         return "—"
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return shown_json(value, ensure_ascii=False, default=str)
 
 
 def human_size(size: int) -> str:

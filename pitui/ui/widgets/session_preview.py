@@ -72,7 +72,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         self._exchanges: list[tuple[str, str]] = []
         self._marks: tuple[bool, tuple[str, ...]] = (False, ())
         self._matches: tuple[list[Any], int] = ([], 0)
-        self.query = ""  # the picker's search: its matching entries are shown
+        self.search_text = ""  # the picker's search: its matching entries are shown
         self._shown_query = ""
         self.loading = False  # the exchanges of the session shown are on their way
 
@@ -82,14 +82,18 @@ class SessionPreview(ReportsFailures, VerticalScroll):
     def show(self, summary: Any, row: Any = None) -> None:
         """Show `summary`; `row`, its catalog row, may carry the session's pin and tags."""
         marks = (getattr(row, "pinned", False), getattr(row, "tags", ()))
-        if summary is self.summary and marks == self._marks and self.query == self._shown_query:
+        if (
+            summary is self.summary
+            and marks == self._marks
+            and self.search_text == self._shown_query
+        ):
             return
-        self.summary, self._marks, self._shown_query = summary, marks, self.query
+        self.summary, self._marks, self._shown_query = summary, marks, self.search_text
         self._exchanges, self._matches = [], ([], 0)
         self._render_body()
         self.loading = summary is not None
         if summary is not None:
-            self._load_exchanges(Path(summary.path), self.query)
+            self._load_exchanges(Path(summary.path), self.search_text)
 
     @work(
         thread=True,
