@@ -92,8 +92,10 @@ def test_pi_finds_the_moved_sessions_under_the_new_folders(
     result = _move(capsys, OLD, NEW)
     assert result["code"] == 0 and len(result["moved"]) == 3
     assert result["skipped"] == result["failed"] == []
-    names = sorted(p.name for p in (store / "sessions").iterdir())  # OLD's, emptied, removed
+    names = sorted(p.name for p in (store / "sessions").iterdir())  # OLD's stay, emptied
     assert names == [
+        "--home-dev-projects-shop--",
+        "--home-dev-projects-shop-api-v1--",
         "--home-dev-projects-shopping--",
         "--srv-work- new-shop 2--",
         "--srv-work- new-shop 2-api-v1--",
@@ -127,7 +129,6 @@ def test_moving_back_restores_every_byte(store: Path, capsys: pytest.CaptureFixt
     back = _move(capsys, NEW, OLD)
     assert back["code"] == 0 and len(back["moved"]) == 3
     assert _files(root) == original
-    assert sorted(p.name for p in root.iterdir()) == sorted({str(Path(k).parent) for k in original})
 
 
 def test_dry_run_writes_nothing(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -263,3 +264,19 @@ def test_bad_input_is_one_line(store: Path, capsys: pytest.CaptureFixture[str]) 
     assert "--yes" in err and err.count("\n") == 1
     assert main(["move", "/nowhere", NEW, "--yes"]) == 0
     assert "nothing to move" in capsys.readouterr().out
+
+
+def test_on_a_terminal_it_asks_first(
+    store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = store / "sessions"
+    before = _files(root)
+    asked: list[str] = []
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda q: (asked.append(q), "n")[1])
+    assert main(["move", OLD, NEW]) == 1
+    assert asked == ["Move 3 sessions? [y/N] "] and _files(root) == before
+    assert "to move 3 sessions" in capsys.readouterr().out
+    monkeypatch.setattr("builtins.input", lambda q: "y")
+    assert main(["move", OLD, NEW]) == 0
+    assert "moved 3 sessions" in capsys.readouterr().out and _files(root) != before

@@ -97,3 +97,25 @@ def test_writes_refuse_a_session_open_for_writing(
         assert session.read_bytes() == before
         assert main([*argv, "--force"]) == 0
     assert not session.exists() or session.read_bytes() != before
+
+
+@needs_proc
+@pytest.mark.parametrize(
+    "command", [["archive", "{path}"], ["prune", "--all", "--larger-than", "0"]]
+)
+def test_bulk_moves_skip_a_session_open_for_writing(
+    session: Path,
+    command: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(trash, "send2trash", lambda p: os.rename(p, p + "~"))
+    for other in session.parent.parent.glob("*/*.jsonl"):
+        os.utime(other, (OLD, OLD))
+    argv = [part.format(path=session) for part in command]
+    with holding(session, "ab", name="pi") as process:
+        assert main([*argv, "--yes", "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+    [skipped] = [s for s in result["skipped"] if s["path"] == str(session)]
+    assert f"open for writing by pid {process.pid} (pi)" in skipped["reason"]
+    assert session.exists() and str(session) not in result["moved"]

@@ -251,9 +251,8 @@ def _move_across(move: Relocation, fd: int, before: os.stat_result, content: byt
         raise Changed
     with contextlib.suppress(OSError):
         os.unlink(aside)
-    sync_folder(source.parent)
-    _remove_if_empty(source.parent)
-    note = None
+    sync_folder(source.parent)  # OLD's folder stays, even empty: a pi still running there
+    note = None  # appends to a new file in it rather than failing
     if os.path.lexists(source):
         note = (
             f"a writer made {shown(source)} again after it moved: its lines are there, "
@@ -382,11 +381,6 @@ def _put_back(aside: Path, source: Path, move: Relocation) -> None:
             f"{shown(source)} changed while it moved and cannot go back ({why}): "
             f"its lines are in {shown(aside)}"
         ) from None
-
-
-def _remove_if_empty(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        folder.rmdir()  # only an empty folder: Pi lists nothing in it
 
 
 def _cannot(move: Relocation, error: OSError) -> str:
