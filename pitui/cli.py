@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "restore": "bring back sessions pitui moved to the trash",
     "archive": "move selected sessions out of Pi's session folder into pitui's archive",
     "unarchive": "move archived sessions back to where they were",
+    "move": "move a project's sessions to its new folder (after the folder moved)",
     "fork": "write a new session from the path to one entry",
     "context-edit": "omit or replace a message in the model's future context",
     "pin": "pin sessions to the top of the list",

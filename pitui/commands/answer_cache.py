@@ -36,6 +36,7 @@ except ImportError:  # a Python built without it
     from hashlib import blake2b
 
 from pitui.core.errors import PituiError
+from pitui.core.live.open_by import OpenSessions, open_sessions
 from pitui.core.session.source import open_regular
 from pitui.core.user_dirs import cache_folder
 
@@ -103,6 +104,7 @@ class Kind(enum.Enum):
     FILE = "file"  # its stat
     FOLDER = "folder"  # its entries (names and types)
     SESSIONS = "sessions"  # its `.jsonl` files and the stat of each
+    HOLDERS = "holders"  # the other processes holding its sessions open (`list --json`)
 
 
 MEASURES: dict[str, Callable[[str], str]] = {
@@ -130,6 +132,11 @@ class Dependencies:
         """A folder's `.jsonl` files and the stat of each (a missing folder has none)."""
         self.items.append((Kind.SESSIONS, path, _sessions_text(path)))
 
+    def holders(self, path: str, found: OpenSessions | None) -> None:
+        """The processes (other than this one) that held sessions under the folder open, as
+        `found` saw them when the answer was computed."""
+        self.items.append((Kind.HOLDERS, path, _holders_text(path, found)))
+
     def stat(self, path: str) -> os.stat_result | None:
         """Stat a file the caller is about to rely on (None: it cannot be stat'ed)."""
         try:
@@ -152,6 +159,10 @@ class Dependencies:
 
     def digests(self, key: bytes) -> bytes:
         return b"".join(_digest(key, k.value, p, m) for k, p, m in self.items)
+
+
+def _holders_text(folder: str, found: OpenSessions | None) -> str:
+    return "?" if found is None else repr(found.under(folder))
 
 
 def _digest(key: bytes, kind: str, path: str, measure: str) -> bytes:
@@ -211,9 +222,17 @@ class AnswerCache:
 
     def __init__(self, cache_folder: str | None, key: bytes) -> None:
         self.key = blake2b(key, digest_size=16).digest()
+        self._open: list[OpenSessions | None] = []
         self.path = None
         if cache_folder is not None:
             self.path = os.path.join(cache_folder, FOLDER, self.key.hex())
+
+    def open_sessions(self) -> OpenSessions | None:
+        """Which sessions other processes hold open: read once, by the first to ask (a kept
+        answer checking its `holders`, or the listing computing `openBy`)."""
+        if not self._open:
+            self._open.append(open_sessions(exclude=os.getpid()))
+        return self._open[0]
 
     def get(self) -> str | None:
         """The kept answer, if every dependency it recorded is unchanged."""
@@ -240,7 +259,10 @@ class AnswerCache:
         digests = rest[size : size + 32 * count]
         for i in range(count):
             kind, path = fields[2 * i], fields[2 * i + 1]
-            measure = MEASURES[kind](path)
+            if kind == Kind.HOLDERS.value:
+                measure = _holders_text(path, self.open_sessions())
+            else:
+                measure = MEASURES[kind](path)
             if _digest(self.key, kind, path, measure) != digests[32 * i : 32 * i + 32]:
                 return None
         return rest[size + 32 * count :].decode("utf-8", "surrogatepass")

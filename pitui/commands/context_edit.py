@@ -7,6 +7,7 @@ import argparse
 import os
 
 from pitui.core.changes import context_edit
+from pitui.core.changes.command_errors import writing_from_command
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.source import open_regular
@@ -30,16 +31,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.omit:
-        result = context_edit.omit(args.file, args.entry_id, force=args.force)
-        done = "omitted"
-    elif args.restore:
-        result = context_edit.restore(args.file, args.entry_id, force=args.force)
-        done = "restored"
-    else:
-        text = args.replace if args.replace is not None else read_text(args.replace_file)
-        result = context_edit.replace(args.file, args.entry_id, text, force=args.force)
-        done = "replaced"
+    with writing_from_command():  # a refusal names --force, as label's and name's do
+        if args.omit:
+            result = context_edit.omit(args.file, args.entry_id, force=args.force)
+            done = "omitted"
+        elif args.restore:
+            result = context_edit.restore(args.file, args.entry_id, force=args.force)
+            done = "restored"
+        else:
+            text = args.replace if args.replace is not None else read_text(args.replace_file)
+            result = context_edit.replace(args.file, args.entry_id, text, force=args.force)
+            done = "replaced"
     target = one_line(args.entry_id)
     print(f"{done} {target} in the model's context (entry {result.entry_id})")
     if not result.in_context:

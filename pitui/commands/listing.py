@@ -29,6 +29,7 @@ from pitui.core.catalog.search.query import parse_query, split_store
 from pitui.core.errors import PituiError, UsageError
 from pitui.core.format.migration import NEWER_FORMAT, NEWER_HARNESS
 from pitui.core.format.timestamps import local_minutes
+from pitui.core.live.open_by import OpenSessions, open_sessions
 from pitui.core.remotes.config import remotes_file
 from pitui.core.remotes.stores import mirrors_of
 from pitui.core.rows.safe_text import escape_json_c1, one_line
@@ -63,6 +64,11 @@ def print_listing(args: argparse.Namespace, cache: AnswerCache | None) -> int:
         print(f"pitui: {problem}", file=sys.stderr)
     if args.json:
         data = [with_marks(row.summary.to_json(), row, marks) for row in result.rows]
+        found = cache.open_sessions() if cache else open_sessions(exclude=os.getpid())
+        if depends is not None:
+            for folder in _held_folders(args.session_dir, cwd, archive, store):
+                depends.holders(folder, found)
+        with_holders(data, found)
         out = to_json(data) + "\n"
     else:
         out = render(result, show_cwd=args.all or store not in ("local", "archive"), marks=marks)
@@ -287,3 +293,20 @@ def with_marks(data: dict[str, object], row: CatalogRow, marks: Marks) -> dict[s
     data["pinned"] = marks.is_pinned(row.summary.id)
     data["tags"] = list(marks.tags_of(row.summary.id))
     return data
+
+
+def with_holders(data: list[dict[str, Any]], found: OpenSessions | None) -> None:
+    """Each session's `openBy`: the processes (other than pitui's own) holding it open, as
+    `found` saw them (empty where /proc cannot tell)."""
+    for item in data:
+        held = found.holders(item["path"]) if found is not None else []
+        item["openBy"] = [h.to_json() for h in held]
+
+
+def _held_folders(session_dir: str | None, cwd: str, archive: Path | None, store: str) -> list[str]:
+    """The folders whose sessions' holders `openBy` says (the kept answer checks them)."""
+    root = discovery.custom_session_dir(session_dir, cwd) or discovery.sessions_root()
+    folders = [str(root)] + ([str(archive)] if archive is not None else [])
+    if store not in ("local", "archive"):
+        folders += [str(mirror.folder) for mirror in mirrors_of(store, [])]
+    return folders

@@ -1,4 +1,5 @@
-"""`pitui trash FILE`: move a session file to the system trash (never a permanent delete)."""
+"""`pitui trash FILE [--force]`: move a session file to the system trash (never a permanent
+delete); refused while another process seems to be writing it, unless `--force`."""
 
 from __future__ import annotations
 
@@ -7,14 +8,23 @@ import argparse
 from pitui.core.changes.command_errors import writing_from_command
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.trash import trash_session
+from pitui.core.changes.write_guard import ConcurrentWriteWarning, activity_warning
+from pitui.core.session.source import is_regular
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="session .jsonl file")
+    parser.add_argument(
+        "--force", action="store_true", help="trash even if another process seems to be writing"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     with writing_from_command():
+        if not args.force and is_regular(args.file):  # anything else: trash_session says why
+            warning = activity_warning(args.file)
+            if warning is not None:
+                raise ConcurrentWriteWarning(warning)
         trash_session(args.file)
     print(f"moved {shown(args.file)} to the trash")
     return 0

@@ -3,7 +3,7 @@
 //
 // Protocol: one JSON request per line on stdin, one JSON response per line on stdout:
 //   {"ok":true,"result":...} or {"ok":false,"error":"..."}.
-// Ops: ping, context, listAll, list, listAllDefault, open, roundtrip, labelTimes, treeText, treeRows,
+// Ops: ping, context, listAll, list, listAllDefault, listDefault, open, roundtrip, labelTimes, treeText, treeRows,
 // branch, contextEdit
 // (see tests/oracle.py).
 // Package location: $PITUI_ORACLE_DIR (default <repo>/.oracle).
@@ -243,6 +243,9 @@ async function handle(req) {
 		case "listAllDefault":
 			process.env.PI_CODING_AGENT_DIR = req.agentDir; // getSessionsDir() reads it per call
 			return infos(await SessionManager.listAll(), req.withText);
+		case "listDefault": // what `pi --resume` lists in cwd (Pi makes the cwd's folder if missing)
+			process.env.PI_CODING_AGENT_DIR = req.agentDir; // getAgentDir() reads it per call
+			return infos(await SessionManager.list(req.cwd), req.withText);
 		case "open":
 			return opOpen(req);
 		case "roundtrip":

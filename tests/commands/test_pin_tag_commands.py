@@ -111,6 +111,7 @@ def test_pins_survive_trash_and_restore(
     target = oldest(capsys)
     path = Path(target["path"])
     assert main(["pin", str(path)]) == 0 and main(["tag", str(path), "keep"]) == 0
+    os.utime(path, (1_600_000_000, 1_600_000_000))  # not just written: trash refuses that
     assert main(["trash", str(path)]) == 0
     assert not path.exists() and listed(capsys, "pin:") == []
     os.rename(data_home / "Trash" / "files" / path.name, path)  # restored by hand

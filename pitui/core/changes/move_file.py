@@ -35,7 +35,7 @@ def move_file(source: Path, target: Path) -> None:
     `PituiError` saying why; on any failure the source is where it was."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        _rename(source, target)
+        rename_never_over(source, target)
     except FileExistsError:
         raise TargetExists(
             f"{shown(target)} exists: {shown(source)} was left where it is"
@@ -48,7 +48,7 @@ def move_file(source: Path, target: Path) -> None:
     sync_folder(source.parent)
 
 
-def _rename(source: Path, target: Path) -> None:
+def rename_never_over(source: Path, target: Path) -> None:
     if rename_no_replace(source, target):
         return
     try:

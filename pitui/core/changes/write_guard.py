@@ -2,8 +2,9 @@
 
 Two signs: the file changed in the last seconds (unless pitui itself made that change, in this
 process or another one: see `remember_own_write`), and another process has it open for
-writing (Linux `/proc`; Pi opens a file only for the moment of each append, a crashed or
-long-running writer may keep it open).
+writing (Linux `/proc`, `live.open_by`; Pi opens a file only for the moment of each append, a
+crashed or long-running writer may keep it open). A reader (a viewer, pitui's own app) is no
+sign. Where `/proc` cannot tell, the first sign is the only one.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from pitui.core.changes.file_messages import os_message, shown
 from pitui.core.errors import PituiError
+from pitui.core.live import open_by
 from pitui.core.session.source import NotRegularFile
 from pitui.core.user_dirs import cache_dir as _cache_dir
 
@@ -139,53 +140,13 @@ def process_writing(info: os.stat_result) -> str | None:
     """'pid N (name)' of another process with this file open for writing (Linux /proc)."""
     key = (info.st_dev, info.st_ino)
     me = os.getpid()
-    for pid, fd, target in _open_files():
-        if pid != me and target == key and _writable(Path(f"/proc/{pid}/fdinfo/{fd}")):
-            return f"pid {pid} ({shown(_command_name(pid))})"
+    for pid, fd, target in open_by.open_descriptors():
+        if pid != me and target == key and open_by.writable(pid, fd):
+            return f"pid {pid} ({shown(open_by.command_name(pid))})"
     return None
 
 
 def files_open(keys: set[FileKey]) -> set[FileKey] | None:
     """Which of `keys` some process (this one included) has open; None without /proc."""
-    if not Path("/proc/self/fd").is_dir():
-        return None
-    return {target for _, _, target in _open_files() if target in keys}
-
-
-def _open_files() -> Iterator[tuple[int, str, FileKey]]:
-    """(pid, fd, (dev, ino)) of every open file of every process we may inspect."""
-    try:
-        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
-    except OSError:
-        return
-    for pid in pids:
-        folder = f"/proc/{pid}/fd"
-        try:
-            fds = os.listdir(folder)
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                target = os.stat(f"{folder}/{fd}")
-            except OSError:
-                continue
-            yield pid, fd, (target.st_dev, target.st_ino)
-
-
-def _writable(fdinfo: Path) -> bool:
-    try:
-        text = fdinfo.read_text()
-    except OSError:
-        return False
-    for line in text.splitlines():
-        if line.startswith("flags:"):
-            access = int(line.split()[1], 8) & os.O_ACCMODE
-            return access in (os.O_WRONLY, os.O_RDWR)
-    return False
-
-
-def _command_name(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/comm").read_text().strip() or "?"
-    except OSError:
-        return "?"
+    found = open_by.snapshot(keys)
+    return None if found is None else set(found.by_key)
