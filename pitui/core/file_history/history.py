@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.errors import PituiError
-from pitui.core.file_history.pi_paths import is_within, resolve_to_cwd
+from pitui.core.file_history.pi_paths import is_within
 from pitui.core.file_history.session_changes import FileChange, session_changes
 
 
@@ -24,7 +24,9 @@ class FileHistory:
 def targets_of(path: str) -> tuple[str, ...]:
     """The absolute forms of a path given on this machine: as written (from the current
     folder) and, when a symbolic link leads elsewhere, where it leads."""
-    written = resolve_to_cwd(os.path.expanduser(path), os.getcwd()) or os.path.abspath(path)
+    written = os.path.abspath(os.path.expanduser(path))
+    if written.startswith("//"):  # as Pi's paths resolve (Node's path.resolve)
+        written = "/" + written.lstrip("/")
     real = os.path.realpath(written)
     return (written,) if real == written else (written, real)
 
