@@ -156,14 +156,16 @@ def test_blame_each_line_to_its_call_and_hand_changes(project: Path, capsys) -> 
 def test_blame_text_is_inert(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     s = EditingSession(project, seed=5)
     s.write("src/evil.txt", "ok\n\x1b]0;title\x07bell \u202eevil\n")
+    s.write("src/\x1b[2Jname\n.txt", "x\n")
     s.save(_sessions(project))
     (project / "src/evil.txt").write_text("ok\n\x1b]0;title\x07bell \u202eevil\n")
     assert main(["blame", "src/evil.txt"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
     assert "␛]0;title␇bell <U+202E>evil" in out
-    assert main(["log", "src/evil.txt"]) == 0
-    assert "\x1b" not in capsys.readouterr().out
+    assert main(["log", "src"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and out.count("\n") == 2 and "src/␛[2Jname␊.txt" in out
 
 
 def test_blame_bad_input_is_one_line(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]

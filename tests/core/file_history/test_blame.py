@@ -107,3 +107,15 @@ def test_crlf_and_bom_on_disk(tmp_path: Path) -> None:
     w = s.write("f.txt", "a\r\nb\r\n")
     e = s.edit("f.txt", "b", "c")
     assert _who(blame(_changes(tmp_path, s), "\ufeffa\r\nc\r\n")) == [("a", w), ("c", e)]
+
+
+def test_a_fuzzy_match_and_two_edits_in_one_call(tmp_path: Path) -> None:
+    s = EditingSession("/proj")
+    w = s.write("f.py", "a = \u201cx\u201d   \nb\nc\n")
+    edits = [{"oldText": 'a = "x"', "newText": 'a = "y"'}, {"oldText": "c", "newText": "C"}]
+    e = s.call("edit", {"path": "f.py", "edits": edits})
+    assert _who(blame(_changes(tmp_path, s), 'a = "y"\nb\nC\n')) == [
+        ('a = "y"', e),
+        ("b", w),
+        ("C", e),
+    ]
