@@ -3,6 +3,7 @@ folder: anything under it), newest first."""
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -50,8 +51,10 @@ def related(summaries: Iterable[SessionSummary], targets: Iterable[str]) -> list
 
 def file_history(summaries: Iterable[SessionSummary], targets: tuple[str, ...]) -> FileHistory:
     """The successful writes and edits of `summaries`' sessions that touched a target,
-    newest first."""
+    newest first; a call a fork copied into another session counted once, in the oldest
+    session that holds it (the copy did not run the tool again)."""
     history = FileHistory(targets)
+    created: dict[str, float] = {}
     for summary in summaries:
         try:
             changes = session_changes(summary.path)
@@ -61,6 +64,32 @@ def file_history(summaries: Iterable[SessionSummary], targets: tuple[str, ...]) 
         kept = [c for c in changes if c.succeeded and touches(c, targets)]
         if kept:
             history.sessions[kept[0].session_path] = summary
+            created[kept[0].session_path] = _created(summary)
             history.changes += kept
+    history.changes = _without_copies(history.changes, created)
     history.changes.sort(key=lambda change: change.order, reverse=True)
     return history
+
+
+def _created(summary: SessionSummary) -> float:
+    return math.inf if summary.created_ms is None else float(summary.created_ms)
+
+
+def _without_copies(changes: list[FileChange], created: dict[str, float]) -> list[FileChange]:
+    """One change per call: a fork copies its entries (ids, call ids and all) into the new
+    session, so the same call in several sessions is kept in the oldest of them."""
+    first: dict[tuple[object, ...], FileChange] = {}
+    unnamed = []
+    for change in changes:
+        if not isinstance(change.call_id, str):
+            unnamed.append(change)
+            continue
+        key = (change.call_id, change.entry_id, change.tool, change.path)
+        held = first.get(key)
+        if held is None or _age(change, created) < _age(held, created):
+            first[key] = change
+    return [*first.values(), *unnamed]
+
+
+def _age(change: FileChange, created: dict[str, float]) -> tuple[float, str]:
+    return (created.get(change.session_path, math.inf), change.session_path)
