@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     text = _read(args.file)
-    history = history_of(args)
+    history = history_of(args, with_text=True)
     targets = history.targets
     changes = [c for c in history.changes if c.path in targets]
     if not changes:

@@ -30,16 +30,17 @@ def add_file_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--json", action="store_true", help="print a JSON array")
 
 
-def history_of(args: argparse.Namespace, path: str | None = None) -> FileHistory:
-    """FILE's history in the sessions of the scope the options choose; their problems
-    (unreadable files, a scan's notices) said on stderr."""
+def history_of(args: argparse.Namespace, *, with_text: bool) -> FileHistory:
+    """FILE's history in the sessions of the scope the options choose (`with_text`: the
+    written text kept, for a replay); their problems (unreadable files, a scan's notices)
+    said on stderr."""
     store = default_store(args.archived, args.remote, args.everywhere)
     scope = sessions_in_scope(
         "", every=True, session_dir=args.session_dir, no_cache=args.no_cache, store=store
     )
-    targets = targets_of(path if path is not None else args.file)
+    targets = targets_of(args.file)
     sessions = scope.sessions if args.all else related(scope.sessions, targets)
-    history = file_history(sessions, targets)
+    history = file_history(sessions, targets, with_text=with_text)
     for problem in scope.problems + [f"cannot read {one_line(p)}" for p in history.unreadable]:
         print(f"pitui: {problem}", file=sys.stderr)
     return history

@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    history = history_of(args)
+    history = history_of(args, with_text=False)
     if args.json:
         sys.stdout.write(to_json([change_json(c) for c in history.changes]) + "\n")
     else:

@@ -464,7 +464,7 @@ class _Tools:
         targets = targets_of(path)
         if scope != "all":
             sessions = related(sessions, targets)
-        history = history_of_file(sessions, targets)
+        history = history_of_file(sessions, targets, with_text=False)
         redactor = Redactor(redact)
         cwds = {s.path: s.cwd for s in sessions}
         found: list[FileChangeFound] = []

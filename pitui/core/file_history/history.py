@@ -49,10 +49,13 @@ def related(summaries: Iterable[SessionSummary], targets: Iterable[str]) -> list
     ]
 
 
-def file_history(summaries: Iterable[SessionSummary], targets: tuple[str, ...]) -> FileHistory:
+def file_history(
+    summaries: Iterable[SessionSummary], targets: tuple[str, ...], *, with_text: bool = True
+) -> FileHistory:
     """The successful writes and edits of `summaries`' sessions that touched a target,
     newest first; a call a fork copied into another session counted once, in the oldest
-    session that holds it (the copy did not run the tool again)."""
+    session that holds it (the copy did not run the tool again). Without `with_text`, the
+    changes keep no written text (a log needs only their counts)."""
     history = FileHistory(targets)
     created: dict[str, float] = {}
     for summary in summaries:
@@ -62,6 +65,9 @@ def file_history(summaries: Iterable[SessionSummary], targets: tuple[str, ...]) 
             history.unreadable.append(f"{summary.path}: {error}")
             continue
         kept = [c for c in changes if c.succeeded and touches(c, targets)]
+        if not with_text:
+            for change in kept:
+                change.content, change.edits = None, ()
         if kept:
             history.sessions[kept[0].session_path] = summary
             created[kept[0].session_path] = _created(summary)
