@@ -8,7 +8,14 @@ import argparse
 import os
 import sys
 
-from pitui.commands.file_scope import add_file_arguments, history_of, nothing_note, short_id, when
+from pitui.commands.file_scope import (
+    add_file_arguments,
+    history_of,
+    nothing_note,
+    prefix_width,
+    short_id,
+    when,
+)
 from pitui.commands.listing import to_json
 from pitui.core.errors import PituiError
 from pitui.core.file_history.blame import BlamedLine, blame
@@ -32,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(to_json([line.to_json() for line in lines]) + "\n")
     else:
-        sys.stdout.write("".join(render(line) + "\n" for line in lines))
+        width = prefix_width(line.change.session_id for line in lines if line.change)
+        sys.stdout.write("".join(render(line, width) + "\n" for line in lines))
     return 0
 
 
@@ -49,12 +57,12 @@ def _read(path: str) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def render(line: BlamedLine) -> str:
-    """`SESSION-ID-PREFIX ENTRY-ID DATE | text`, the text made inert."""
+def render(line: BlamedLine, width: int = 8) -> str:
+    """`SESSION-ID-PREFIX ENTRY-ID DATE | text` (the prefix `width` long), the text inert."""
     change = line.change
     if change is None:
-        who = UNEXPLAINED.ljust(28)
+        who = UNEXPLAINED.ljust(width + 20)
     else:
         day = when(change.timestamp)[:10]
-        who = f"{short_id(change.session_id)} {short_id(change.entry_id)} {day:<10}"
+        who = f"{short_id(change.session_id, width)} {short_id(change.entry_id)} {day:<10}"
     return f"{who} | {visible(line.text)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from pitui.commands.grep_hits import sessions_in_scope
@@ -55,6 +56,20 @@ def when(timestamp: Any) -> str:
     return "?" if ms is None else local_minutes(ms)
 
 
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def prefix_width(ids: Iterable[Any], least: int = 8) -> int:
+    """The shortest prefix, `least` characters at the least, that tells these ids apart (Pi's
+    session ids are UUIDv7: their first 8 characters are the same for a minute)."""
+    distinct = {_text(value) for value in ids}
+    longest = max((len(text) for text in distinct), default=least)
+    width = least
+    while width < longest and len({text[:width] for text in distinct}) < len(distinct):
+        width += 1
+    return width
+
+
 def short_id(value: Any, width: int = 8) -> str:
-    text = value if isinstance(value, str) else str(value)
-    return one_line(text[:width]).ljust(width)
+    return one_line(_text(value)[:width]).ljust(width)

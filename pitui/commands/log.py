@@ -8,7 +8,14 @@ import argparse
 import os
 import sys
 
-from pitui.commands.file_scope import add_file_arguments, history_of, nothing_note, short_id, when
+from pitui.commands.file_scope import (
+    add_file_arguments,
+    history_of,
+    nothing_note,
+    prefix_width,
+    short_id,
+    when,
+)
 from pitui.commands.listing import to_json
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.file_history.pi_paths import is_within
@@ -28,7 +35,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(to_json([change_json(c) for c in history.changes]) + "\n")
     else:
         here = os.getcwd()
-        lines = [render(c, history.sessions.get(c.session_path), here) for c in history.changes]
+        width = prefix_width(c.session_id for c in history.changes)
+        lines = [
+            render(c, history.sessions.get(c.session_path), here, width) for c in history.changes
+        ]
         sys.stdout.write("".join(line + "\n" for line in lines))
     if not history.changes:
         print(f"pitui: {one_line(nothing_note(args))}", file=sys.stderr)
@@ -42,7 +52,7 @@ def change_json(change: FileChange) -> dict[str, object]:
     return {**change.to_json(), "path": change.session_path, "file": change.path}
 
 
-def render(change: FileChange, summary: SessionSummary | None, here: str) -> str:
+def render(change: FileChange, summary: SessionSummary | None, here: str, width: int = 8) -> str:
     """`TIME  TOOL  +A -R  SESSION ENTRY  FILE  NAME-OR-FIRST-MESSAGE (abandoned branch)`,
     every field inert."""
     file = os.path.relpath(change.path, here) if is_within(here, change.path) else change.path
@@ -56,7 +66,7 @@ def render(change: FileChange, summary: SessionSummary | None, here: str) -> str
         f"{when(change.timestamp):<16}",
         f"{change.tool:<5}",
         f"{counts:>9}",
-        f"{short_id(change.session_id)} {one_line(change.entry_id)}",
+        f"{short_id(change.session_id, width)} {one_line(change.entry_id)}",
         inert_path(file),
         label,
     ]
