@@ -188,3 +188,14 @@ def test_sessions_are_never_written(project: Path) -> None:
     assert main(["log", ".", "--all", "--json"]) == 0
     assert main(["blame", "src/calc.py"]) == 0
     assert {p: p.read_bytes() for p in _sessions(project).rglob("*.jsonl")} == before
+
+
+def test_session_id_prefixes_grow_until_they_differ() -> None:
+    from pitui.commands.file_scope import prefix_width, short_id
+
+    same_minute = ["01a23475-86e4-72ed", "01a23475-8721-72ed"]
+    assert prefix_width(same_minute) == 11
+    assert prefix_width(["01a23475-86e4", "01b00000-0000"]) == 8
+    assert prefix_width(["abc", "abc"]) == 8 and prefix_width([]) == 8
+    assert prefix_width(["s1", "s1-longer"]) == 8  # one is all of the other's prefix
+    assert short_id("\x1b[2Jxxxxxx", 8) == "␛[2Jxxxx" and short_id(7, 4) == "7   "
