@@ -15,6 +15,8 @@ SUBCOMMANDS = {
     "tree": "print a session's entry tree",
     "list": "list and search sessions",
     "grep": "search entries across sessions",
+    "log": "the writes and edits that touched a file, across sessions",
+    "blame": "which session and entry wrote each line of a file",
     "label": "set or clear the label of an entry",
     "name": "name a session",
     "trash": "move a session to the trash",

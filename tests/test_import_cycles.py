@@ -15,7 +15,13 @@ LAYERS = [
     ("pitui.core.session",),
     ("pitui.core.rows", "pitui.core.catalog"),
     ("pitui.core.live", "pitui.core.changes", "pitui.core.userdata", "pitui.core.remotes"),
-    ("pitui.core.export", "pitui.core.usage", "pitui.core.secrets", "pitui.core.entry_search"),
+    (
+        "pitui.core.export",
+        "pitui.core.usage",
+        "pitui.core.secrets",
+        "pitui.core.entry_search",
+        "pitui.core.file_history",
+    ),
     ("pitui.demo", "pitui.ui", "pitui.commands", "pitui.cli", "pitui.__main__"),
 ]
 

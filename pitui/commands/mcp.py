@@ -1,6 +1,7 @@
 """`pitui mcp [--session-dir DIR]`: a read-only Model Context Protocol server on stdio.
 
-Agents search and read Pi sessions through four tools. Every answer is typed (each tool
+Agents search and read Pi sessions, and ask which sessions changed a file, through five
+tools. Every answer is typed (each tool
 publishes its `outputSchema`; the text is the same JSON, compact, without empty fields),
 bounded (a page of at most `limit` items and about 60,000 characters) and has secrets
 redacted unless the call asks otherwise, paths included. Arguments out of range or too long
@@ -38,6 +39,9 @@ from pitui.core.errors import PituiError
 from pitui.core.export.pages import MAX_LIMIT as MAX_ENTRIES
 from pitui.core.export.pages import PAGE_CHARS, branch_page, context_page
 from pitui.core.export.redactor import Redactor
+from pitui.core.file_history.history import file_history as history_of_file
+from pitui.core.file_history.history import related, targets_of
+from pitui.core.file_history.session_changes import FileChange
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.session.session import Session
 
@@ -45,7 +49,8 @@ INSTRUCTIONS = (
     "Search and read the user's Pi coding-agent sessions (read-only). Find sessions with "
     "search_sessions or single messages with search_entries, then read one with "
     "read_session (a page of its branch, with entry ids) or get_context (the messages the "
-    "model was sent), naming it by its id. Secrets are redacted unless redact=false."
+    "model was sent), naming it by its id. file_history tells which sessions wrote or "
+    "edited a file, and when. Secrets are redacted unless redact=false."
 )
 QUERY_HELP = (
     'Search text as in `pitui list`: words (all must match, case-insensitive), "an exact '
@@ -94,6 +99,22 @@ Redact = Annotated[
     bool, Field(description="Replace secrets (API keys, tokens, passwords) with [REDACTED:kind]")
 ]
 Query = Annotated[str, Field(description=QUERY_HELP, json_schema_extra={"maxLength": MAX_QUERY})]
+FilePath = Annotated[
+    str,
+    Field(
+        description="A file, or a folder (everything under it): absolute, or relative to the "
+        "folder the server runs in",
+        json_schema_extra={"maxLength": MAX_REFERENCE},
+    ),
+]
+FileScope = Annotated[
+    Literal["folder", "all"],
+    Field(
+        description="folder: the sessions run in a folder that holds the path (or inside "
+        "it), those that could name it relatively; all: every session"
+    ),
+]
+NOTHING_NOTE = "no successful write or edit in these sessions touched it"
 
 
 def _limit_field(what: str, most: int) -> Any:
@@ -149,6 +170,27 @@ class EntryFound(TypedDict):
 
 class EntriesPage(TypedDict):
     entries: list[EntryFound]
+    offset: int
+    nextOffset: NotRequired[int]
+    note: NotRequired[str]
+
+
+class FileChangeFound(TypedDict):
+    """A successful write or edit call (`pitui log --json`'s fields)."""
+
+    path: str  # the session's file
+    sessionId: str
+    id: str  # the assistant message holding the call
+    tool: str
+    timestamp: NotRequired[str]
+    added: int
+    removed: int
+    branch: str  # "active", or "abandoned": on a branch the session left
+    file: str  # the file it wrote
+
+
+class FileHistoryPage(TypedDict):
+    changes: list[FileChangeFound]
     offset: int
     nextOffset: NotRequired[int]
     note: NotRequired[str]
@@ -223,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
-    """The server and its four read-only tools (and nothing else: no resources, prompts or
+    """The server and its five read-only tools (and nothing else: no resources, prompts or
     subscriptions, which it would report having)."""
     from mcp.server.mcpserver import MCPServer  # deferred: see ARCHITECTURE.md
     from mcp.types import ToolAnnotations  # deferred: see ARCHITECTURE.md
@@ -246,6 +288,7 @@ def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
         tools.search_entries,
         tools.read_session,
         tools.get_context,
+        tools.file_history,
     ):
         server.add_tool(_reported(tool), name=tool.__name__, annotations=read_only)
     return server
@@ -395,6 +438,53 @@ class _Tools:
         page: Any = context_page(self._open(session), leaf, start, limit, redact)
         return _typed_ids(page)
 
+    def file_history(
+        self,
+        path: FilePath,
+        scope: FileScope = "folder",
+        limit: Annotated[int, _limit_field("calls", MAX_RESULTS)] = 20,
+        offset: Offset = 0,
+        redact: Redact = True,
+    ) -> FileHistoryPage:
+        """Which sessions changed a file, how and when (what `pitui log --json` answers):
+        every successful write and edit call that touched it (a folder: anything under
+        it), newest first, each with its session's id and path, the entry id of the
+        assistant message that made the call (read around it with read_session,
+        session=sessionId, leaf=id), the tool, time, lines added and removed, and whether
+        it is on a branch the session later abandoned. Failed calls changed nothing and
+        are left out."""
+        if not path.strip():
+            raise PituiError("file_history needs a path")
+        if len(path) > MAX_REFERENCE:
+            raise PituiError(
+                f"path: at most {MAX_REFERENCE:,} characters (this one has {len(path):,})"
+            )
+        limit, start = _limit(limit, MAX_RESULTS), _start(offset)
+        sessions = self._scope("", "all").sessions
+        targets = targets_of(path)
+        if scope != "all":
+            sessions = related(sessions, targets)
+        history = history_of_file(sessions, targets, with_text=False)
+        redactor = Redactor(redact)
+        cwds = {s.path: s.cwd for s in sessions}
+        found: list[FileChangeFound] = []
+        size = 0
+        for change in history.changes[start : start + limit]:
+            item = _change_json(change, redactor, cwds)
+            weight = len(compact_json(item))
+            if found and size + weight > PAGE_CHARS:
+                break
+            found.append(item)
+            size += weight
+        page: FileHistoryPage = {"changes": found, "offset": start}
+        if start + len(found) < len(history.changes):
+            page["nextOffset"] = start + len(found)
+        if not history.changes:
+            page["note"] = NOTHING_NOTE + (
+                '; scope: "all" reads every session' if scope != "all" else ""
+            )
+        return page
+
     # -- helpers -----------------------------------------------------------------------------
 
     def _scope(self, query: str, scope: str) -> Any:
@@ -490,6 +580,25 @@ def _hit_json(hit: Any, redactor: Redactor, cwds: dict[str, Any]) -> Any:
     if isinstance(data.get("timestamp"), str):
         out["timestamp"] = data["timestamp"]
     out.update(line=data["line"], snippet=data["snippet"])
+    return out
+
+
+def _change_json(change: FileChange, redactor: Redactor, cwds: dict[str, Any]) -> Any:
+    cwd = cwds.get(change.session_path)
+    out: dict[str, Any] = {
+        "path": redactor.path(change.session_path, cwd if isinstance(cwd, str) else None),
+        "sessionId": _text(change.session_id),
+        "id": change.entry_id,
+        "tool": change.tool,
+    }
+    if isinstance(change.timestamp, str):
+        out["timestamp"] = change.timestamp
+    out.update(
+        added=change.added,
+        removed=change.removed,
+        branch=change.branch,
+        file=redactor.text(change.path),
+    )
     return out
 
 

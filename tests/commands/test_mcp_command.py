@@ -1,4 +1,4 @@
-"""`pitui mcp`: the four read-only tools, over the SDK's own client (stdio and in-process)
+"""`pitui mcp`: the five read-only tools, over the SDK's own client (stdio and in-process)
 and as the real Pi sees them (`pi mcp add`, `pi mcp list`)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from pitui.cli import main
 from pitui.core.catalog.scan.discovery import project_dir
 
-TOOLS = ["search_sessions", "search_entries", "read_session", "get_context"]
+TOOLS = ["search_sessions", "search_entries", "read_session", "get_context", "file_history"]
 KEY = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
 
@@ -222,7 +222,7 @@ def test_pi_mcp_list_names_the_tools(store: Path, tmp_path: Path) -> None:
         [str(node), str(cli), "mcp", "list"], env=env, capture_output=True, text=True, timeout=60
     )
     assert listed.returncode == 0, listed.stdout + listed.stderr
-    assert "pitui: connected, 4 tools" in listed.stdout
+    assert "pitui: connected, 5 tools" in listed.stdout
     assert f"tools: {', '.join(TOOLS)}" in listed.stdout
 
 
@@ -477,3 +477,32 @@ async def test_one_server_sees_sessions_written_between_its_calls(store: Path) -
         assert await ids(client, "zebra") == {"0190cccc-new", "0190aaaa-mcp-test"}
         new.unlink()
         assert await ids(client, "zebra") == {"0190aaaa-mcp-test"}
+
+
+async def test_file_history_answers_what_log_json_answers(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from file_edits import EditingSession
+
+    cwd = Path(os.getcwd())
+    s = EditingSession(cwd, seed=7)
+    first = s.write("notes.txt", f"token {KEY}\n")
+    s.edit("notes.txt", "token", "the token")
+    s.edit("notes.txt", "nowhere", "x", error=True)  # failed: left out
+    s.write(f"keys/{KEY}.txt", "x\n")
+    s.save(store.parent.parent)
+    assert main(["log", ".", "--json"]) == 0
+    logged = json.loads(capsys.readouterr().out)
+    page = await _page("file_history", path=".", redact=False)
+    assert page["changes"] == logged
+    assert "nextOffset" not in page and len(page["changes"]) == 3
+    redacted = await _page("file_history", path=str(cwd), limit=2)
+    assert [c["id"] for c in redacted["changes"]] == [c["id"] for c in logged[:2]]
+    assert redacted["nextOffset"] == 2 and KEY not in json.dumps(redacted)
+    assert "[REDACTED:github]" in redacted["changes"][0]["file"]
+    last = await _page("file_history", path=".", offset=2)
+    assert [c["id"] for c in last["changes"]] == [first] and "nextOffset" not in last
+    none = await _page("file_history", path="never-written.txt")
+    assert none["changes"] == [] and 'scope: "all"' in none["note"]
+    error, text = await _call("file_history", path=" ")
+    assert error and "file_history needs a path" in text

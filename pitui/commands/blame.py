@@ -1,0 +1,68 @@
+"""`pitui blame FILE [--all | --session-dir DIR | --archived | --remote NAME | --everywhere]
+[--json]`: each line of FILE as it is now, with the session and entry whose call last wrote
+it (`core/file_history/blame`); a line no session explains says so."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from pitui.commands.file_scope import (
+    add_file_arguments,
+    history_of,
+    nothing_note,
+    prefix_width,
+    short_id,
+    when,
+)
+from pitui.commands.listing import to_json
+from pitui.core.errors import PituiError
+from pitui.core.file_history.blame import BlamedLine, blame
+from pitui.core.rows.safe_text import visible
+
+UNEXPLAINED = "(no session wrote it)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_file_arguments(parser, "a file")
+
+
+def run(args: argparse.Namespace) -> int:
+    text = _read(args.file)
+    history = history_of(args, with_text=True)
+    targets = history.targets
+    changes = [c for c in history.changes if c.path in targets]
+    if not changes:
+        raise PituiError(nothing_note(args))
+    lines = blame(changes, text)
+    if args.json:
+        sys.stdout.write(to_json([line.to_json() for line in lines]) + "\n")
+    else:
+        width = prefix_width(line.change.session_id for line in lines if line.change)
+        sys.stdout.write("".join(render(line, width) + "\n" for line in lines))
+    return 0
+
+
+def _read(path: str) -> str:
+    if os.path.isdir(path):
+        raise PituiError(f"{path} is a folder: blame takes a file (pitui log takes a folder)")
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except FileNotFoundError:
+        raise PituiError(f"no such file: {path}") from None
+    except OSError as error:
+        raise PituiError(f"cannot read {path}: {error.strerror or error}") from None
+    return data.decode("utf-8", errors="replace")
+
+
+def render(line: BlamedLine, width: int = 8) -> str:
+    """`SESSION-ID-PREFIX ENTRY-ID DATE | text` (the prefix `width` long), the text inert."""
+    change = line.change
+    if change is None:
+        who = UNEXPLAINED.ljust(width + 20)
+    else:
+        day = when(change.timestamp)[:10]
+        who = f"{short_id(change.session_id, width)} {short_id(change.entry_id)} {day:<10}"
+    return f"{who} | {visible(line.text)}"

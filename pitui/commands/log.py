@@ -1,0 +1,74 @@
+"""`pitui log FILE [--all | --session-dir DIR | --archived | --remote NAME | --everywhere]
+[--json]`: every successful write and edit that touched FILE (a folder: anything under it)
+across sessions, newest first (the history itself is `core/file_history`'s)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from pitui.commands.file_scope import (
+    add_file_arguments,
+    history_of,
+    nothing_note,
+    prefix_width,
+    short_id,
+    when,
+)
+from pitui.commands.listing import to_json
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.file_history.pi_paths import is_within
+from pitui.core.file_history.session_changes import ABANDONED, FileChange
+from pitui.core.rows.safe_text import inert_path, one_line
+
+LABEL_WIDTH = 60
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_file_arguments(parser, "a file, or a folder (everything under it)")
+
+
+def run(args: argparse.Namespace) -> int:
+    history = history_of(args, with_text=False)
+    if args.json:
+        sys.stdout.write(to_json([change_json(c) for c in history.changes]) + "\n")
+    else:
+        here = os.getcwd()
+        width = prefix_width(c.session_id for c in history.changes)
+        lines = [
+            render(c, history.sessions.get(c.session_path), here, width) for c in history.changes
+        ]
+        sys.stdout.write("".join(line + "\n" for line in lines))
+    if not history.changes:
+        print(f"pitui: {one_line(nothing_note(args))}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def change_json(change: FileChange) -> dict[str, object]:
+    """`path` (the session's file, as `pitui grep`'s), `sessionId`, `id` (the entry), `tool`,
+    `timestamp`, `added`, `removed`, `branch`, and `file`: the file it wrote."""
+    return {**change.to_json(), "path": change.session_path, "file": change.path}
+
+
+def render(change: FileChange, summary: SessionSummary | None, here: str, width: int = 8) -> str:
+    """`TIME  TOOL  +A -R  SESSION ENTRY  FILE  NAME-OR-FIRST-MESSAGE (abandoned branch)`,
+    every field inert."""
+    file = os.path.relpath(change.path, here) if is_within(here, change.path) else change.path
+    label = ""
+    if summary is not None:
+        label = one_line(summary.name or summary.first_message or "")
+        if len(label) > LABEL_WIDTH:
+            label = label[: LABEL_WIDTH - 1] + "…"
+    counts = f"+{change.added} -{change.removed}"
+    fields = [
+        f"{when(change.timestamp):<16}",
+        f"{change.tool:<5}",
+        f"{counts:>9}",
+        f"{short_id(change.session_id, width)} {one_line(change.entry_id)}",
+        inert_path(file),
+        label,
+    ]
+    line = "  ".join(fields).rstrip()
+    return line + " (abandoned branch)" if change.branch == ABANDONED else line

@@ -1,0 +1,1 @@
+"""What sessions did to files: their `write` and `edit` calls (`pitui log`, `pitui blame`)."""

@@ -1,0 +1,101 @@
+"""A file's history across sessions: every successful write and edit that touched it (a
+folder: anything under it), newest first."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.errors import PituiError
+from pitui.core.file_history.pi_paths import is_within
+from pitui.core.file_history.session_changes import FileChange, session_changes
+
+
+@dataclass
+class FileHistory:
+    targets: tuple[str, ...]  # the file or folder asked about (and its real path)
+    changes: list[FileChange] = field(default_factory=list)  # newest first
+    sessions: dict[str, SessionSummary] = field(default_factory=dict)  # by path
+    unreadable: list[str] = field(default_factory=list)  # "path: why"
+
+
+def targets_of(path: str) -> tuple[str, ...]:
+    """The absolute forms of a path given on this machine: as written (from the current
+    folder) and, when a symbolic link leads elsewhere, where it leads."""
+    written = os.path.abspath(os.path.expanduser(path))
+    if written.startswith("//"):  # as Pi's paths resolve (Node's path.resolve)
+        written = "/" + written.lstrip("/")
+    real = os.path.realpath(written)
+    return (written,) if real == written else (written, real)
+
+
+def touches(change: FileChange, targets: Iterable[str]) -> bool:
+    return any(is_within(target, change.path) for target in targets)
+
+
+def related(summaries: Iterable[SessionSummary], targets: Iterable[str]) -> list[SessionSummary]:
+    """The sessions run in a folder that holds a target, or inside a target folder: those
+    that could have named it by a relative path (any session may name it absolutely: the
+    callers' `--all` reads every one)."""
+    wanted = tuple(targets)
+    return [
+        summary
+        for summary in summaries
+        if summary.cwd
+        and any(is_within(summary.cwd, t) or is_within(t, summary.cwd) for t in wanted)
+    ]
+
+
+def file_history(
+    summaries: Iterable[SessionSummary], targets: tuple[str, ...], *, with_text: bool = True
+) -> FileHistory:
+    """The successful writes and edits of `summaries`' sessions that touched a target,
+    newest first; a call a fork copied into another session counted once, in the oldest
+    session that holds it (the copy did not run the tool again). Without `with_text`, the
+    changes keep no written text (a log needs only their counts)."""
+    history = FileHistory(targets)
+    created: dict[str, float] = {}
+    for summary in summaries:
+        try:
+            changes = session_changes(summary.path)
+        except (PituiError, OSError) as error:
+            history.unreadable.append(f"{summary.path}: {error}")
+            continue
+        kept = [c for c in changes if c.succeeded and touches(c, targets)]
+        if not with_text:
+            for change in kept:
+                change.content, change.edits = None, ()
+        if kept:
+            history.sessions[kept[0].session_path] = summary
+            created[kept[0].session_path] = _created(summary)
+            history.changes += kept
+    history.changes = _without_copies(history.changes, created)
+    history.changes.sort(key=lambda change: change.order, reverse=True)
+    return history
+
+
+def _created(summary: SessionSummary) -> float:
+    return math.inf if summary.created_ms is None else float(summary.created_ms)
+
+
+def _without_copies(changes: list[FileChange], created: dict[str, float]) -> list[FileChange]:
+    """One change per call: a fork copies its entries (ids, call ids and all) into the new
+    session, so the same call in several sessions is kept in the oldest of them."""
+    first: dict[tuple[object, ...], FileChange] = {}
+    unnamed = []
+    for change in changes:
+        if not isinstance(change.call_id, str):
+            unnamed.append(change)
+            continue
+        key = (change.call_id, change.entry_id, change.tool, change.path)
+        held = first.get(key)
+        if held is None or _age(change, created) < _age(held, created):
+            first[key] = change
+    return [*first.values(), *unnamed]
+
+
+def _age(change: FileChange, created: dict[str, float]) -> tuple[float, str]:
+    return (created.get(change.session_path, math.inf), change.session_path)

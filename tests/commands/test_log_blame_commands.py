@@ -1,0 +1,201 @@
+"""`pitui log` and `pitui blame`: a file's writes and edits across sessions, newest first,
+and the call that last wrote each of its lines; scopes, JSON, inert text, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from file_edits import CALC_AFTER, CALC_BEFORE, CALC_DETAILS, CALC_EDITS, EditingSession
+
+from pitui.cli import main
+from pitui.demo.builder import BASE_MS
+
+HOUR = 3_600_000
+LOG_KEYS = ["path", "sessionId", "id", "tool", "timestamp", "added", "removed", "branch", "file"]
+BLAME_KEYS = ["line", "text", "path", "sessionId", "id", "timestamp"]
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An agent folder with no sessions yet, pitui's cache beside it, and a project folder
+    (the current folder) holding src/."""
+    agent = tmp_path / "agent"
+    (agent / "sessions").mkdir(parents=True)
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    return project
+
+
+def _sessions(project: Path) -> Path:
+    return project.parent / "agent" / "sessions"
+
+
+def _json(capsys: pytest.CaptureFixture[str]) -> list[dict]:
+    return json.loads(capsys.readouterr().out)
+
+
+def _calc_history(project: Path) -> dict[str, str]:
+    """src/calc.py written and edited by three sessions, one of them on two branches; failed
+    calls and other files between."""
+    one = EditingSession(project, seed=1)
+    ids = {"write": one.write("src/calc.py", CALC_BEFORE)}
+    one.edit("src/calc.py", "not in the file", "x", error=True)
+    one.write("README.md", "# calc\n")
+    one.builder.add("session_info", name="first \x1b[31mred\x1b[0m session")
+    one.save(_sessions(project))
+    two = EditingSession(project, seed=2, ms=BASE_MS + HOUR)
+    ids["edit"] = two.call(
+        "edit", {"path": str(project / "src/calc.py"), "edits": CALC_EDITS}, details=CALC_DETAILS
+    )
+    ids["tried"] = two.edit("src/calc.py", "def add", "def plus")
+    two.branch_from(ids["edit"])
+    ids["legacy"] = two.call(
+        "edit",
+        {"path": "src/calc.py", "oldText": "    return a - b", "newText": "    return b - a"},
+    )
+    two.save(_sessions(project))
+    three = EditingSession(project / "src", seed=3, ms=BASE_MS + 2 * HOUR)  # run in src/
+    ids["string"] = three.call(
+        "edit",
+        {
+            "path": "calc.py",
+            "edits": json.dumps({"oldText": "total = a + b", "newText": "total = b + a"}),
+        },
+    )
+    three.save(_sessions(project))
+    return ids
+
+
+def test_log_newest_first_abandoned_marked_failed_left_out(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    ids = _calc_history(project)
+    assert main(["log", "src/calc.py", "--json"]) == 0
+    found = _json(capsys)
+    assert [c["id"] for c in found] == [
+        ids["string"],
+        ids["legacy"],
+        ids["tried"],
+        ids["edit"],
+        ids["write"],
+    ]
+    assert all(list(c) == LOG_KEYS for c in found)
+    assert {c["file"] for c in found} == {str(project / "src/calc.py")}
+    assert [c["branch"] for c in found] == ["active", "active", "abandoned", "active", "active"]
+    assert [(c["added"], c["removed"]) for c in found] == [(1, 1), (1, 1), (1, 1), (3, 2), (6, 0)]
+    assert [c["tool"] for c in found][-1] == "write"
+    assert len({c["sessionId"] for c in found}) == 3
+    assert main(["log", "src/calc.py"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 5
+    assert lines[2].endswith(" (abandoned branch)") and "(abandoned" not in lines[1]
+    assert f" {ids['edit']}  src/calc.py  work on the files (session 2)" in lines[3]
+    assert "edit" in lines[0] and "+1 -1" in lines[0]
+    assert "first ␛[31mred␛[0m session" in lines[4] and "\x1b" not in "".join(lines)
+
+
+def test_log_of_a_folder_and_the_scopes(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    _calc_history(project)
+    elsewhere = EditingSession("/somewhere/else", seed=4, ms=BASE_MS + 3 * HOUR)
+    far = elsewhere.write(str(project / "src/new.py"), "x = 1\n")
+    elsewhere.save(_sessions(project))
+    assert main(["log", ".", "--json"]) == 0
+    files = [c["file"] for c in _json(capsys)]
+    assert set(files) == {str(project / "src/calc.py"), str(project / "README.md")}
+    assert main(["log", "src", "--all", "--json"]) == 0  # --all: the session run elsewhere too
+    found = _json(capsys)
+    assert found[0]["id"] == far and found[0]["file"] == str(project / "src/new.py")
+    assert main(["log", "src/new.py"]) == 1  # only a session run elsewhere wrote it
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "--all" in captured.err
+
+
+def test_log_exit_status_as_grep(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    _calc_history(project)
+    assert main(["log", "src/nothing.py", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == [] and captured.err.startswith("pitui: no successful")
+    assert main(["log", "src/calc.py", "--archived", "--everywhere"]) == 2  # a usage error
+
+
+def test_blame_each_line_to_its_call_and_hand_changes(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    ids = _calc_history(project)
+    now = CALC_AFTER.replace("def add", "def plus").replace("a + b", "b + a")
+    lines = now.replace("a - b", "b - a").splitlines()
+    lines.insert(3, "# added by hand")
+    (project / "src/calc.py").write_text("\n".join(lines) + "\n")
+    assert main(["blame", "src/calc.py", "--json"]) == 0
+    found = _json(capsys)
+    assert all(list(line) == BLAME_KEYS for line in found)
+    assert [(b["line"], b["text"], b["id"]) for b in found] == [
+        (1, "def plus(a, b):", ids["tried"]),  # the abandoned branch's edit did happen
+        (2, "    total = b + a", ids["string"]),
+        (3, "    return total", ids["edit"]),
+        (4, "# added by hand", None),
+        (5, "", ids["write"]),
+        (6, "", ids["write"]),
+        (7, "def subtract(a, b):", ids["edit"]),
+        (8, "    return b - a", ids["legacy"]),
+    ]
+    assert (
+        found[3]["sessionId"] is None and found[3]["path"] is None and found[3]["timestamp"] is None
+    )
+    assert main(["blame", "src/calc.py"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 8
+    assert out[3] == "(no session wrote it)        | # added by hand"
+    session, entry, day, bar = out[6].split()[:4]
+    assert entry == ids["edit"] and bar == "|" and out[6].endswith("| def subtract(a, b):")
+    assert len(session) == 8 and len(day) == 10
+
+
+def test_blame_text_is_inert(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    s = EditingSession(project, seed=5)
+    s.write("src/evil.txt", "ok\n\x1b]0;title\x07bell \u202eevil\n")
+    s.write("src/\x1b[2Jname\n.txt", "x\n")
+    s.save(_sessions(project))
+    (project / "src/evil.txt").write_text("ok\n\x1b]0;title\x07bell \u202eevil\n")
+    assert main(["blame", "src/evil.txt"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "␛]0;title␇bell <U+202E>evil" in out
+    assert main(["log", "src"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and out.count("\n") == 2 and "src/␛[2Jname␊.txt" in out
+
+
+def test_blame_bad_input_is_one_line(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    _calc_history(project)
+    assert main(["blame", "src/missing.py"]) == 1
+    assert capsys.readouterr().err == "pitui: no such file: src/missing.py\n"
+    assert main(["blame", "src"]) == 1
+    assert "is a folder" in capsys.readouterr().err
+    (project / "untouched.txt").write_text("never written by a session\n")
+    assert main(["blame", "untouched.txt"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith("pitui: no successful write or edit")
+
+
+def test_sessions_are_never_written(project: Path) -> None:
+    _calc_history(project)
+    (project / "src/calc.py").write_text("anything\n")
+    before = {p: p.read_bytes() for p in _sessions(project).rglob("*.jsonl")}
+    assert main(["log", ".", "--all", "--json"]) == 0
+    assert main(["blame", "src/calc.py"]) == 0
+    assert {p: p.read_bytes() for p in _sessions(project).rglob("*.jsonl")} == before
+
+
+def test_session_id_prefixes_grow_until_they_differ() -> None:
+    from pitui.commands.file_scope import prefix_width, short_id
+
+    same_minute = ["01a23475-86e4-72ed", "01a23475-8721-72ed"]
+    assert prefix_width(same_minute) == 11
+    assert prefix_width(["01a23475-86e4", "01b00000-0000"]) == 8
+    assert prefix_width(["abc", "abc"]) == 8 and prefix_width([]) == 8
+    assert prefix_width(["s1", "s1-longer"]) == 8  # one is all of the other's prefix
+    assert short_id("\x1b[2Jxxxxxx", 8) == "␛[2Jxxxx" and short_id(7, 4) == "7   "

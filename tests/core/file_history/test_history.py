@@ -1,0 +1,70 @@
+"""A file's history across sessions: which sessions are read, newest first, forks' copies
+counted once."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from file_edits import EditingSession
+
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.file_history.history import file_history, related, targets_of
+from pitui.demo.builder import BASE_MS, make_header, session_path, write_session
+
+HOUR = 3_600_000
+
+
+def _summary(path: Path, cwd: str, created_ms: int | None) -> SessionSummary:
+    return SessionSummary(str(path), "id", cwd, None, None, created_ms, created_ms, 1, "hi")
+
+
+def test_a_fork_copy_is_counted_once_in_the_older_session(tmp_path: Path) -> None:
+    one = EditingSession("/proj")
+    done = one.edit("a.txt", "x", "y")
+    original = one.save(tmp_path)
+    fork_header = make_header(one.rng, "/proj", BASE_MS + HOUR, parent_session=str(original))
+    fork = write_session(
+        session_path(tmp_path, fork_header), fork_header, copy.deepcopy(one.builder.entries)
+    )
+    two = EditingSession("/proj", seed=2, ms=BASE_MS + 2 * HOUR)
+    later = two.edit("a.txt", "y", "z")
+    other = two.save(tmp_path)
+    summaries = [
+        _summary(fork, "/proj", BASE_MS + HOUR),
+        _summary(other, "/proj", BASE_MS + 2 * HOUR),
+        _summary(original, "/proj", BASE_MS),
+    ]
+    history = file_history(summaries, ("/proj/a.txt",))
+    assert [(c.entry_id, c.session_path) for c in history.changes] == [
+        (later, str(other)),
+        (done, str(original)),
+    ]
+
+
+def test_sessions_that_could_name_the_file(tmp_path: Path) -> None:
+    made = {cwd: _summary(tmp_path / f"{i}.jsonl", cwd, 0) for i, cwd in enumerate(
+        ["/", "/proj", "/proj/src", "/proj/src/deep", "/project", "/other", ""]
+    )}  # fmt: skip
+    assert [s.cwd for s in related(made.values(), ("/proj/src",))] == [
+        "/",
+        "/proj",
+        "/proj/src",
+        "/proj/src/deep",
+    ]
+
+
+def test_unreadable_sessions_are_reported_not_raised(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"type":"message"}\n')
+    history = file_history([_summary(broken, "/proj", 0)], ("/proj/a.txt",))
+    assert history.changes == [] and len(history.unreadable) == 1
+
+
+def test_targets_are_absolute(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    base = tmp_path.resolve()
+    (base / "real").mkdir()
+    (base / "link").symlink_to(base / "real")
+    monkeypatch.chdir(base)
+    assert targets_of("link/f.txt") == (str(base / "link/f.txt"), str(base / "real/f.txt"))
+    assert targets_of("real/./f.txt") == (str(base / "real/f.txt"),)
