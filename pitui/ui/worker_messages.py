@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from textual.message import Message
@@ -76,6 +76,7 @@ class PreviewReady(Message):
     path: Any
     exchanges: list[tuple[str, str]]
     matches: tuple[list[Any], int] = ([], 0)  # the first entries matching the search, and all
+    holders: list[Any] = field(default_factory=list)  # other processes holding the file open
 
 
 @dataclass

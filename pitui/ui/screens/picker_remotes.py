@@ -58,7 +58,12 @@ def _reporter(screen: Screen[Any], name: str) -> Callable[[int, int], None]:
 
 
 def sync_notices(results: list[SyncResult]) -> list[str]:
-    """A line for each remote that could not be synced (its last mirror stays listed)."""
-    return [
-        f"{r.name}: {one_line(r.error)} (its last mirror stays listed)" for r in results if r.error
-    ]
+    """A line for each remote that could not be synced (its last mirror stays listed), and
+    what a sync that worked has to say (files that vanished there, a mirror grown large)."""
+    notices: list[str] = []
+    for r in results:
+        if r.error:
+            notices.append(f"{r.name}: {one_line(r.error)} (its last mirror stays listed)")
+            continue
+        notices += [f"{r.name}: {one_line(said)}" for said in (r.note, r.warning) if said]
+    return notices

@@ -1,0 +1,88 @@
+"""The app's memory while the highlighted session is being written, as when pi is at work:
+`pitui --all` in tmux on a generated store, lines appended to the session the picker
+highlights (the newest) at `--rate` lines a second for `--minutes`, the app's resident memory
+(VmRSS, /proc) read every 10 s.
+
+    python benchmarks/bench_soak.py [--sessions 1000] [--minutes 5] [--rate 50]
+
+The store is copied first (its files are appended to). Prints each sample, then the first,
+last and largest, and the growth per minute after the first minute (the app settles first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_tui_launch as tui
+import procs
+
+
+def rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    found = re.search(r"VmRSS:\s+(\d+) kB", status)
+    return int(found.group(1)) / 1024 if found else 0.0
+
+
+def newest(sessions: Path) -> Path:
+    return max(sessions.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)
+
+
+def line(n: int, parent: str) -> bytes:
+    entry = {"type": "message", "id": f"soak{n:08x}", "parentId": parent,
+             "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+             "message": {"role": "user" if n % 2 else "assistant",
+                         "content": [{"type": "text", "text": f"soak line {n} " * 8}]}}  # fmt: skip
+    return json.dumps(entry).encode() + b"\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--minutes", type=float, default=5.0)
+    parser.add_argument("--rate", type=float, default=50.0)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="pitui-bench-soak-"))
+    try:
+        agent = work / "agent"
+        shutil.copytree(tui.store(args.sessions) / "sessions", agent / "sessions")
+        target = newest(agent / "sessions")
+        parent = json.loads(target.read_bytes().splitlines()[-1])["id"]
+        launch = tui.Launch(procs.pitui_argv("--all"), tui.pitui_env(agent, work / "cache"), work)
+        try:
+            launch.until(tui.pitui_all(args.sessions), 120)
+            samples: list[tuple[float, float]] = []
+            start = next_sample = time.perf_counter()
+            n = 0
+            with target.open("ab") as out:
+                while (now := time.perf_counter()) - start < args.minutes * 60:
+                    if now >= next_sample:
+                        samples.append((now - start, rss_mb(launch.pid)))
+                        print(f"{samples[-1][0]:6.0f} s  {samples[-1][1]:7.1f} MB", flush=True)
+                        next_sample += 10
+                    out.write(line(n, parent))
+                    out.flush()
+                    parent, n = f"soak{n:08x}", n + 1
+                    time.sleep(1 / args.rate)
+            samples.append((time.perf_counter() - start, rss_mb(launch.pid)))
+        finally:
+            launch.close(tui.QUIT_PITUI)
+        settled = [s for s in samples if s[0] >= 60] or samples
+        slope = (settled[-1][1] - settled[0][1]) / max((settled[-1][0] - settled[0][0]) / 60, 1e-9)
+        print(f"\n{n} lines appended to the highlighted session in {args.minutes:g} min; "
+              f"RSS first {samples[0][1]:.0f} MB, last {samples[-1][1]:.0f} MB, "
+              f"max {max(s[1] for s in samples):.0f} MB; after the first minute "
+              f"{slope:+.1f} MB/min")  # fmt: skip
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
