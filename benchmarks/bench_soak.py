@@ -5,7 +5,8 @@ highlights (the newest) at `--rate` lines a second for `--minutes`, the app's re
 
     python benchmarks/bench_soak.py [--sessions 1000] [--minutes 5] [--rate 50]
 
-The store is copied first (its files are appended to). Prints each sample, then the first,
+The store is copied first (its files are appended to), and the app's index built in full before
+the first line is appended (the indexing's own memory is not the soak's). Prints each sample, then the first,
 last and largest, and the growth per minute after the first minute (the app settles first).
 """
 
@@ -58,6 +59,7 @@ def main() -> None:
         launch = tui.Launch(procs.pitui_argv("--all"), tui.pitui_env(agent, work / "cache"), work)
         try:
             launch.until(tui.pitui_all(args.sessions), 120)
+            launch.until(lambda text: "indexing" not in text, 600)  # the index complete first
             samples: list[tuple[float, float]] = []
             start = next_sample = time.perf_counter()
             n = 0

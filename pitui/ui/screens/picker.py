@@ -45,6 +45,7 @@ from pitui.ui.worker_messages import (
 SEARCH_DELAY = 0.02  # seconds of quiet typing before a search (a newer key cancels it)
 SEARCHING_AFTER = 0.15  # seconds before the status line says a search is still running
 RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often
+CHANGES_EVERY = 0.25  # while sessions change, search again at most this often
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self.search_error: str | None = None  # why the query could not be read (a bad re:)
         self._search_timer: Timer | None = None
         self._searching_timer: Timer | None = None
+        self._changes_timer: Timer | None = None  # a search after sessions changed, coming
         self.searching = False  # a search has run longer than SEARCHING_AFTER: said so
         self._last_research = 0.0
         self._unsubscribe: Any = None
@@ -203,9 +205,14 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self.post_message(CatalogChanged(notice=event.notice))
 
     def on_catalog_changed(self, message: CatalogChanged) -> None:
+        """Sessions changed: search again, at most every CHANGES_EVERY seconds while a writer
+        streams lines (pi at work appends tens a second; a search and its rows for each line
+        kept the app busy and grew its memory)."""
         if message.notice:
             self.notify(message.notice, severity="warning", markup=False)
-        self.run_search()
+        if self._changes_timer is None:
+            wait = max(0.01, CHANGES_EVERY - (time.monotonic() - self._last_research))
+            self._changes_timer = self.set_timer(wait, self._search_after_changes)
         if self.scanned:
             self._look_for_secrets(delay=DEBOUNCE)
 
@@ -302,6 +309,10 @@ class PickerScreen(ReportsFailures, Screen[None]):
         if self.search_pending:
             self.searching = True
             self._update_status()
+
+    def _search_after_changes(self) -> None:
+        self._changes_timer = None
+        self.run_search()
 
     @work(
         thread=True,
