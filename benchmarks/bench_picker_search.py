@@ -84,10 +84,13 @@ def pitui_done(count: int, title: str) -> tui.Check:
 
 
 def pi_done(count: int, title: str) -> tui.Check:
+    """Pi's picker marks its selected row (the first of the answer) with "›"."""
+
     def check(text: str) -> bool:
         if count == 0:
             return "No sessions" in text or "no sessions" in text.lower()
-        return title in first_row(text)
+        selected = [line for line in text.splitlines() if line.lstrip().startswith("›")]
+        return bool(selected) and title in selected[0]
 
     return check
 
