@@ -111,6 +111,23 @@ def test_corrupt_and_mismatched_index_rebuilt(tmp_path: Path) -> None:
     assert _indexed(root, cache) == expected
 
 
+def test_an_index_of_an_older_schema_gives_its_pages_back(tmp_path: Path) -> None:
+    import sqlite3
+
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    generate_corpus(root, seed=4, count=8)
+    _indexed(root, cache)
+    db = sqlite3.connect(cache / DB_NAME)
+    db.execute("CREATE TABLE old_bulk(data BLOB)")
+    db.execute("INSERT INTO old_bulk VALUES(zeroblob(8000000))")  # an old schema's 8 MB
+    db.execute("UPDATE meta SET value='old' WHERE key='schema'")
+    db.commit()
+    db.close()
+    big = (cache / DB_NAME).stat().st_size
+    assert _indexed(root, cache) == _fresh(root)
+    assert (cache / DB_NAME).stat().st_size < big - 7_000_000
+
+
 def test_two_catalogs_one_cache(tmp_path: Path) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     paths = generate_corpus(root, seed=5, count=30)
