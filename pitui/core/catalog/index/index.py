@@ -38,6 +38,7 @@ from pitui.core.catalog.index.schema import (
     transaction,
 )
 from pitui.core.catalog.index.text_index import index_text_step, retire_text, texts_left
+from pitui.core.catalog.index.tool_words import tool_query
 from pitui.core.catalog.summary import SessionSummary
 
 if TYPE_CHECKING:
@@ -164,9 +165,12 @@ class Index:
         )
         return row, builder
 
-    def tool_matches(self, fts_query: str, among: set[str] | None = None) -> set[str]:
-        """Paths of sessions (of `among`, when given) whose indexed tool output matches an
-        FTS5 query."""
+    def tool_matches(self, value: str, prefix: bool, among: set[str] | None = None) -> set[str]:
+        """Paths of sessions (of `among`, when given) whose indexed tool output holds every
+        word of `value`, the last as a prefix when `prefix` (see `tool_words`)."""
+        fts_query = tool_query(value, prefix)
+        if fts_query is None:
+            return set()
         try:
             with self.lock:
                 cur = self.db.execute(

@@ -8,11 +8,12 @@ import sqlite3
 from collections.abc import Iterator
 
 from pitui.core.catalog.index.text_index import TEXT_SCHEMA
+from pitui.core.catalog.index.tool_words import TOOL_TOKENIZER
 
-TOOL_FTS = """
+TOOL_FTS = f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
-    tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-10"
+    tools, content='', detail=none, tokenize='{TOOL_TOKENIZER}')"""
+SCHEMA_VERSION = "pitui-catalog-11"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
