@@ -34,6 +34,7 @@ from pitui.core.catalog.index.schema import (
     PENDING,
     SCHEMA_VERSION,
     TOOL_FTS,
+    give_back_free_pages,
     prefix_range,
     transaction,
 )
@@ -353,6 +354,11 @@ class Index:
                     break
             if progress:
                 progress(total - self.texts_pending_bytes(), total)
+
+    def give_back_free_pages(self) -> None:
+        """Shrink the file when indexing left many pages free."""
+        with self.lock, contextlib.suppress(sqlite3.Error):
+            give_back_free_pages(self.db)
 
     def collect_tool_garbage(self) -> bool:
         """Rebuild the tool index from scratch when dead entries outweigh live ones."""

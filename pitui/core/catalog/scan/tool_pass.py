@@ -62,6 +62,7 @@ class ToolPass:
         self.index.collect_tool_garbage()
         self._index(self.index.tool_tasks(), progress, self._stop)
         self._workers.shutdown()
+        self.index.give_back_free_pages()
 
     def index_of(self, paths: set[str], progress: Progress | None = None) -> None:
         """Index the tool output of these sessions not indexed yet, here (a search's);
@@ -128,6 +129,8 @@ class ToolPass:
                     if not self._again:
                         break
                     self._again = False
+            if not self._stop.is_set():  # closing stays prompt
+                self.index.give_back_free_pages()
         except Exception as error:  # e.g. the catalog was closed meanwhile
             self.error = error
         finally:
