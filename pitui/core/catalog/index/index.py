@@ -354,6 +354,8 @@ class Index:
                     break
             if progress:
                 progress(total - self.texts_pending_bytes(), total)
+        if not stop.is_set():  # closing stays prompt
+            self.give_back_free_pages()
 
     def give_back_free_pages(self) -> None:
         """Shrink the file when indexing left many pages free."""

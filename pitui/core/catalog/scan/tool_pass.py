@@ -62,7 +62,6 @@ class ToolPass:
         self.index.collect_tool_garbage()
         self._index(self.index.tool_tasks(), progress, self._stop)
         self._workers.shutdown()
-        self.index.give_back_free_pages()
 
     def index_of(self, paths: set[str], progress: Progress | None = None) -> None:
         """Index the tool output of these sessions not indexed yet, here (a search's);
@@ -129,8 +128,6 @@ class ToolPass:
                     if not self._again:
                         break
                     self._again = False
-            if not self._stop.is_set():  # closing stays prompt
-                self.index.give_back_free_pages()
         except Exception as error:  # e.g. the catalog was closed meanwhile
             self.error = error
         finally:
@@ -160,5 +157,6 @@ class ToolPass:
                     progress(done, total)
         if batch:
             self.index.add_tools(batch)
+        self.index.give_back_free_pages()
         if progress:
             progress(total, total)
