@@ -282,7 +282,7 @@ def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
         if method.startswith(("resources/", "prompts/")):
             del handlers[method]
     tools = _Tools(session_dir, no_cache)
-    read_only = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHint=False)
+    read_only = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
     for tool in (
         tools.search_sessions,
         tools.search_entries,

@@ -24,8 +24,9 @@ def is_newer(header: dict[str, Any]) -> bool:
     """The header names a version above the one pitui knows: read as far as pitui can,
     never written to (an entry in the old format could break it for a newer Pi)."""
     version = header.get("version")
-    is_number = isinstance(version, int | float) and not isinstance(version, bool)
-    return is_number and version > CURRENT_VERSION
+    if not isinstance(version, int | float) or isinstance(version, bool):
+        return False
+    return version > CURRENT_VERSION
 
 
 def is_harness_header(value: Any) -> bool:
@@ -56,8 +57,11 @@ class Migrator:
             self._chain(raw, parsed_index)
         if self.source_version < 3:
             message = raw.get("message")
-            is_message = raw.get("type") == "message" and isinstance(message, dict)
-            if is_message and message.get("role") == "hookMessage":
+            if (
+                raw.get("type") == "message"
+                and isinstance(message, dict)
+                and message.get("role") == "hookMessage"
+            ):
                 message["role"] = "custom"
         return None
 

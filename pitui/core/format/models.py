@@ -412,7 +412,7 @@ def check_message(message: dict[str, Any], prefix: str = "") -> list[str]:
     if model is None:
         return [] if isinstance(role, str) else [f"{prefix}role: should be a valid string"]
     problems = _problems(lambda: model.model_validate(message), prefix)
-    return problems + _check_blocks(message.get("content"), model.blocks, prefix, role)
+    return problems + _check_blocks(message.get("content"), model.blocks, prefix, str(role))
 
 
 def _check_messages(raw: dict[str, Any], one: str, many: str) -> list[str]:

@@ -82,7 +82,8 @@ def _lines(
     known: list[Display | None],
     calls: Callable[[], dict[object, str]],
 ) -> list[str]:
-    labels, active, lines = tree.labels, shown.active, []
+    labels, active = tree.labels, shown.active
+    lines: list[str] = []
     append = lines.append
     for entry, place in zip(entries, places, strict=True):
         display = known[entry.index]

@@ -85,7 +85,7 @@ def _build_context(tree: SessionTree, leaf_id: str | object | None) -> Context:
         if e.type == "context_edit" and isinstance(e.raw.get("targetId"), str)
     }
     for index, entry in enumerate(range_entries):
-        edit = edits.get(entry.raw_id)  # type: ignore[arg-type]
+        edit = edits.get(entry.raw_id)
         if entry.type == "compaction" and index > 0:
             context.items.append(ProjectedEntry(entry, [], None))
         else:
@@ -173,6 +173,7 @@ def entry_messages(entry: Entry) -> list[dict[str, Any]]:
     kind = entry.type
     if kind == "message":
         return _message_of(raw)
+    message: dict[str, Any]
     if kind == "custom_message":
         message = {"role": "custom"}
         for key in ("customType",):

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 from pitui.core.changes.restore import Trashed, list_trashed, restore
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
+from pitui.ui.app_base import ListsSessions
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.widgets.fitting_footer import FittingFooter
 
@@ -117,8 +118,8 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         else:
             self.notify(f"restored {one_line(str(message.item.original))}", markup=False)
             for screen in self.app.screen_stack:
-                if screen.id == "picker":
-                    screen.refresh_paths([message.item.original])  # type: ignore[attr-defined]
+                if isinstance(screen, ListsSessions):
+                    screen.refresh_paths([message.item.original])
         self.load()
 
 

@@ -42,6 +42,8 @@ def open_regular(path: str) -> BinaryIO:
 
 
 class _NotRegular(OSError):
+    strerror: str
+
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.strerror = reason
