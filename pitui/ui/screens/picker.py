@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -89,7 +90,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._secrets: SecretsScan | None = None  # once there is a catalog
         self.scanned = False  # the first scan has finished: the list is complete
         self._shown: SearchRequest | None = None  # the question the list on screen answers
-        self._queued: str | None = None  # an action pressed before the answer came
+        self._queued: Callable[[], None] | None = None  # an action pressed before the answer
 
     def compose(self) -> ComposeResult:
         yield SearchBox(
@@ -281,7 +282,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         """The list on screen does not answer the query, scope, sort and filter set now."""
         return self.app.catalog is not None and self._shown != self.current_request()
 
-    def defer(self, action: str) -> bool:
+    def defer(self, action: Callable[[], None]) -> bool:
         """Queue `action` until the pending search has answered, or while the index being
         built has nothing for it yet (True: queued, do not act now), so a key pressed right
         after typing acts on the first row of the answer to what was typed."""
@@ -380,7 +381,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             return
         action, self._queued = self._queued, None
         if action is not None:
-            getattr(self, f"action_{action}")()
+            action()
 
     def _update_empty(self, request: SearchRequest) -> None:
         empty = self.query_one("#picker-empty", Static)
@@ -485,25 +486,25 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             self.app.exit()
 
     def action_open(self) -> None:
-        if not self.defer("open") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_open) and (summary := self.highlighted) is not None:
             picker_actions.open_session(self.app, summary, self.query_one("#search", Input).value)
 
     def action_resume(self) -> None:
-        if not self.defer("resume") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_resume) and (summary := self.highlighted) is not None:
             picker_actions.resume(self.app, summary)
 
     def action_fork(self) -> None:
-        if not self.defer("fork") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_fork) and (summary := self.highlighted) is not None:
             picker_actions.fork(self.app, summary)
 
     def action_rename(self) -> None:
-        if not self.defer("rename") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_rename) and (summary := self.highlighted) is not None:
             picker_actions.rename(
                 self.app, summary, lambda path, note: self.refresh_paths([path], note)
             )
 
     def action_trash(self) -> None:
-        if not self.defer("trash") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_trash) and (summary := self.highlighted) is not None:
             picker_actions.trash(self.app, summary)
 
     def action_export(self) -> None:
