@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
+
 CURRENT_VERSION = 3
 NEWER_HARNESS = "a newer Pi session format that pitui cannot read yet"
 NEWER_FORMAT = "newer format"
@@ -58,7 +60,7 @@ class Migrator:
         if self.source_version < 3:
             message = raw.get("message")
             if (
-                raw.get("type") == "message"
+                raw.get("type") == EntryType.MESSAGE
                 and isinstance(message, dict)
                 and message.get("role") == "hookMessage"
             ):
@@ -71,7 +73,7 @@ class Migrator:
         raw["parentId"] = self._previous_id
         self._previous_id = entry_id
         self._id_by_parsed_index[parsed_index] = entry_id
-        if raw.get("type") == "compaction" and "firstKeptEntryIndex" in raw:
+        if raw.get("type") == EntryType.COMPACTION and "firstKeptEntryIndex" in raw:
             index = raw["firstKeptEntryIndex"]
             if isinstance(index, int | float) and not isinstance(index, bool):
                 target = self._id_by_parsed_index.get(int(index)) if index == int(index) else None
