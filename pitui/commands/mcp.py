@@ -255,10 +255,6 @@ def _this_pitui() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        import mcp.server.mcpserver  # noqa: F401  (deferred: see ARCHITECTURE.md)
-    except ImportError:
-        raise PituiError("pitui mcp needs the mcp package: pip install 'mcp>=2,<3'") from None
     from pitui.commands.mcp_stdio import quiet_logging, serve  # deferred: see ARCHITECTURE.md
 
     quiet_logging()
