@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitui.core.file_history.line_counts import lines_of
-from pitui.core.file_history.tool_arguments import Replacement, call_path, edit_replacements
+from pitui.core.format.tool_arguments import Replacement, call_path, edit_replacements
 
 SKIPPED = " ..."  # between two replacements' diffs, as Pi marks the lines it skips
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.errors import PituiError
-from pitui.core.file_history.pi_paths import is_within
 from pitui.core.file_history.session_changes import FileChange, session_changes
+from pitui.core.format.pi_paths import is_within
 
 
 @dataclass

@@ -12,16 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitui.core.file_history.line_counts import details_counts, edit_counts, write_counts
-from pitui.core.file_history.pi_paths import resolve_to_cwd
-from pitui.core.file_history.tool_arguments import (
+from pitui.core.format.jsvalues import js_truthy
+from pitui.core.format.pi_paths import resolve_to_cwd
+from pitui.core.format.timestamps import sort_key
+from pitui.core.format.tool_arguments import (
     FILE_TOOLS,
     Replacement,
     call_path,
     edit_replacements,
     write_content,
 )
-from pitui.core.format.jsvalues import js_truthy
-from pitui.core.format.timestamps import sort_key
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
 from pitui.core.session.tree import SessionTree

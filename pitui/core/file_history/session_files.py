@@ -9,9 +9,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from pitui.core.file_history.pi_paths import is_within, resolve_to_cwd
 from pitui.core.file_history.session_changes import ERROR, NO_RESULT, OK, CallScan, result_of
-from pitui.core.file_history.tool_arguments import call_path
+from pitui.core.format.pi_paths import is_within, resolve_to_cwd
+from pitui.core.format.tool_arguments import call_path
 from pitui.core.session.session import Session
 
 TOOLS = ("read", "write", "edit")

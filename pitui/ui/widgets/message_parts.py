@@ -22,8 +22,8 @@ from textual.widgets import Collapsible, Static
 
 from pitui.core.export.fence import language_for
 from pitui.core.file_history.edit_diff import EditDiff, edit_diff
-from pitui.core.file_history.tool_arguments import call_path, write_content
 from pitui.core.format.jsonline import shown_json
+from pitui.core.format.tool_arguments import call_path, write_content
 from pitui.core.rows.render_text import entry_text
 from pitui.core.rows.safe_text import escape_json_c1, one_line, visible
 from pitui.core.session.entry import Entry
