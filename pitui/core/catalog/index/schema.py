@@ -12,7 +12,7 @@ from pitui.core.catalog.index.text_index import TEXT_SCHEMA
 TOOL_FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-10"
+SCHEMA_VERSION = "pitui-catalog-11"  # 11: file_writes, file_oks (the picker's file:)
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -29,6 +29,12 @@ CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
 CREATE TABLE IF NOT EXISTS tool_rows(
     rowid INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
+CREATE TABLE IF NOT EXISTS file_writes(
+    file_id INTEGER NOT NULL, call_id TEXT NOT NULL, path TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS file_writes_path ON file_writes(path);
+CREATE INDEX IF NOT EXISTS file_writes_file ON file_writes(file_id);
+CREATE TABLE IF NOT EXISTS file_oks(file_id INTEGER NOT NULL, call_id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS file_oks_call ON file_oks(file_id, call_id);
 """
     + TOOL_FTS
     + ";"
