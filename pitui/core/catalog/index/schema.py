@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS tool_rows(
 CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
 CREATE TABLE IF NOT EXISTS file_writes(
     file_id INTEGER NOT NULL, call_id TEXT NOT NULL, path TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS file_writes_path ON file_writes(path);
+CREATE INDEX IF NOT EXISTS file_writes_path ON file_writes(path, file_id, call_id);
 CREATE INDEX IF NOT EXISTS file_writes_file ON file_writes(file_id);
 CREATE TABLE IF NOT EXISTS file_oks(file_id INTEGER NOT NULL, call_id TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS file_oks_call ON file_oks(file_id, call_id);

@@ -16,7 +16,7 @@ from pitui.core.format.jsvalues import js_truthy
 from pitui.core.format.pi_paths import resolve_to_cwd
 from pitui.core.format.tool_arguments import FILE_TOOLS, call_path
 
-_NAMES = tuple(f'"{tool}"'.encode() for tool in FILE_TOOLS)
+WRITE, EDIT = (f'"{tool}"'.encode() for tool in FILE_TOOLS)
 
 
 def header_cwd(line: bytes) -> str:
@@ -31,10 +31,12 @@ def header_cwd(line: bytes) -> str:
 
 def file_ops(data: bytes, cwd: str) -> FileOps:
     """The write/edit calls and successful results of the complete lines in `data`."""
+    if WRITE not in data and EDIT not in data:  # most ranges: one scan of the bytes
+        return NO_FILE_OPS
     writes: list[tuple[str, str]] = []
     succeeded: list[str] = []
     for line in data.split(b"\n"):
-        if not any(name in line for name in _NAMES):
+        if WRITE not in line and EDIT not in line:
             continue
         try:
             raw = parse_line(line)
