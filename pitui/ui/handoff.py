@@ -5,13 +5,21 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitui.core.errors import PituiError
 from pitui.core.remotes.remote_run import resume_mirrored
 from pitui.core.session import run_pi as core_handoff
+from pitui.ui.app_config import AppConfig
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.dialog_body import PathText
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    _App = App[Any]  # the app this mixin is part of
+else:
+    _App = object
 
 
 @dataclass(frozen=True)
@@ -22,24 +30,26 @@ class Handoff:
     cwd: str
 
 
-class HandoffFlow:
+class HandoffFlow(_App):
     """App mixin: `request_handoff(path, header_cwd, fork=...)`."""
+
+    config: AppConfig
 
     def request_handoff(self, path: Path, header_cwd: str, *, fork: bool = False) -> None:
         try:
             remote = None if fork else resume_mirrored(path, header_cwd)
             if remote is not None:  # a mirrored session resumes on its remote, over ssh
-                self.exit(Handoff(remote, os.getcwd()))  # type: ignore[attr-defined]
+                self.exit(Handoff(remote, os.getcwd()))
                 return
-            pi = core_handoff.resolve_pi_command(self.config.pi_command)  # type: ignore[attr-defined]
+            pi = core_handoff.resolve_pi_command(self.config.pi_command)
             make = core_handoff.fork_argv if fork else core_handoff.resume_argv
             argv = list(make(Path(path), pi))
             found = core_handoff.find_program(argv)
         except PituiError as error:
-            self.notify(str(error), severity="error", markup=False)  # type: ignore[attr-defined]
+            self.notify(str(error), severity="error", markup=False)
             return
         if not found:
-            self.notify(  # type: ignore[attr-defined]
+            self.notify(
                 f"{argv[0]!r} was not found: install pi, or pass --pi-command",
                 title="Cannot hand off to pi",
                 severity="error",
@@ -48,13 +58,13 @@ class HandoffFlow:
             return
         cwd = core_handoff.handoff_cwd(header_cwd)
         if cwd is not None:
-            self.exit(Handoff(argv, cwd))  # type: ignore[attr-defined]
+            self.exit(Handoff(argv, cwd))
             return
         here = os.getcwd()
 
         def chosen(choice: str | None) -> None:
             if choice == "here":
-                self.exit(Handoff(argv, here))  # type: ignore[attr-defined]
+                self.exit(Handoff(argv, here))
 
         modal = ChoiceModal(
             "The session's folder is missing",
@@ -64,10 +74,10 @@ class HandoffFlow:
             ],
             [("here", "Run here"), ("cancel", "Cancel")],
         )
-        self.push_screen(modal, callback=chosen)  # type: ignore[attr-defined]
+        self.push_screen(modal, callback=chosen)
 
 
-def ask_unarchive(app: Any, path: Path, header_cwd: str) -> None:
+def ask_unarchive(app: HandoffFlow, path: Path, header_cwd: str, root: Path, archive: Path) -> None:
     """Resuming an archived session: move it back to Pi's session folder first (Pi then
     lists it again), resume it where it is, or not at all."""
     from pitui.core.changes.archive import unarchive_session  # deferred: see ARCHITECTURE.md
@@ -78,7 +88,7 @@ def ask_unarchive(app: Any, path: Path, header_cwd: str) -> None:
         if choice != "unarchive":
             return
         try:
-            back = unarchive_session(path, app.catalog.root, app.catalog.archive_dir)
+            back = unarchive_session(path, root, archive)
         except PituiError as error:
             app.notify(str(error), title="Not unarchived", severity="error", markup=False)
             return
