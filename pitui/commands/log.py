@@ -18,8 +18,8 @@ from pitui.commands.file_scope import (
 )
 from pitui.commands.listing import to_json
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.file_history.pi_paths import is_within
 from pitui.core.file_history.session_changes import ABANDONED, FileChange
+from pitui.core.format.pi_paths import is_within
 from pitui.core.rows.safe_text import inert_path, one_line
 
 LABEL_WIDTH = 60

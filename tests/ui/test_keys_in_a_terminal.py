@@ -170,6 +170,19 @@ def test_the_pane_keys_the_footer_shows_reach_pitui(agent: Path, tmp_path: Path)
         terminal.quit()
 
 
+def test_alt_w_opens_the_files_view_and_types_nothing(agent: Path, tmp_path: Path) -> None:
+    """Alt+W as a terminal sends it (ESC w) opens the files view; q closes it."""
+    session = next(p for p in (agent / "sessions").rglob("*.jsonl") if "rounding" in p.read_text())
+    with ended(Pty(pitui_env(agent, tmp_path), args=(str(session),), size=(120, 30))) as terminal:
+        terminal.wait_for(lambda: len(pane_edges(terminal)) == 2, 10, terminal.screen_text)
+        terminal.send(b"\x1bw")
+        terminal.wait_to_show("Written")  # the files table's header
+        terminal.send(b"q")
+        terminal.wait_for(lambda: not terminal.shows("Written"), 10, terminal.screen_text)
+        assert not terminal.shows("Search:")
+        terminal.quit()
+
+
 def clicks(column: int, line: int, times: int) -> bytes:
     """`times` clicks of the left button at (column, line), 0-based, as an xterm sends them
     (SGR mouse reports): Textual reads two within its double-click time as a double-click."""

@@ -35,6 +35,7 @@ from pitui.core.catalog.scan.scan_pass import ScanPass, ScanReport, ToolsMode
 from pitui.core.catalog.scan.tool_pass import Progress, ToolPass
 from pitui.core.catalog.scan.workers import Workers
 from pitui.core.catalog.scope import Scope
+from pitui.core.catalog.search.file_filter import file_targets
 from pitui.core.catalog.search.query import Store, split_store
 from pitui.core.catalog.search.search import (
     CatalogRow,
@@ -195,6 +196,7 @@ class Catalog:
         index_tools: bool = False,
         tools_progress: Progress | None = None,
         cancelled: Callable[[], bool] = lambda: False,
+        here: str | None = None,
     ) -> SearchResult:
         """Pi's picker search (plus field filters) over the sessions in scope; an `in:archive`
         (`in:local`, `in:all`) token in `query` chooses the store instead of `store`.
@@ -206,7 +208,8 @@ class Catalog:
         still being indexed, so sessions that only their tool output would match may be
         missing. `tools_progress(done, total)`: that indexing's (bytes of text, then
         sessions). `cancelled()` True: a newer question replaced this one (raises
-        `SearchCancelled`)."""
+        `SearchCancelled`). `here`: the folder a relative `file:PATH` is read from (default:
+        the current one)."""
         pending = not index_tools and self.tools_pending
         store, query = split_store(query, store)
         if index_tools and query.strip() and self.index.texts_pending_bytes() > TEXT_SCAN_MAX:
@@ -219,13 +222,21 @@ class Catalog:
             if cancelled():
                 raise SearchCancelled
 
+        sessions = self.sessions(cwd, store)
+
+        def files(value: str) -> set[str]:
+            if index_tools:  # every session's file ops, first
+                self.tools.index_of({s.path for s in sessions}, tools_progress)
+            return self.index.sessions_writing(file_targets(value, here or os.getcwd()))
+
         lookups = Lookups(
             self._tool_matcher(index_tools, tools_progress),
             texts,
             self.index.texts_where,
             cancelled,
+            files,
         )
-        result = run_search(self.sessions(cwd, store), query, sort, named_only, lookups)
+        result = run_search(sessions, query, sort, named_only, lookups)
         result.tools_pending = pending
         return result
 

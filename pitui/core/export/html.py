@@ -12,6 +12,7 @@ import html
 from collections.abc import Callable, Iterator, Sequence
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import unescapeAll
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
@@ -25,11 +26,15 @@ REL = "noopener noreferrer nofollow"
 
 STYLE = """
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e;
-  --code-bg: #f6f8fa; --border: #d1d9e0; --accent: #0969da; --quote: #656d76; }
+  --code-bg: #f6f8fa; --border: #d1d9e0; --accent: #0969da; --quote: #656d76;
+  --added: #116329; --added-bg: #dafbe1; --removed: #82071e; --removed-bg: #ffebe9; }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --code-bg: #161b22;
-    --border: #3d444d; --accent: #4493f8; --quote: #9198a1; }
+    --border: #3d444d; --accent: #4493f8; --quote: #9198a1;
+    --added: #7ee787; --added-bg: #12261e; --removed: #ffa198; --removed-bg: #25171c; }
 }
+.language-diff .added { color: var(--added); background: var(--added-bg); }
+.language-diff .removed { color: var(--removed); background: var(--removed-bg); }
 body { background: var(--bg); color: var(--fg); margin: 0 auto; max-width: 60rem;
   padding: 1.5rem; font: 16px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
 h1 { font-size: 1.6rem; border-bottom: 1px solid var(--border); padding-bottom: .3rem; }
@@ -58,7 +63,19 @@ def _renderer() -> MarkdownIt:
     md.enable(["table", "strikethrough"])
     md.add_render_rule("link_open", _link_open)
     md.add_render_rule("image", _image)
+    md.add_render_rule("fence", _fence)
     return md
+
+
+def _fence(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    """A fence as markdown-it renders it; a diff's lines marked as `_code_body` marks them."""
+    token = tokens[idx]
+    info = unescapeAll(token.info).strip()
+    if not info or info.split(maxsplit=1)[0] != "diff":
+        return RendererHTML.fence(self, tokens, idx, options, env)
+    return f'<pre><code class="language-diff">{_code_body(token.content, "diff")}</code></pre>\n'
 
 
 def _link_open(
@@ -116,7 +133,7 @@ def _fence_html(text: str) -> str | None:
         return None
     language = info.split()[0] if info.strip() else ""
     attribute = f' class="language-{_escape(language)}"' if language else ""
-    return f"<pre><code{attribute}>{_escape(body)}</code></pre>\n"
+    return f"<pre><code{attribute}>{_code_body(body, language)}</code></pre>\n"
 
 
 def code_html(text: str, language: str) -> str:
@@ -125,7 +142,24 @@ def code_html(text: str, language: str) -> str:
     long as its fence, and its body is `text` ending with a newline (or empty)."""
     info = info_string(language)
     attribute = f' class="language-{info}"' if info else ""
-    return f"<pre><code{attribute}>{_escape(text)}{closing_newline(text)}</code></pre>\n"
+    body = _code_body(text, language) + closing_newline(text)
+    return f"<pre><code{attribute}>{body}</code></pre>\n"
+
+
+def _code_body(text: str, language: str) -> str:
+    """A code block's text escaped; a diff's removed and added lines marked for the style
+    (each line keeps its sign, so the diff reads without it)."""
+    if language != "diff":
+        return _escape(text)
+    lines = []
+    for line in text.split("\n"):
+        kind = _DIFF_CLASSES.get(line[:1])
+        escaped = _escape(line)
+        lines.append(f'<span class="{kind}">{escaped}</span>' if kind else escaped)
+    return "\n".join(lines)
+
+
+_DIFF_CLASSES = {"+": "added", "-": "removed"}
 
 
 def _escape(text: str) -> str:

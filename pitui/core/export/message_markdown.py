@@ -10,6 +10,7 @@ import orjson
 from pitui.core.export.document import Block, code_block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, language_for, quoted
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
+from pitui.core.file_history.edit_diff import edit_diff
 from pitui.core.format.jsonline import shown_json
 from pitui.core.format.system_prompt import system_text
 
@@ -129,6 +130,9 @@ class MessageRenderer:
             return [Block(title), code_block(args["command"], "sh")]
         if name == "write" and isinstance(args.get("content"), str):
             return [Block(title), *self._cut(args["content"], language)]
+        found = edit_diff(arguments) if name == "edit" else None
+        if found is not None:
+            return [Block(title), *self._cut(found.text, "diff")]
         return [Block(title), code_block(_json(arguments), "json")]
 
     def _cut(self, text: str, language: str) -> list[Block]:

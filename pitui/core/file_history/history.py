@@ -8,10 +8,11 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from pitui.core.catalog.search.file_filter import file_targets
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.errors import PituiError
-from pitui.core.file_history.pi_paths import is_within
 from pitui.core.file_history.session_changes import FileChange, session_changes
+from pitui.core.format.pi_paths import is_within
 
 
 @dataclass
@@ -25,11 +26,7 @@ class FileHistory:
 def targets_of(path: str) -> tuple[str, ...]:
     """The absolute forms of a path given on this machine: as written (from the current
     folder) and, when a symbolic link leads elsewhere, where it leads."""
-    written = os.path.abspath(os.path.expanduser(path))
-    if written.startswith("//"):  # as Pi's paths resolve (Node's path.resolve)
-        written = "/" + written.lstrip("/")
-    real = os.path.realpath(written)
-    return (written,) if real == written else (written, real)
+    return file_targets(path, os.getcwd())
 
 
 def touches(change: FileChange, targets: Iterable[str]) -> bool:

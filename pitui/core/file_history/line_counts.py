@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pitui.core.file_history.pi_edit import normalize_to_lf
-from pitui.core.file_history.tool_arguments import Replacement
+from pitui.core.format.tool_arguments import Replacement
 
 
 def lines_of(text: str) -> list[str]:

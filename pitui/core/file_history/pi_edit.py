@@ -9,8 +9,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pitui.core.file_history.tool_arguments import Replacement
 from pitui.core.format.jsvalues import JS_SPACE
+from pitui.core.format.tool_arguments import Replacement
 
 _SINGLE_QUOTES = re.compile("[\u2018\u2019\u201a\u201b]")
 _DOUBLE_QUOTES = re.compile("[\u201c\u201d\u201e\u201f]")

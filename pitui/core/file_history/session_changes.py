@@ -12,16 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitui.core.file_history.line_counts import details_counts, edit_counts, write_counts
-from pitui.core.file_history.pi_paths import resolve_to_cwd
-from pitui.core.file_history.tool_arguments import (
+from pitui.core.format.jsvalues import js_truthy
+from pitui.core.format.pi_paths import resolve_to_cwd
+from pitui.core.format.timestamps import sort_key
+from pitui.core.format.tool_arguments import (
     FILE_TOOLS,
     Replacement,
     call_path,
     edit_replacements,
     write_content,
 )
-from pitui.core.format.jsvalues import js_truthy
-from pitui.core.format.timestamps import sort_key
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
 from pitui.core.session.tree import SessionTree
@@ -93,17 +93,23 @@ class _Result:
 
 
 @dataclass
-class _Scan:
+class CallScan:
+    """The calls of `tools` in a session as it loads (`hear`), and their results."""
+
+    tools: tuple[str, ...] = FILE_TOOLS
     calls: list[_Call] = field(default_factory=list)
     results: dict[Any, list[_Result]] = field(default_factory=dict)
     heard: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._names = [f'"{tool}"'.encode() for tool in self.tools]
 
     def hear(self, entry: Entry, line: memoryview) -> None:
         self.heard.add(id(entry))
         if entry.type != "message" or entry.role not in ("assistant", "toolResult"):
             return
         data = bytes(line)
-        if b'"write"' not in data and b'"edit"' not in data:
+        if not any(name in data for name in self._names):
             return
         if entry.role == "assistant" and b'"toolCall"' not in data:
             return
@@ -124,11 +130,11 @@ class _Scan:
                 if (
                     isinstance(part, dict)
                     and part.get("type") == "toolCall"
-                    and part.get("name") in FILE_TOOLS
+                    and part.get("name") in self.tools
                 ):
                     call = _Call(entry, block, part["name"], part.get("id"), part.get("arguments"))
                     self.calls.append(call)
-        elif role == "toolResult" and message.get("toolName") in FILE_TOOLS:
+        elif role == "toolResult" and message.get("toolName") in self.tools:
             result = _Result(entry, js_truthy(message.get("isError")), message.get("details"))
             key = message.get("toolCallId")
             if isinstance(key, str):
@@ -139,7 +145,7 @@ def session_changes(path: str) -> list[FileChange]:
     """Every write and edit call of the session at `path`, in file order (failed ones and
     those without a result included, marked so). Raises `NotASession` (a `PituiError`)
     for a file that is not one; never writes it."""
-    scan = _Scan()
+    scan = CallScan()
     session = Session(path, on_line=scan.hear)
     tree = session.tree
     scan.parsed_whole(tree.entries)
@@ -153,13 +159,13 @@ def session_changes(path: str) -> list[FileChange]:
 
 
 def _change(
-    call: _Call, scan: _Scan, tree: SessionTree, session: Session, active: set[str]
+    call: _Call, scan: CallScan, tree: SessionTree, session: Session, active: set[str]
 ) -> FileChange | None:
     raw_path = call_path(call.arguments)
     path = None if raw_path is None else resolve_to_cwd(raw_path, session.cwd)
     if path is None:
         return None
-    result = _result_of(call, scan, tree)
+    result = result_of(call, scan, tree)
     status = NO_RESULT if result is None else ERROR if result.is_error else OK
     content: str | None = None
     edits: tuple[Replacement, ...] = ()
@@ -199,7 +205,7 @@ def _change(
     )
 
 
-def _result_of(call: _Call, scan: _Scan, tree: SessionTree) -> _Result | None:
+def result_of(call: _Call, scan: CallScan, tree: SessionTree) -> _Result | None:
     """The call's result: the one that follows it in the tree when the same call id has
     several (a copied branch), else the only one."""
     found = scan.results.get(call.call_id) if isinstance(call.call_id, str) else None

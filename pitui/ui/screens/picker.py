@@ -336,6 +336,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
                 named_only=request.named_only,
                 store="archive" if request.archive else "local",
                 cancelled=lambda: worker.is_cancelled,
+                here=self.app.config.cwd,  # a relative file:PATH
             )
         except SearchCancelled:
             return  # a newer question replaced it

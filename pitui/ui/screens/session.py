@@ -21,6 +21,7 @@ from pitui.core.rows.safe_text import one_line
 from pitui.core.session.reader import NotASession
 from pitui.ui.app_base import PituiAppBase
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.screens.files_view import FilesViewScreen
 from pitui.ui.screens.session_commands import SessionCommands
 from pitui.ui.screens.session_header import SessionHeader
 from pitui.ui.screens.session_keys import SESSION_BINDINGS
@@ -422,6 +423,9 @@ class SessionScreen(ReportsFailures, Screen[None]):
 
     def action_sizes(self) -> None:
         self.app.push_screen(SizeViewScreen(self.path), self._jump_to_entry)
+
+    def action_files(self) -> None:
+        self.app.push_screen(FilesViewScreen(self.path), self._jump_to_entry)
 
     def _jump_to_entry(self, entry_id: str | None) -> None:
         """Move the tree's cursor to `entry_id`, clearing a search and showing every entry

@@ -130,5 +130,13 @@ SESSION_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="What makes this session large: bytes by kind, largest entries",
     ),
+    Binding(  # not Alt+F: terminals send it as ESC f, which Textual reads as Ctrl+Right
+        "alt+w",
+        "files",
+        "Files",
+        id="session.files",
+        show=False,  # at 80 columns the footer would lose F1's "Help": in the help, as Alt+S
+        tooltip="The files this session read, wrote or edited; Enter shows their calls",
+    ),
     Binding("escape", "back", "Back", id="session.back", tooltip="Back to the picker"),
 ]

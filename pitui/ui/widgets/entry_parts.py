@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pitui.core.file_history.call_results import call_results
+from pitui.core.file_history.edit_diff import pi_diff
 from pitui.core.format.jsvalues import js_trim
 from pitui.core.format.system_prompt import sections_in_order
 from pitui.core.rows.render_text import message_text
@@ -13,8 +15,10 @@ from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
 from pitui.ui.widgets.message_parts import (
     Part,
+    Results,
     as_text,
     content_parts,
+    diff,
     fallback_parts,
     field,
     json_part,
@@ -29,16 +33,22 @@ Raw = dict[str, Any]
 
 def entry_parts(entry: Entry, tree: SessionTree | None = None) -> list[Part]:
     """The display parts of one entry; unknown types show their JSON."""
+    if entry.type == "message" and entry.role == "assistant" and entry.raw.get("message"):
+        results = call_results(tree, entry) if tree is not None else None
+        return message_parts(entry.raw["message"], results)
     render = _ENTRY_RENDERERS.get(entry.type)
     if render is None:
         return fallback_parts(entry)
     return render(entry.raw, tree)
 
 
-def message_parts(message: Any) -> list[Part]:
-    """The display parts of one message object (any role)."""
+def message_parts(message: Any, results: Results | None = None) -> list[Part]:
+    """The display parts of one message object (any role; an assistant's tool calls with
+    what `results` says of them)."""
     if not isinstance(message, dict):
         return [note("message is not an object:", "yellow"), json_part(message)]
+    if message.get("role") == "assistant":
+        return _assistant(message, results)
     render = _ROLE_RENDERERS.get(message.get("role"))  # type: ignore[arg-type]
     if render is None:
         return [note(f"unknown role {as_text(message.get('role'))}:", "yellow"), json_part(message)]
@@ -58,8 +68,8 @@ def _user(message: Raw) -> list[Part]:
     return content_parts(message.get("content"))
 
 
-def _assistant(message: Raw) -> list[Part]:
-    parts = content_parts(message.get("content"))
+def _assistant(message: Raw, results: Results | None = None) -> list[Part]:
+    parts = content_parts(message.get("content"), results=results)
     reason = message.get("stopReason")
     if reason not in (None, "stop", "toolUse"):
         parts.append(field("stop reason", reason, "yellow"))
@@ -74,7 +84,16 @@ def _tool_result(message: Raw) -> list[Part]:
     title = f"result of {as_text(message.get('toolName'))} ({as_text(message.get('toolCallId'))})"
     parts = [note(title + (" — ERROR" if error else ""), "bold red" if error else "bold green")]
     parts += content_parts(message.get("content"), rich=False, style=style)
-    return parts + _details(message.get("details"))
+    details = message.get("details")
+    shown = pi_diff(details) if message.get("toolName") == "edit" else None
+    if shown is None:
+        return parts + _details(details)
+    rest = {k: v for k, v in details.items() if k not in _PI_DIFF_KEYS}
+    first = [] if shown[1] is None else [field("first changed line", shown[1])]
+    return [*parts, note("diff:", "bold"), *first, diff(shown[0]), *_details(rest or None)]
+
+
+_PI_DIFF_KEYS = ("diff", "patch", "firstChangedLine")  # the same change, as Pi's diff shows it
 
 
 def _bash(message: Raw) -> list[Part]:

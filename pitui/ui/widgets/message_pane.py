@@ -139,7 +139,9 @@ class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     MessagePane { padding: 0 1; }
     MessagePane .part { height: auto; }
-    MessagePane .markdown, MessagePane .json { margin-bottom: 1; }
+    MessagePane .markdown, MessagePane .json, MessagePane .diff, MessagePane .code {
+        margin-bottom: 1;
+    }
     MessagePane Collapsible { padding-bottom: 0; }
     MessagePane .show-all { margin: 1 0; }
     MessagePane .empty { color: $text-muted; }

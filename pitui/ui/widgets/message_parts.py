@@ -20,7 +20,10 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from pitui.core.export.fence import language_for
+from pitui.core.file_history.edit_diff import EditDiff, edit_diff
 from pitui.core.format.jsonline import shown_json
+from pitui.core.format.tool_arguments import call_path, write_content
 from pitui.core.rows.render_text import entry_text
 from pitui.core.rows.safe_text import escape_json_c1, one_line, visible
 from pitui.core.session.entry import Entry
@@ -89,6 +92,31 @@ def _json_widget(text: str) -> Widget:
     )
 
 
+def _code_widget(text: str, language: str) -> Widget:
+    shown = visible(text)
+    return ThemedCode(
+        lambda theme: Syntax(shown, language or "text", theme=theme, word_wrap=True),
+        classes="part code",
+    )
+
+
+DIFF_STYLES = {"-": "red", "+": "green"}  # ANSI colours, readable in both themes (themes.py)
+
+
+def diff_text(text: str) -> Text:
+    """Diff lines coloured by their sign (which stays: the diff reads without colour)."""
+    out = Text()
+    for number, line in enumerate(visible(text).split("\n")):
+        if number:
+            out.append("\n")
+        out.append(line, DIFF_STYLES.get(line[:1], ""))
+    return out
+
+
+def _diff_widget(text: str) -> Widget:
+    return Static(diff_text(text), classes="part diff")
+
+
 def _thinking_widget(text: str) -> Widget:
     body = Static(Text(visible(text), style="dim italic"), classes="part thinking")
     return Collapsible(body, title=f"thinking ({len(text):,} chars)", collapsed=True)
@@ -104,6 +132,14 @@ def plain(text: str, style: str = "") -> Part:
 
 def json_part(value: Any) -> Part:
     return Part(to_json(value), _json_widget)
+
+
+def code(text: str, language: str) -> Part:
+    return Part(text, lambda t: _code_widget(t, language))
+
+
+def diff(text: str) -> Part:
+    return Part(text, _diff_widget)
 
 
 def thinking(text: str) -> Part:
@@ -145,8 +181,14 @@ def base64_size(data: Any) -> int | None:
 
 
 # -- content blocks ------------------------------------------------------------------------
-def content_parts(content: Any, *, rich: bool = True, style: str = "") -> list[Part]:
-    """Parts of a message's content: a string or a list of blocks."""
+Results = dict[str, dict[str, Any]]  # the tool results of a message's calls, by call id
+
+
+def content_parts(
+    content: Any, *, rich: bool = True, style: str = "", results: Results | None = None
+) -> list[Part]:
+    """Parts of a message's content: a string or a list of blocks (tool calls shown with
+    what `results` says of them)."""
     if isinstance(content, str):
         return [markdown(content) if rich else plain(content, style)]
     if content is None:
@@ -155,11 +197,13 @@ def content_parts(content: Any, *, rich: bool = True, style: str = "") -> list[P
         return [note("content (not a list):", "yellow"), json_part(content)]
     parts: list[Part] = []
     for block in content:
-        parts.extend(block_parts(block, rich=rich, style=style))
+        parts.extend(block_parts(block, rich=rich, style=style, results=results))
     return parts or [note("(empty content)", "dim")]
 
 
-def block_parts(block: Any, *, rich: bool = True, style: str = "") -> list[Part]:
+def block_parts(
+    block: Any, *, rich: bool = True, style: str = "", results: Results | None = None
+) -> list[Part]:
     kind = block.get("type") if isinstance(block, dict) else None
     if kind == "text":
         text = as_text(block.get("text", ""))
@@ -169,15 +213,38 @@ def block_parts(block: Any, *, rich: bool = True, style: str = "") -> list[Part]
             return [note("(redacted thinking)", "dim italic")]
         return [thinking(as_text(block.get("thinking", "")))]
     if kind == "toolCall":
-        return tool_call_parts(block)
+        call_id = block.get("id")
+        found = (results or {}).get(call_id) if isinstance(call_id, str) else None
+        return tool_call_parts(block, found)
     if kind == "image":
         return [note(image_label(block), "magenta")]
     return [note(f"unknown block {as_text(kind)}:", "yellow"), json_part(block)]
 
 
-def tool_call_parts(block: dict[str, Any]) -> list[Part]:
-    title = f"tool call {as_text(block.get('name'))} ({as_text(block.get('id'))})"
-    return [note(title, "bold cyan"), json_part(block.get("arguments"))]
+def tool_call_parts(block: dict[str, Any], result: dict[str, Any] | None = None) -> list[Part]:
+    """A call's title and arguments: a write's content in its file's syntax, an edit as a
+    diff (with Pi's line numbers when `result`, its tool result, holds Pi's diff), any
+    other call (or one Pi's tool would refuse) as JSON."""
+    name, arguments = block.get("name"), block.get("arguments")
+    title = note(f"tool call {as_text(name)} ({as_text(block.get('id'))})", "bold cyan")
+    path = call_path(arguments)
+    if name == "write" and path is not None:
+        content = write_content(arguments)
+        if content is not None:
+            return [title, field("path", path), code(content, language_for(path))]
+    if name == "edit":
+        succeeded = result is not None and not result.get("isError")
+        found = edit_diff(arguments, result.get("details") if succeeded else None)
+        if found is not None:
+            return [title, *edit_parts(found)]
+    return [title, json_part(arguments)]
+
+
+def edit_parts(found: EditDiff) -> list[Part]:
+    parts = [] if found.path is None else [field("path", found.path)]
+    if found.first_changed_line is not None:
+        parts.append(field("first changed line", found.first_changed_line))
+    return [*parts, diff(found.text)]
 
 
 def image_label(block: dict[str, Any]) -> str:

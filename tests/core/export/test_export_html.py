@@ -159,6 +159,7 @@ def test_fenced_blocks_render_as_markdown_it_does() -> None:
         fenced("``` inside ````\n", "json"),
         fenced("", ""),
         fenced("x", "c++"),
+        fenced("-a < b\n+a > b\n context\n\n", "diff"),
         "```\nnot closed",
         "```js\ncode\n```\ntext after\n```",
         "plain text",
@@ -220,6 +221,12 @@ def every_role(payload: str) -> list[dict[str, object]]:
         "name": "write",
         "arguments": {"path": payload, "content": payload},
     }
+    edit = {
+        "type": "toolCall",
+        "id": "c3",
+        "name": "edit",
+        "arguments": {"path": payload, "edits": [{"oldText": payload, "newText": payload + "!"}]},
+    }
     return [
         {"role": "user", "content": payload},
         {"role": "user", "content": [{"type": "text", "text": payload}]},
@@ -230,6 +237,7 @@ def every_role(payload: str) -> list[dict[str, object]]:
                 {"type": "text", "text": payload},
                 call,
                 write,
+                edit,
             ],
             "errorMessage": payload,
             "stopReason": "error",

@@ -14,7 +14,7 @@ from pitui.core.file_history.line_counts import (
     write_counts,
 )
 from pitui.core.file_history.pi_edit import EditFailed, Span, apply_edits
-from pitui.core.file_history.tool_arguments import Replacement
+from pitui.core.format.tool_arguments import Replacement
 
 
 def _edits(*pairs: tuple[str, str]) -> list[Replacement]:

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from pitui.core.file_history.pi_paths import is_within, resolve_to_cwd
-from pitui.core.file_history.tool_arguments import (
+from pitui.core.format.pi_paths import is_within, resolve_to_cwd
+from pitui.core.format.tool_arguments import (
     Replacement,
     edit_replacements,
     prepare_edit_arguments,

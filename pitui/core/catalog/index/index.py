@@ -28,7 +28,7 @@ from pitui.core import user_dirs
 from pitui.core.catalog import lossless_json
 from pitui.core.catalog.index import text_index
 from pitui.core.catalog.index.file import IndexFile
-from pitui.core.catalog.index.records import FileRow, ToolTask, Update
+from pitui.core.catalog.index.records import FileOps, FileRow, ToolPiece, ToolTask, Update
 from pitui.core.catalog.index.schema import (
     DB_NAME,
     PENDING,
@@ -40,6 +40,7 @@ from pitui.core.catalog.index.schema import (
 )
 from pitui.core.catalog.index.text_index import index_text_step, retire_text, texts_left
 from pitui.core.catalog.index.tool_words import tool_query
+from pitui.core.catalog.lossless_json import storable
 from pitui.core.catalog.summary import SessionSummary
 
 if TYPE_CHECKING:
@@ -283,6 +284,8 @@ class Index:
         self.db.execute("DELETE FROM files WHERE id=?", (found[0],))
 
     def _drop_tools(self, file_id: int) -> None:
+        self.db.execute("DELETE FROM file_writes WHERE file_id=?", (file_id,))
+        self.db.execute("DELETE FROM file_oks WHERE file_id=?", (file_id,))
         dead = self.db.execute(
             "SELECT count(*), sum(bytes) FROM tool_rows WHERE file_id=?", (file_id,)
         ).fetchone()
@@ -319,10 +322,11 @@ class Index:
         if reset:
             self._drop_tools(found[0])
 
-    def add_tools(self, done: Iterable[tuple[ToolTask, str]]) -> None:
-        """Index tool output read for these tasks (skipped where the file row moved on)."""
+    def add_tools(self, done: Iterable[ToolPiece]) -> None:
+        """Index tool output and file ops read for these tasks (skipped where the file row
+        moved on)."""
         with self.lock, transaction(self.db):
-            for task, text in done:
+            for task, text, ops in done:
                 current = self.db.execute(
                     "SELECT tools_offset, offset, inode, is_session FROM files WHERE id=?",
                     (task.file_id,),
@@ -338,9 +342,35 @@ class Index:
                         (task.file_id, len(text)),
                     ).lastrowid
                     self.db.execute("INSERT INTO tool_fts(rowid, tools) VALUES(?,?)", (rowid, text))
+                self._add_file_ops(task.file_id, ops)
                 self.db.execute(
                     "UPDATE files SET tools_offset=? WHERE id=?", (task.end, task.file_id)
                 )
+
+    def _add_file_ops(self, file_id: int, ops: FileOps) -> None:
+        self.db.executemany(
+            "INSERT INTO file_writes(file_id, call_id, path) VALUES(?,?,?)",
+            [(file_id, storable(call_id), storable(path)) for call_id, path in ops.writes],
+        )
+        self.db.executemany(
+            "INSERT INTO file_oks(file_id, call_id) VALUES(?,?)",
+            [(file_id, storable(call_id)) for call_id in ops.succeeded],
+        )
+
+    def sessions_writing(self, targets: Iterable[str]) -> set[str]:
+        """Paths of the sessions with a successful write or edit call (as far as their tool
+        output is indexed) of a target (absolute and resolved) or of anything under it."""
+        found: set[str] = set()
+        sql = (
+            "SELECT DISTINCT f.path FROM file_writes w JOIN files f ON f.id = w.file_id "
+            "WHERE (w.path = ? OR (w.path >= ? AND w.path < ?)) AND EXISTS (SELECT 1 FROM "
+            "file_oks o WHERE o.file_id = w.file_id AND o.call_id = w.call_id)"
+        )
+        with self.lock:
+            for target in targets:
+                low, high = prefix_range(target if target.endswith("/") else target + "/")
+                found.update(r[0] for r in self.db.execute(sql, (target, low, high)))
+        return found
 
     def index_texts(
         self, stop: threading.Event, progress: Callable[[int, int], None] | None = None
@@ -376,6 +406,8 @@ class Index:
                 self.db.execute("DROP TABLE tool_fts")
                 self.db.execute(TOOL_FTS)
                 self.db.execute("DELETE FROM tool_rows")
+                self.db.execute("DELETE FROM file_writes")
+                self.db.execute("DELETE FROM file_oks")
                 self.db.execute("UPDATE files SET tools_offset=0")
                 self.db.execute("DELETE FROM meta WHERE key='tool_garbage'")
             return True

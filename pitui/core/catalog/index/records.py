@@ -67,3 +67,16 @@ class ToolTask:
     start: int
     end: int
     inode: int
+
+
+@dataclass(frozen=True)
+class FileOps:
+    """The write and edit calls of a range (for the picker's `file:`): each call's id and
+    the absolute path it named, and the ids of the calls whose result says they succeeded."""
+
+    writes: list[tuple[str, str]]
+    succeeded: list[str]
+
+
+NO_FILE_OPS = FileOps([], [])
+ToolPiece = tuple[ToolTask, str, FileOps]  # a range of a task, its tool text, its file ops

@@ -13,7 +13,7 @@ from pitui.core.catalog.index.tool_words import TOOL_TOKENIZER
 TOOL_FTS = f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', detail=none, tokenize='{TOOL_TOKENIZER}')"""
-SCHEMA_VERSION = "pitui-catalog-11"
+SCHEMA_VERSION = "pitui-catalog-12"  # 12: file_writes, file_oks (the picker's file:)
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -30,6 +30,12 @@ CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
 CREATE TABLE IF NOT EXISTS tool_rows(
     rowid INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
+CREATE TABLE IF NOT EXISTS file_writes(
+    file_id INTEGER NOT NULL, call_id TEXT NOT NULL, path TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS file_writes_path ON file_writes(path, file_id, call_id);
+CREATE INDEX IF NOT EXISTS file_writes_file ON file_writes(file_id);
+CREATE TABLE IF NOT EXISTS file_oks(file_id INTEGER NOT NULL, call_id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS file_oks_call ON file_oks(file_id, call_id);
 """
     + TOOL_FTS
     + ";"

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from pitui.core.catalog.index.index import FileRow, ToolTask, Update
+from pitui.core.catalog.index.records import ToolPiece
+from pitui.core.catalog.scan.file_ops import file_ops, header_cwd
 from pitui.core.catalog.scan.filestat import FileStat, Unreadable, not_regular, unchanged
 from pitui.core.catalog.scan.lines import LineReader
 from pitui.core.catalog.scan.tools import tool_text
@@ -28,6 +30,7 @@ except ImportError:  # a Python built without it
 
 HEAD_BYTES = 4096
 TAIL_BYTES = 4096  # checked just before the resume point
+HEADER_MAX = 1024 * 1024  # a header line read for its cwd (a longer one: no cwd)
 
 
 def _hash(fh: BinaryIO, start: int, length: int) -> bytes:
@@ -148,23 +151,25 @@ def _feed(builder: SummaryBuilder, fh: BinaryIO, start: int) -> tuple[int, bytes
     return reader.offset, reader.tail, reader.end
 
 
-def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:
-    """Tool text of the task's bytes, in pieces of about CHUNK bytes (each its own sub-task,
-    ending after a newline); [] when the file is no longer the one the task was made for."""
-    pieces: list[tuple[ToolTask, str]] = []
+def read_tools(task: ToolTask) -> list[ToolPiece]:
+    """Tool text and file ops of the task's bytes, in pieces of about CHUNK bytes (each its
+    own sub-task, ending after a newline); [] when the file is no longer the one the task
+    was made for."""
+    pieces: list[ToolPiece] = []
     try:
         with open_regular_file(task.path) as fh:
             size, _, inode, _ = _fstat(fh)
             if inode != task.inode or size < task.end:
                 return []
+            cwd = header_cwd(fh.readline(HEADER_MAX))
             if task.start > 0:
                 fh.seek(task.start - 1)
                 if fh.read(1) != b"\n":
                     return []
             start = task.start
             for data, end in LineReader(fh, task.start, task.end):
-                pieces.append((ToolTask(task.file_id, task.path, start, end, inode),
-                               tool_text(data)))  # fmt: skip
+                piece = ToolTask(task.file_id, task.path, start, end, inode)
+                pieces.append((piece, tool_text(data), file_ops(data, cwd)))
                 start = end
     except (OSError, NotRegularFile):
         return []

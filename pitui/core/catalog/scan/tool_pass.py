@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable
 
 from pitui.core.catalog.index.index import Index, ToolTask
+from pitui.core.catalog.index.records import ToolPiece
 from pitui.core.catalog.scan.workers import Workers
 
 TOOL_BATCH_BYTES = 4 * 1024 * 1024  # tool text per transaction (keeps the lock short)
@@ -142,13 +143,13 @@ class ToolPass:
         done = 0
         if progress:
             progress(0, total)
-        batch: list[tuple[ToolTask, str]] = []
+        batch: list[ToolPiece] = []
         size = 0
         for task, pieces in self._workers.read_tools(tasks):
             if stop.is_set():
                 return
             batch += pieces
-            size += sum(len(text) for _, text in pieces)
+            size += sum(len(text) for _, text, _ in pieces)
             done += task.end - task.start
             if size >= TOOL_BATCH_BYTES:
                 self.index.add_tools(batch)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pitui.core.catalog.index.index import FileRow, ToolTask, Update
+from pitui.core.catalog.index.records import ToolPiece
 from pitui.core.catalog.scan.filestat import Unreadable
 
 if TYPE_CHECKING:
@@ -135,10 +136,8 @@ class Workers:
             # descriptor" on stderr, seen once in the suite).
             pool.shutdown(wait=True, cancel_futures=True)
 
-    def read_tools(
-        self, tasks: list[ToolTask]
-    ) -> Iterator[tuple[ToolTask, list[tuple[ToolTask, str]]]]:
-        """Each task's tool text, read by the worker processes while they are up."""
+    def read_tools(self, tasks: list[ToolTask]) -> Iterator[tuple[ToolTask, list[ToolPiece]]]:
+        """Each task's tool text and file ops, read by the worker processes while they are up."""
         # deferred: see ARCHITECTURE.md
         from pitui.core.catalog.scan.scanner import read_tools
 
@@ -149,7 +148,7 @@ class Workers:
             return
         chunks = [tasks[i : i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
         window = 4 * self._count  # bounds the tool text held at once
-        futures: list[Future[list[list[tuple[ToolTask, str]]]] | None] = []
+        futures: list[Future[list[list[ToolPiece]]] | None] = []
         for i, chunk in enumerate(chunks):
             while len(futures) < min(i + window, len(chunks)):
                 try:
@@ -174,7 +173,7 @@ def _broken(error: BaseException) -> bool:
     return isinstance(error, BrokenProcessPool)
 
 
-def _read_tools_many(tasks: list[ToolTask]) -> list[list[tuple[ToolTask, str]]]:
+def _read_tools_many(tasks: list[ToolTask]) -> list[list[ToolPiece]]:
     # deferred: see ARCHITECTURE.md
     from pitui.core.catalog.scan.scanner import read_tools
 

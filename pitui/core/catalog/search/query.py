@@ -14,8 +14,8 @@ from pitui.core.format.timestamps import parse_day
 # every word is matched against every session (100 KB of words took 36 s), as MCP bounds them
 MAX_QUERY = 2_000  # characters
 MAX_TOKENS = 50  # words, phrases and filters
-FILTER_FIELDS = ("cwd", "name", "label", "model", "after", "before")
-_FILTER = re.compile(r"^(cwd|name|label|model|after|before):(.*)$", re.IGNORECASE | re.DOTALL)
+FILTER_FIELDS = ("cwd", "name", "label", "model", "after", "before", "file")
+_FILTER = re.compile(r"^(cwd|name|label|model|after|before|file):(.*)$", re.IGNORECASE | re.DOTALL)
 _SPACE_RUN = re.compile(f"[{JS_SPACE}]+")
 _STORE_TOKEN = re.compile(
     r"(?<!\S)(in:(?:local|archive|all)|host:[A-Za-z0-9][A-Za-z0-9._-]*)(?!\S)", re.IGNORECASE
@@ -61,6 +61,7 @@ class Query:
     tokens: list[Token] = field(default_factory=list)
     regex: Any = None  # a `regex.Pattern` (see `regex_query`)
     filters: list[tuple[str, str]] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # `file:` paths, as typed (`file_filter`)
     after_ms: int | None = None
     before_ms: int | None = None
     error: str | None = None
@@ -162,6 +163,9 @@ def _extract_filters(query: Query) -> None:
 
 
 def _add_filter(query: Query, key: str, value: str) -> None:
+    if key == "file":  # a path: its case matters
+        query.files.append(value)
+        return
     if key not in ("after", "before"):
         query.filters.append((key, normalize_ws_lower(value)))
         return

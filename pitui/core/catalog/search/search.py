@@ -59,12 +59,14 @@ class Lookups:
     (the last as a prefix when `prefix`); `texts(value, among)`, the
     paths of `among` whose conversation text holds `value` (a search form: lowercased, a
     phrase's whitespace runs as one space); `texts_where(found, among)`, those whose text
-    satisfies `found` (a regex). `cancelled()` True: stop (`SearchCancelled`)."""
+    satisfies `found` (a regex); `files(value)`, the paths of the sessions a `file:VALUE`
+    filter keeps. `cancelled()` True: stop (`SearchCancelled`)."""
 
     tools: Callable[[str, bool, set[str]], set[str]] = lambda value, prefix, among: set()
     texts: Callable[[str, set[str]], set[str]] = lambda value, among: set()
     texts_where: Callable[[Callable[[str], bool], set[str]], set[str]] = lambda found, among: set()
     cancelled: Callable[[], bool] = lambda: False
+    files: Callable[[str], set[str]] = lambda value: set()
 
 
 @dataclass
@@ -242,6 +244,9 @@ def run_search(
         return SearchResult([], query.error)
     pool = [s for s in sessions if not named_only or js_trim(s.name or "")]
     pool = [s for s in pool if passes_filters(s, query)]
+    for value in query.files:
+        writing = (lookups or Lookups()).files(value)
+        pool = [s for s in pool if s.path in writing]
     if not query.has_text:
         if sort in MEASURES:
             return SearchResult(flat_rows(_largest_first(pool, sort)))
