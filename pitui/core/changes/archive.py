@@ -4,7 +4,9 @@ The archive (`discovery.archive_root()`) has the sessions root's layout: a sessi
 `<root>/--<cwd>--/NAME.jsonl` goes to `<archive>/--<cwd>--/NAME.jsonl`, and back. A session
 from a custom session dir goes to its cwd's folder in the archive, and where it came from is
 kept beside it, in `NAME.jsonl.origin` (one line: the path). Moves are `move_file`'s: the
-same bytes, never over a file.
+same bytes, never over a file. A pi still running when its session was archived writes its
+next lines to a new, headerless file at the old path (a `continuation`): unarchiving joins
+them to the session, which comes back whole.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import os
 from pathlib import Path
 
 from pitui.core.catalog.scan import discovery
+from pitui.core.changes.continuation import continuation_of, rejoin
 from pitui.core.changes.file_messages import shown
-from pitui.core.changes.move_file import move_file
+from pitui.core.changes.move_file import TargetExists, move_file
 from pitui.core.errors import PituiError
 
 ORIGIN_SUFFIX = ".origin"
+ATTEMPTS = 5  # continuations made again at the old path while unarchiving, before giving up
 
 
 def check_places(archive: Path, sessions: Path) -> None:
@@ -65,9 +69,22 @@ def archive_session(path: Path, root: Path, archive: Path, cwd: str) -> Path:
 
 
 def unarchive_session(archived: Path, root: Path, archive: Path) -> Path:
-    """Move one archived session back where it was (never over a file); returns that path."""
+    """Move one archived session back where it was (never over a file); returns that path.
+    A continuation there (the lines of a pi that was still running when it was archived) is
+    first appended to it, so the session comes back whole."""
     target = original_path(archived, root, archive)
-    move_file(archived, target)
+    for _ in range(ATTEMPTS):
+        found = continuation_of(target, archived)
+        if found is not None:
+            rejoin(found)
+        try:
+            move_file(archived, target)
+            break
+        except TargetExists:
+            if continuation_of(target, archived) is None:  # another session: never over it
+                raise
+    else:
+        raise PituiError(f"a writer keeps making {shown(target)} again: it stays archived")
     with contextlib.suppress(OSError):
         _origin_file(archived).unlink()
     return target

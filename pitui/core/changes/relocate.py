@@ -14,7 +14,8 @@ path from now on cannot write into a file about to go), checked again through th
 descriptor, and only then unlinked. A line appended before the original was set aside makes
 the move start again (a few times, then it is refused with the original where it was); a
 writer that opened the path after it was set aside makes a new file there, which is
-reported, never removed.
+reported, never removed: its lines are a continuation of the moved session, and moving
+again (`left_behind`, `continuation.rejoin`) appends them to it.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pitui.core.catalog.scan import discovery
+from pitui.core.changes.continuation import Continuation, continuation_of
 from pitui.core.changes.exchange import exchange
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.changes.file_writes import sync_folder
-from pitui.core.changes.move_file import TargetExists, rename_never_over
+from pitui.core.changes.move_file import TAKEN_MARK, TargetExists, rename_never_over
 from pitui.core.changes.new_file import write_whole
 from pitui.core.changes.stale_temporaries import temporary_name
 from pitui.core.errors import PituiError, UsageError
@@ -128,6 +130,32 @@ def plan(
             target = discovery.project_dir(root, target_cwd) / source.name
         found.append(Relocation(source, target, cwd, target_cwd))
     return sorted(found, key=lambda r: str(r.source))
+
+
+def left_behind(old: str, moved: Iterable[Path], root: Path) -> list[Continuation]:
+    """The continuations in OLD's session folders (and its subfolders'): lines a pi still
+    running there wrote after its session moved (Pi appends by the path it started with),
+    each continuing one of the `moved` sessions (now under NEW, same file name)."""
+    by_name = {path.name: path for path in moved}
+    stem = discovery.project_folder_name(old)[:-2]
+    found = []
+    for folder in discovery.list_folders(root):
+        if not os.path.basename(folder).startswith(stem):
+            continue
+        for name in sorted(_names(folder) & by_name.keys()):
+            candidate = Path(folder) / name
+            if candidate != by_name[name]:
+                continued = continuation_of(candidate, by_name[name])
+                if continued is not None:
+                    found.append(continued)
+    return found
+
+
+def _names(folder: str) -> set[str]:
+    try:
+        return set(os.listdir(folder))
+    except OSError:
+        return set()
 
 
 # --------------------------------------------------------------------------- the header
@@ -369,7 +397,9 @@ def _remove_ours(path: Path, placed: os.stat_result) -> None:
 
 
 def _aside_name(source: Path) -> Path:
-    return source.with_name(temporary_name(source.name, secrets.token_hex(4)))
+    """Not `temporary_name`: a file set aside may hold lines (when it cannot go back), and
+    `stale_temporaries` removes old temporaries."""
+    return source.with_name(f".{source.name}{TAKEN_MARK}{secrets.token_hex(4)}")
 
 
 def _put_back(aside: Path, source: Path, move: Relocation) -> None:

@@ -20,6 +20,7 @@ from urllib.parse import unquote
 
 import orjson
 
+from pitui.core.changes.continuation import continuation_of, rejoin
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.errors import PituiError
 
@@ -157,10 +158,15 @@ def find(items: list[Trashed], wanted: str) -> Trashed:
 
 
 def restore(item: Trashed) -> Path:
-    """Move `item` back to its original path; refuse if something is there now."""
+    """Move `item` back to its original path; refuse if something is there now, but for a
+    continuation of it (the lines a pi still running wrote there after it was trashed),
+    which is joined to it first."""
     target = item.original
     if "\0" in str(target):
         raise PituiError(f"cannot restore {shown(target)}: its path in the trash has a null byte")
+    found = continuation_of(target, item.trashed)
+    if found is not None:
+        rejoin(found)
     if _lexists(target):
         raise PituiError(f"cannot restore {shown(target)}: a file is there now; it was left alone")
     _make_folder(target)
