@@ -128,7 +128,31 @@ def test_across_file_systems_copy_fsync_compare_then_unlink(
     assert [p.name for p in archived.parent.iterdir()] == [archived.name]  # no temporary left
 
 
-def test_a_source_changed_during_the_copy_stays_where_it_is(
+def test_a_line_appended_during_the_copy_goes_with_it(
+    store: dict[str, list[Path]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = store["full"][1]
+    content = source.read_bytes()
+    real_chunks = move_file._chunks
+
+    def appending_chunks(fd: int, end: int, start: int = 0):  # type: ignore[no-untyped-def]
+        yield from real_chunks(fd, end, start)
+        if start == 0:
+            with open(source, "ab") as fh:  # another program appends while pitui copies
+                fh.write(b'{"type":"custom"}\n')
+
+    _across_file_systems(monkeypatch)
+    monkeypatch.setattr(move_file, "_chunks", appending_chunks)
+    assert main(["archive", str(source), "--yes"]) == 0
+    assert not source.exists()
+    assert _archived(tmp_path, source).read_bytes().startswith(content)
+    assert _archived(tmp_path, source).read_bytes().endswith(b'{"type":"custom"}\n')
+
+
+def test_a_source_rewritten_during_the_copy_stays_where_it_is(
     store: dict[str, list[Path]],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -137,16 +161,16 @@ def test_a_source_changed_during_the_copy_stays_where_it_is(
     source = store["full"][1]
     real_chunks = move_file._chunks
 
-    def appending_chunks(fd: int, end: int, start: int = 0):  # type: ignore[no-untyped-def]
+    def rewriting_chunks(fd: int, end: int, start: int = 0):  # type: ignore[no-untyped-def]
         yield from real_chunks(fd, end, start)
-        with open(source, "ab") as fh:  # another program appends while pitui copies
-            fh.write(b'{"type":"custom"}\n')
+        with open(source, "r+b") as fh:  # another program rewrites it in place
+            fh.write(b"X")
 
     _across_file_systems(monkeypatch)
-    monkeypatch.setattr(move_file, "_chunks", appending_chunks)
+    monkeypatch.setattr(move_file, "_chunks", rewriting_chunks)
     assert main(["archive", str(source), "--yes"]) == 1
     assert "changed while it was copied" in capsys.readouterr().out
-    assert source.read_bytes().endswith(b'{"type":"custom"}\n')
+    assert source.exists()
     assert not _archived(tmp_path, source).exists()
 
 

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 from pathlib import Path
 
 from pitui.core.catalog.scan import discovery
-from pitui.core.changes.continuation import continuation_of, rejoin
+from pitui.core.changes.continuation import continuation_of, place_joining
 from pitui.core.changes.file_messages import shown
-from pitui.core.changes.move_file import TargetExists, move_file
+from pitui.core.changes.move_file import TAKEN_MARK, move_file, rename_never_over
 from pitui.core.errors import PituiError
 
 ORIGIN_SUFFIX = ".origin"
-ATTEMPTS = 5  # continuations made again at the old path while unarchiving, before giving up
 
 
 def check_places(archive: Path, sessions: Path) -> None:
@@ -71,23 +71,29 @@ def archive_session(path: Path, root: Path, archive: Path, cwd: str) -> Path:
 def unarchive_session(archived: Path, root: Path, archive: Path) -> Path:
     """Move one archived session back where it was (never over a file); returns that path.
     A continuation there (the lines of a pi that was still running when it was archived) is
-    first appended to it, so the session comes back whole."""
+    joined to it (`continuation.place_joining`), so the session comes back whole: the
+    session is first moved beside it under a hidden name (a rename on one file system), so
+    that the last step is a rename a pi appending every few milliseconds cannot beat."""
     target = original_path(archived, root, archive)
-    for _ in range(ATTEMPTS):
-        found = continuation_of(target, archived)
-        if found is not None:
-            rejoin(found)
-        try:
-            move_file(archived, target)
-            break
-        except TargetExists:
-            if continuation_of(target, archived) is None:  # another session: never over it
-                raise
+    if continuation_of(target, archived) is None:
+        move_file(archived, target)
     else:
-        raise PituiError(f"a writer keeps making {shown(target)} again: it stays archived")
+        _join_back(archived, target)
     with contextlib.suppress(OSError):
         _origin_file(archived).unlink()
     return target
+
+
+def _join_back(archived: Path, target: Path) -> None:
+    staged = target.with_name(f".{target.name}{TAKEN_MARK}{secrets.token_hex(4)}")
+    move_file(archived, staged)
+    try:
+        place_joining(staged, target, lambda: rename_never_over(staged, target))
+    except PituiError:
+        if os.path.lexists(staged):
+            with contextlib.suppress(PituiError):
+                move_file(staged, archived)  # back in the archive: unarchive again later
+        raise
 
 
 def _origin_file(archived: Path) -> Path:

@@ -50,7 +50,7 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def append_whole(into: Path, data: bytes) -> None:
+def append_whole(into: Path, data: bytes, *, sync: bool = True) -> None:
     """`data` at the end of `into`, on a line of its own, as one write (a writer appending
     to `into` meanwhile keeps its lines whole)."""
     if not data:
@@ -65,7 +65,8 @@ def append_whole(into: Path, data: bytes) -> None:
         if not _ends_a_line(into):
             data = b"\n" + data
         write_all(fd, data, into)
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -75,5 +76,18 @@ def _ends_a_line(path: Path) -> bool:
     try:
         size = os.fstat(fd).st_size
         return size == 0 or os.pread(fd, 1, size - 1) == b"\n"
+    finally:
+        os.close(fd)
+
+
+def sync_file(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
     finally:
         os.close(fd)

@@ -3,10 +3,10 @@
 On one file system a rename (Linux's `renameat2(RENAME_NOREPLACE)`; elsewhere a hard link
 then unlink, or a rename after checking the name is free). Across file systems (EXDEV) a
 copy: written to a temporary file beside the target, fsynced, linked into place (never over
-a file), compared with the source byte for byte; a source that changed during the copy
-(another program appended to it) stays where it was. Then the source is renamed aside in its
-own folder and read to its end once no writer holds it (what was appended since the compare
-goes to the copy too), and only then unlinked: no line is lost in between.
+a file), compared with the source byte for byte; a source replaced or rewritten meanwhile
+stays where it was. Then the source is renamed aside in its own folder and read to its end
+once no writer holds it (what was appended since the copy began goes to the copy too), and
+only then unlinked: no line is lost in between.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def _copy_held(fd: int, source: Path, target: Path) -> None:
         raise PituiError(_cannot(source, target, error)) from None
     try:
         os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
-        same = _same_bytes(fd, target, before.st_size) and _unchanged(source, before)
+        same = _same_bytes(fd, target, before.st_size) and _only_appended(source, before)
     except OSError as error:
         _remove_copy(target)
         raise PituiError(_cannot(source, target, error)) from None
@@ -157,12 +157,12 @@ def _same_bytes(fd: int, copy: Path, size: int) -> bool:
         return not theirs.read(1)
 
 
-def _unchanged(path: Path, before: os.stat_result) -> bool:
+def _only_appended(path: Path, before: os.stat_result) -> bool:
+    """The path still names the file copied, no shorter (lines appended since are taken
+    after the rename; bytes rewritten in place fail the comparison)."""
     now = os.stat(path)
-    return (now.st_ino, now.st_size, now.st_mtime_ns) == (
-        before.st_ino,
-        before.st_size,
-        before.st_mtime_ns,
+    return (now.st_dev, now.st_ino) == (before.st_dev, before.st_ino) and (
+        now.st_size >= before.st_size
     )
 
 
