@@ -80,6 +80,14 @@ class PreviewReady(Message):
 
 
 @dataclass
+class HoldersFound(Message):
+    """The processes (but pitui) holding the session screen's file open (Linux /proc)."""
+
+    path: Any
+    holders: list[Any]
+
+
+@dataclass
 class SessionProgress(Message):
     """`done` of `total` bytes of the session screen's file are read (only the latest counts);
     `total` 0: reading is done, the tree is being built."""
