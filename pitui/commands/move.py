@@ -16,16 +16,15 @@ from pitui.commands.selection import confirm, count, print_json
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.continuation import Continuation, rejoin
-from pitui.core.changes.move_file import TargetExists
 from pitui.core.changes.relocate import (
+    Outcome,
     Relocation,
     check_folders,
     left_behind,
+    move_all,
     moved_cwd,
     plan,
-    relocate,
 )
-from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 
@@ -63,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.yes and not confirm(_question(moves, behind)):
             print("nothing was moved", file=sys.stderr)
             return 1
-        moved, skipped, failed, notes = _carry_out(moves, args.force)
+        moved, skipped, failed, notes = move_all(moves, force=args.force)
         behind += left_behind(old, [m.target for m in moved], root)  # made while it moved
         rejoined = _rejoin(behind)
         touched = [m.source for m in moves] + [m.target for m in moves]
@@ -116,36 +115,6 @@ def _render_behind(behind: list[Continuation], dry_run: bool) -> str:
     verb = "would join" if dry_run else "to join"
     lines.append(f"{verb} {_files(len(behind))} to the sessions they continue")
     return "\n".join(lines) + "\n"
-
-
-Outcome = tuple[Relocation, str]
-
-
-def _carry_out(
-    moves: list[Relocation], force: bool
-) -> tuple[list[Relocation], list[Outcome], list[Outcome], list[str]]:
-    """Move each session; one another process seems to write is skipped unless `force`."""
-    moved: list[Relocation] = []
-    skipped: list[Outcome] = []
-    failed: list[Outcome] = []
-    notes: list[str] = []
-    guard = RemovalGuard()
-    for move in moves:
-        try:  # a pi in the moved folder has its new path as its cwd
-            warning = None if force else guard.warning(move.source, also_cwds=(move.new_cwd,))
-            if warning is not None:
-                skipped.append((move, f"{warning} (--force to move it anyway)"))
-                continue
-            done = relocate(move)
-        except TargetExists as exists:
-            skipped.append((move, str(exists)))
-        except PituiError as error:
-            failed.append((move, str(error)))
-        else:
-            moved.append(move)
-            if done.note:
-                notes.append(done.note)
-    return moved, skipped, failed, notes
 
 
 def _render(moves: list[Relocation], old: str, new: str, dry_run: bool) -> str:

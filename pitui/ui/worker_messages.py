@@ -77,6 +77,7 @@ class PreviewReady(Message):
     exchanges: list[tuple[str, str]]
     matches: tuple[list[Any], int] = ([], 0)  # the first entries matching the search, and all
     holders: list[Any] = field(default_factory=list)  # other processes holding the file open
+    folder_missing: bool = False  # its header's cwd is no folder now
 
 
 @dataclass

@@ -36,6 +36,7 @@ from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.changes.file_writes import sync_folder
 from pitui.core.changes.move_file import TAKEN_MARK, TargetExists, rename_never_over
 from pitui.core.changes.new_file import write_whole
+from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.stale_temporaries import temporary_name
 from pitui.core.errors import PituiError, UsageError
 from pitui.core.format.jsonline import LineError, dumps, parse_line
@@ -156,6 +157,38 @@ def _names(folder: str) -> set[str]:
         return set(os.listdir(folder))
     except OSError:
         return set()
+
+
+Outcome = tuple[Relocation, str]
+
+
+def move_all(
+    moves: list[Relocation], *, force: bool = False
+) -> tuple[list[Relocation], list[Outcome], list[Outcome], list[str]]:
+    """Move each session: (moved, skipped with why, failed with why, notes). One another
+    process may be writing (`RemovalGuard`; a pi in the moved folder has its new path as its
+    cwd) is skipped unless `force`, as is one whose target exists."""
+    moved: list[Relocation] = []
+    skipped: list[Outcome] = []
+    failed: list[Outcome] = []
+    notes: list[str] = []
+    guard = RemovalGuard()
+    for move in moves:
+        try:
+            warning = None if force else guard.warning(move.source, also_cwds=(move.new_cwd,))
+            if warning is not None:
+                skipped.append((move, f"{warning} (--force to move it anyway)"))
+                continue
+            done = relocate(move)
+        except TargetExists as exists:
+            skipped.append((move, str(exists)))
+        except PituiError as error:
+            failed.append((move, str(error)))
+        else:
+            moved.append(move)
+            if done.note:
+                notes.append(done.note)
+    return moved, skipped, failed, notes
 
 
 # --------------------------------------------------------------------------- the header

@@ -23,6 +23,7 @@ from pitui.core.catalog.search.search import SearchCancelled
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.branch_actions import ask_tags, toggle_pin
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.folder_move import ask_move_folder
 from pitui.ui.marks import search_with_marks
 from pitui.ui.screens import picker_actions
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
@@ -514,6 +515,28 @@ class PickerScreen(ReportsFailures, Screen[None]):
             summaries = [row.summary for row in self.rows]
             query = self.query_one("#search", Input).value
             picker_actions.show_stats(self.app, summaries, self.all_scope, query)
+
+    def action_move_folder(self) -> None:
+        """The highlighted session's folder is gone: move its sessions where it is now."""
+        summary = self.highlighted
+        if summary is not None and self.query_one(SessionPreview).folder_missing:
+            ask_move_folder(self.app, summary.cwd, self._folder_moved)
+
+    def _folder_moved(self, new: list[Path], old: list[Path], note: str) -> None:
+        self.notify(note, title="Sessions moved", markup=False)
+        for path in old:
+            self.forget(path)
+        self.refresh_paths(new)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Move folder only for a session whose folder is gone (shown in the footer then)."""
+        if action == "move_folder":
+            return any(p.folder_missing for p in self.query(SessionPreview))
+        return True
+
+    @on(SessionPreview.Loaded)
+    def _preview_loaded(self) -> None:
+        self.refresh_bindings()  # Move folder comes and goes with the session highlighted
 
     def action_trash_view(self) -> None:
         picker_actions.show_trash(self.app)

@@ -94,6 +94,13 @@ PICKER_BINDINGS: list[BindingType] = [
         tooltip="Edit the tags of the highlighted session",
     ),
     Binding(
+        "alt+m",
+        "move_folder",
+        "Move folder",
+        id="picker.move_folder",
+        tooltip="The session's folder is gone: move its sessions to the folder it is now",
+    ),
+    Binding(
         "f5",
         "sync_remotes",
         "Sync",
