@@ -9,6 +9,7 @@ import errno
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from send2trash import plat_other
@@ -267,3 +268,23 @@ def test_a_line_appended_between_the_compare_and_the_rename_goes_with_the_copy(
     assert not path.exists()
     assert seqs(archived(tmp_path, path)) == list(range(ENTRIES + 1))
     no_leftovers(path.parent)
+
+
+@pytest.mark.oracle
+def test_pi_reads_the_session_joined_back_whole(
+    env: Path, tmp_path: Path, pi_oracle: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pi 1.6.0 is the judge: the headerless file is no session to Pi (nothing listed, an
+    empty context); once unarchived, Pi lists the session at its path, its context holds
+    every entry in order and its leaf is the last line the pi wrote."""
+    path = make_session(env)
+    agent = str(tmp_path / "agent")
+    assert main(["archive", str(path), "--yes"]) == 0
+    run_writer(["stream", str(path), ENTRIES, 6, 1000, SID])
+    assert pi_oracle.request({"op": "listAllDefault", "agentDir": agent}) == []
+    assert pi_oracle.request({"op": "context", "file": str(path)})["leafIds"] == []
+    assert main(["unarchive", str(archived(tmp_path, path)), "--yes"]) == 0
+    [listed] = pi_oracle.request({"op": "listAllDefault", "agentDir": agent})
+    assert listed["path"] == str(path)
+    context = pi_oracle.request({"op": "context", "file": str(path)})
+    assert context["leafIds"] == [f"{i:08x}" for i in range(ENTRIES + 6)]
