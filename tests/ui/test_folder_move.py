@@ -99,7 +99,7 @@ async def test_the_help_lists_move_folder(app_factory: Any) -> None:
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
         rows = [text for _, keys in pilot.app.screen._groups() for _, text in keys]
-        assert any("folder is gone: move its sessions" in text for text in rows)
+        assert any("folder is gone: move its folder's sessions" in text for text in rows)
 
 
 def test_folders_complete_the_last_part_typed(tmp_path: Path) -> None:

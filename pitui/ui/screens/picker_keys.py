@@ -94,13 +94,6 @@ PICKER_BINDINGS: list[BindingType] = [
         tooltip="Edit the tags of the highlighted session",
     ),
     Binding(
-        "alt+m",
-        "move_folder",
-        "Move folder",
-        id="picker.move_folder",
-        tooltip="The session's folder is gone: move its sessions to the folder it is now",
-    ),
-    Binding(
         "f5",
         "sync_remotes",
         "Sync",
@@ -137,6 +130,13 @@ PICKER_BINDINGS: list[BindingType] = [
         "Fork",
         id="picker.fork",
         tooltip="Fork the highlighted session in pi (pi --fork), after asking",
+    ),
+    Binding(  # last: in the footer only while the highlighted session's folder is gone
+        "alt+m",
+        "move_folder",
+        "Move folder",
+        id="picker.move_folder",
+        tooltip="The session's folder is gone: move its folder's sessions to where it is now",
     ),
     # The search box keeps the focus, as in Pi's selector: these move the list's selection.
     # The ids are Pi's tui.select.* remaps' (`keymap.PI_TO_PITUI`).
