@@ -16,6 +16,7 @@ from send2trash import plat_other
 
 from pitui.cli import main
 from pitui.core.catalog.scan import discovery
+from pitui.core.changes import archive as archive_module
 from pitui.core.changes import move_file
 from pitui.core.live.pi_processes import running_pis
 from tests.appender import run_writer, start_writer
@@ -288,3 +289,27 @@ def test_pi_reads_the_session_joined_back_whole(
     assert listed["path"] == str(path)
     context = pi_oracle.request({"op": "context", "file": str(path)})
     assert context["leafIds"] == [f"{i:08x}" for i in range(ENTRIES + 6)]
+
+
+def test_a_file_put_at_the_path_while_unarchiving_is_never_moved_over(
+    env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A continuation taken, then another session's file appears at the path before the
+    session is put back: the session goes back to the archive with the joined lines, and
+    the other file is left as it is."""
+    path = make_session(env)
+    assert main(["archive", str(path), "--yes"]) == 0
+    run_writer(["stream", str(path), ENTRIES, 2, 1000, SID])
+    real = archive_module.rename_never_over
+
+    def someone_else_first(source: Path, target: Path) -> None:
+        if target == path:
+            target.write_text('{"type":"session","id":"other"}\n')
+        real(source, target)
+
+    monkeypatch.setattr(archive_module, "rename_never_over", someone_else_first)
+    assert main(["unarchive", str(archived(tmp_path, path)), "--yes"]) == 1
+    assert "another file" in capsys.readouterr().out
+    assert path.read_text() == '{"type":"session","id":"other"}\n'
+    assert seqs(archived(tmp_path, path)) == list(range(ENTRIES + 2))
+    no_leftovers(path.parent)

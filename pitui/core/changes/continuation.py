@@ -96,8 +96,10 @@ def place_joining(session: Path, target: Path, place: Callable[[], None]) -> int
                 placed = True
                 break
             except FileExistsError:
-                if not joiner.continues(target):
-                    raise
+                if not joiner.continues(target):  # another session: never over it
+                    raise PituiError(
+                        f"{shown(target)} exists and is another file: nothing was moved over it"
+                    ) from None
         else:
             raise PituiError(f"a writer keeps making {shown(target)} again: nothing was moved")
     finally:
