@@ -1,4 +1,4 @@
-"""The picker's "Move folder" (Alt+M, offered when a session's folder is gone): the new
+"""The picker's "Folder" key (Alt+M, offered when a session's folder is gone): the new
 folder typed (the old one pre-filled and selected, folders completed as typed), every session
 of the old folder and the folders under it counted and listed, asked once, then moved as
 `pitui move OLD NEW` moves them (`core/changes/relocate.py`), in a thread worker."""

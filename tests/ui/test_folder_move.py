@@ -48,7 +48,7 @@ async def test_alt_m_moves_the_sessions_of_a_missing_folder(
         await highlight_cwd(pilot, picker, BLOG)
         preview = picker.query_one(SessionPreview)
         assert "missing" in plain(preview.query_one("#preview-body"), 100)
-        await wait_for(pilot, lambda: "Move folder" in shown(pilot))
+        await wait_for(pilot, lambda: "alt+m Folder" in shown(pilot))
         old_paths = [Path(r.summary.path) for r in picker.rows]
         assert len(old_paths) == 2
 
@@ -87,7 +87,7 @@ async def test_no_move_offered_for_a_folder_that_exists(
         picker = await started(pilot)
         await highlight_cwd(pilot, picker, str(tmp_path))
         assert "missing" not in plain(picker.query_one(SessionPreview).query_one("#preview-body"))
-        assert "Move folder" not in shown(pilot)
+        assert "alt+m Folder" not in shown(pilot)
         await pilot.press("alt+m")
         await pilot.pause()
         assert not isinstance(pilot.app.screen, TextInputModal)

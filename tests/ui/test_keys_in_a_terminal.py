@@ -230,7 +230,7 @@ def test_alt_m_in_the_picker_asks_for_a_missing_folder_and_types_nothing(
     before = sorted(p.name for p in (agent / "sessions").rglob("*.jsonl"))
     with ended(Pty(pitui_env(agent, tmp_path), size=(120, 30))) as terminal:
         terminal.wait_to_show(" shown")
-        terminal.wait_to_show("alt+m Move folder")
+        terminal.wait_to_show("alt+m Folder")
         terminal.send(b"\x1bm")
         terminal.wait_to_show("Move this folder's sessions to")
         terminal.send(b"\x1b")

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.catalog.search import SORTS
@@ -30,6 +30,7 @@ from pitui.ui.screens.picker_keys import PICKER_BINDINGS
 from pitui.ui.screens.picker_remotes import shows_remote, start_sync, sync_notices
 from pitui.ui.screens.picker_scope import how_to_see_more, looked_in, status_scope
 from pitui.ui.screens.picker_secrets import DEBOUNCE, SecretsFound, SecretsScan, with_secret_marks
+from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.search_box import SearchBox
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
@@ -109,7 +110,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
                 yield SessionTable(id="sessions")
                 yield Static(id="picker-empty")
             yield SessionPreview(id="preview")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.set_reactive(PickerScreen.all_scope, self.app.config.all_scope)  # asked below
@@ -529,14 +530,14 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self.refresh_paths(new)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Move folder only for a session whose folder is gone (shown in the footer then)."""
+        """Alt+M (Folder) only for a session whose folder is gone (in the footer then)."""
         if action == "move_folder":
             return any(p.folder_missing for p in self.query(SessionPreview))
         return True
 
     @on(SessionPreview.Loaded)
     def _preview_loaded(self) -> None:
-        self.refresh_bindings()  # Move folder comes and goes with the session highlighted
+        self.refresh_bindings()  # Alt+M comes and goes with the session highlighted
 
     def action_trash_view(self) -> None:
         picker_actions.show_trash(self.app)

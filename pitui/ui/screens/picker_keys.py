@@ -134,7 +134,7 @@ PICKER_BINDINGS: list[BindingType] = [
     Binding(  # last: in the footer only while the highlighted session's folder is gone
         "alt+m",
         "move_folder",
-        "Move folder",
+        "Folder",
         id="picker.move_folder",
         tooltip="The session's folder is gone: move its folder's sessions to where it is now",
     ),

@@ -200,7 +200,9 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         if self._holders:
             rows.insert(0, ("open in", open_in(self._holders)))
         if self.folder_missing:
-            rows.insert(1, ("folder", "missing: no folder is at its cwd now (Move folder)"))
+            rows.insert(
+                1, ("folder", "missing: no folder is at its cwd now (Folder moves its sessions)")
+            )
         for key, value in rows:
             table.add_row(key, Text(one_line(str(value))))
         return table
