@@ -1,12 +1,18 @@
 """`pitui check [FILE... | --all | --session-dir DIR] [--json]`: every departure from Pi's
-format, per session; exit status 1 when there is any."""
+format, per session; exit status 1 when there is any. A headerless file that continues an
+archived, trashed or moved session (`core/changes/continued.py`) says so, and the command
+that joins it back."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 
+from pitui.core.catalog.scan import discovery
+from pitui.core.changes.continued import Continued, find_continued
+from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.session.check import SessionCheck, check_session
 from pitui.core.usage.scope import Scope, scope_of, scope_of_paths
@@ -24,13 +30,12 @@ def run(args: argparse.Namespace) -> int:
     for problem in scope.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
     checked = list(_checked(scope))
+    continued = _continued(checked)
     if args.json:
-        data = [
-            {"path": path, "problems": [p.to_json() for p in c.problems]} for path, c in checked
-        ]
+        data = [_to_json(path, c, continued.get(path)) for path, c in checked]
         sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
     else:
-        sys.stdout.write(render(checked))
+        sys.stdout.write(render(checked, continued))
     return 1 if any(c.problems for _, c in checked) else 0
 
 
@@ -40,7 +45,36 @@ def _checked(scope: Scope) -> list[tuple[str, SessionCheck]]:
     return [(path, c) for path, c in found if c.cwd is None or scope.accepts(c.cwd)]
 
 
-def render(checked: list[tuple[str, SessionCheck]]) -> str:
+def _continued(checked: list[tuple[str, SessionCheck]]) -> dict[str, Continued]:
+    """The files without a header that continue a session pitui took away."""
+    root = discovery.sessions_root()
+    try:
+        archive: Path | None = discovery.archive_root()
+    except PituiError:
+        archive = None
+    found = {}
+    for path, c in checked:
+        if c.cwd is None and c.problems:
+            continued = find_continued(Path(path), root, archive)
+            if continued is not None:
+                found[path] = continued
+    return found
+
+
+def _to_json(path: str, c: SessionCheck, continued: Continued | None) -> dict[str, object]:
+    item: dict[str, object] = {"path": path, "problems": [p.to_json() for p in c.problems]}
+    if continued is not None:
+        item["continues"] = {
+            "path": str(continued.continuation.session),
+            "store": continued.store,
+            "fix": continued.fix,
+        }
+    return item
+
+
+def render(
+    checked: list[tuple[str, SessionCheck]], continued: dict[str, Continued] | None = None
+) -> str:
     faulty = [(path, c) for path, c in checked if c.problems]
     sessions = f"{len(checked)} session{'s' * (len(checked) != 1)}"
     if not faulty:
@@ -50,7 +84,10 @@ def render(checked: list[tuple[str, SessionCheck]]) -> str:
         f"{count} departure{'s' * (count != 1)} from Pi's format in {len(faulty)} of {sessions}"
     ]
     for path, c in faulty:
-        lines += ["", one_line(path), f"  {'LINE':>6}  {'ENTRY':<10}  PROBLEM"]
+        lines += ["", one_line(path)]
+        if continued and path in continued:
+            lines.append(f"  {one_line(continued[path].describe())}")
+        lines.append(f"  {'LINE':>6}  {'ENTRY':<10}  PROBLEM")
         for p in c.problems:
             entry = one_line(p.id) if p.id is not None else "-"
             lines.append(f"  {p.line or '-':>6}  {entry:<10}  {one_line(p.problem)}")

@@ -1,20 +1,30 @@
 """`pitui move OLD NEW [--dry-run] [--yes] [--force] [--json] [--session-dir DIR]`: the
 sessions of a project folder moved or renamed from OLD to NEW (and of every folder under
 it) go where Pi looks for NEW's, their header's cwd rewritten (`core/changes/relocate.py`).
-`pitui move NEW OLD` undoes it."""
+`pitui move NEW OLD` undoes it. Lines a pi still running at OLD wrote after its session
+moved (a headerless file at the old path) join the moved session, now or on moving again."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from pitui.commands.progress import progress_on_stderr
 from pitui.commands.selection import confirm, count, print_json
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan import discovery
-from pitui.core.changes.move_file import TargetExists
-from pitui.core.changes.relocate import Relocation, check_folders, plan, relocate
-from pitui.core.changes.write_guard import activity_warning
+from pitui.core.changes.continuation import Continuation, rejoin
+from pitui.core.changes.relocate import (
+    Outcome,
+    Relocation,
+    check_folders,
+    left_behind,
+    move_all,
+    moved_cwd,
+    plan,
+)
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 
@@ -40,52 +50,71 @@ def run(args: argparse.Namespace) -> int:
             catalog.scan(progress, tools="later")
         sessions = [(s.path, s.cwd) for s in catalog.sessions() if isinstance(s.cwd, str)]
         moves = plan(sessions, old, new, root, custom)
+        under_new = [Path(p) for p, cwd in sessions if moved_cwd(cwd, new, new) is not None]
+        behind = left_behind(old, under_new, root)  # a pi wrote at OLD since an earlier move
         if not args.json:
             sys.stdout.write(_render(moves, old, new, args.dry_run))
-        if args.dry_run or not moves:
+            sys.stdout.write(_render_behind(behind, args.dry_run))
+        if args.dry_run or not (moves or behind):
             if args.json:
-                print_json(_to_json(moves, args.dry_run, [], [], [], []))
+                print_json(_to_json(moves, args.dry_run, [], [], [], [], Rejoined()))
             return 0
-        if not args.yes and not confirm(f"Move {count(len(moves))}?"):
+        if not args.yes and not confirm(_question(moves, behind)):
             print("nothing was moved", file=sys.stderr)
             return 1
-        moved, skipped, failed, notes = _carry_out(moves, args.force)
+        moved, skipped, failed, notes = move_all(moves, force=args.force)
+        behind += left_behind(old, [m.target for m in moved], root)  # made while it moved
+        rejoined = _rejoin(behind)
         touched = [m.source for m in moves] + [m.target for m in moves]
+        touched += [c.path for c in behind] + [c.session for c in behind]
         catalog.update_paths(touched)  # the index lists the new paths, not the old ones
     if args.json:
-        print_json(_to_json(moves, False, moved, skipped, failed, notes))
+        print_json(_to_json(moves, False, moved, skipped, failed, notes, rejoined))
     else:
-        sys.stdout.write(_render_result(moved, skipped, failed, notes))
-    return 1 if failed else 0
+        sys.stdout.write(_render_result(moved, skipped, failed, notes, rejoined))
+    return 1 if failed or rejoined.failed else 0
 
 
-Outcome = tuple[Relocation, str]
+def _question(moves: list[Relocation], behind: list[Continuation]) -> str:
+    asked = [f"Move {count(len(moves))}"] if moves else []
+    if behind:
+        asked.append(f"join {_files(len(behind))} of lines a pi wrote at the old folder")
+    return " and ".join(asked) + "?"
 
 
-def _carry_out(
-    moves: list[Relocation], force: bool
-) -> tuple[list[Relocation], list[Outcome], list[Outcome], list[str]]:
-    """Move each session; one another process seems to write is skipped unless `force`."""
-    moved: list[Relocation] = []
-    skipped: list[Outcome] = []
-    failed: list[Outcome] = []
-    notes: list[str] = []
-    for move in moves:
+def _files(n: int) -> str:
+    return f"{n} file" if n == 1 else f"{n} files"
+
+
+@dataclass
+class Rejoined:
+    """Continuations joined to their moved session (path, session, lines), and failures."""
+
+    done: list[tuple[Continuation, int]] = field(default_factory=list)
+    failed: list[tuple[Continuation, str]] = field(default_factory=list)
+
+
+def _rejoin(behind: list[Continuation]) -> Rejoined:
+    result = Rejoined()
+    for continuation in behind:
         try:
-            warning = None if force else activity_warning(move.source)
-            if warning is not None:
-                skipped.append((move, f"{warning} (--force to move it anyway)"))
-                continue
-            done = relocate(move)
-        except TargetExists as exists:
-            skipped.append((move, str(exists)))
+            result.done.append((continuation, rejoin(continuation)))
         except PituiError as error:
-            failed.append((move, str(error)))
-        else:
-            moved.append(move)
-            if done.note:
-                notes.append(done.note)
-    return moved, skipped, failed, notes
+            result.failed.append((continuation, str(error)))
+    return result
+
+
+def _render_behind(behind: list[Continuation], dry_run: bool) -> str:
+    if not behind:
+        return ""
+    lines = [
+        f"{one_line(str(c.path))}\n  joins {one_line(str(c.session))} (lines a pi wrote there "
+        "after its session moved)"
+        for c in behind
+    ]
+    verb = "would join" if dry_run else "to join"
+    lines.append(f"{verb} {_files(len(behind))} to the sessions they continue")
+    return "\n".join(lines) + "\n"
 
 
 def _render(moves: list[Relocation], old: str, new: str, dry_run: bool) -> str:
@@ -101,11 +130,22 @@ def _render(moves: list[Relocation], old: str, new: str, dry_run: bool) -> str:
 
 
 def _render_result(
-    moved: list[Relocation], skipped: list[Outcome], failed: list[Outcome], notes: list[str]
+    moved: list[Relocation],
+    skipped: list[Outcome],
+    failed: list[Outcome],
+    notes: list[str],
+    rejoined: Rejoined,
 ) -> str:
     lines = [f"skipped {one_line(str(m.source))}: {one_line(why)}" for m, why in skipped]
     lines += [f"failed {one_line(str(m.source))}: {one_line(why)}" for m, why in failed]
+    lines += [f"failed {one_line(str(c.path))}: {one_line(why)}" for c, why in rejoined.failed]
     lines += [f"note: {one_line(note)}" for note in notes]
+    for c, n in rejoined.done:
+        lines.append(
+            f"joined {n} line{'s' * (n != 1)} of {one_line(str(c.path))} to "
+            f"{one_line(str(c.session))} (a pi still running at the old folder writes there: "
+            "restart it in the new one)"
+        )
     lines.append(f"moved {count(len(moved))} (pitui move NEW OLD to undo)")
     return "\n".join(lines) + "\n"
 
@@ -117,6 +157,7 @@ def _to_json(
     skipped: list[Outcome],
     failed: list[Outcome],
     notes: list[str],
+    rejoined: Rejoined,
 ) -> dict[str, object]:
     def one(m: Relocation) -> dict[str, object]:
         return {
@@ -133,4 +174,8 @@ def _to_json(
         "skipped": [{"path": str(m.source), "reason": r} for m, r in skipped],
         "failed": [{"path": str(m.source), "reason": r} for m, r in failed],
         "notes": notes,
+        "rejoined": [
+            {"path": str(c.path), "session": str(c.session), "lines": n} for c, n in rejoined.done
+        ],
+        "rejoinFailed": [{"path": str(c.path), "reason": r} for c, r in rejoined.failed],
     }

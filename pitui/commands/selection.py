@@ -25,6 +25,8 @@ from pitui.core.changes.prune import (
     parse_size,
     select,
 )
+from pitui.core.changes.removal_guard import RemovalGuard
+from pitui.core.changes.write_guard import activity_warning
 from pitui.core.errors import PituiError
 from pitui.core.format.timestamps import local_minutes
 from pitui.core.rows.safe_text import escape_json_c1, one_line
@@ -41,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
     parser.add_argument("--query", help="pitui's search syntax, as pitui list")
     parser.add_argument("--dry-run", action="store_true", help=f"only say what would be {verb}")
     parser.add_argument("--yes", action="store_true", help="do not ask")
+    parser.add_argument(
+        "--force", action="store_true", help="move even a session pi may still be writing"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON (schema in the README)")
 
 
@@ -147,6 +152,13 @@ def to_json(
     }
 
 
+def _busy(args: argparse.Namespace, how: Moving) -> Callable[[str], str | None]:
+    """Why a session is skipped (`--force`: never): another process may be writing it."""
+    if getattr(args, "force", False):
+        return lambda path: None
+    return RemovalGuard().warning if how.takes_away else activity_warning
+
+
 def print_json(data: object) -> None:
     sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
 
@@ -159,11 +171,12 @@ class Moving:
     where: str
     move: Callable[[str], object]
     done: Callable[[int], str]
+    takes_away: bool = True  # from where pi writes: a pi running in its folder counts
 
 
 def carry_out(args: argparse.Namespace, chosen: list[SessionSummary], how: Moving) -> int:
     """Show the choice; unless `--dry-run`, ask once (unless `--yes`) and move each session
-    (one another program seems to be writing is skipped)."""
+    (one another program seems to be writing is skipped, unless `--force`)."""
     total = sum(s.size for s in chosen)
     if not args.json:
         sys.stdout.write(render(chosen, total, args.dry_run, how.where))
@@ -174,7 +187,7 @@ def carry_out(args: argparse.Namespace, chosen: list[SessionSummary], how: Movin
     if not args.yes and not confirm(f"Move {count(len(chosen))} ({human(total)}) {how.where}?"):
         print("nothing was moved", file=sys.stderr)
         return 1
-    result = move_each((s.path for s in chosen), how.move)
+    result = move_each((s.path for s in chosen), how.move, _busy(args, how))
     if args.json:
         print_json(to_json(chosen, total, False, result))
     else:

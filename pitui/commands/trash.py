@@ -1,5 +1,6 @@
 """`pitui trash FILE [--force]`: move a session file to the system trash (never a permanent
-delete); refused while another process seems to be writing it, unless `--force`."""
+delete); refused while another process seems to be writing it (or a pi running in its
+folder may still be in it: `core/changes/removal_guard.py`), unless `--force`."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import argparse
 
 from pitui.core.changes.command_errors import writing_from_command
 from pitui.core.changes.file_messages import shown
+from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.trash import trash_session
-from pitui.core.changes.write_guard import ConcurrentWriteWarning, activity_warning
+from pitui.core.changes.write_guard import ConcurrentWriteWarning
 from pitui.core.session.source import is_regular
 
 
@@ -22,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     with writing_from_command():
         if not args.force and is_regular(args.file):  # anything else: trash_session says why
-            warning = activity_warning(args.file)
+            warning = RemovalGuard().warning(args.file)
             if warning is not None:
                 raise ConcurrentWriteWarning(warning)
         trash_session(args.file)

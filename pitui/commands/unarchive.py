@@ -29,4 +29,6 @@ def run(args: argparse.Namespace) -> int:
 
     where = "out of the archive, back where each was"
     done = "moved {} back from the archive"
-    return selection.carry_out(args, chosen, selection.Moving(where, move, done.format))
+    return selection.carry_out(
+        args, chosen, selection.Moving(where, move, done.format, takes_away=False)
+    )

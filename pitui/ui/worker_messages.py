@@ -102,6 +102,15 @@ class PreviewReady(Message):
     exchanges: list[tuple[str, str]]
     matches: tuple[list[EntryHit], int] = ([], 0)  # the first entries matching the search, and all
     holders: list[Holder] = field(default_factory=list)  # other processes holding the file open
+    folder_missing: bool = False  # its header's cwd is no folder now
+
+
+@dataclass
+class HoldersFound(Message):
+    """The processes (but pitui) holding the session screen's file open (Linux /proc)."""
+
+    path: Path
+    holders: list[Holder]
 
 
 @dataclass

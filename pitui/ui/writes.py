@@ -1,12 +1,14 @@
 """Writing to session files from the UI: in a thread worker, asking before a forced write.
 
 The core writer raises `ConcurrentWriteWarning` when pi may be writing the same file (not
-after pitui's own last write: the writer remembers it); the user is asked, and the write is
-retried with `force=True` if they agree.
+after pitui's own last write: the writer remembers it), and before any write another process
+holding the file open (`/proc`) is a reason too; the user is asked, and the write is retried
+with `force=True` if they agree.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,11 +18,17 @@ from textual import work
 from textual.message import Message
 
 from pitui.core.catalog.scan import discovery
+from pitui.core.changes.file_messages import shown
 from pitui.core.changes.writer import ConcurrentWriteWarning
 from pitui.core.errors import PituiError
+from pitui.core.live.open_by import holders_of
 from pitui.core.remotes.config import load_remotes
 from pitui.core.remotes.mirror import mirrored_remote
 from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.widgets.session_preview import open_in
+
+# the jobs that change or take the session file itself (a pin or a tag is pitui's own data)
+CHANGES_THE_FILE = frozenset({"rename", "label", "edit the context", "trash", "archive"})
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -70,6 +78,18 @@ def local_fork_folder(path: Path, cwd: str) -> Path | None:
     return discovery.project_dir(discovery.sessions_root(), cwd)
 
 
+def open_elsewhere(path: Path) -> str | None:
+    """Why writing now may split the session: another process holds it open (Linux /proc;
+    the header and the preview say "open in pi (pid N)"), else None."""
+    held = holders_of(path, exclude=os.getpid())
+    if not held:
+        return None
+    return (
+        f"{shown(path.name)} is open in {open_in(held)}: a change now may reach it while that "
+        "process writes it"
+    )
+
+
 class WriteFlow(_App):
     """App mixin: `run_write(job)`. Failures other than the warning reach the app's single
     worker-failure handler. (Handlers are named `on_...`: `@on` does not work in a mixin.)"""
@@ -81,6 +101,11 @@ class WriteFlow(_App):
     def _write_in_thread(self, job: WriteJob, force: bool) -> None:
         if job.what != "fork":  # a fork writes a new file, here (`local_fork_folder`)
             refuse_mirrored(job.path)
+        if job.what in CHANGES_THE_FILE and not force:
+            reason = open_elsewhere(job.path)
+            if reason is not None:
+                self.post_message(WriteConflict(job, reason))
+                return
         try:
             result = job.action(force)
         except ConcurrentWriteWarning as warning:

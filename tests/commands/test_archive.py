@@ -80,6 +80,19 @@ def test_archive_and_unarchive_move_the_same_bytes_and_the_listing_follows(
     assert list((tmp_path / "agent" / "sessions-archive").rglob("*.jsonl")) == []
 
 
+def _across_file_systems(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renames between two folders fail as between two file systems (EXDEV); within one
+    folder they work."""
+    real = move_file.rename_no_replace
+
+    def rename(first: Path, second: Path) -> bool:
+        if Path(first).parent != Path(second).parent:
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        return real(first, second)
+
+    monkeypatch.setattr(move_file, "rename_no_replace", rename)
+
+
 def test_across_file_systems_copy_fsync_compare_then_unlink(
     store: dict[str, list[Path]],
     tmp_path: Path,
@@ -90,9 +103,6 @@ def test_across_file_systems_copy_fsync_compare_then_unlink(
     content = source.read_bytes()
     calls: list[str] = []
 
-    def no_rename(first: Path, second: Path) -> bool:
-        raise OSError(errno.EXDEV, "Invalid cross-device link")
-
     def spy(name: str, real: object) -> object:
         def call(*args: object, **kwargs: object) -> object:
             calls.append(f"unlink {args[0]}" if name == "unlink" else name)
@@ -100,7 +110,7 @@ def test_across_file_systems_copy_fsync_compare_then_unlink(
 
         return call
 
-    monkeypatch.setattr(move_file, "rename_no_replace", no_rename)
+    _across_file_systems(monkeypatch)
     monkeypatch.setattr(os, "link", spy("link", os.link))
     monkeypatch.setattr(os, "fsync", spy("fsync", os.fsync))
     monkeypatch.setattr(os, "unlink", spy("unlink", os.unlink))
@@ -109,13 +119,40 @@ def test_across_file_systems_copy_fsync_compare_then_unlink(
     archived = _archived(tmp_path, source)
     assert not source.exists() and archived.read_bytes() == content
     assert archived.stat().st_mtime == OLD
-    # the copy is fsynced, linked into place, compared, and only then the source unlinked
-    order = [calls.index(step) for step in ("fsync", "link", "compare", f"unlink {source}")]
+    # the copy is fsynced, linked into place, compared, and only then the source (renamed
+    # aside in its folder first) unlinked
+    unlinked = [c for c in calls if c.startswith(f"unlink {source.parent}/.{source.name}.")]
+    assert len(unlinked) == 1
+    order = [calls.index(step) for step in ("fsync", "link", "compare", unlinked[0])]
     assert order == sorted(order)
     assert [p.name for p in archived.parent.iterdir()] == [archived.name]  # no temporary left
 
 
-def test_a_source_changed_during_the_copy_stays_where_it_is(
+def test_a_line_appended_during_the_copy_goes_with_it(
+    store: dict[str, list[Path]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = store["full"][1]
+    content = source.read_bytes()
+    real_chunks = move_file._chunks
+
+    def appending_chunks(fd: int, end: int, start: int = 0):  # type: ignore[no-untyped-def]
+        yield from real_chunks(fd, end, start)
+        if start == 0:
+            with open(source, "ab") as fh:  # another program appends while pitui copies
+                fh.write(b'{"type":"custom"}\n')
+
+    _across_file_systems(monkeypatch)
+    monkeypatch.setattr(move_file, "_chunks", appending_chunks)
+    assert main(["archive", str(source), "--yes"]) == 0
+    assert not source.exists()
+    assert _archived(tmp_path, source).read_bytes().startswith(content)
+    assert _archived(tmp_path, source).read_bytes().endswith(b'{"type":"custom"}\n')
+
+
+def test_a_source_rewritten_during_the_copy_stays_where_it_is(
     store: dict[str, list[Path]],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -124,19 +161,16 @@ def test_a_source_changed_during_the_copy_stays_where_it_is(
     source = store["full"][1]
     real_chunks = move_file._chunks
 
-    def appending_chunks(path: Path):  # type: ignore[no-untyped-def]
-        yield from real_chunks(path)
-        with open(path, "ab") as fh:  # another program appends while pitui copies
-            fh.write(b'{"type":"custom"}\n')
+    def rewriting_chunks(fd: int, end: int, start: int = 0):  # type: ignore[no-untyped-def]
+        yield from real_chunks(fd, end, start)
+        with open(source, "r+b") as fh:  # another program rewrites it in place
+            fh.write(b"X")
 
-    def no_rename(first: Path, second: Path) -> bool:
-        raise OSError(errno.EXDEV, "Invalid cross-device link")
-
-    monkeypatch.setattr(move_file, "rename_no_replace", no_rename)
-    monkeypatch.setattr(move_file, "_chunks", appending_chunks)
+    _across_file_systems(monkeypatch)
+    monkeypatch.setattr(move_file, "_chunks", rewriting_chunks)
     assert main(["archive", str(source), "--yes"]) == 1
     assert "changed while it was copied" in capsys.readouterr().out
-    assert source.read_bytes().endswith(b'{"type":"custom"}\n')
+    assert source.exists()
     assert not _archived(tmp_path, source).exists()
 
 

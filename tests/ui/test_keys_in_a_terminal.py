@@ -232,3 +232,22 @@ def test_ctrl_c_in_the_picker_says_ctrl_q_quits(agent: Path, tmp_path: Path) -> 
         terminal.send(b"\x03")
         terminal.wait_to_show("Ctrl+Q quits pitui")
         terminal.quit()
+
+
+def test_alt_m_in_the_picker_asks_for_a_missing_folder_and_types_nothing(
+    agent: Path, tmp_path: Path
+) -> None:
+    """Alt+M as a terminal sends it (ESC m) on a session whose folder is gone (the demo's
+    /home/demo/... folders are not on this machine): the footer offers it, the dialog asks
+    for the new folder, Esc leaves every session where it was, and nothing was typed."""
+    before = sorted(p.name for p in (agent / "sessions").rglob("*.jsonl"))
+    with ended(Pty(pitui_env(agent, tmp_path), size=(120, 30))) as terminal:
+        terminal.wait_to_show(" shown")
+        terminal.wait_to_show("alt+m Folder")
+        terminal.send(b"\x1bm")
+        terminal.wait_to_show("Move this folder's sessions to")
+        terminal.send(b"\x1b")
+        terminal.wait_for(lambda: not terminal.shows("Move this folder's"), 10)
+        assert search_line(terminal).startswith("Search:")  # the placeholder: nothing typed
+        terminal.quit()
+    assert sorted(p.name for p in (agent / "sessions").rglob("*.jsonl")) == before

@@ -4,18 +4,22 @@ The archive (`discovery.archive_root()`) has the sessions root's layout: a sessi
 `<root>/--<cwd>--/NAME.jsonl` goes to `<archive>/--<cwd>--/NAME.jsonl`, and back. A session
 from a custom session dir goes to its cwd's folder in the archive, and where it came from is
 kept beside it, in `NAME.jsonl.origin` (one line: the path). Moves are `move_file`'s: the
-same bytes, never over a file.
+same bytes, never over a file. A pi still running when its session was archived writes its
+next lines to a new, headerless file at the old path (a `continuation`): unarchiving joins
+them to the session, which comes back whole.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 from pathlib import Path
 
 from pitui.core.catalog.scan import discovery
+from pitui.core.changes.continuation import continuation_of, place_joining
 from pitui.core.changes.file_messages import shown
-from pitui.core.changes.move_file import move_file
+from pitui.core.changes.move_file import TAKEN_MARK, move_file, rename_never_over
 from pitui.core.errors import PituiError
 
 ORIGIN_SUFFIX = ".origin"
@@ -65,12 +69,31 @@ def archive_session(path: Path, root: Path, archive: Path, cwd: str) -> Path:
 
 
 def unarchive_session(archived: Path, root: Path, archive: Path) -> Path:
-    """Move one archived session back where it was (never over a file); returns that path."""
+    """Move one archived session back where it was (never over a file); returns that path.
+    A continuation there (the lines of a pi that was still running when it was archived) is
+    joined to it (`continuation.place_joining`), so the session comes back whole: the
+    session is first moved beside it under a hidden name (a rename on one file system), so
+    that the last step is a rename a pi appending every few milliseconds cannot beat."""
     target = original_path(archived, root, archive)
-    move_file(archived, target)
+    if continuation_of(target, archived) is None:
+        move_file(archived, target)
+    else:
+        _join_back(archived, target)
     with contextlib.suppress(OSError):
         _origin_file(archived).unlink()
     return target
+
+
+def _join_back(archived: Path, target: Path) -> None:
+    staged = target.with_name(f".{target.name}{TAKEN_MARK}{secrets.token_hex(4)}")
+    move_file(archived, staged)
+    try:
+        place_joining(staged, target, lambda: rename_never_over(staged, target))
+    except PituiError:
+        if os.path.lexists(staged):
+            with contextlib.suppress(PituiError):
+                move_file(staged, archived)  # back in the archive: unarchive again later
+        raise
 
 
 def _origin_file(archived: Path) -> Path:

@@ -1,12 +1,14 @@
-"""Low-level writes: whole data or nothing at the end of a file, and a folder's fsync."""
+"""Low-level writes: whole data or nothing at the end of a file (on a line of its own, if
+asked), and a folder's fsync."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from pitui.core.changes.file_messages import os_message
+from pitui.core.changes.file_messages import os_message, os_reason, shown
 from pitui.core.errors import PituiError
+from pitui.core.session.source import open_regular
 
 
 def write_all(fd: int, data: bytes, path: Path) -> os.stat_result | None:
@@ -38,6 +40,49 @@ def _undo_partial(fd: int, start: int, written: int) -> None:
 def sync_folder(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def append_whole(into: Path, data: bytes, *, sync: bool = True) -> None:
+    """`data` at the end of `into`, on a line of its own, as one write (a writer appending
+    to `into` meanwhile keeps its lines whole)."""
+    if not data:
+        return
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    try:
+        fd = os.open(into, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as error:
+        raise PituiError(f"cannot append to {shown(into)}: {os_reason(error)}") from None
+    try:
+        if not _ends_a_line(into):
+            data = b"\n" + data
+        write_all(fd, data, into)
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _ends_a_line(path: Path) -> bool:
+    fd = open_regular(path)
+    try:
+        size = os.fstat(fd).st_size
+        return size == 0 or os.pread(fd, 1, size - 1) == b"\n"
+    finally:
+        os.close(fd)
+
+
+def sync_file(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return
     try:

@@ -2,8 +2,9 @@
 or to the archive.
 
 Criteria are AND-ed; sessions come from the catalog in the scope of `pitui list`. A session
-that another program seems to be writing (the write checks of `writer.activity_warning`) is
-skipped, never trashed.
+that another program seems to be writing is skipped, never trashed (the caller's check: the
+commands take `removal_guard.RemovalGuard`'s, which counts an idle pi in the session's
+folder; the write checks of `writer.activity_warning` by default).
 """
 
 from __future__ import annotations

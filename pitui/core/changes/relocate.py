@@ -14,7 +14,8 @@ path from now on cannot write into a file about to go), checked again through th
 descriptor, and only then unlinked. A line appended before the original was set aside makes
 the move start again (a few times, then it is refused with the original where it was); a
 writer that opened the path after it was set aside makes a new file there, which is
-reported, never removed.
+reported, never removed: its lines are a continuation of the moved session, and moving
+again (`left_behind`, `continuation.rejoin`) appends them to it.
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pitui.core.catalog.scan import discovery
+from pitui.core.changes.continuation import Continuation, continuation_of
 from pitui.core.changes.exchange import exchange
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.changes.file_writes import sync_folder
-from pitui.core.changes.move_file import TargetExists, rename_never_over
+from pitui.core.changes.move_file import TAKEN_MARK, TargetExists, rename_never_over
 from pitui.core.changes.new_file import write_whole
+from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.stale_temporaries import temporary_name
 from pitui.core.errors import PituiError, UsageError
 from pitui.core.format.jsonline import LineError, dumps, parse_line
@@ -128,6 +131,64 @@ def plan(
             target = discovery.project_dir(root, target_cwd) / source.name
         found.append(Relocation(source, target, cwd, target_cwd))
     return sorted(found, key=lambda r: str(r.source))
+
+
+def left_behind(old: str, moved: Iterable[Path], root: Path) -> list[Continuation]:
+    """The continuations in OLD's session folders (and its subfolders'): lines a pi still
+    running there wrote after its session moved (Pi appends by the path it started with),
+    each continuing one of the `moved` sessions (now under NEW, same file name)."""
+    by_name = {path.name: path for path in moved}
+    stem = discovery.project_folder_name(old)[:-2]
+    found = []
+    for folder in discovery.list_folders(root):
+        if not os.path.basename(folder).startswith(stem):
+            continue
+        for name in sorted(_names(folder) & by_name.keys()):
+            candidate = Path(folder) / name
+            if candidate != by_name[name]:
+                continued = continuation_of(candidate, by_name[name])
+                if continued is not None:
+                    found.append(continued)
+    return found
+
+
+def _names(folder: str) -> set[str]:
+    try:
+        return set(os.listdir(folder))
+    except OSError:
+        return set()
+
+
+Outcome = tuple[Relocation, str]
+
+
+def move_all(
+    moves: list[Relocation], *, force: bool = False
+) -> tuple[list[Relocation], list[Outcome], list[Outcome], list[str]]:
+    """Move each session: (moved, skipped with why, failed with why, notes). One another
+    process may be writing (`RemovalGuard`; a pi in the moved folder has its new path as its
+    cwd) is skipped unless `force`, as is one whose target exists."""
+    moved: list[Relocation] = []
+    skipped: list[Outcome] = []
+    failed: list[Outcome] = []
+    notes: list[str] = []
+    guard = RemovalGuard()
+    for move in moves:
+        try:
+            warning = None if force else guard.warning(move.source, also_cwds=(move.new_cwd,))
+            if warning is not None:
+                skipped.append((move, f"{warning} (--force to move it anyway)"))
+                continue
+            done = relocate(move)
+        except TargetExists as exists:
+            skipped.append((move, str(exists)))
+        except PituiError as error:
+            failed.append((move, str(error)))
+        else:
+            moved.append(move)
+            if done.note:
+                notes.append(done.note)
+    return moved, skipped, failed, notes
 
 
 # --------------------------------------------------------------------------- the header
@@ -369,7 +430,9 @@ def _remove_ours(path: Path, placed: os.stat_result) -> None:
 
 
 def _aside_name(source: Path) -> Path:
-    return source.with_name(temporary_name(source.name, secrets.token_hex(4)))
+    """Not `temporary_name`: a file set aside may hold lines (when it cannot go back), and
+    `stale_temporaries` removes old temporaries."""
+    return source.with_name(f".{source.name}{TAKEN_MARK}{secrets.token_hex(4)}")
 
 
 def _put_back(aside: Path, source: Path, move: Relocation) -> None:

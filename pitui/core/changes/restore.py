@@ -4,7 +4,8 @@ The trash keeps each file under `Trash/files/NAME` and where it was in
 `Trash/info/NAME.trashinfo` (`Path=`, percent-encoded, absolute or relative to the trash's
 top folder). A trashed Pi session (a `.jsonl` whose first line is a session header) is
 restored by renaming it back to that path: never over an existing file, never a copy, so the
-bytes are the ones that were trashed.
+bytes are the ones that were trashed (and, when a pi still running wrote at that path after
+the trash took it, those lines after them: `continuation`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from urllib.parse import unquote
 
 import orjson
 
+from pitui.core.changes.continuation import continuation_of, place_joining
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.errors import PituiError
 
@@ -157,10 +159,18 @@ def find(items: list[Trashed], wanted: str) -> Trashed:
 
 
 def restore(item: Trashed) -> Path:
-    """Move `item` back to its original path; refuse if something is there now."""
+    """Move `item` back to its original path; refuse if something is there now, but for a
+    continuation of it (the lines a pi still running wrote there after it was trashed),
+    which is joined to it first."""
     target = item.original
     if "\0" in str(target):
         raise PituiError(f"cannot restore {shown(target)}: its path in the trash has a null byte")
+    if continuation_of(target, item.trashed) is not None:
+        _make_folder(target)
+        place_joining(item.trashed, target, lambda: _link_back(item, target))
+        with contextlib.suppress(OSError):
+            os.unlink(item.info)
+        return target
     if _lexists(target):
         raise PituiError(f"cannot restore {shown(target)}: a file is there now; it was left alone")
     _make_folder(target)
@@ -177,6 +187,23 @@ def restore(item: Trashed) -> Path:
     with contextlib.suppress(OSError):
         os.unlink(item.info)
     return target
+
+
+def _link_back(item: Trashed, target: Path) -> None:
+    """`item` at `target` (a hard link, then the trash's name removed); `FileExistsError`
+    when a file is there."""
+    try:
+        os.link(item.trashed, target)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
+            raise PituiError(_cannot(target, error)) from None
+        if _lexists(target):
+            raise FileExistsError(errno.EEXIST, "file exists", str(target)) from None
+        _rename_no_link(item, target)
+    else:
+        _unlink_trashed(item, target)
 
 
 def _lexists(path: Path) -> bool:

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.suggester import Suggester
 from textual.widgets import Input, Label
 from textual.widgets.input import Selection
 
@@ -25,16 +26,21 @@ class TextInputModal(ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel", id="text.cancel", tooltip="Keep it")
     ]
 
-    def __init__(self, title: str, value: str = "", *, hint: str = "") -> None:
+    def __init__(
+        self, title: str, value: str = "", *, hint: str = "", suggester: Suggester | None = None
+    ) -> None:
         super().__init__(classes="modal")
         self._title = title
         self._value = one_line(value)
         self._hint = hint
+        self._suggester = suggester  # completes what is typed (a folder's path)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(line(self._title), classes="dialog-title")
-            yield Input(self._value, id="text-input", select_on_focus=False)
+            yield Input(
+                self._value, id="text-input", select_on_focus=False, suggester=self._suggester
+            )
             yield Label(
                 line(self._hint or "Enter saves - empty clears - Esc cancels"),
                 classes="dialog-hint",

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.catalog.search import SORTS
@@ -24,12 +24,14 @@ from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_base import ListsSessions, PituiAppBase
 from pitui.ui.branch_actions import ask_tags, toggle_pin
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.folder_move import ask_move_folder
 from pitui.ui.marks import search_with_marks
 from pitui.ui.screens import picker_actions
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
 from pitui.ui.screens.picker_remotes import shows_remote, start_sync, sync_notices
 from pitui.ui.screens.picker_scope import how_to_see_more, looked_in, status_scope
 from pitui.ui.screens.picker_secrets import DEBOUNCE, SecretsFound, SecretsScan, with_secret_marks
+from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.search_box import SearchBox
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
@@ -102,7 +104,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
                 yield SessionTable(id="sessions")
                 yield Static(id="picker-empty")
             yield SessionPreview(id="preview")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.set_reactive(PickerScreen.all_scope, self.app.config.all_scope)  # asked below
@@ -518,6 +520,28 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             summaries = [row.summary for row in self.rows]
             query = self.query_one("#search", Input).value
             picker_actions.show_stats(self.app, summaries, self.all_scope, query)
+
+    def action_move_folder(self) -> None:
+        """The highlighted session's folder is gone: move its sessions where it is now."""
+        summary = self.highlighted
+        if summary is not None and self.query_one(SessionPreview).folder_missing:
+            ask_move_folder(self.app, summary.cwd, self._folder_moved)
+
+    def _folder_moved(self, new: list[Path], old: list[Path], note: str) -> None:
+        self.notify(note, title="Sessions moved", markup=False)
+        for path in old:
+            self.forget(path)
+        self.refresh_paths(new)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Alt+M (Folder) only for a session whose folder is gone (in the footer then)."""
+        if action == "move_folder":
+            return any(p.folder_missing for p in self.query(SessionPreview))
+        return True
+
+    @on(SessionPreview.Loaded)
+    def _preview_loaded(self) -> None:
+        self.refresh_bindings()  # Alt+M comes and goes with the session highlighted
 
     def action_trash_view(self) -> None:
         picker_actions.show_trash(self.app)

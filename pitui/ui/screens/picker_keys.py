@@ -131,6 +131,13 @@ PICKER_BINDINGS: list[BindingType] = [
         id="picker.fork",
         tooltip="Fork the highlighted session in pi (pi --fork), after asking",
     ),
+    Binding(  # last: in the footer only while the highlighted session's folder is gone
+        "alt+m",
+        "move_folder",
+        "Folder",
+        id="picker.move_folder",
+        tooltip="The session's folder is gone: move its folder's sessions to where it is now",
+    ),
     # The search box keeps the focus, as in Pi's selector: these move the list's selection.
     # The ids are Pi's tui.select.* remaps' (`keymap.PI_TO_PITUI`).
     *(

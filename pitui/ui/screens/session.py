@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -16,6 +17,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
+from pitui.core.live.open_by import holders_of
 from pitui.core.rows.rows import TreeRows
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.reader import NotASession
@@ -38,6 +40,7 @@ from pitui.ui.widgets.search_box import run_binding_now, types_text
 from pitui.ui.worker_messages import (
     CatalogChanged,
     ContextBuilt,
+    HoldersFound,
     LiveAppended,
     LiveGone,
     LiveReloaded,
@@ -61,6 +64,7 @@ def tree_action_from_a_pane(key: str) -> str | None:
 
 CONTEXT_DELAY = 0.08  # seconds the highlight rests before the context is built
 RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again this often
+HOLDERS_EVERY = 3.0  # who has the file open, looked for again this often
 
 
 class SessionScreen(ReportsFailures, Screen[None]):
@@ -220,6 +224,9 @@ class SessionScreen(ReportsFailures, Screen[None]):
             if self._unsubscribe is None:
                 self._unsubscribe = self.live.subscribe(self._live_event)
         self._update_title()
+        if first:
+            self._look_for_holders()
+            self.set_interval(HOLDERS_EVERY, self._look_for_holders)
         if self.live.gone:
             self._show_gone(self.live.gone)
         entry_tree = self.query_one(EntryTree)
@@ -239,6 +246,18 @@ class SessionScreen(ReportsFailures, Screen[None]):
         elif (action := tree_action_from_a_pane(event.key)) is not None:
             event.stop()
             await tree.run_action(action)
+
+    @work(thread=True, group="holders", exclusive=True, exit_on_error=False, description="/proc")
+    def _look_for_holders(self) -> None:
+        """Who else has the file open, for the header ("open in pi (pid N)")."""
+        held = holders_of(self.path, exclude=os.getpid()) or []
+        self.post_message(HoldersFound(self.path, held))
+
+    def on_holders_found(self, message: HoldersFound) -> None:
+        header = self.query_one(SessionHeader)
+        if [h.pid for h in header.holders] != [h.pid for h in message.holders]:
+            header.holders = message.holders
+            self._update_title()
 
     def _update_title(self) -> None:
         if self.live is None:

@@ -1,9 +1,10 @@
-"""The session screen's title: the session's name, what the tree shows, where it lives."""
+"""The session screen's title: the session's name, what the tree shows (and who else has the
+file open: "open in pi (pid N)", as the picker's preview says), where it lives."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -13,6 +14,7 @@ from pitui.core.format.migration import NEWER_FORMAT, is_newer
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
 from pitui.ui.display_text import tilde
+from pitui.ui.widgets.session_preview import open_in
 
 
 class SessionHeader(Static, can_focus=True):
@@ -28,12 +30,18 @@ class SessionHeader(Static, can_focus=True):
         ),
     ]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.holders: list[Any] = []  # other processes holding the file (Linux /proc)
+
     def show_session(
         self, session: Session, path: Path, home: str | None, filter: str, label_times: bool
     ) -> None:
         """Two lines: the name, then what the tree shows (filter, entries, problems), kept
         whole at any width (the name gives way); then where the session lives."""
         status = _status(session, filter, label_times)
+        if self.holders:
+            status.append(f"  open in {open_in(self.holders)}", style="yellow")
         width = self.content_region.width
         name = Text(one_line(session.tree.name or "(unnamed session)"))
         name.stylize("bold" if session.tree.name else "bold dim")

@@ -86,7 +86,7 @@ def _tool_result(message: Raw) -> list[Part]:
     parts += content_parts(message.get("content"), rich=False, style=style)
     details = message.get("details")
     shown = pi_diff(details) if message.get("toolName") == "edit" else None
-    if shown is None:
+    if shown is None or not isinstance(details, dict):
         return parts + _details(details)
     rest = {k: v for k, v in details.items() if k not in _PI_DIFF_KEYS}
     first = [] if shown[1] is None else [field("first changed line", shown[1])]

@@ -233,8 +233,10 @@ def tool_call_parts(block: dict[str, Any], result: dict[str, Any] | None = None)
         if content is not None:
             return [title, field("path", path), code(content, language_for(path))]
     if name == "edit":
-        succeeded = result is not None and not result.get("isError")
-        found = edit_diff(arguments, result.get("details") if succeeded else None)
+        details = (
+            result.get("details") if result is not None and not result.get("isError") else None
+        )
+        found = edit_diff(arguments, details)
         if found is not None:
             return [title, *edit_parts(found)]
     return [title, json_part(arguments)]

@@ -81,6 +81,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         # detached indicators, 0.6 MiB/s of memory)
         self.reading = False
         self._holders: list[Any] = []  # other processes holding the file (Linux /proc)
+        self.folder_missing = False  # the session's cwd is no folder now (the move is offered)
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-body")
@@ -99,10 +100,11 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         self.summary, self._marks, self._shown_query = summary, marks, self.search_text
         if not same_file:  # a session being written keeps what it showed until read again
             self._exchanges, self._matches, self._holders = [], ([], 0), []
+            self.folder_missing = False
         self.reading = summary is not None
         self._render_body()
         if summary is not None:
-            self._load_exchanges(Path(summary.path), self.search_text)
+            self._load_exchanges(Path(summary.path), self.search_text, summary.cwd)
 
     @work(
         thread=True,
@@ -111,7 +113,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         exit_on_error=False,
         description="reading the preview",
     )
-    def _load_exchanges(self, path: Path, query: str) -> None:
+    def _load_exchanges(self, path: Path, query: str, cwd: Any = "") -> None:
         matches: tuple[list[Any], int] = ([], 0)
         try:
             found = exchanges(path)
@@ -120,13 +122,15 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         except (NotASession, OSError) as error:
             found = [("!", f"cannot read: {error}")]
         holders = holders_of(path, exclude=os.getpid()) or []
-        self.post_message(PreviewReady(path, found, matches, holders))
+        missing = isinstance(cwd, str) and bool(cwd) and not os.path.isdir(cwd)
+        self.post_message(PreviewReady(path, found, matches, holders, missing))
 
     def on_preview_ready(self, message: PreviewReady) -> None:
         message.stop()
         if self.summary is not None and Path(self.summary.path) == message.path:
             self._exchanges, self._matches = message.exchanges, message.matches
             self._holders = message.holders
+            self.folder_missing = message.folder_missing
             self.reading = False
             self._render_body()
             self.post_message(self.Loaded())
@@ -196,6 +200,10 @@ class SessionPreview(ReportsFailures, VerticalScroll):
             rows.append(("writing", "a line is being written"))
         if self._holders:
             rows.insert(0, ("open in", open_in(self._holders)))
+        if self.folder_missing:
+            rows.insert(
+                1, ("folder", "missing: no folder is at its cwd now (Folder moves its sessions)")
+            )
         for key, value in rows:
             table.add_row(key, Text(one_line(str(value))))
         return table
