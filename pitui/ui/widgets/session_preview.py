@@ -201,9 +201,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         if self._holders:
             rows.insert(0, ("open in", open_in(self._holders)))
         if self.folder_missing:
-            rows.insert(
-                1, ("folder", "missing: no folder is at its cwd now (Folder moves its sessions)")
-            )
+            rows.insert(1, ("folder", "missing here (Folder moves it)"))
         for key, value in rows:
             table.add_row(key, Text(one_line(str(value))))
         return table
