@@ -28,7 +28,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "and trash too, removed on exit)",
     )
     parser.add_argument(
-        "--all", action="store_true", help="start with all sessions, not only this folder's"
+        "--all",
+        action="store_true",
+        help="start with all sessions (and the remotes' mirrored ones), not only this folder's",
+    )
+    parser.add_argument(
+        "--no-remotes",
+        action="store_true",
+        help="leave the remotes' mirrored sessions out of all sessions (as the query's "
+        "in:local; host:NAME still lists a remote's)",
     )
     parser.add_argument(
         "--session-dir", metavar="DIR", help="sessions folder (as pi --session-dir)"
@@ -149,6 +157,7 @@ def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, objec
         "archive_dir": _archive_dir(),
         "mirrors": _mirrors(),
         "all_scope": args.all,
+        "remotes_in_all": not args.no_remotes,
     }
 
 
@@ -160,8 +169,8 @@ def _archive_dir() -> Path | None:
 
 
 def _mirrors() -> list[Any]:
-    """Every remote's mirror: the picker lists them under `host:NAME` / `in:all` and syncs
-    them while it shows their sessions."""
+    """Every remote's mirror: the picker lists them with all sessions (unless --no-remotes),
+    under `host:NAME` / `in:all`, and syncs them while it shows their sessions."""
     from pitui.core.remotes.config import load_remotes  # deferred: see ARCHITECTURE.md
     from pitui.core.remotes.stores import mirror_of  # deferred: see ARCHITECTURE.md
 

@@ -53,6 +53,7 @@ class AppConfig:
     custom_dir: Path | None = None
     cwd: str = field(default_factory=os.getcwd)
     all_scope: bool = False
+    remotes_in_all: bool = True  # the "all" scope lists the remotes' mirrors too
     watch: bool = True
     pi_command: str | None = None
     now: Callable[[], datetime] | None = None
@@ -282,6 +283,7 @@ def make_app(
     mirrors: Sequence[Mirror] = (),
     cwd: str | None = None,
     all_scope: bool = False,
+    remotes_in_all: bool = True,
     watch: bool = True,
     cache_dir: Path | str | None = None,
     no_cache: bool = False,
@@ -300,6 +302,7 @@ def make_app(
         custom_dir=Path(custom_dir) if custom_dir else None,
         cwd=cwd or os.getcwd(),
         all_scope=all_scope,
+        remotes_in_all=remotes_in_all,
         watch=watch,
         pi_command=pi_command,
         now=clock,

@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from remote_server import SshServer, ssh_server  # noqa: F401 (the fixture)
@@ -461,3 +462,67 @@ async def test_the_app_never_writes_a_mirror_and_forks_it_to_this_machine(
         await wait_for(pilot, lambda: any((tmp_path / "local-agent").rglob("*.jsonl")), timeout=10)
     assert mirrored.read_bytes() == before  # the mirror is as synced
     assert sorted(mirrored.parent.iterdir()) == listed
+
+
+def _all_sessions_app(tmp_path: Path, *, remotes_in_all: bool = True) -> Any:
+    """The app on all sessions: this machine's one session and the remote's mirror."""
+    from pitui.commands.app import _mirrors
+    from pitui.ui.app import make_app
+
+    local_root = tmp_path / "local-agent" / "sessions"
+    header, entries = generate_varied_session(random.Random(5), str(tmp_path), start_ms=1)
+    write_session(session_path(local_root, header), header, entries)
+    return make_app(
+        sessions_root=local_root,
+        mirrors=_mirrors(),
+        all_scope=True,
+        remotes_in_all=remotes_in_all,
+        cwd=str(tmp_path),
+        watch=False,
+        cache_dir=tmp_path / "cache",
+    )
+
+
+def _stores(picker: Any) -> list[str]:
+    return sorted(row.summary.store for row in picker.rows)
+
+
+async def test_all_sessions_list_the_remotes_rows_marked_and_in_local_leaves_them_out(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _sync(capsys)[0] == 0
+    app = _all_sessions_app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        picker = app.screen
+        await wait_for(pilot, lambda: len(picker.rows) == 4, timeout=10)
+        assert _stores(picker) == ["box", "box", "box", "local"]
+        assert "all sessions + remotes" in plain(picker.query_one("#picker-status"), 200)
+        table = picker.query_one("#sessions")
+        assert sum("(box) " in table.render_line(y).text for y in range(1, 5)) == 3
+        await pilot.press(*"in:local")
+        await wait_for(pilot, lambda: _stores(picker) == ["local"], timeout=10)
+        await pilot.press(*("backspace" for _ in "in:local"), "tab")  # this folder's
+        await wait_for(pilot, lambda: not picker.all_scope and not picker.search_pending)
+        assert _stores(picker) == ["local"]
+
+
+async def test_no_remotes_leaves_the_mirrors_out_of_all_sessions(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _sync(capsys)[0] == 0
+    app = _all_sessions_app(tmp_path, remotes_in_all=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        picker = app.screen
+        await wait_for(pilot, lambda: picker.scanned and not picker.search_pending, timeout=10)
+        assert _stores(picker) == ["local"]
+        assert "+ remotes" not in plain(picker.query_one("#picker-status"), 200)
+        await pilot.press(*"host:box")  # a remote's own rows, still
+        await wait_for(pilot, lambda: _stores(picker) == ["box"] * 3, timeout=10)
+
+
+def test_the_apps_help_says_how_to_leave_the_remotes_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "--no-remotes" in capsys.readouterr().out
