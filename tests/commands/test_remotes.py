@@ -438,30 +438,112 @@ def test_grep_searches_a_remote_mirror_with_remote_everywhere_or_host(
     assert json.loads(capsys.readouterr().out) == []
 
 
-async def test_the_app_never_writes_a_mirror_and_forks_it_to_this_machine(
+def _session_there(agent: Path, cwd: str, seed: int) -> Path:
+    """A new session on the remote started in `cwd` (a folder there, or not)."""
+    header, entries = generate_varied_session(random.Random(seed), cwd, start_ms=seed)
+    return write_session(session_path(agent / "sessions", header), header, entries)
+
+
+async def test_the_app_names_and_labels_a_mirrored_session_there_and_forks_it_here(
     remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The mirror is never written here: a name or a label is written by pitui on the
+    remote, then synced; a fork is a new session of this machine."""
     from pitui.ui.app import make_app
     from pitui.ui.modals.confirm import ConfirmModal
+    from pitui.ui.modals.text_input import TextInputModal
     from pitui.ui.screens.session import SessionScreen
+    from pitui.ui.widgets.entry_tree import EntryTree
 
     assert _sync(capsys)[0] == 0
-    mirrored = _mirrored(remote_agent, _sessions(remote_agent)[0])
-    before, listed = mirrored.read_bytes(), sorted(mirrored.parent.iterdir())
+    session = _sessions(remote_agent)[0]
+    mirrored = _mirrored(remote_agent, session)
+    listed = sorted(mirrored.parent.iterdir())
     app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
+
+    def last_there() -> dict[str, object]:
+        return json.loads(session.read_text().splitlines()[-1])
 
     async with app.run_test(size=(120, 30), notifications=True) as pilot:
         screen = app.screen
         assert isinstance(screen, SessionScreen)
         await wait_for(pilot, lambda: screen.live is not None, timeout=10)
-        await pilot.press("ctrl+r", *"renamed", "enter")  # name the session: refused here
+        await pilot.press("ctrl+r", *"renamed", "enter")
+        await wait_for(pilot, lambda: last_there().get("name") == "renamed", timeout=20)
+        await wait_for(pilot, lambda: any("Session named" in m for m in toasts(app)), timeout=20)
+        assert mirrored.read_bytes() == session.read_bytes()  # synced after the write there
+
+        await pilot.press("home")
+        target = screen.query_one(EntryTree).highlighted
+        await pilot.press("L")
+        assert isinstance(app.screen, TextInputModal)
+        await pilot.press(*"-from afar", "enter")  # a label like an option stays a label
+        await wait_for(pilot, lambda: last_there().get("label") == "-from afar", timeout=20)
+        assert last_there()["targetId"] == target.id
+        await wait_for(pilot, lambda: any("Label set" in m for m in toasts(app)), timeout=20)
+        assert mirrored.read_bytes() == session.read_bytes()
+
+        await pilot.press("alt+c")  # a context edit: said before any menu opens
         await wait_for(pilot, lambda: any("lives on box" in m for m in toasts(app)), timeout=10)
+        assert app.screen is screen
+
         await pilot.press("home", "alt+n")  # fork: asked, then written on this machine
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal), timeout=10)
         await pilot.press("enter")
         await wait_for(pilot, lambda: any((tmp_path / "local-agent").rglob("*.jsonl")), timeout=10)
-    assert mirrored.read_bytes() == before  # the mirror is as synced
-    assert sorted(mirrored.parent.iterdir()) == listed
+    assert sorted(mirrored.parent.iterdir()) == listed  # nothing new in the mirror
+
+
+async def test_a_write_there_refused_as_pi_may_be_writing_is_asked_then_forced(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pitui.ui.app import make_app
+    from pitui.ui.modals.confirm import ConfirmModal
+
+    session = _sessions(remote_agent)[0]
+    assert _sync(capsys)[0] == 0
+    mirrored = _mirrored(remote_agent, session)
+    app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
+    named = lambda: json.loads(session.read_text().splitlines()[-1]).get("name")  # noqa: E731
+    with session.open("a"):  # held open for writing there (as pi does): pitui there refuses
+        async with app.run_test(size=(120, 30), notifications=True) as pilot:
+            screen = app.screen
+            await wait_for(pilot, lambda: screen.live is not None, timeout=10)
+            await pilot.press("ctrl+r", *"anyway", "enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal), timeout=20)
+            assert "pi may be writing" in app.screen._title
+            assert "on box" in str(app.screen._message)  # what pitui there said
+            assert named() != "anyway"
+            await pilot.press("enter")  # write anyway
+            await wait_for(pilot, lambda: named() == "anyway", timeout=20)
+
+
+async def test_resuming_a_mirrored_session_asks_when_its_folder_is_missing_there(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pitui.ui.app import make_app
+    from pitui.ui.modals.choice import ChoiceModal
+
+    present = str(remote_agent.parent)  # a folder there (spaces and quotes in its name)
+    found = _session_there(remote_agent, present, 11)
+    missing = _session_there(remote_agent, "/srv/gone there", 12)
+    assert _sync(capsys)[0] == 0
+    for session, cwd in ((found, present), (missing, "~")):
+        mirrored = _mirrored(remote_agent, session)
+        app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
+        async with app.run_test(size=(120, 30)) as pilot:
+            screen = app.screen
+            await wait_for(pilot, lambda: screen.live is not None, timeout=10)  # noqa: B023
+            await pilot.press("ctrl+e")
+            if session is missing:  # asked first, as for a session of this machine
+                await wait_for(pilot, lambda: isinstance(app.screen, ChoiceModal), timeout=20)  # noqa: B023
+                assert "missing on box" in app.screen._title
+                assert "/srv/gone there" in str(app.screen._message)
+                await pilot.press("enter")  # run in the home folder there
+            await wait_for(pilot, lambda: app.return_value is not None, timeout=20)  # noqa: B023
+        command = app.return_value.argv[-1]
+        there = shlex.quote(str(session))
+        assert command == f"cd {shlex.quote(cwd) if cwd != '~' else '~'} && pi --session {there}"
 
 
 def _all_sessions_app(tmp_path: Path, *, remotes_in_all: bool = True) -> Any:
