@@ -37,7 +37,7 @@ SUBCOMMANDS = {
     "export": "export a branch or a context as Markdown, HTML or JSONL",
     "check": "report where sessions depart from Pi's format",
     "mcp": "serve sessions to agents (MCP over stdio, read-only)",
-    "remote": "add, list or remove the other machines whose sessions pitui mirrors",
+    "remote": "add, change, list or remove the machines whose sessions pitui mirrors",
     "sync": "mirror the remotes' sessions (rsync over ssh)",
 }
 

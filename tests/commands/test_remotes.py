@@ -608,3 +608,61 @@ def test_the_apps_help_says_how_to_leave_the_remotes_out(
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "--no-remotes" in capsys.readouterr().out
+
+
+def test_remote_add_connects_first_and_says_what_is_missing_there(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["remote", "add", "down", "root@127.0.0.2"]) == 1  # nothing listens there
+    said = capsys.readouterr()
+    assert said.out == "" and "Connection refused" in said.err and len(said.err.splitlines()) == 1
+    assert "down" not in load_remotes()
+    assert main(["remote", "add", "down", "root@127.0.0.2", "--no-test"]) == 0
+    assert "down" in load_remotes()
+    capsys.readouterr()
+    missing = tmp_path / "no agent here"
+    assert main(["remote", "add", "bare", "root@127.0.0.1", "--agent-dir", str(missing)]) == 0
+    said = capsys.readouterr()
+    assert said.err.startswith("pitui: bare: no session folder at ") and "added bare" in said.out
+    args = ["--agent-dir", str(remote_agent), "--pitui-command", "pitui-not-here"]
+    assert main(["remote", "add", "nopitui", "root@127.0.0.1", *args]) == 0
+    assert "pitui-not-here is not found there" in capsys.readouterr().err
+
+
+def test_an_unknown_host_key_says_how_to_accept_it(
+    remote_agent: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    ssh_server: SshServer,  # noqa: F811
+) -> None:
+    command = os.environ["PITUI_SSH_COMMAND"].replace("accept-new", "yes")
+    command = command.replace(str(tmp_path / "known_hosts"), str(tmp_path / "empty_known_hosts"))
+    monkeypatch.setenv("PITUI_SSH_COMMAND", command)
+    capsys.readouterr()
+    host = f"ssh://root@127.0.0.1:{ssh_server.port}"
+    assert main(["remote", "add", "new", host]) == 1
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("pitui: new: Host key verification failed: ssh does not know ")
+    assert "root@127.0.0.1's host key yet" in line and line.endswith("--no-test skips this)")
+    assert f"connect once with `ssh -p {ssh_server.port} root@127.0.0.1` and accept it" in line
+    assert main(["remote", "add", "new", host, "--no-test"]) == 0
+    status, report = _sync(capsys, "new")  # a first sync says the same
+    assert status == 1 and "ssh does not know" in str(report["remotes"][0]["error"])  # type: ignore[index]
+
+
+def test_remote_set_changes_the_pitui_command_and_keeps_the_mirror(
+    remote_agent: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    _sync(capfd)
+    mirrored = sorted(mirror_dir("box").rglob("*.jsonl"))
+    assert main(["remote", "set", "box", "--pitui-command", "pitui-not-here"]) == 0
+    assert "pitui-not-here is not found there" in capfd.readouterr().err
+    assert load_remotes()["box"].pitui_command == "pitui-not-here"
+    assert main(["remote", "set", "box", "--pitui-command", "pitui"]) == 0
+    assert load_remotes()["box"] == Remote("box", "root@127.0.0.1", str(remote_agent), "pitui")
+    assert sorted(mirror_dir("box").rglob("*.jsonl")) == mirrored  # the mirror stays
+    assert main(["remote", "set", "box", "--host", "root@127.0.0.2"]) == 1  # unreachable
+    assert load_remotes()["box"].host == "root@127.0.0.1"  # not changed
+    assert main(["remote", "set", "nobody", "--pitui-command", "x"]) == 2

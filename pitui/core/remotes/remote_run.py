@@ -15,7 +15,7 @@ from pitui.core.remotes.config import Remote, load_remotes
 from pitui.core.remotes.mirror import mirrored_remote
 from pitui.core.remotes.ssh import remote_path_word, ssh_argv
 from pitui.core.remotes.stores import mirror_of
-from pitui.core.remotes.sync import sync_remote
+from pitui.core.remotes.sync import failure_line, sync_remote
 from pitui.core.rows.safe_text import one_line
 
 NOT_INSTALLED = 97  # the remote command's status when pitui is not there
@@ -64,7 +64,47 @@ def folder_there(remote: Remote, folder: str) -> bool:
         raise PituiError(f"{remote.name}: cannot run ssh: {error}") from None
     if done.returncode in (0, MISSING):
         return done.returncode == 0
-    raise PituiError(f"{remote.name}: {_last_line(done.stderr, done.returncode)}")
+    raise PituiError(f"{remote.name}: {failure_line(done.stderr, done.returncode, remote.host)}")
+
+
+NO_SESSIONS = 3  # `reach`'s remote command: no session folder there
+NO_PITUI = 4  # `reach`'s remote command: its pitui command is not found there
+
+
+def reach(remote: Remote, action: str = "added") -> list[str]:
+    """Connect to `remote` as a sync does (never prompting): what is missing there, one line
+    each (its session folder, its pitui command); a remote that cannot be reached raises
+    `PituiError` with what ssh said."""
+    program = shlex.split(remote.pitui_command)[0]
+    command = (
+        f"test -d {remote_path_word(remote.sessions_dir)} || exit {NO_SESSIONS}; "
+        f"command -v {shlex.quote(program)} >/dev/null 2>&1 || exit {NO_PITUI}; exit 0"
+    )
+    try:
+        done = subprocess.run(
+            ssh_argv(remote.host, command),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=WRITE_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise PituiError(f"{remote.name}: cannot run ssh: {error} (nothing {action})") from None
+    if done.returncode == NO_SESSIONS:
+        return [
+            f"no session folder at {one_line(remote.sessions_dir)} there yet (--agent-dir "
+            "names Pi's agent folder there)"
+        ]
+    if done.returncode == NO_PITUI:
+        return [
+            f"{one_line(program)} is not found there: its sessions are mirrored, but a label, "
+            "name or trash of them needs pitui there (--pitui-command)"
+        ]
+    if done.returncode != 0:
+        said = failure_line(done.stderr, done.returncode, remote.host)
+        raise PituiError(f"{remote.name}: {said} (nothing {action}; --no-test skips this)")
+    return []
 
 
 def write_there(
