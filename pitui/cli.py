@@ -98,7 +98,8 @@ def _version() -> str:
 
 def _description() -> str:
     lines = ["Browse Pi coding-agent sessions.", "", "subcommands:"]
-    lines += [f"  pitui {name:<8} {help}" for name, help in SUBCOMMANDS.items()]
+    width = max(map(len, SUBCOMMANDS))  # one column for every description
+    lines += [f"  pitui {name:<{width}}  {help}" for name, help in SUBCOMMANDS.items()]
     return "\n".join(lines)
 
 
