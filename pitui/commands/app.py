@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pitui.commands.terminal_mode import keys_as_typed
+from pitui.commands.terminal_mode import keys_as_typed, opening_splash
 from pitui.core.catalog.scan import discovery
 from pitui.core.errors import PituiError
 from pitui.core.session.run_pi import run_handoff
@@ -64,18 +64,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_app(args: argparse.Namespace, demo_dir: Path | None) -> tuple[Any, int]:
-    from pitui.ui.app import make_app  # deferred: see ARCHITECTURE.md
-
     keybindings = discovery.agent_dir() / "keybindings.json"  # the user's Pi keys
     with _demo_environment(demo_dir) if demo_dir else contextlib.nullcontext():
         options = _options(args, demo_dir)
-        app = make_app(
-            watch=not args.no_watch,
-            no_cache=args.no_cache,
-            pi_command=args.pi_command,
-            keybindings=keybindings,
-            **options,
-        )
+        with opening_splash(args.file) if args.file else contextlib.nullcontext():
+            from pitui.ui.app import make_app  # deferred: see ARCHITECTURE.md
+
+            app = make_app(
+                watch=not args.no_watch,
+                no_cache=args.no_cache,
+                pi_command=args.pi_command,
+                keybindings=keybindings,
+                **options,
+            )
         result = app.run()
     return result, app.return_code or 0
 

@@ -12,11 +12,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import work
+from rich.text import Text
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Input
+from textual.widgets import Input, Static
 from textual.worker import Worker
 
 from pitui.core.catalog.catalog import Catalog
@@ -35,6 +36,15 @@ from pitui.ui.terminal_gone import EVERY, terminal_gone
 from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, DARK, LIGHT, PITUI_THEMES
 from pitui.ui.worker_messages import SessionRemoved
 from pitui.ui.writes import WriteFlow
+
+
+def opening_text(path: Path) -> Text:
+    """ "pitui · opening NAME (105 MB)…": the first frame while pitui starts on a file."""
+    try:
+        size = f" ({path.stat().st_size / 1e6:,.0f} MB)"
+    except OSError:
+        size = ""
+    return Text(f"pitui · opening {one_line(path.name)}{size}…")
 
 
 def stylesheet_path() -> Path:
@@ -94,6 +104,7 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         self.set_reactive(App.ansi_theme_light, ANSI_LIGHT)
         self.theme = config.settings.theme
         self._preloading = False
+        self._held_keys: list[events.Key] | None = None  # while the first screen is being built
 
     @property
     def catalog(self) -> Catalog | None:
@@ -123,6 +134,14 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
                 markup=False,
                 timeout=10,
             )
+        if self.config.session_file is not None and not self.is_headless:
+            # a frame naming the file first: importing and building the session screen takes
+            # 0.2-0.3 s more; the keys typed meanwhile are held for it, in order (headless,
+            # as in tests, no frame is seen: the screen is there at once)
+            self._held_keys = []
+            await self.screen.mount(Static(opening_text(self.config.session_file)))
+            self.call_after_refresh(self._open_session_screen, self.config.session_file)
+            return
         if self.config.session_file is not None:
             from pitui.ui.screens.session import SessionScreen  # deferred: see ARCHITECTURE.md
 
@@ -134,6 +153,21 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         # Awaited: keys typed from launch on are handled only once the first screen has its
         # focus, so none is lost and each reaches the widget the screen shows it in, in order.
         await self.push_screen(first)
+
+    async def _open_session_screen(self, path: Path) -> None:
+        from pitui.ui.screens.session import SessionScreen  # deferred: see ARCHITECTURE.md
+
+        await self.push_screen(SessionScreen(path, standalone=True))
+        held, self._held_keys = self._held_keys or [], None
+        for key in held:  # as typed, now that the screen has its focus
+            self.post_message(events.Key(key.key, key.character))
+
+    async def on_event(self, event: events.Event) -> None:
+        if self._held_keys is not None and isinstance(event, events.Key):
+            if not await self._check_bindings(event.key, priority=True):  # Ctrl+Q quits now
+                self._held_keys.append(event)
+            return
+        await super().on_event(event)
 
     def on_unmount(self) -> None:
         self.hub.close()
