@@ -1,4 +1,5 @@
-"""The wheel ships the stylesheet and an installed pitui finds it."""
+"""The wheel ships the stylesheet and an installed pitui finds it; it installs what `pitui mcp`
+needs."""
 
 from __future__ import annotations
 
@@ -60,3 +61,15 @@ def test_installed_wheel_finds_its_stylesheet(wheel: Path, tmp_path: Path) -> No
     )
     assert result.returncode == 0, result.stderr
     assert Path(result.stdout.strip()).is_relative_to(target)
+
+
+def test_pitui_mcp_needs_no_extra(wheel: Path) -> None:
+    """`pip install .` (the README's install) brings the MCP SDK: `pi mcp add pitui -- pitui
+    mcp` works without an extra."""
+    archive = zipfile.ZipFile(wheel)
+    metadata = archive.read(next(n for n in archive.namelist() if n.endswith("/METADATA")))
+    requires = [
+        line for line in metadata.decode().splitlines() if line.startswith("Requires-Dist:")
+    ]
+    mcp = [line for line in requires if line.split()[1].startswith("mcp")]
+    assert mcp and all("extra ==" not in line for line in mcp)

@@ -133,7 +133,7 @@ def _demo_environment(demo_dir: Path) -> Iterator[None]:
         tempfile.tempdir = None
 
 
-def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, object]:
+def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, Any]:
     if args.file:
         file = Path(args.file).expanduser()
         if file.is_dir():

@@ -19,12 +19,13 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import (
     Annotated,
     Any,
     Literal,
     NotRequired,  # pydantic needs these before 3.12
+    TypeVar,
 )
 
 from pydantic import Field
@@ -56,6 +57,7 @@ QUERY_HELP = (
     'Search text as in `pitui list`: words (all must match, case-insensitive), "an exact '
     'phrase", or re:REGEX; filters cwd:, name:, label:, model:, after:YYYY-MM-DD, before:...'
 )
+_Json = TypeVar("_Json")
 MAX_RESULTS = 100
 MAX_QUERY = 2_000  # characters of a query
 MAX_WORDS = 50  # words and phrases of a query
@@ -253,10 +255,6 @@ def _this_pitui() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        import mcp.server.mcpserver  # noqa: F401  (deferred: see ARCHITECTURE.md)
-    except ImportError:
-        raise PituiError("pitui mcp needs the mcp package: pip install 'mcp>=2,<3'") from None
     from pitui.commands.mcp_stdio import quiet_logging, serve  # deferred: see ARCHITECTURE.md
 
     quiet_logging()
@@ -282,7 +280,7 @@ def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
         if method.startswith(("resources/", "prompts/")):
             del handlers[method]
     tools = _Tools(session_dir, no_cache)
-    read_only = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHint=False)
+    read_only = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
     for tool in (
         tools.search_sessions,
         tools.search_entries,
@@ -343,15 +341,10 @@ class _Tools:
         if result.error:
             raise PituiError(result.error)
         redactor = Redactor(redact)
-        found: list[SessionFound] = []
-        size = 0
-        for row in result.rows[start : start + limit]:
-            session = _session_json(with_marks(row.summary.to_json(), row, marks), redactor)
-            weight = len(compact_json(session))
-            if found and size + weight > PAGE_CHARS:
-                break
-            found.append(session)
-            size += weight
+        rows = result.rows[start : start + limit]
+        found = _fill_page(
+            _session_json(with_marks(row.summary.to_json(), row, marks), redactor) for row in rows
+        )
         page: SessionsPage = {"sessions": found, "offset": start}
         if start + len(found) < len(result.rows):
             page["nextOffset"] = start + len(found)
@@ -467,15 +460,8 @@ class _Tools:
         history = history_of_file(sessions, targets, with_text=False)
         redactor = Redactor(redact)
         cwds = {s.path: s.cwd for s in sessions}
-        found: list[FileChangeFound] = []
-        size = 0
-        for change in history.changes[start : start + limit]:
-            item = _change_json(change, redactor, cwds)
-            weight = len(compact_json(item))
-            if found and size + weight > PAGE_CHARS:
-                break
-            found.append(item)
-            size += weight
+        changes = history.changes[start : start + limit]
+        found = _fill_page(_change_json(change, redactor, cwds) for change in changes)
         page: FileHistoryPage = {"changes": found, "offset": start}
         if start + len(found) < len(history.changes):
             page["nextOffset"] = start + len(found)
@@ -508,6 +494,20 @@ class _Tools:
         elif "[REDACTED:" in reference and not os.path.exists(reference):
             raise PituiError("that path was redacted: name the session by its id")
         return Session(resolve_session(reference, found or []))
+
+
+def _fill_page(values: Iterable[_Json]) -> list[_Json]:
+    """The first values (made as asked for) whose JSON fits in a page of PAGE_CHARS
+    characters, at least one: the rest is the next page's."""
+    found: list[_Json] = []
+    size = 0
+    for value in values:
+        weight = len(compact_json(value))
+        if found and size + weight > PAGE_CHARS:
+            break
+        found.append(value)
+        size += weight
+    return found
 
 
 def _limit(limit: int, most: int) -> int:

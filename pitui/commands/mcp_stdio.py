@@ -121,8 +121,9 @@ class _Lines:
             if not raw.strip():
                 continue
             line, error = checked_line(raw)
-            if error is None:
+            if line is not None:
                 return line
+            assert error is not None  # the line, or the error that answers it
             await self.ready.wait()
             await self.answers.send(SessionMessage(error))
 

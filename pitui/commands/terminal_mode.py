@@ -20,6 +20,9 @@ def keys_as_typed() -> Iterator[None]:
     except ImportError:  # not POSIX
         yield
         return
+    if sys.__stdin__ is None:  # no standard input at all
+        yield
+        return
     try:
         fd = sys.__stdin__.fileno()
         before = termios.tcgetattr(fd)

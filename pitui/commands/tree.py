@@ -73,7 +73,7 @@ def _json_objects(tree: SessionTree, filter: str) -> list[str]:
         label = labels.get(entry_id)
         depth = depth_of.get(entry_id) if current else None
         kind_json = names.get(kind) or names.setdefault(kind, encode_basestring(kind))
-        role_json = names.get(role) or names.setdefault(role, encode_basestring(role))
+        role_json = names.get(role) or names.setdefault(role, encode_basestring(role or ""))
         objects.append(
             f'{{"id": {encode_basestring(entry_id)}, '
             f'"parentId": {"null" if parent_id is None else encode_basestring(parent_id)}, '

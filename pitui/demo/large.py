@@ -78,7 +78,7 @@ def _large_events(b: SessionBuilder, count: int) -> None:
         path = b.path_ids()[-40:]
         b.branch_summary(path[len(path) // 2], b.leaf or "", "Tried another approach; reverted.")
     elif roll < 0.038 and count > 50:
-        kept = b.find_on_path("user")[-2:] or [None]
+        kept: list[str | None] = [*b.find_on_path("user")[-2:]] or [None]
         b.compaction(
             "## Goal\nKeep going.\n\n## Progress\n" + "- step done\n" * 20, kept[0], 150_000
         )

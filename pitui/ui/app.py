@@ -3,39 +3,36 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events, work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Input, Static
-from textual.worker import Worker
 
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan.discovery import Mirror
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
 from pitui.core.rows.safe_text import one_line
+from pitui.ui.app_base import PituiAppBase
+from pitui.ui.app_config import AppConfig
 from pitui.ui.executor import DaemonExecutor
-from pitui.ui.failures import ReportsFailures, notify_failure
-from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.screens.help import HelpScreen
 from pitui.ui.screenshot import save_screenshot, screenshot_folders
-from pitui.ui.settings import Settings, load_settings, save_settings
+from pitui.ui.settings import load_settings
 from pitui.ui.terminal_gone import EVERY, terminal_gone
-from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, DARK, LIGHT, PITUI_THEMES
-from pitui.ui.worker_messages import SessionRemoved
-from pitui.ui.writes import WriteFlow
+from pitui.ui.themes import DARK, LIGHT
+
+__all__ = ["AppConfig", "PituiApp", "make_app"]
 
 
 def opening_text(path: Path) -> Text:
@@ -54,27 +51,8 @@ def stylesheet_path() -> Path:
     return shipped if shipped.exists() else package_dir.parent / "pitui.tcss"
 
 
-@dataclass
-class AppConfig:
-    """Everything the app needs to know from the command line (or a test)."""
-
-    sessions_root: Path | None = None
-    session_file: Path | None = None
-    custom_dir: Path | None = None
-    cwd: str = field(default_factory=os.getcwd)
-    all_scope: bool = False
-    remotes_in_all: bool = True  # the "all" scope lists the remotes' mirrors too
-    watch: bool = True
-    pi_command: str | None = None
-    now: Callable[[], datetime] | None = None
-    home: str | None = None
-    keymap: dict[str, str] = field(default_factory=dict)
-    settings: Settings = field(default_factory=Settings)
-    keymap_notices: list[str] = field(default_factory=list)
-
-
-class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
-    """Picker first (or one session directly); global keys; the single worker-failure handler."""
+class PituiApp(PituiAppBase):
+    """Picker first (or one session directly); global keys."""
 
     TITLE = "pitui"
     CSS_PATH = stylesheet_path()
@@ -92,30 +70,7 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         Binding("ctrl+c", "copy_or_say_how_to_quit", show=False, priority=True, system=True),
     ]
 
-    def __init__(self, config: AppConfig, hub: SessionHub) -> None:
-        super().__init__()
-        self.config = config
-        self.hub = hub
-        for theme in PITUI_THEMES:
-            self.register_theme(theme)
-        # Without their watchers (each would restyle every widget once more at start): the
-        # theme's watcher, below, applies the ANSI theme of the chosen theme.
-        self.set_reactive(App.ansi_theme_dark, ANSI_DARK)
-        self.set_reactive(App.ansi_theme_light, ANSI_LIGHT)
-        self.theme = config.settings.theme
-        self._preloading = False
-        self._held_keys: list[events.Key] | None = None  # while the first screen is being built
-
-    @property
-    def catalog(self) -> Catalog | None:
-        return self.hub.catalog
-
-    @property
-    def live(self) -> LiveStore:
-        return self.hub.live
-
-    def now(self) -> datetime:
-        return self.config.now() if self.config.now else datetime.now(UTC)
+    _held_keys: list[events.Key] | None = None  # while the first screen is being built
 
     def on_load(self) -> None:
         # Thread workers in daemon threads: quitting never waits on a stuck read.
@@ -176,43 +131,6 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         if terminal_gone():
             self.exit()
 
-    def preload_session_screen(self) -> None:
-        """Import the session screen's modules (about 0.1 s, Markdown) and the format's pydantic
-        models (about 0.1 s, first used when a message is shown) in a thread, once the picker
-        shows its list, so Enter on a session waits for neither."""
-        if self._preloading:
-            return
-        self._preloading = True
-        self.run_worker(
-            partial(_import_all, ("pitui.ui.screens.session", "pitui.core.format.models")),
-            thread=True,
-            group="preload",
-            exit_on_error=False,
-            description="loading the session screen",
-        )
-
-    def session_written(self, path: Path) -> None:
-        """A session screen wrote to `path`: the picker underneath re-reads it."""
-        for screen in self.screen_stack:
-            if screen.id == "picker":
-                screen.refresh_paths([path])  # type: ignore[attr-defined]
-
-    def on_session_removed(self, message: SessionRemoved) -> None:
-        """Trashed: back to the picker, as Pi after Ctrl+D: the screens showing the session are
-        closed, with whatever was opened over them meanwhile (help, a dialog); the picker
-        forgets it."""
-        self.notify("Moved to the trash")
-        stack = self.screen_stack
-        showing = [i for i, s in enumerate(stack) if getattr(s, "path", None) == message.path]
-        if showing and any(getattr(stack[i], "standalone", False) for i in showing):
-            self.exit()
-            return
-        if showing and showing[0] > 0:
-            stack[showing[0] - 1].pop_until_active()
-        for screen in self.screen_stack:
-            if screen.id == "picker":
-                screen.forget(message.path)  # type: ignore[attr-defined]
-
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
@@ -236,18 +154,6 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         self.theme = LIGHT if self.theme == DARK else DARK
         self.remember(theme=self.theme)
 
-    def remember(self, **changes: Any) -> None:
-        """Change the settings kept between runs, and write them from a thread worker."""
-        settings = replace(self.config.settings, **changes)
-        self.config.settings = settings
-        self.run_worker(
-            partial(save_settings, settings),
-            thread=True,
-            group="settings",
-            exit_on_error=False,
-            description="saving the settings",
-        )
-
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette: each command of the current screen once, on one line with its key
         (no text-box editing keys), then Textual's own commands that pitui does not replace."""
@@ -260,7 +166,7 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
             if binding.action in seen or title in seen:
                 continue
             seen.update((binding.action, title))
-            run = partial(active.node.run_action, binding.action)
+            run = partial(self.run_action, binding.action, active.node)
             yield SystemCommand(f"{title} ({self.get_key_display(binding)})", "", run)
         for command in super().get_system_commands(screen):
             if command.title not in TEXTUAL_COMMANDS_REPLACED:
@@ -286,15 +192,6 @@ class PituiApp(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
         self.call_from_thread(
             self.notify, f"Saved to {one_line(str(saved))}", title="Screenshot", markup=False
         )
-
-    def report_worker_failure(self, worker: Worker[Any]) -> None:
-        """The one place worker failures surface: a notification, never a traceback."""
-        notify_failure(self, worker)
-
-
-def _import_all(modules: Iterable[str]) -> None:
-    for module in modules:
-        importlib.import_module(module)
 
 
 TEXTUAL_COMMANDS_REPLACED = frozenset({"Theme", "Quit", "Keys"})  # pitui's own keys do these

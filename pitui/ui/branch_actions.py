@@ -16,6 +16,7 @@ from pitui.core.remotes.mirror import mirror_name
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
 from pitui.core.userdata.store import UserData
+from pitui.ui.app_base import PituiAppBase
 from pitui.ui.display_text import tilde
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
@@ -26,7 +27,9 @@ from pitui.ui.writes import WriteJob, local_fork_folder
 Done = Callable[[str, str | None], None]  # (note, id of the appended entry)
 
 
-def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Path], None]) -> None:
+def ask_fork(
+    app: PituiAppBase, path: Path, entry_id: str, cwd: str, opened: Callable[[Path], None]
+) -> None:
     """Fork at `entry_id`, then offer: open the fork here, resume it in pi, or stay."""
 
     def written(result: ForkResult) -> None:
@@ -39,7 +42,11 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
                 app.request_handoff(result.path, cwd)
 
         folder = tilde(str(result.path.parent), app.config.home)
-        body = [PathText(result.path.name), PathText(folder, "in "), f"{result.entries:,} entries"]
+        body: list[str | PathText] = [
+            PathText(result.path.name),
+            PathText(folder, "in "),
+            f"{result.entries:,} entries",
+        ]
         choices = [("open", "Open in pitui"), ("pi", "Resume in pi"), ("stay", "Stay here")]
         app.push_screen(ChoiceModal("Fork written", body, choices), callback=chosen)
 
@@ -51,7 +58,7 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
             app.notify("Writing the fork...", timeout=3)  # a long path takes seconds
             app.run_write(WriteJob("fork", path, write, done=written))
 
-    body = [
+    body: list[str | PathText] = [
         f"A new session file holding the path from the first entry to {one_line(entry_id)},",
         PathText(tilde(str(path.parent), app.config.home), "in "),
         "This session is not changed:",
@@ -61,7 +68,7 @@ def ask_fork(app: Any, path: Path, entry_id: str, cwd: str, opened: Callable[[Pa
     app.push_screen(modal, callback=confirmed)
 
 
-def ask_context_edit(app: Any, path: Path, target: Entry, done: Done) -> None:
+def ask_context_edit(app: PituiAppBase, path: Path, target: Entry, done: Done) -> None:
     """Menu for one message: omit it, replace it with a note, or undo its edits (whether
     there are edits, and whether Pi's model can undo them, is found out in the worker)."""
     remote = mirror_name(path)
@@ -101,7 +108,7 @@ def ask_context_edit(app: Any, path: Path, target: Entry, done: Done) -> None:
     app.push_screen(ChoiceModal("Edit the model's context", body, choices), callback=chosen)
 
 
-def ask_note(app: Any, path: Path, target: Entry, done: Done) -> None:
+def ask_note(app: PituiAppBase, path: Path, target: Entry, done: Done) -> None:
     def typed(text: str | None) -> None:
         if text:
             action = lambda p, t, force: context_edit.replace(p, t, text, force=force)  # noqa: E731
@@ -111,7 +118,7 @@ def ask_note(app: Any, path: Path, target: Entry, done: Done) -> None:
     app.push_screen(TextInputModal("Replace with a short note", "", hint=hint), callback=typed)
 
 
-def _run(app: Any, path: Path, note: str, done: Done, action: Any, target_id: str) -> None:
+def _run(app: PituiAppBase, path: Path, note: str, done: Done, action: Any, target_id: str) -> None:
     def finished(result: context_edit.EditResult) -> None:
         extra = "" if result.in_context else " (it is summarized: the model does not see it)"
         done(note + extra, result.entry_id)
@@ -123,7 +130,7 @@ def _run(app: Any, path: Path, note: str, done: Done, action: Any, target_id: st
 # --------------------------------------------------------------------------- pins and tags
 
 
-def toggle_pin(app: Any, row: Any, done: Callable[[str], None]) -> None:
+def toggle_pin(app: PituiAppBase, row: Any, done: Callable[[str], None]) -> None:
     """Pin or unpin the session of a picker row."""
     summary = row.summary
     if not isinstance(summary.id, str) or not summary.id:
@@ -135,7 +142,7 @@ def toggle_pin(app: Any, row: Any, done: Callable[[str], None]) -> None:
     app.run_write(WriteJob("pin", Path(summary.path), write, done=lambda _: done(note)))
 
 
-def ask_tags(app: Any, row: Any, done: Callable[[str], None]) -> None:
+def ask_tags(app: PituiAppBase, row: Any, done: Callable[[str], None]) -> None:
     """Edit the tags of a picker row's session (space-separated; empty clears)."""
     summary = row.summary
     if not isinstance(summary.id, str) or not summary.id:

@@ -8,12 +8,17 @@ with the error's message, never a traceback, and the app keeps running.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.worker import Worker, WorkerState
 
 from pitui.core.errors import PituiError
+
+if TYPE_CHECKING:
+    from textual.message_pump import MessagePump as _Node  # the node this mixin is part of
+else:
+    _Node = object
 
 
 def notify_failure(app: App[Any], worker: Worker[Any]) -> None:
@@ -24,7 +29,7 @@ def notify_failure(app: App[Any], worker: Worker[Any]) -> None:
     app.notify(text, title=f"Failed: {what}", severity="error", markup=False, timeout=8)
 
 
-class ReportsFailures:
+class ReportsFailures(_Node):
     """Mixin for DOM nodes that run workers (with `exit_on_error=False`).
 
     Textual calls the handler of every class along the MRO: a subclass's own
@@ -32,7 +37,7 @@ class ReportsFailures:
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
-            app = self.app  # type: ignore[attr-defined]
+            app = self.app
             report = getattr(app, "report_worker_failure", None)
             if report is not None:
                 report(event.worker)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.message import Message
@@ -15,8 +15,16 @@ from pitui.core.remotes.config import Remote
 from pitui.core.remotes.remote_run import folder_there, remote_of, resume_argv
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session import run_pi as core_handoff
+from pitui.ui.app_config import AppConfig
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.dialog_body import PathText
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    _App = App[Any]  # the app this mixin is part of
+else:
+    _App = object
 
 
 @dataclass(frozen=True)
@@ -38,26 +46,28 @@ class RemoteFolderChecked(Message):
     present: bool
 
 
-class HandoffFlow:
+class HandoffFlow(_App):
     """App mixin: `request_handoff(path, header_cwd, fork=...)`. (Handlers are named
     `on_...`: `@on` does not work in a mixin.)"""
 
+    config: AppConfig
+
     def request_handoff(self, path: Path, header_cwd: str, *, fork: bool = False) -> None:
         try:
-            found = None if fork else remote_of(path)
-            if found is not None:  # a mirrored session resumes on its remote, over ssh
-                self.notify(f"Resuming on {found[0].name}...", timeout=3)  # type: ignore[attr-defined]
-                self._check_folder_there(found[0], header_cwd, found[1])
+            mirrored = None if fork else remote_of(path)
+            if mirrored is not None:  # a mirrored session resumes on its remote, over ssh
+                self.notify(f"Resuming on {mirrored[0].name}...", timeout=3)
+                self._check_folder_there(mirrored[0], header_cwd, mirrored[1])
                 return
-            pi = core_handoff.resolve_pi_command(self.config.pi_command)  # type: ignore[attr-defined]
+            pi = core_handoff.resolve_pi_command(self.config.pi_command)
             make = core_handoff.fork_argv if fork else core_handoff.resume_argv
             argv = list(make(Path(path), pi))
             found = core_handoff.find_program(argv)
         except PituiError as error:
-            self.notify(str(error), severity="error", markup=False)  # type: ignore[attr-defined]
+            self.notify(str(error), severity="error", markup=False)
             return
         if not found:
-            self.notify(  # type: ignore[attr-defined]
+            self.notify(
                 f"{argv[0]!r} was not found: install pi, or pass --pi-command",
                 title="Cannot hand off to pi",
                 severity="error",
@@ -66,13 +76,13 @@ class HandoffFlow:
             return
         cwd = core_handoff.handoff_cwd(header_cwd)
         if cwd is not None:
-            self.exit(Handoff(argv, cwd))  # type: ignore[attr-defined]
+            self.exit(Handoff(argv, cwd))
             return
         here = os.getcwd()
 
         def chosen(choice: str | None) -> None:
             if choice == "here":
-                self.exit(Handoff(argv, here))  # type: ignore[attr-defined]
+                self.exit(Handoff(argv, here))
 
         modal = ChoiceModal(
             "The session's folder is missing",
@@ -82,24 +92,24 @@ class HandoffFlow:
             ],
             [("here", "Run here"), ("cancel", "Cancel")],
         )
-        self.push_screen(modal, callback=chosen)  # type: ignore[attr-defined]
+        self.push_screen(modal, callback=chosen)
 
     @work(thread=True, group="handoff", exit_on_error=False, description="asking the remote")
     def _check_folder_there(self, remote: Remote, cwd: str, there: str) -> None:
         present = folder_there(remote, cwd)  # a remote out of reach: the failure handler says
-        self.post_message(RemoteFolderChecked(remote, cwd, there, present))  # type: ignore[attr-defined]
+        self.post_message(RemoteFolderChecked(remote, cwd, there, present))
 
     def on_remote_folder_checked(self, message: RemoteFolderChecked) -> None:
         """Resume there in its folder; when the folder is missing there, ask first (as for a
         session of this machine): pi in the home folder there, or not at all."""
         remote, there, here = message.remote, message.there, os.getcwd()
         if message.present:
-            self.exit(Handoff(resume_argv(remote, message.cwd, there), here))  # type: ignore[attr-defined]
+            self.exit(Handoff(resume_argv(remote, message.cwd, there), here))
             return
 
         def chosen(choice: str | None) -> None:
             if choice == "home":
-                self.exit(Handoff(resume_argv(remote, "~", there), here))  # type: ignore[attr-defined]
+                self.exit(Handoff(resume_argv(remote, "~", there), here))
 
         modal = ChoiceModal(
             f"The session's folder is missing on {one_line(remote.name)}",
@@ -109,10 +119,10 @@ class HandoffFlow:
             ],
             [("home", "Run in the home folder"), ("cancel", "Cancel")],
         )
-        self.push_screen(modal, callback=chosen)  # type: ignore[attr-defined]
+        self.push_screen(modal, callback=chosen)
 
 
-def ask_unarchive(app: Any, path: Path, header_cwd: str) -> None:
+def ask_unarchive(app: HandoffFlow, path: Path, header_cwd: str, root: Path, archive: Path) -> None:
     """Resuming an archived session: move it back to Pi's session folder first (Pi then
     lists it again), resume it where it is, or not at all."""
     from pitui.core.changes.archive import unarchive_session  # deferred: see ARCHITECTURE.md
@@ -123,7 +133,7 @@ def ask_unarchive(app: Any, path: Path, header_cwd: str) -> None:
         if choice != "unarchive":
             return
         try:
-            back = unarchive_session(path, app.catalog.root, app.catalog.archive_dir)
+            back = unarchive_session(path, root, archive)
         except PituiError as error:
             app.notify(str(error), title="Not unarchived", severity="error", markup=False)
             return

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from pitui.core.changes.trash import trash_session
 from pitui.core.changes.writer import set_label, set_name
 from pitui.core.rows.safe_text import one_line
+from pitui.ui.app_base import PituiAppBase
 from pitui.ui.display_text import tilde
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathText
@@ -24,7 +24,7 @@ from pitui.ui.writes import WriteJob
 Done = Callable[[str], None]
 
 
-def ask_name(app: Any, path: Path, current: str, done: Done) -> None:
+def ask_name(app: PituiAppBase, path: Path, current: str, done: Done) -> None:
     """Name the session (an empty name clears it)."""
 
     def named(name: str | None) -> None:
@@ -38,7 +38,7 @@ def ask_name(app: Any, path: Path, current: str, done: Done) -> None:
     app.push_screen(TextInputModal("Name the session", current), callback=named)
 
 
-def ask_label(app: Any, path: Path, entry_id: str, current: str, done: Done) -> None:
+def ask_label(app: PituiAppBase, path: Path, entry_id: str, current: str, done: Done) -> None:
     """Set the label of one entry (an empty label clears it)."""
 
     def labelled(text: str | None) -> None:
@@ -52,7 +52,7 @@ def ask_label(app: Any, path: Path, entry_id: str, current: str, done: Done) -> 
     app.push_screen(TextInputModal("Label this entry", current), callback=labelled)
 
 
-def ask_trash(app: Any, path: Path, title: str) -> None:
+def ask_trash(app: PituiAppBase, path: Path, title: str) -> None:
     """Move the session to the trash once confirmed; the app then posts `SessionRemoved`."""
 
     def confirmed(yes: bool | None) -> None:
@@ -62,6 +62,6 @@ def ask_trash(app: Any, path: Path, title: str) -> None:
             app.run_write(WriteJob("trash", path, trash, removed, there=("trash", [])))
 
     folder = tilde(str(path.parent), app.config.home)
-    body = [one_line(title), PathText(path.name), PathText(folder, "in ")]
+    body: list[str | PathText] = [one_line(title), PathText(path.name), PathText(folder, "in ")]
     modal = ConfirmModal("Move this session to the trash?", body, confirm_label="Trash")
     app.push_screen(modal, callback=confirmed)

@@ -19,6 +19,8 @@ def terminal_gone() -> bool:
     """The app's input (standard input, a terminal) was hung up or closed."""
     poller = select.poll()
     try:
+        if sys.__stdin__ is None:
+            return True  # no standard input at all
         poller.register(sys.__stdin__.fileno(), select.POLLIN)
         return any(events & _GONE for _, events in poller.poll(0))
     except (OSError, ValueError, AttributeError):

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rich.terminal_theme import TerminalTheme
-from textual._ansi_theme import ALABASTER, MONOKAI
 from textual.theme import BUILTIN_THEMES, Theme
 
 DARK = "pitui-dark"
@@ -39,25 +38,43 @@ PITUI_THEMES: tuple[Theme, ...] = (
 )
 
 
-def _with_colours(base: TerminalTheme, colours: dict[int, tuple[int, int, int]]) -> TerminalTheme:
-    """`base` with the normal and bright variants of these ANSI colours (1 red ... 6 cyan)."""
-    palette = [tuple(base.ansi_colors[index]) for index in range(16)]
-    for index, rgb in colours.items():
-        palette[index] = palette[index + 8] = rgb
-    return TerminalTheme(
-        tuple(base.background_color), tuple(base.foreground_color), palette[:8], palette[8:]
-    )
-
-
-ANSI_DARK = _with_colours(MONOKAI, {1: (255, 120, 120), 4: (120, 165, 255), 5: (230, 140, 240)})
-ANSI_LIGHT = _with_colours(
-    ALABASTER,
-    {
-        1: (150, 20, 20),
-        2: (20, 100, 20),
-        3: (115, 80, 0),
-        4: (20, 60, 160),
-        5: (115, 35, 135),
-        6: (0, 95, 120),
-    },
+# Textual's Monokai and Alabaster (`textual._ansi_theme`, private), with red, blue and
+# magenta (dark) and every colour (light) made readable: the 16 ANSI colours, normal then bright.
+ANSI_DARK = TerminalTheme(
+    (12, 12, 12),
+    (217, 217, 217),
+    [
+        (26, 26, 26),
+        (255, 120, 120),
+        (152, 224, 36),
+        (253, 151, 31),
+        (120, 165, 255),
+        (230, 140, 240),
+        (88, 209, 235),
+        (196, 197, 181),
+    ],
+    [
+        (98, 94, 76),
+        (255, 120, 120),
+        (152, 224, 36),
+        (224, 213, 97),
+        (120, 165, 255),
+        (230, 140, 240),
+        (88, 209, 235),
+        (246, 246, 239),
+    ],
+)
+_LIGHT_COLOURS = (
+    (150, 20, 20),
+    (20, 100, 20),
+    (115, 80, 0),
+    (20, 60, 160),
+    (115, 35, 135),
+    (0, 95, 120),
+)
+ANSI_LIGHT = TerminalTheme(
+    (247, 247, 247),
+    (0, 0, 0),
+    [(0, 0, 0), *_LIGHT_COLOURS, (247, 247, 247)],
+    [(119, 119, 119), *_LIGHT_COLOURS, (247, 247, 247)],
 )

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
+
+if TYPE_CHECKING:  # the payloads' types only: the app's first frame loads none of these
+    from pitui.core.catalog.scan.scan_pass import ScanReport
+    from pitui.core.catalog.search.search import SearchResult
+    from pitui.core.entry_search.search import EntryHit
+    from pitui.core.live.live import LiveSession
+    from pitui.core.live.open_by import Holder
+    from pitui.core.remotes.sync import SyncResult
+    from pitui.core.rows.rows import TreeRows
+    from pitui.core.session.entry import Entry
+    from pitui.core.session.session import Session
+    from pitui.ui.widgets.context_pane import ContextView
 
 
 @dataclass
@@ -33,9 +46,9 @@ class SearchIndexProgress(Message):
 
 @dataclass
 class RemotesSynced(Message):
-    """A sync of the remotes' mirrors ended; `results` are `SyncResult`s, one a remote."""
+    """A sync of the remotes' mirrors ended: one result a remote."""
 
-    results: list[Any]
+    results: list[SyncResult]
 
 
 @dataclass
@@ -48,9 +61,9 @@ class SyncProgress(Message):
 
 @dataclass
 class CatalogScanned(Message):
-    """A scan finished; `report` is the catalog's ScanReport."""
+    """A scan finished."""
 
-    report: Any
+    report: ScanReport
 
 
 @dataclass
@@ -63,20 +76,32 @@ class CatalogChanged(Message):
         return isinstance(message, CatalogChanged) and not message.notice
 
 
+@dataclass(frozen=True)
+class SearchRequest:
+    """The question the picker's list answers."""
+
+    query: str
+    all_scope: bool
+    sort: str
+    named_only: bool
+    archive: bool = False
+
+
 @dataclass
 class SearchDone(Message):
-    """Result of one picker search, tagged with the request it answers."""
+    """Result of one picker search, tagged with the request it answers: the rows, and how
+    many sessions are known (-1 when there are rows: not counted)."""
 
-    request: Any
-    result: Any
+    request: SearchRequest
+    result: tuple[SearchResult, int]
 
 
 @dataclass
 class PreviewReady(Message):
-    path: Any
+    path: Path
     exchanges: list[tuple[str, str]]
-    matches: tuple[list[Any], int] = ([], 0)  # the first entries matching the search, and all
-    holders: list[Any] = field(default_factory=list)  # other processes holding the file open
+    matches: tuple[list[EntryHit], int] = ([], 0)  # the first entries matching the search, and all
+    holders: list[Holder] = field(default_factory=list)  # other processes holding the file open
 
 
 @dataclass
@@ -93,23 +118,22 @@ class SessionProgress(Message):
 
 @dataclass
 class SessionLoaded(Message):
-    """The session screen's file is read; `session` is a core Session (or LiveSession),
-    `rows` the tree's rows, built in the worker too."""
+    """The session screen's file is read; `rows` the tree's rows, built in the worker too."""
 
-    session: Any
-    live: Any = None
-    rows: Any = None
+    session: Session
+    live: LiveSession
+    rows: TreeRows
 
 
 @dataclass
 class ContextBuilt(Message):
     entry_id: str
-    context: Any
+    context: ContextView
 
 
 @dataclass
 class LiveAppended(Message):
-    entries: list[Any]
+    entries: list[Entry]
 
 
 @dataclass
@@ -126,7 +150,7 @@ class LiveGone(Message):
 class SessionRemoved(Message):
     """A session was trashed by us: the catalog forgets it and screens showing it close."""
 
-    path: Any
+    path: Path
 
 
 @dataclass

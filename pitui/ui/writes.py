@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.message import Message
@@ -23,6 +23,13 @@ from pitui.core.remotes.mirror import mirrored_remote
 from pitui.core.remotes.remote_run import write_there
 from pitui.ui.modals.confirm import ConfirmModal
 
+if TYPE_CHECKING:
+    from textual.app import App
+
+    _App = App[Any]  # the app this mixin is part of
+else:
+    _App = object
+
 
 @dataclass
 class WriteJob:
@@ -33,7 +40,7 @@ class WriteJob:
     what: str
     path: Path
     action: Callable[[bool], Any]
-    done: Callable[[Any], None] | None = None
+    done: Callable[[Any], object] | None = None
     there: tuple[str, list[str]] | None = None
 
 
@@ -94,7 +101,7 @@ def local_fork_folder(path: Path, cwd: str) -> Path | None:
     return discovery.project_dir(discovery.sessions_root(), cwd)
 
 
-class WriteFlow:
+class WriteFlow(_App):
     """App mixin: `run_write(job)`. Failures other than the warning reach the app's single
     worker-failure handler. (Handlers are named `on_...`: `@on` does not work in a mixin.)"""
 
@@ -107,9 +114,9 @@ class WriteFlow:
         try:
             result = action(force)
         except ConcurrentWriteWarning as warning:
-            self.post_message(WriteConflict(job, str(warning)))  # type: ignore[attr-defined]
+            self.post_message(WriteConflict(job, str(warning)))
             return
-        self.post_message(WriteDone(job, result))  # type: ignore[attr-defined]
+        self.post_message(WriteDone(job, result))
 
     def on_write_done(self, message: WriteDone) -> None:
         if message.job.done is not None:
@@ -128,4 +135,4 @@ class WriteFlow:
             confirm_label="Write anyway",
             question="Write anyway?",
         )
-        self.push_screen(modal, callback=answered)  # type: ignore[attr-defined]
+        self.push_screen(modal, callback=answered)

@@ -231,13 +231,13 @@ class Catalog:
 
     def _tool_matcher(
         self, index_tools: bool, progress: Progress | None
-    ) -> Callable[[str, set[str]], set[str]]:
+    ) -> Callable[[str, bool, set[str]], set[str]]:
         if not index_tools:
             return self.index.tool_matches
 
-        def matches(fts_query: str, among: set[str]) -> set[str]:
+        def matches(value: str, prefix: bool, among: set[str]) -> set[str]:
             self.tools.index_of(among, progress)
-            return self.index.tool_matches(fts_query, among)
+            return self.index.tool_matches(value, prefix, among)
 
         return matches
 

@@ -74,7 +74,7 @@ class EntryMatcher:
         for finder in self._finders:
             found = finder.search(text, timeout=1.0)
             if found is not None:
-                return found.span()  # type: ignore[no-any-return]
+                return found.span()
         return (0, 0)
 
 

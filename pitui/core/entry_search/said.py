@@ -67,7 +67,7 @@ def _message_text(message: dict[str, Any]) -> str:
 def _content_parts(content: Any) -> list[str]:
     if isinstance(content, str):
         return [content]
-    parts: list[str] = []
+    parts: list[object] = []  # the strings kept below
     for block in content if isinstance(content, list) else ():
         if not isinstance(block, dict):
             continue

@@ -161,7 +161,8 @@ def _change(
         return None
     result = _result_of(call, scan, tree)
     status = NO_RESULT if result is None else ERROR if result.is_error else OK
-    content, edits = None, ()
+    content: str | None = None
+    edits: tuple[Replacement, ...] = ()
     if call.name == "write":
         content = write_content(call.arguments)
         if content is None:

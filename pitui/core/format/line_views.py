@@ -14,7 +14,7 @@ Not here: `session.entry.Entry` and its subclass `rows.row_entry.RowEntry`, the 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 
@@ -94,7 +94,10 @@ class MessageFields(msgspec.Struct, gc=False):
 class RowMessage(MessageFields, gc=False):
     """An entry's message for its row (`RowEntry`): content as a view into the read buffer."""
 
-    content: msgspec.Raw = None  # type: ignore[assignment]  # valid in the line hook only
+    if TYPE_CHECKING:  # msgspec decodes no `Raw | None`
+        content: msgspec.Raw | None = None  # valid in the line hook only, which takes it
+    else:
+        content: msgspec.Raw = None
     errorMessage: Any = None
     toolCallId: Any = None
     toolName: Any = None

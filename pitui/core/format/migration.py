@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
+
 CURRENT_VERSION = 3
 NEWER_HARNESS = "a newer Pi session format that pitui cannot read yet"
 NEWER_FORMAT = "newer format"
@@ -24,8 +26,9 @@ def is_newer(header: dict[str, Any]) -> bool:
     """The header names a version above the one pitui knows: read as far as pitui can,
     never written to (an entry in the old format could break it for a newer Pi)."""
     version = header.get("version")
-    is_number = isinstance(version, int | float) and not isinstance(version, bool)
-    return is_number and version > CURRENT_VERSION
+    if not isinstance(version, int | float) or isinstance(version, bool):
+        return False
+    return version > CURRENT_VERSION
 
 
 def is_harness_header(value: Any) -> bool:
@@ -56,8 +59,11 @@ class Migrator:
             self._chain(raw, parsed_index)
         if self.source_version < 3:
             message = raw.get("message")
-            is_message = raw.get("type") == "message" and isinstance(message, dict)
-            if is_message and message.get("role") == "hookMessage":
+            if (
+                raw.get("type") == EntryType.MESSAGE
+                and isinstance(message, dict)
+                and message.get("role") == "hookMessage"
+            ):
                 message["role"] = "custom"
         return None
 
@@ -67,7 +73,7 @@ class Migrator:
         raw["parentId"] = self._previous_id
         self._previous_id = entry_id
         self._id_by_parsed_index[parsed_index] = entry_id
-        if raw.get("type") == "compaction" and "firstKeptEntryIndex" in raw:
+        if raw.get("type") == EntryType.COMPACTION and "firstKeptEntryIndex" in raw:
             index = raw["firstKeptEntryIndex"]
             if isinstance(index, int | float) and not isinstance(index, bool):
                 target = self._id_by_parsed_index.get(int(index)) if index == int(index) else None

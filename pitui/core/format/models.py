@@ -23,6 +23,8 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 from pydantic_core import PydanticCustomError
 
+from pitui.core.format.entry_types import EntryType
+
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="allow", strict=True)
@@ -362,17 +364,17 @@ class SessionInfoEntry(Entry):
 
 
 KNOWN_ENTRIES: dict[str, type[Entry]] = {
-    "message": MessageEntry,
-    "thinking_level_change": ThinkingLevelChangeEntry,
-    "model_change": ModelChangeEntry,
-    "usage": UsageEntry,
-    "compaction": CompactionEntry,
-    "branch_summary": BranchSummaryEntry,
-    "custom": CustomEntry,
-    "custom_message": CustomMessageEntry,
-    "context_edit": ContextEditEntry,
-    "label": LabelEntry,
-    "session_info": SessionInfoEntry,
+    EntryType.MESSAGE: MessageEntry,
+    EntryType.THINKING_LEVEL_CHANGE: ThinkingLevelChangeEntry,
+    EntryType.MODEL_CHANGE: ModelChangeEntry,
+    EntryType.USAGE: UsageEntry,
+    EntryType.COMPACTION: CompactionEntry,
+    EntryType.BRANCH_SUMMARY: BranchSummaryEntry,
+    EntryType.CUSTOM: CustomEntry,
+    EntryType.CUSTOM_MESSAGE: CustomMessageEntry,
+    EntryType.CONTEXT_EDIT: ContextEditEntry,
+    EntryType.LABEL: LabelEntry,
+    EntryType.SESSION_INFO: SessionInfoEntry,
 }
 KNOWN_ENTRY_TYPES = frozenset(KNOWN_ENTRIES)
 # where an entry holds content blocks or a message beyond what its model validates
@@ -393,13 +395,13 @@ def check_entry(raw: dict[str, Any]) -> list[str]:
         return [] if isinstance(kind, str) else ["type: should be a valid string"]
     problems = _problems(lambda: KNOWN_ENTRIES[kind].model_validate(raw), "")
     message = raw.get("message")
-    if kind == "message" and isinstance(message, dict):
+    if kind == EntryType.MESSAGE and isinstance(message, dict):
         problems += check_message(message, "message.")
-    if kind == "compaction":
+    if kind == EntryType.COMPACTION:
         problems += _check_messages(raw, "systemMessage", "retainedTail")
-    if kind == "custom_message":
+    if kind == EntryType.CUSTOM_MESSAGE:
         problems += _check_blocks(raw.get("content"), _CONTENT_OWNERS[kind], "", "custom")
-    if kind == "context_edit" and isinstance(raw.get("replacement"), dict):
+    if kind == EntryType.CONTEXT_EDIT and isinstance(raw.get("replacement"), dict):
         content = raw["replacement"].get("content")
         problems += _check_blocks(content, _CONTENT_OWNERS[kind], "replacement.", "edited")
     return problems
@@ -412,7 +414,7 @@ def check_message(message: dict[str, Any], prefix: str = "") -> list[str]:
     if model is None:
         return [] if isinstance(role, str) else [f"{prefix}role: should be a valid string"]
     problems = _problems(lambda: model.model_validate(message), prefix)
-    return problems + _check_blocks(message.get("content"), model.blocks, prefix, role)
+    return problems + _check_blocks(message.get("content"), model.blocks, prefix, str(role))
 
 
 def _check_messages(raw: dict[str, Any], one: str, many: str) -> list[str]:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import TypeVar
 
 from pitui.core.live.watcher import (
     SESSION_SUFFIX,
@@ -35,6 +36,7 @@ from pitui.core.session.reader import NotASession, Progress
 from pitui.core.session.session import Session
 
 log = logging.getLogger(__name__)
+_Event = TypeVar("_Event")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,7 @@ SessionCallback = Callable[[SessionEvent], None]
 StoreCallback = Callable[[ChangeBatch], None]
 
 
-def _call_all(callbacks: Iterable[Callable[[object], None]], value: object) -> None:
+def _call_all(callbacks: Iterable[Callable[[_Event], None]], value: _Event) -> None:
     for callback in callbacks:
         try:
             callback(value)

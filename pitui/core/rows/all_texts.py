@@ -12,6 +12,7 @@ parsed, as `JSON.parse` would, and `entry_display`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -43,7 +44,7 @@ from pitui.core.session.tree import SessionTree
 
 _decode_user_or_assistant = msgspec.json.Decoder(UserOrAssistantLine).decode
 _decode_tool_result = msgspec.json.Decoder(ToolResultLine).decode
-_DECODERS = {
+_DECODERS: dict[str | None, Callable[[bytes | memoryview], Any]] = {
     "user": _decode_user_or_assistant,
     "assistant": _decode_user_or_assistant,
     "toolResult": _decode_tool_result,
@@ -258,7 +259,7 @@ def _light(entry: Entry, line: bytes | memoryview, role: str | None) -> Any:
     """The message of a user, assistant or tool result line, decoded only as far as its row
     needs; None when the line must be parsed whole (another kind, in memory already, an
     unusual shape, or not this entry's line any more)."""
-    decode = _DECODERS.get(role)  # type: ignore[arg-type]
+    decode = _DECODERS.get(role)
     if decode is None:
         return None
     try:

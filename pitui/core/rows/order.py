@@ -1,29 +1,56 @@
 """The order Pi's tree selector walks a session tree in: depth first, the branch holding the
-active leaf first at each branch point."""
+active leaf first at each branch point. The one walk `TreeRows`, `pitui tree` and the tool
+calls' settling share."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
+from pitui.core.rows.filters import EVERYTHING, passes
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
 
 
-def walk(tree: SessionTree, active: set[str]) -> Iterator[Entry]:
-    """Every entry in the order Pi's tree selector walks them: depth first, the branch
-    holding the active leaf first at each level."""
-    children = tree.placements
-    stack = list(reversed(active_first(children[None], active)))
-    expanded: set[str] = set()
-    visits, budget = 0, 4 * len(tree.entries) + 10_000  # as in TreeRows._flatten
+def walk_shown(
+    tree: SessionTree, first: set[str], mode: str, leaf_id: str | None
+) -> tuple[list[Entry], list[int]]:
+    """The entries filter `mode` shows, in walking order (an entry in `first` first at each
+    branch point), each with the index of its nearest shown ancestor (-1: none)."""
+    children, labeled = tree.placements, tree.labels
+    entries: list[Entry] = []
+    parents: list[int] = []
+    stack = [(root, -1) for root in reversed(active_first(children[None], first))]
+    # A repeated id shows its subtree once per placement, as in Pi; nested repeats could
+    # multiply rows without end, so repeats stop expanding past a generous budget.
+    expanded: set[str] | None = set() if tree.has_duplicates else None
+    visits, budget = 0, 4 * len(tree.entries) + 10_000
+    every = mode == EVERYTHING
+    pop, add_entry, add_parent, get_kids = stack.pop, entries.append, parents.append, children.get
     while stack:
-        entry = stack.pop()
-        visits += 1
-        yield entry
-        kids = children.get(entry.id)
-        if kids and (entry.id not in expanded or visits + len(stack) <= budget):
-            expanded.add(entry.id)
-            stack.extend(reversed(active_first(kids, active)))
+        entry, parent = pop()
+        while True:  # down a chain of only children without the stack
+            entry_id = entry.id
+            visits += 1
+            if every or passes(entry, mode, leaf_id, labeled):
+                add_parent(parent)
+                parent = len(entries)
+                add_entry(entry)
+            kids = get_kids(entry_id)
+            if not kids:
+                break
+            if expanded is not None:
+                if entry_id in expanded and visits + len(stack) > budget:
+                    break
+                expanded.add(entry_id)
+            if len(kids) == 1:
+                entry = kids[0]
+                continue
+            stack.extend((kid, parent) for kid in reversed(active_first(kids, first)))
+            break
+    return entries, parents
+
+
+def walk(tree: SessionTree, active: set[str]) -> list[Entry]:
+    """Every entry in walking order, the branch holding `active` first at each level."""
+    return walk_shown(tree, active, EVERYTHING, None)[0]
 
 
 def active_first(entries: list[Entry], active: set[str]) -> list[Entry]:

@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from pitui.core.rows.all_texts import RowTexts
-from pitui.core.rows.filters import EVERYTHING, passes
-from pitui.core.rows.order import active_first
+from pitui.core.rows.order import walk_shown
 from pitui.core.rows.row import Gutters, draw_guide
 from pitui.core.rows.row_text import Display, entry_display
 from pitui.core.rows.safe_text import one_line
@@ -93,7 +92,8 @@ def _lines(
     known: list[Display | None],
     calls: Callable[[], dict[object, str]],
 ) -> list[str]:
-    labels, active, lines = tree.labels, shown.active, []
+    labels, active = tree.labels, shown.active
+    lines: list[str] = []
     append = lines.append
     for entry, place in zip(entries, places, strict=True):
         display = known[entry.index]
@@ -119,43 +119,12 @@ def shown_rows(tree: SessionTree, mode: str) -> Shown:
 
 
 def _walk(tree: SessionTree, mode: str) -> tuple[list[Entry], list[int], set[str]]:
-    """As `TreeRows._flatten`: a pre-order walk, the branch holding the leaf first; the
-    entries `mode` shows, each with the row of its nearest shown ancestor (-1: none)."""
-    children, labeled = tree.placements, tree.labels
+    """As `TreeRows._flatten`: the entries `mode` shows, each with the row of its nearest
+    shown ancestor (-1: none); and the active path."""
     leaf = tree.leaf
-    leaf_id = leaf.id if leaf is not None else None
     active = tree.active_path_ids()
     first = tree.leaf_holders() if tree.has_duplicates else active
-    entries: list[Entry] = []
-    parents: list[int] = []
-    stack = [(root, -1) for root in reversed(active_first(children[None], first))]
-    # A repeated id shows its subtree once per placement, as in Pi; nested repeats could
-    # multiply rows without end, so repeats stop expanding past a generous budget.
-    expanded: set[str] | None = set() if tree.has_duplicates else None
-    visits, budget = 0, 4 * len(tree.entries) + 10_000
-    every = mode == EVERYTHING
-    pop, add_entry, add_parent, get_kids = stack.pop, entries.append, parents.append, children.get
-    while stack:
-        entry, parent = pop()
-        while True:  # down a chain of only children without the stack
-            entry_id = entry.id
-            visits += 1
-            if every or passes(entry, mode, leaf_id, labeled):
-                add_parent(parent)
-                parent = len(entries)
-                add_entry(entry)
-            kids = get_kids(entry_id)
-            if not kids:
-                break
-            if expanded is not None:
-                if entry_id in expanded and visits + len(stack) > budget:
-                    break
-                expanded.add(entry_id)
-            if len(kids) == 1:
-                entry = kids[0]
-                continue
-            stack.extend((kid, parent) for kid in reversed(active_first(kids, first)))
-            break
+    entries, parents = walk_shown(tree, first, mode, leaf.id if leaf is not None else None)
     return entries, parents, active
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import shown_json
 from pitui.core.format.system_prompt import system_text
 from pitui.core.session.entry import Entry
@@ -49,21 +50,21 @@ def entry_text(entry: Entry) -> str:
     """The main text of any entry, for previews and searching."""
     raw = entry.raw
     kind = entry.type
-    if kind == "message":
+    if kind == EntryType.MESSAGE:
         return message_text(raw.get("message"))
-    if kind in ("compaction", "branch_summary"):
+    if kind in (EntryType.COMPACTION, EntryType.BRANCH_SUMMARY):
         return str(raw.get("summary", ""))
-    if kind == "custom_message":
+    if kind == EntryType.CUSTOM_MESSAGE:
         return content_text(raw.get("content"))
-    if kind == "model_change":
+    if kind == EntryType.MODEL_CHANGE:
         return f"{raw.get('provider')}/{raw.get('modelId')}"
-    if kind == "thinking_level_change":
+    if kind == EntryType.THINKING_LEVEL_CHANGE:
         return str(raw.get("thinkingLevel"))
-    if kind == "label":
+    if kind == EntryType.LABEL:
         return str(raw.get("label", "(cleared)"))
-    if kind == "session_info":
+    if kind == EntryType.SESSION_INFO:
         return str(raw.get("name", ""))
-    if kind == "context_edit":
+    if kind == EntryType.CONTEXT_EDIT:
         replacement = raw.get("replacement")
         return "omit" if replacement is None else content_text((replacement or {}).get("content"))
     return shown_json({k: v for k, v in raw.items() if k not in ("id", "parentId")})[:500]

@@ -21,7 +21,6 @@ class RowOwner(Protocol):
     multiple_roots: bool
     guide_memo: GuideMemo
 
-    @property
     def tool_calls(self) -> dict[Any, str]: ...
 
 
@@ -64,7 +63,7 @@ class Row:
         self.entry = entry
         self.parent = parent  # nearest visible ancestor's row
         self.kids: list[Row] = []  # visible children (before folding), in display order
-        self.level = parent.level + 1 if parent else 0  # depth in the visible tree
+        self.level: int = parent.level + 1 if parent else 0  # depth in the visible tree
         self.indent = 0
         self.depth = 0  # display indent: increases only at branch points
         self.connector = False
@@ -130,7 +129,7 @@ class Row:
         pieces = [(self.guide, "guide"), (self.fold_marker, "fold")]
         pieces.append(("• " if self.on_active_path else "", "active"))
         labelled = self.label is not None  # even one String() makes "" (an empty array)
-        pieces.append((f"[{one_line(self.label)}] " if labelled else "", "label"))
+        pieces.append((f"[{one_line(self.label or '')}] " if labelled else "", "label"))
         if labelled and self._owner.label_times:
             pieces.append((self._label_time(), "muted"))
         pieces += [(tag, tag_style), (body, body_style)]
@@ -210,7 +209,7 @@ def draw_guide(width: int, connector: str, gutters: Gutters) -> str:
     chars = [" "] * (width * 3)
     if connector:
         at = (width - 1) * 3
-        chars[at], chars[at + 1] = connector
+        chars[at], chars[at + 1] = connector[0], connector[1]
     levels: list[tuple[int, bool]] = []
     node = gutters
     while node is not None:

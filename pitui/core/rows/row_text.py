@@ -10,6 +10,7 @@ import posixpath
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import dumps
 from pitui.core.format.jsvalues import (
     UNDEFINED,
@@ -88,17 +89,17 @@ def entry_display(entry: Entry, raw: dict[str, Any], tool_calls: ToolCalls) -> D
     """(tag, tag style, body, body style) of an entry's row, as Pi's getEntryDisplayText
     (with JavaScript's String() of whatever value stands where text is expected)."""
     kind = entry.type
-    if kind == "message":
+    if kind == EntryType.MESSAGE:
         message = raw.get("message")
         return _message_display(message if isinstance(message, dict) else {}, tool_calls)
-    if kind == "custom_message":
+    if kind == EntryType.CUSTOM_MESSAGE:
         content = raw.get("content")
         text = _text_blocks(content, js_join_item)
         return f"[{_field(raw, 'customType')}]: ", "custom", _norm(text), ""
-    if kind == "compaction":
+    if kind == EntryType.COMPACTION:
         count = js_number_string(_js_round(js_to_number(_get(raw, "tokensBefore")) / 1000))
         return "", "", f"[compaction: {count}k tokens]", "compaction"
-    if kind == "branch_summary":
+    if kind == EntryType.BRANCH_SUMMARY:
         return "[branch summary]: ", "warning", _norm(js_string(_get(raw, "summary"))), ""
     return "", "", _setting_text(raw, kind) or f"[{kind}] {entry_text(entry)[:200]}", "dim"
 
@@ -135,12 +136,12 @@ def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
     if kind in _SETTING_FIELDS:
         word, key = _SETTING_FIELDS[kind]
         return f"[{word}: {_field(raw, key)}]"
-    if kind == "context_edit":
+    if kind == EntryType.CONTEXT_EDIT:
         return f"[context {_edit_action(raw)}: {_field(raw, 'targetId')}]"
-    if kind == "label":
+    if kind == EntryType.LABEL:
         label = raw.get("label")
         return f"[label: {'(cleared)' if label is None else js_string(label)}]"
-    if kind == "session_info":
+    if kind == EntryType.SESSION_INFO:
         name = raw.get("name")
         return f"[title: {js_join_item(name) if js_truthy(name) else 'empty'}]"
     return None
@@ -325,27 +326,27 @@ def message_searchable_text(
 
 
 def _search_parts(kind: str, raw: dict[str, Any]) -> list[Any]:
-    if kind == "message":
+    if kind == EntryType.MESSAGE:
         message = raw.get("message")
         message = message if isinstance(message, dict) else {}
         get = message.get
         text = message_searchable_text(get("role", UNDEFINED), get("content"), get("command"))
         return [text]
-    if kind == "custom_message":
+    if kind == EntryType.CUSTOM_MESSAGE:
         content = raw.get("content")
         text = content if isinstance(content, str) else js_slice(_text_blocks(content), 200)
         return [raw.get("customType", UNDEFINED), text]
-    if kind == "session_info":
+    if kind == EntryType.SESSION_INFO:
         name = raw.get("name")
         return ["title", name] if js_truthy(name) else ["title"]
-    if kind == "context_edit":
+    if kind == EntryType.CONTEXT_EDIT:
         return ["context edit", _edit_action(raw), raw.get("targetId", UNDEFINED)]
-    if kind == "label":
+    if kind == EntryType.LABEL:
         label = raw.get("label")
         return ["label", "" if label is None else label]
-    if kind == "compaction":
+    if kind == EntryType.COMPACTION:
         return ["compaction"]
-    if kind == "branch_summary":
+    if kind == EntryType.BRANCH_SUMMARY:
         return ["branch summary", raw.get("summary", UNDEFINED)]
     if kind in _SETTING_FIELDS:
         word, key = _SETTING_FIELDS[kind]

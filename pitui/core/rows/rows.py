@@ -16,7 +16,7 @@ from typing import Any
 
 from pitui.core.rows.append import AppendRows
 from pitui.core.rows.filters import EVERYTHING, FILTERS, check_filter, passes
-from pitui.core.rows.order import active_first, walk
+from pitui.core.rows.order import walk, walk_shown
 from pitui.core.rows.row import GuideMemo, Row, place
 from pitui.core.rows.row_text import entry_tool_calls
 from pitui.core.rows.search import RowSearch
@@ -121,45 +121,21 @@ class TreeRows(AppendRows):
         self.changed_from: int | None = 0
 
     def _flatten(self, active: set[str], first: set[str]) -> list[Row]:
-        """Pre-order walk, the branch holding the leaf (`first`) first; rows only for entries
-        passing the filter; those on the active path marked."""
-        children, leaf_id = self.tree.placements, self._leaf_id
-        mode, labeled = self._filter, self.tree.labels
+        """Rows for the entries passing the filter, in walking order (`order.walk_shown`),
+        those on the active path marked."""
+        leaf_id = self._leaf_id
+        entries, parents = walk_shown(self.tree, first, self._filter, leaf_id)
         order: list[Row] = []
-        stack: list[tuple[Entry, Row | None]] = [
-            (root, None) for root in reversed(active_first(children[None], first))
-        ]
-        # A repeated id shows its subtree once per placement, as in Pi; nested repeats could
-        # multiply rows without end, so repeats stop expanding past a generous budget.
-        expanded: set[str] | None = set() if self.tree.has_duplicates else None
-        visits, budget = 0, 4 * len(self.tree.entries) + 10_000
-        pop, append = stack.pop, order.append
-        while stack:
-            entry, parent = pop()
-            while True:  # down a chain of only children without the stack
-                entry_id = entry.id
-                visits += 1
-                if passes(entry, mode, leaf_id, labeled):
-                    row = Row(self, entry, parent)
-                    if entry_id in active:
-                        row.on_active_path = True
-                        row.is_leaf_marker = entry_id == leaf_id
-                    if parent is not None:
-                        parent.kids.append(row)
-                    append(row)
-                    parent = row
-                kids = children.get(entry_id)
-                if not kids:
-                    break
-                if expanded is not None:
-                    if entry_id in expanded and visits + len(stack) > budget:
-                        break
-                    expanded.add(entry_id)
-                if len(kids) == 1:
-                    entry = kids[0]
-                    continue
-                stack.extend((kid, parent) for kid in reversed(active_first(kids, first)))
-                break
+        append = order.append
+        for entry, at in zip(entries, parents, strict=True):
+            parent = order[at] if at >= 0 else None
+            row = Row(self, entry, parent)
+            if entry.id in active:
+                row.on_active_path = True
+                row.is_leaf_marker = entry.id == leaf_id
+            if parent is not None:
+                parent.kids.append(row)
+            append(row)
         return order
 
     def _find_anchor(self) -> Row | None:

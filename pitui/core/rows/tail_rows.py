@@ -41,7 +41,7 @@ def _path_to_leaf(
     current = entries[-1] if entries else None
     while current is not None and current[0].id not in seen:
         path.append(current)
-        seen.add(current[0].id)  # type: ignore[arg-type]
+        seen.add(current[0].id)
         parent = current[0].parent_id
         current = by_id.get(parent) if parent is not None else None
     return path[::-1]

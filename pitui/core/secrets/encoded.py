@@ -13,7 +13,16 @@ import binascii
 import re
 
 KIND = "encoded-secret"
-WORDS = ("PASSWORD", "SECRET", "TOKEN", "_KEY=", "password", "secret", "token", "api_key")
+WORDS: tuple[str, ...] = (
+    "PASSWORD",
+    "SECRET",
+    "TOKEN",
+    "_KEY=",
+    "password",
+    "secret",
+    "token",
+    "api_key",
+)
 WORDS += ("apiKey", "sk_live_", "sk-ant-", "sk-proj-", "-----BEGIN")
 MIN_RUN = 16  # shorter base64 holds no secret and its name
 MAX_RUN = 64 * 1024  # a larger run is data (an image), not a configuration

@@ -58,7 +58,7 @@ _E = r"(?![A-Za-z0-9_\-])"
 GITLAB_KINDS = ("pat", "dt", "rt", "ptt", "cbt", "imt", "soat", "ft", "agent", "oas")
 
 # Names of environment variables that hold a secret (upper case, as in .env files).
-ENV_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "PWD", "AUTH")
+ENV_WORDS: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "PWD", "AUTH")
 ENV_WORDS += ("CREDENTIAL", "CREDENTIALS", "PRIVATE", "SIGNATURE", "SALT", "DSN")
 _ENV_WORD = "|".join(sorted(ENV_WORDS, key=len, reverse=True))
 # The value of a variable: up to a space, a quote or a shell operator; not `$VAR`.
@@ -67,7 +67,7 @@ _ENV_VALUE = r"([\"']?)([^\s\"'`$#;|&<>(){}\[\]][^\s\"'`;|&<>(){}\[\]]*)\1"
 # Words after which a random-looking token is a secret: lower case and UPPER case words
 # must not follow a letter or digit; Title case may follow a lower-case letter (camelCase:
 # `apiKey`). A separator (`:`, `=`, a space) must come between word and token.
-CONTEXT_WORDS = ("key", "token", "secret", "password", "passwd", "pwd", "bearer")
+CONTEXT_WORDS: tuple[str, ...] = ("key", "token", "secret", "password", "passwd", "pwd", "bearer")
 CONTEXT_WORDS += ("authorization", "auth", "credentials", "credential")
 CONTEXT_WORDS += ("session", "sessionid", "jsessionid", "phpsessid")
 _LOWER = "|".join(CONTEXT_WORDS)

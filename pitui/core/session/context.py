@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsvalues import js_truthy
 from pitui.core.format.timestamps import to_ms
 from pitui.core.format.tokens import estimate_context_tokens
@@ -74,7 +75,7 @@ def _build_context(tree: SessionTree, leaf_id: str | object | None) -> Context:
     leaf = leaf or tree.leaf
     path = tree.path_to(leaf.id) if leaf else []
     context = Context(leaf, path, _settings(tree, path))
-    at = tree.last_of_type(path, "compaction")
+    at = tree.last_of_type(path, EntryType.COMPACTION)
     compaction = None if at is None else path[at]
     context.compaction = compaction
     range_entries = path if at is None else _context_entries(path, at)
@@ -82,11 +83,11 @@ def _build_context(tree: SessionTree, leaf_id: str | object | None) -> Context:
     edits = {
         e.raw["targetId"]: e
         for e in range_entries
-        if e.type == "context_edit" and isinstance(e.raw.get("targetId"), str)
+        if e.type == EntryType.CONTEXT_EDIT and isinstance(e.raw.get("targetId"), str)
     }
     for index, entry in enumerate(range_entries):
-        edit = edits.get(entry.raw_id)  # type: ignore[arg-type]
-        if entry.type == "compaction" and index > 0:
+        edit = edits.get(entry.raw_id)
+        if entry.type == EntryType.COMPACTION and index > 0:
             context.items.append(ProjectedEntry(entry, [], None))
         else:
             context.items.append(ProjectedEntry(entry, _project(entry, edit), edit))
@@ -96,14 +97,14 @@ def _build_context(tree: SessionTree, leaf_id: str | object | None) -> Context:
 def _settings(tree: SessionTree, path: list[Entry]) -> dict[str, Any]:
     """Thinking level and model: the last setter on the path wins (scanned from the leaf)."""
     settings: dict[str, Any] = {"thinkingLevel": "off", "model": None}
-    level = tree.last_of_type(path, "thinking_level_change")
+    level = tree.last_of_type(path, EntryType.THINKING_LEVEL_CHANGE)
     if level is not None:
         _assign(settings, "thinkingLevel", path[level].raw, "thinkingLevel")
     for entry in reversed(path):
-        if entry.type == "model_change":
+        if entry.type == EntryType.MODEL_CHANGE:
             settings["model"] = _pick({"provider": "provider", "modelId": "modelId"}, entry.raw)
             break
-        if entry.type == "message" and entry.role == "assistant":
+        if entry.type == EntryType.MESSAGE and entry.role == "assistant":
             message = entry.message or {}
             settings["model"] = _pick({"provider": "provider", "modelId": "model"}, message)
             break
@@ -127,7 +128,7 @@ def _context_entries(path: list[Entry], at: int) -> list[Entry]:
     if isinstance(compaction.raw.get("retainedTail"), list):
         return [compaction, *path[at + 1 :]]
     start = _first_kept(path, at, compaction.raw.get("firstKeptEntryId"))
-    kept = [e for e in path[start:at] if not (e.type == "message" and e.role == "system")]
+    kept = [e for e in path[start:at] if not (e.type == EntryType.MESSAGE and e.role == "system")]
     return [compaction, *kept, *path[at + 1 :]]
 
 
@@ -171,9 +172,10 @@ def entry_messages(entry: Entry) -> list[dict[str, Any]]:
     """Pi's sessionEntryToContextMessages for one entry."""
     raw = entry.raw
     kind = entry.type
-    if kind == "message":
+    if kind == EntryType.MESSAGE:
         return _message_of(raw)
-    if kind == "custom_message":
+    message: dict[str, Any]
+    if kind == EntryType.CUSTOM_MESSAGE:
         message = {"role": "custom"}
         for key in ("customType",):
             if key in raw:
@@ -184,13 +186,13 @@ def entry_messages(entry: Entry) -> list[dict[str, Any]]:
                 message[key] = raw[key]
         message["timestamp"] = to_ms(raw.get("timestamp"))
         return [message]
-    if kind == "branch_summary" and js_truthy(raw.get("summary")):
+    if kind == EntryType.BRANCH_SUMMARY and js_truthy(raw.get("summary")):
         message = {"role": "branchSummary", "summary": raw["summary"]}
         if "fromId" in raw:
             message["fromId"] = raw["fromId"]
         message["timestamp"] = to_ms(raw.get("timestamp"))
         return [message]
-    if kind == "compaction":
+    if kind == EntryType.COMPACTION:
         return _compaction_messages(raw)
     return []
 

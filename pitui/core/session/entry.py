@@ -131,14 +131,14 @@ class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
     def raw(self) -> dict[str, Any]:
         if self._raw is None:
             self._raw = self.read_raw()
-        return self._raw  # type: ignore[no-any-return]
+        return self._raw
 
     def read_raw(self) -> dict[str, Any]:
         """`raw`, read again but not kept if it is not in memory yet: for what is worked
         out once from it (a row's text), as keeping every line would be most of a large
         session's memory."""
         if self._raw is not None:
-            return self._raw  # type: ignore[no-any-return]
+            return self._raw
         try:
             return self.raw_of_line(self.source.read_line(self.offset))
         except OSError:

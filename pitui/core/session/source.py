@@ -12,6 +12,7 @@ import errno
 import os
 import stat
 import weakref
+from typing import BinaryIO
 
 from pitui.core.errors import PituiError
 
@@ -69,11 +70,16 @@ def open_regular(path: str | os.PathLike[str]) -> int:
     return fd
 
 
+def open_regular_file(path: str | os.PathLike[str]) -> BinaryIO:
+    """`open_regular` as a binary file object (closing it closes the descriptor)."""
+    return os.fdopen(open_regular(path), "rb")
+
+
 def read_regular(path: str | os.PathLike[str], offset: int = 0) -> bytes:
     """The bytes of a regular file from `offset` to its end. Raises `NotRegularFile`, or
     `OSError` when it cannot be read, ENOMEM when it is too large to hold in memory (a
     file of zeros that fills a disk): a one-line reason, never a traceback."""
-    with os.fdopen(open_regular(path), "rb") as fh:
+    with open_regular_file(path) as fh:
         fh.seek(offset)
         try:
             return fh.read()

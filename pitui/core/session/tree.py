@@ -166,7 +166,7 @@ class SessionTree:
         children: dict[str | None, list[Entry]] = dict(zip(ids, kids, strict=True))
         roots: list[Entry] = []
         children[None] = roots
-        branched: set[str] = set()
+        branched: set[str | None] = set()
         for index in starts:
             entry = entries[index]
             named = entry.parent_id
@@ -177,8 +177,8 @@ class SessionTree:
                 children[named].append(entry)
                 branched.add(named)
         for parent_id in branched:
-            if len(kids := children[parent_id]) > 1:
-                kids.sort(key=_child_key)
+            if len(siblings := children[parent_id]) > 1:
+                siblings.sort(key=_child_key)
         return children
 
     @property
@@ -218,8 +218,9 @@ class SessionTree:
             self._note(broken, f"parentId cycle through {broken.id} broken: shown as a root")
         for entry in nodes:
             named = entry.parent_id
-            orphan = named is not None and named != entry.id and named not in winners
-            if parents[entry.id] is None and orphan:
+            if named is None or parents[entry.id] is not None:
+                continue
+            if named != entry.id and named not in winners:  # an orphan, for now
                 self._waiting.setdefault(named, []).append(entry)
 
     def _note(self, entry: Entry, reason: str) -> None:

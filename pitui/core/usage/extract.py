@@ -163,6 +163,7 @@ def _add(result: FileUsage, item: Counted) -> None:
 
 
 def _count(line: bytes, number: int, day_of: _DayCache, born: _Birth) -> Counted | None:
+    entry: UsageLine | None
     try:
         entry = _decode_line(line)
     except (msgspec.DecodeError, RecursionError):
@@ -255,13 +256,13 @@ def _num(value: Any) -> float:
     kind = type(value)
     if kind is int:
         if -_EXACT <= value <= _EXACT:
-            return value  # type: ignore[no-any-return]
+            return value
         try:
             return float(value)
         except OverflowError:  # Infinity for JSON.parse: not finite
             return 0
     if kind is float and math.isfinite(value):
-        return value  # type: ignore[no-any-return]
+        return value
     return 0
 
 

@@ -167,8 +167,8 @@ def summarize(
     return Stats(by, groups, total)
 
 
-def _ints(acc: list[float]) -> list[float]:
-    return [int(acc[0]), *acc[1:]]
+def _ints(acc: list[float]) -> tuple[int, float, float, float, float, float]:
+    return int(acc[0]), acc[1], acc[2], acc[3], acc[4], acc[5]
 
 
 def _key_function(by: str, infos: dict[str, SessionInfo]) -> Callable[[Row], str]:

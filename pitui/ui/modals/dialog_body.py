@@ -31,8 +31,8 @@ class PathLine(Widget):
 
     DEFAULT_CSS = "PathLine { height: 1; width: 100%; }"
 
-    def __init__(self, part: PathText, **kwargs: str) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, part: PathText, *, classes: str | None = None) -> None:
+        super().__init__(classes=classes)
         self.prefix = one_line(part.prefix)
         self.path = one_line(part.path)
 

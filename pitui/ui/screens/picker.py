@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -22,6 +22,7 @@ from pitui.core.catalog.scope import WITH_REMOTES
 from pitui.core.catalog.search import SORTS
 from pitui.core.catalog.search.search import SearchCancelled
 from pitui.core.rows.safe_text import one_line
+from pitui.ui.app_base import ListsSessions, PituiAppBase
 from pitui.ui.branch_actions import ask_tags, toggle_pin
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.marks import search_with_marks
@@ -40,6 +41,7 @@ from pitui.ui.worker_messages import (
     RemotesSynced,
     SearchDone,
     SearchIndexProgress,
+    SearchRequest,
     SyncProgress,
 )
 
@@ -49,23 +51,15 @@ RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often
 CHANGES_EVERY = 0.25  # while sessions change, search again at most this often
 
 
-@dataclass(frozen=True)
-class SearchRequest:
-    query: str
-    all_scope: bool
-    sort: str
-    named_only: bool
-    archive: bool = False
-
-
-class PickerScreen(ReportsFailures, Screen[None]):
+class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
     """Catalog search in thread workers; the list updates as the catalog fills in.
 
     The question the list answers is the search box's text and the attributes below: changing
     one asks again (its watcher searches and updates the status line)."""
 
     BINDINGS: ClassVar[list[BindingType]] = PICKER_BINDINGS
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    app = getters.app(PituiAppBase)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Screen: an instance variable)
 
     all_scope = var(False, init=False)
     """Every folder's sessions (Tab), or the current folder's."""
@@ -97,7 +91,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         self._secrets: SecretsScan | None = None  # once there is a catalog
         self.scanned = False  # the first scan has finished: the list is complete
         self._shown: SearchRequest | None = None  # the question the list on screen answers
-        self._queued: str | None = None  # an action pressed before the answer came
+        self._queued: Callable[[], None] | None = None  # an action pressed before the answer
 
     def compose(self) -> ComposeResult:
         yield SearchBox(
@@ -164,10 +158,16 @@ class PickerScreen(ReportsFailures, Screen[None]):
         description="indexing sessions",
     )
     def _scan(self) -> None:
-        report = self.app.catalog.scan(
-            progress=lambda done, total: self.post_message(CatalogProgress(done, total)),
-            tools_progress=lambda done, total: self.post_message(SearchIndexProgress(done, total)),
-        )
+        if (catalog := self.app.catalog) is None:
+            return
+
+        def files_indexed(done: int, total: int) -> None:
+            self.post_message(CatalogProgress(done, total))
+
+        def texts_indexed(done: int, total: int) -> None:
+            self.post_message(SearchIndexProgress(done, total))
+
+        report = catalog.scan(progress=files_indexed, tools_progress=texts_indexed)
         self.post_message(CatalogScanned(report))
 
     def on_catalog_progress(self, message: CatalogProgress) -> None:
@@ -283,7 +283,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
         """The list on screen does not answer the query, scope, sort and filter set now."""
         return self.app.catalog is not None and self._shown != self.current_request()
 
-    def defer(self, action: str) -> bool:
+    def defer(self, action: Callable[[], None]) -> bool:
         """Queue `action` until the pending search has answered, or while the index being
         built has nothing for it yet (True: queued, do not act now), so a key pressed right
         after typing acts on the first row of the answer to what was typed."""
@@ -325,6 +325,8 @@ class PickerScreen(ReportsFailures, Screen[None]):
     def _search(self, request: SearchRequest) -> None:
         cwd = None if request.all_scope else self.app.config.cwd
         catalog = self.app.catalog  # answers from what is indexed so far, from any thread
+        if catalog is None:
+            return
         worker = get_current_worker()
         try:
             result = search_with_marks(  # pin: / tag:NAME, pinned first
@@ -395,7 +397,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
             return
         action, self._queued = self._queued, None
         if action is not None:
-            getattr(self, f"action_{action}")()
+            action()
 
     def _update_empty(self, request: SearchRequest) -> None:
         empty = self.query_one("#picker-empty", Static)
@@ -421,6 +423,7 @@ class PickerScreen(ReportsFailures, Screen[None]):
             return f"No sessions found at {self.app.config.sessions_root}"
         if here:
             config, catalog = self.app.config, self.app.catalog
+            assert catalog is not None  # a list answered: there is a catalog
             where = looked_in(catalog.root, catalog.custom_dir, config.cwd, config.home)
             return (
                 "No sessions in current folder. Press Tab to view all.\n\n"
@@ -501,25 +504,25 @@ class PickerScreen(ReportsFailures, Screen[None]):
             self.app.exit()
 
     def action_open(self) -> None:
-        if not self.defer("open") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_open) and (summary := self.highlighted) is not None:
             picker_actions.open_session(self.app, summary, self.query_one("#search", Input).value)
 
     def action_resume(self) -> None:
-        if not self.defer("resume") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_resume) and (summary := self.highlighted) is not None:
             picker_actions.resume(self.app, summary)
 
     def action_fork(self) -> None:
-        if not self.defer("fork") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_fork) and (summary := self.highlighted) is not None:
             picker_actions.fork(self.app, summary)
 
     def action_rename(self) -> None:
-        if not self.defer("rename") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_rename) and (summary := self.highlighted) is not None:
             picker_actions.rename(
                 self.app, summary, lambda path, note: self.refresh_paths([path], note)
             )
 
     def action_trash(self) -> None:
-        if not self.defer("trash") and (summary := self.highlighted) is not None:
+        if not self.defer(self.action_trash) and (summary := self.highlighted) is not None:
             picker_actions.trash(self.app, summary)
 
     def action_export(self) -> None:

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+
+from textual.screen import Screen
 
 from pitui.core.catalog.search.query import text_words
+from pitui.core.catalog.summary import SessionSummary
 from pitui.core.rows.safe_text import one_line
+from pitui.ui.app_base import PituiAppBase
 from pitui.ui.handoff import ask_unarchive
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathText
@@ -17,21 +20,22 @@ from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_name, ask_trash
 
 
-def open_session(app: Any, summary: Any, query: str) -> None:
+def open_session(app: PituiAppBase, summary: SessionSummary, query: str) -> None:
     """The session screen, its matches of the search's words marked."""
     from pitui.ui.screens.session import SessionScreen  # deferred: see ARCHITECTURE.md
 
     app.push_screen(SessionScreen(Path(summary.path), search=text_words(query)))
 
 
-def resume(app: Any, summary: Any) -> None:
-    if summary.store == "archive":
-        ask_unarchive(app, Path(summary.path), summary.cwd)
+def resume(app: PituiAppBase, summary: SessionSummary) -> None:
+    catalog = app.catalog
+    if summary.store == "archive" and catalog is not None and catalog.archive_dir is not None:
+        ask_unarchive(app, Path(summary.path), summary.cwd, catalog.root, catalog.archive_dir)
     else:
         app.request_handoff(Path(summary.path), summary.cwd)
 
 
-def fork(app: Any, summary: Any) -> None:
+def fork(app: PituiAppBase, summary: SessionSummary) -> None:
     """`pi --fork` on the session, once confirmed."""
     path = Path(summary.path)
 
@@ -39,7 +43,7 @@ def fork(app: Any, summary: Any) -> None:
         if yes:
             app.request_handoff(path, summary.cwd, fork=True)
 
-    body = [
+    body: list[str | PathText] = [
         "pi --fork starts a new session copied from this one, which is not changed:",
         one_line(summary.name or summary.first_message or path.name),
         PathText(path.name),
@@ -48,28 +52,32 @@ def fork(app: Any, summary: Any) -> None:
     app.push_screen(modal, callback=confirmed)
 
 
-def rename(app: Any, summary: Any, renamed: Callable[[Path, str], None]) -> None:
+def rename(
+    app: PituiAppBase, summary: SessionSummary, renamed: Callable[[Path, str], None]
+) -> None:
     """Ask for the session's name; `renamed(path, note)` once written."""
     path = Path(summary.path)
     ask_name(app, path, summary.name or "", lambda note: renamed(path, note))
 
 
-def trash(app: Any, summary: Any) -> None:
+def trash(app: PituiAppBase, summary: SessionSummary) -> None:
     path = Path(summary.path)
     ask_trash(app, path, summary.name or summary.first_message or path.name)
 
 
-def export(screen: Any, summary: Any) -> None:
+def export(screen: Screen[None], summary: SessionSummary) -> None:
     """The export dialog for the session's active branch (its worker runs on `screen`)."""
     title = summary.name or summary.first_message or Path(summary.path).stem
     ask_export(screen, Path(summary.path), None, title, "the session's active branch")
 
 
-def show_stats(app: Any, summaries: Sequence[Any], all_scope: bool, query: str) -> None:
+def show_stats(
+    app: PituiAppBase, summaries: Sequence[SessionSummary], all_scope: bool, query: str
+) -> None:
     """Usage of the sessions listed (those of the current search, scope and named filter)."""
     from pitui.ui.screens.stats import StatsScreen  # deferred: see ARCHITECTURE.md
 
-    index_path = app.catalog.index.path
+    index_path = app.catalog.index.path if app.catalog is not None else None
     folder = index_path.parent if index_path is not None else None
     paths = [s.path for s in summaries]
     titles = {s.path: s.name or s.first_message for s in summaries}
@@ -79,7 +87,7 @@ def show_stats(app: Any, summaries: Sequence[Any], all_scope: bool, query: str) 
     app.push_screen(StatsScreen(paths, scope, folder, titles))
 
 
-def show_trash(app: Any) -> None:
+def show_trash(app: PituiAppBase) -> None:
     from pitui.ui.screens.trash_view import TrashViewScreen  # deferred: see ARCHITECTURE.md
 
     catalog = app.catalog

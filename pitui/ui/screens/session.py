@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -19,6 +19,7 @@ from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, Sess
 from pitui.core.rows.rows import TreeRows
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.reader import NotASession
+from pitui.ui.app_base import PituiAppBase
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.screens.session_commands import SessionCommands
 from pitui.ui.screens.session_header import SessionHeader
@@ -69,6 +70,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
     (`PaneLayout`) and what its keys do to the session (`SessionCommands`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = SESSION_BINDINGS
+    app = getters.app(PituiAppBase)
 
     def __init__(self, path: Path, *, standalone: bool = False, search: str = "") -> None:
         """`search`: the tree's search once loaded, the cursor on its first match (a session
@@ -222,9 +224,9 @@ class SessionScreen(ReportsFailures, Screen[None]):
         self._update_title()
         if self.live.gone:
             self._show_gone(self.live.gone)
-        tree = self.query_one(EntryTree)
-        if first and tree.display:
-            self.set_focus(tree, scroll_visible=False)
+        entry_tree = self.query_one(EntryTree)
+        if first and entry_tree.display:
+            self.set_focus(entry_tree, scroll_visible=False)
         self.query_one(TreeSearchBar).loaded(first)
 
     async def on_key(self, event: events.Key) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import events, getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -22,6 +22,7 @@ from textual_plotext import PlotextPlot
 from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.groups import GROUPINGS, Group, Stats, summarize
 from pitui.core.usage.load import load_usage
+from pitui.ui.app_base import PituiAppBase
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.usage_table import UsageTable
@@ -67,7 +68,8 @@ class StatsScreen(ReportsFailures, Screen[None]):
     .stats-plot { width: 1fr; height: 14; }
     StatsScreen.-narrow .stats-plots { layout: vertical; }
     """
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]  # noqa: RUF012 (Screen: an instance variable)
+    app = getters.app(PituiAppBase)
 
     def __init__(
         self,

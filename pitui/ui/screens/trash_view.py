@@ -17,6 +17,8 @@ from textual.widgets import DataTable, Static
 from pitui.core.changes.restore import Trashed, list_trashed, restore
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
+from pitui.ui.app_base import ListsSessions
+from pitui.ui.display_text import human_size
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.widgets.fitting_footer import FittingFooter
 
@@ -92,7 +94,7 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         for item in self.items:
             table.add_row(
                 Text(one_line(item.deleted.replace("T", " "))),
-                Text(_size(item.size)),
+                Text(human_size(item.size)),
                 Text(one_line(str(item.original))),
             )
         table.focus()
@@ -117,14 +119,6 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         else:
             self.notify(f"restored {one_line(str(message.item.original))}", markup=False)
             for screen in self.app.screen_stack:
-                if screen.id == "picker":
-                    screen.refresh_paths([message.item.original])  # type: ignore[attr-defined]
+                if isinstance(screen, ListsSessions):
+                    screen.refresh_paths([message.item.original])
         self.load()
-
-
-def _size(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1 << 20:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1 << 20):.1f} MB"

@@ -397,7 +397,7 @@ class EntryTree(ScrollView, can_focus=True):
         marked = self._search.is_match(index)  # while marking, every row shows: index = model's
         return self.renderer.line(self.rows, index, width, index == self.cursor, marked)
 
-    def _on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is not None:
             index = offset.y + self.scroll_offset.y

@@ -117,7 +117,7 @@ def split_parts(parts: list[Part], budget: int) -> tuple[list[Part], list[Part]]
         cut = budget - used
         if cut <= 0:
             return parts[:index], parts[index:]
-        rest = Part(part.text[cut:], lambda t, s=part.style: plain_widget(t, s), part.style)
+        rest = Part(part.text[cut:], partial(plain_widget, style=part.style), part.style)
         return [*parts[:index], replace(part, text=part.text[:cut])], [rest, *parts[index + 1 :]]
     return parts, []
 

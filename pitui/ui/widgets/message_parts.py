@@ -25,6 +25,7 @@ from pitui.core.rows.render_text import entry_text
 from pitui.core.rows.safe_text import escape_json_c1, one_line, visible
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
+from pitui.ui.display_text import human_size
 
 CODE_THEME = "monokai"  # code and JSON on a dark theme
 LIGHT_CODE_THEME = "default"  # on a light one (monokai's own background is dark)
@@ -132,14 +133,6 @@ def as_text(value: Any) -> str:
     if value is None:
         return "—"
     return shown_json(value, ensure_ascii=False, default=str)
-
-
-def human_size(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"
 
 
 def base64_size(data: Any) -> int | None:

@@ -34,7 +34,7 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
         return False
     event.stop()
     event.prevent_default()
-    await active.node.run_action(active.binding.action)
+    await widget.app.run_action(active.binding.action, active.node)
     return True
 
 

@@ -11,6 +11,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import work
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
@@ -81,7 +82,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         self.reading = False
         self._holders: list[Any] = []  # other processes holding the file (Linux /proc)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(id="preview-body")
 
     def show(self, summary: Any, row: Any = None) -> None:
@@ -136,7 +137,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         if summary is None:
             body.update(Text("No session highlighted", style="dim"))
             return
-        parts = [self._title(summary), self._facts(summary)]
+        parts: list[Text | Table] = [self._title(summary), self._facts(summary)]
         if self._matches[0]:
             parts.append(self._found())
         body.update(Group(*parts, self._talk()))

@@ -241,7 +241,7 @@ class SessionTable(ScrollView, can_focus=False):
             self.post_message(self.Selected(self, self.highlighted))
 
     # -- events ---------------------------------------------------------------------------
-    def _on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None or offset.y < 1:
             return  # the header

@@ -45,8 +45,8 @@ class UsageTable(Widget):
 
     DEFAULT_CSS = "UsageTable { height: auto; }"
 
-    def __init__(self, home: str | None = None, **kwargs: str) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, home: str | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.stats: Stats | None = None
         self.titles: Mapping[str, str] = {}
         self.home = home

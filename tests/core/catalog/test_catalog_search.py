@@ -216,3 +216,30 @@ def test_warm_searches_read_no_session_file(
             found[query] = len(catalog.search(query).rows)
     assert opened == []
     assert found["kernel"] == found["re:kern.l"] == 200 and found["nomatch"] == 0
+
+
+def test_tool_output_holds_every_word_of_a_token(tmp_path: Path) -> None:
+    """The tool-output index keeps no positions: a token of several words matches tool
+    output holding each of them (the last as a prefix unless quoted); a word missing, or a
+    token with no word at all, matches nothing there."""
+    root = tmp_path / "s"
+    tool = {"role": "toolResult", "toolCallId": "t", "toolName": "bash",
+            "content": [{"type": "text", "text": "Traceback: src/app.py line 3, Straße"}]}  # fmt: skip
+    _write(root, "eps", "/w/e", ["run it"], message={"message": tool})
+    _write(root, "eta", "/w/h", ["nothing"])
+    with Catalog(root, no_cache=True) as cat:
+        cat.scan()
+        found = {q: [r.summary.id for r in cat.search(q).rows]
+                 for q in ("src/app.py", "app.p", '"src app"', "strasse", "strasze",
+                           "src/zzz", '"app.p"', "--", "line/traceback")}  # fmt: skip
+    assert found == {
+        "src/app.py": ["eps"],
+        "app.p": ["eps"],  # the last word a prefix
+        '"src app"': ["eps"],
+        "strasse": [],  # FTS5 folds case and diacritics, not ß
+        "strasze": [],
+        "src/zzz": [],
+        '"app.p"': [],  # a phrase's words are whole words
+        "--": [],
+        "line/traceback": ["eps"],  # not next to each other: no positions to tell
+    }

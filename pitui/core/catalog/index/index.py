@@ -34,10 +34,12 @@ from pitui.core.catalog.index.schema import (
     PENDING,
     SCHEMA_VERSION,
     TOOL_FTS,
+    give_back_free_pages,
     prefix_range,
     transaction,
 )
 from pitui.core.catalog.index.text_index import index_text_step, retire_text, texts_left
+from pitui.core.catalog.index.tool_words import tool_query
 from pitui.core.catalog.summary import SessionSummary
 
 if TYPE_CHECKING:
@@ -164,9 +166,12 @@ class Index:
         )
         return row, builder
 
-    def tool_matches(self, fts_query: str, among: set[str] | None = None) -> set[str]:
-        """Paths of sessions (of `among`, when given) whose indexed tool output matches an
-        FTS5 query."""
+    def tool_matches(self, value: str, prefix: bool, among: set[str] | None = None) -> set[str]:
+        """Paths of sessions (of `among`, when given) whose indexed tool output holds every
+        word of `value`, the last as a prefix when `prefix` (see `tool_words`)."""
+        fts_query = tool_query(value, prefix)
+        if fts_query is None:
+            return set()
         try:
             with self.lock:
                 cur = self.db.execute(
@@ -349,6 +354,13 @@ class Index:
                     break
             if progress:
                 progress(total - self.texts_pending_bytes(), total)
+        if not stop.is_set():  # closing stays prompt
+            self.give_back_free_pages()
+
+    def give_back_free_pages(self) -> None:
+        """Shrink the file when indexing left many pages free."""
+        with self.lock, contextlib.suppress(sqlite3.Error):
+            give_back_free_pages(self.db)
 
     def collect_tool_garbage(self) -> bool:
         """Rebuild the tool index from scratch when dead entries outweigh live ones."""

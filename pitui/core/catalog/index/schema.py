@@ -8,11 +8,12 @@ import sqlite3
 from collections.abc import Iterator
 
 from pitui.core.catalog.index.text_index import TEXT_SCHEMA
+from pitui.core.catalog.index.tool_words import TOOL_TOKENIZER
 
-TOOL_FTS = """
+TOOL_FTS = f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
-    tools, content='', tokenize='unicode61 remove_diacritics 2')"""
-SCHEMA_VERSION = "pitui-catalog-10"
+    tools, content='', detail=none, tokenize='{TOOL_TOKENIZER}')"""
+SCHEMA_VERSION = "pitui-catalog-11"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -34,26 +35,37 @@ CREATE INDEX IF NOT EXISTS tool_rows_file ON tool_rows(file_id);
     + ";"
     + TEXT_SCHEMA
 )
+FREE_PAGES_KEPT = 2048  # 8 MB free in the file is left for the next writes
 PENDING = "is_session=1 AND tools_offset < offset"  # the files_tools_pending index's rows
 
 
 def create_schema(db: sqlite3.Connection) -> None:
     """Create the tables, dropping all of an older (or unknown) schema's first (and giving
-    their pages back: a rebuilt 10,000-session index left a file of twice its size)."""
-    dropped = False
+    their pages back: a rebuilt 10,000-session index left a file of twice its size); free
+    pages can be given back later (`give_back_free_pages`)."""
+    created = False
     with transaction(db):
         version = _version(db)
         if version != SCHEMA_VERSION:
             if version is not None or _has_tables(db):
                 _drop_all(db)
-                dropped = True
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
             db.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
-    if dropped:
+            created = True
+    if created:
+        db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # takes effect with the VACUUM
         with contextlib.suppress(sqlite3.Error):  # another pitui reading it: next time
             db.execute("VACUUM")
+
+
+def give_back_free_pages(db: sqlite3.Connection) -> None:
+    """Shrink the file by its free pages when they are many (FTS5's segment merges leave
+    a tenth of the file free after indexing a big store)."""
+    free = db.execute("PRAGMA freelist_count").fetchone()[0]
+    if free >= FREE_PAGES_KEPT:
+        db.executescript("PRAGMA incremental_vacuum;")  # a script: stepped to its end
 
 
 def prefix_range(prefix: str) -> tuple[str, str]:

@@ -194,7 +194,7 @@ def list_all(root: Path) -> Listing:
     return listing
 
 
-def list_folders(root: Path, listing: Listing | None = None) -> list[str]:
+def list_folders(root: Path | str, listing: Listing | None = None) -> list[str]:
     """The project folders `list_all` reads, in its order (a root that cannot be read is
     noted in `listing`)."""
     try:

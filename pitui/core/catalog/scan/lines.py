@@ -90,7 +90,7 @@ class LineReader:
         if end is None and junk:
             self.tail, self._tail_size = NOT_JSON, pos - begin
             return None
-        if junk:
+        if junk and end is not None:
             self.offset = end + 1
             fh.seek(self.offset)
             return NOT_JSON, self.offset

@@ -19,8 +19,7 @@ from pitui.core.catalog.scan.tools import tool_text
 from pitui.core.catalog.session_info.builder import SummaryBuilder
 from pitui.core.catalog.session_info.js_numbers import node_mtime_ms
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.session.source import NotRegularFile
-from pitui.core.session.source import open_regular as open_regular_fd
+from pitui.core.session.source import NotRegularFile, open_regular_file
 
 try:  # hashlib's blake2b itself, without loading OpenSSL first (~4 ms of every grown listing)
     from _blake2 import blake2b
@@ -29,22 +28,6 @@ except ImportError:  # a Python built without it
 
 HEAD_BYTES = 4096
 TAIL_BYTES = 4096  # checked just before the resume point
-
-
-def open_regular(path: str) -> BinaryIO:
-    """Open a regular file for reading, never blocking (a FIFO swapped in after the stat);
-    a file that is not regular is an `OSError` here, as the scan reports it."""
-    try:
-        fd = open_regular_fd(path)
-    except NotRegularFile as error:
-        raise _NotRegular(not_regular(error.mode) or "not a regular file") from None
-    return os.fdopen(fd, "rb")
-
-
-class _NotRegular(OSError):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.strerror = reason
 
 
 def _hash(fh: BinaryIO, start: int, length: int) -> bytes:
@@ -80,7 +63,7 @@ def read_update(
     `load` gives the indexed row and builder state together (another catalog on the same
     cache may have moved them on since `row` was read)."""
     try:
-        with open_regular(path) as fh:
+        with open_regular_file(path) as fh:
             st = FileStat(*_fstat(fh))
             builder, start = None, 0
             if _can_resume(row, st, fh):
@@ -104,8 +87,8 @@ def read_update(
             after = FileStat(*_fstat(fh))
     except FileNotFoundError:
         return None
-    except _NotRegular as error:
-        return Unreadable(path, error.strerror, skipped=True)
+    except NotRegularFile as error:
+        return Unreadable(path, not_regular(error.mode) or "not a regular file", skipped=True)
     except OSError as error:
         return Unreadable(path, error.strerror or str(error))
     mtime = after.mtime_ns if after.size == end else 0  # grew while read: check again next time
@@ -170,7 +153,7 @@ def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:
     ending after a newline); [] when the file is no longer the one the task was made for."""
     pieces: list[tuple[ToolTask, str]] = []
     try:
-        with open_regular(task.path) as fh:
+        with open_regular_file(task.path) as fh:
             size, _, inode, _ = _fstat(fh)
             if inode != task.inode or size < task.end:
                 return []
@@ -183,6 +166,6 @@ def read_tools(task: ToolTask) -> list[tuple[ToolTask, str]]:
                 pieces.append((ToolTask(task.file_id, task.path, start, end, inode),
                                tool_text(data)))  # fmt: skip
                 start = end
-    except OSError:
+    except (OSError, NotRegularFile):
         return []
     return pieces if start == task.end else []

@@ -157,5 +157,6 @@ class ToolPass:
                     progress(done, total)
         if batch:
             self.index.add_tools(batch)
+        self.index.give_back_free_pages()
         if progress:
             progress(total, total)

@@ -63,14 +63,14 @@ def _line_body(raw: bytes) -> str | None:
         return None
     if not isinstance(value, dict) or value.get("type") != "message":
         return None
-    message = value.get("message")
-    if not isinstance(message, dict) or "content" not in message:
+    parsed = value.get("message")
+    if not isinstance(parsed, dict) or "content" not in parsed:
         return None
-    role = message.get("role")
+    role = parsed.get("role")
     if role not in ("toolResult", "bashExecution"):
         return None
-    output = message.get("output") if role == "bashExecution" else None
-    return _tool_body(role, output, message["content"])
+    output = parsed.get("output") if role == "bashExecution" else None
+    return _tool_body(role, output, parsed["content"])
 
 
 def _tool_blocks(raw: msgspec.Raw) -> str:

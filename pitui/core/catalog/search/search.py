@@ -1,8 +1,9 @@
 """Pi's picker search and sort over session summaries, plus pitui's filters and extra tiers.
 
 Tiers (lower is better): 0 name, 1 id/messages/cwd, 2 fuzzy on name/cwd (all as Pi), then
-pitui's own: 3 label text, 4 tool output (FTS5, word-prefix match; indexed after the listing,
-see `SearchResult.tools_pending`, and asked only about the sessions no other tier matched).
+pitui's own: 3 label text, 4 tool output (every word of the token in it, the last as a
+prefix: see `index.tool_words`; indexed after the listing, see `SearchResult.tools_pending`,
+and asked only about the sessions no other tier matched).
 A session Pi would match gets exactly Pi's score; the extra tiers only add sessions Pi would
 not find.
 """
@@ -53,13 +54,14 @@ def _in_memory_where(found: Callable[[str], bool], among: list[SessionSummary]) 
 @dataclass(frozen=True)
 class Lookups:
     """What the index answers for a search, about the sessions whose text is not in memory
-    (`SessionSummary.text_loaded` False): `tools(fts_query, among)`, the paths of `among`
-    (sessions no other tier matched) whose tool output matches; `texts(value, among)`, the
+    (`SessionSummary.text_loaded` False): `tools(value, prefix, among)`, the paths of
+    `among` (sessions no other tier matched) whose tool output holds every word of `value`
+    (the last as a prefix when `prefix`); `texts(value, among)`, the
     paths of `among` whose conversation text holds `value` (a search form: lowercased, a
     phrase's whitespace runs as one space); `texts_where(found, among)`, those whose text
     satisfies `found` (a regex). `cancelled()` True: stop (`SearchCancelled`)."""
 
-    tools: Callable[[str, set[str]], set[str]] = lambda query, among: set()
+    tools: Callable[[str, bool, set[str]], set[str]] = lambda value, prefix, among: set()
     texts: Callable[[str, set[str]], set[str]] = lambda value, among: set()
     texts_where: Callable[[Callable[[str], bool], set[str]], set[str]] = lambda found, among: set()
     cancelled: Callable[[], bool] = lambda: False
@@ -180,10 +182,7 @@ class _Matcher:
         return found
 
     def _tool_paths(self, token: Token, among: set[str]) -> set[str]:
-        text = token.value.replace('"', '""')
-        return self.lookups.tools(
-            f'tools : "{text}"' + ("" if token.kind == "phrase" else "*"), among
-        )
+        return self.lookups.tools(token.value, token.kind != "phrase", among)
 
 
 def _value(token: Token) -> str:

@@ -8,12 +8,15 @@ exception).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 SAFE_INT = 2**53 - 1
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: object) -> TypeIs[int | float]:
     return type(value) is int or type(value) is float
 
 
