@@ -37,7 +37,7 @@ SUBCOMMANDS = {
     "export": "export a branch or a context as Markdown, HTML or JSONL",
     "check": "report where sessions depart from Pi's format",
     "mcp": "serve sessions to agents (MCP over stdio, read-only)",
-    "remote": "add, list or remove the other machines whose sessions pitui mirrors",
+    "remote": "add, change, list or remove the machines whose sessions pitui mirrors",
     "sync": "mirror the remotes' sessions (rsync over ssh)",
 }
 
@@ -98,7 +98,8 @@ def _version() -> str:
 
 def _description() -> str:
     lines = ["Browse Pi coding-agent sessions.", "", "subcommands:"]
-    lines += [f"  pitui {name:<8} {help}" for name, help in SUBCOMMANDS.items()]
+    width = max(map(len, SUBCOMMANDS))  # one column for every description
+    lines += [f"  pitui {name:<{width}}  {help}" for name, help in SUBCOMMANDS.items()]
     return "\n".join(lines)
 
 

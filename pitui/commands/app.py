@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pitui.commands.terminal_mode import keys_as_typed
+from pitui.commands.terminal_mode import keys_as_typed, opening_splash
 from pitui.core.catalog.scan import discovery
 from pitui.core.errors import PituiError
 from pitui.core.session.run_pi import run_handoff
@@ -28,7 +28,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "and trash too, removed on exit)",
     )
     parser.add_argument(
-        "--all", action="store_true", help="start with all sessions, not only this folder's"
+        "--all",
+        action="store_true",
+        help="start with all sessions (and the remotes' mirrored ones), not only this folder's",
+    )
+    parser.add_argument(
+        "--no-remotes",
+        action="store_true",
+        help="leave the remotes' mirrored sessions out of all sessions (as the query's "
+        "in:local; host:NAME still lists a remote's)",
     )
     parser.add_argument(
         "--session-dir", metavar="DIR", help="sessions folder (as pi --session-dir)"
@@ -56,18 +64,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_app(args: argparse.Namespace, demo_dir: Path | None) -> tuple[Any, int]:
-    from pitui.ui.app import make_app  # deferred: see ARCHITECTURE.md
-
     keybindings = discovery.agent_dir() / "keybindings.json"  # the user's Pi keys
     with _demo_environment(demo_dir) if demo_dir else contextlib.nullcontext():
         options = _options(args, demo_dir)
-        app = make_app(
-            watch=not args.no_watch,
-            no_cache=args.no_cache,
-            pi_command=args.pi_command,
-            keybindings=keybindings,
-            **options,
-        )
+        with opening_splash(args.file) if args.file else contextlib.nullcontext():
+            from pitui.ui.app import make_app  # deferred: see ARCHITECTURE.md
+
+            app = make_app(
+                watch=not args.no_watch,
+                no_cache=args.no_cache,
+                pi_command=args.pi_command,
+                keybindings=keybindings,
+                **options,
+            )
         result = app.run()
     return result, app.return_code or 0
 
@@ -149,6 +158,7 @@ def _options(args: argparse.Namespace, demo_dir: Path | None) -> dict[str, Any]:
         "archive_dir": _archive_dir(),
         "mirrors": _mirrors(),
         "all_scope": args.all,
+        "remotes_in_all": not args.no_remotes,
     }
 
 
@@ -160,8 +170,8 @@ def _archive_dir() -> Path | None:
 
 
 def _mirrors() -> list[Any]:
-    """Every remote's mirror: the picker lists them under `host:NAME` / `in:all` and syncs
-    them while it shows their sessions."""
+    """Every remote's mirror: the picker lists them with all sessions (unless --no-remotes),
+    under `host:NAME` / `in:all`, and syncs them while it shows their sessions."""
     from pitui.core.remotes.config import load_remotes  # deferred: see ARCHITECTURE.md
     from pitui.core.remotes.stores import mirror_of  # deferred: see ARCHITECTURE.md
 

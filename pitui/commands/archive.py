@@ -41,5 +41,5 @@ def run(args: argparse.Namespace) -> int:
         archive_session(Path(path), root, archive, cwds.get(path) or os.getcwd())
 
     where = f"to the archive ({one_line(str(archive))})"
-    done = "moved {} to the archive (pitui list --archived; pitui unarchive FILE|ID to undo)"
+    done = "moved {} to the archive (pitui list --archived --all; pitui unarchive FILE|ID to undo)"
     return selection.carry_out(args, chosen, selection.Moving(where, move, done.format))

@@ -10,11 +10,12 @@ import json
 import sys
 from pathlib import Path
 
+from pitui.commands.scope_notice import say_left_out
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.continued import Continued, find_continued
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import escape_json_c1, one_line
-from pitui.core.session.check import SessionCheck, check_session
+from pitui.core.session.check import NOT_A_SESSION, SessionCheck, check_session
 from pitui.core.usage.scope import Scope, scope_of, scope_of_paths
 
 
@@ -40,9 +41,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _checked(scope: Scope) -> list[tuple[str, SessionCheck]]:
-    """Each file of the scope checked (a shared session dir's other projects left out)."""
+    """Each file of the scope checked (a shared session dir's other projects left out, and
+    said)."""
     found = [(path, check_session(path)) for path in scope.files]
-    return [(path, c) for path, c in found if c.cwd is None or scope.accepts(c.cwd)]
+    kept = [(path, c) for path, c in found if c.cwd is None or scope.accepts(c.cwd)]
+    say_left_out(len(found) - len(kept))
+    return kept
+
+
+def _is_session(check: SessionCheck) -> bool:
+    """Whether the file is a session, by Pi's rule (as `pitui list` and `pitui tree` read it)."""
+    return not any(p.problem.startswith(NOT_A_SESSION) for p in check.problems)
 
 
 def _continued(checked: list[tuple[str, SessionCheck]]) -> dict[str, Continued]:
@@ -75,20 +84,39 @@ def _to_json(path: str, c: SessionCheck, continued: Continued | None) -> dict[st
 def render(
     checked: list[tuple[str, SessionCheck]], continued: dict[str, Continued] | None = None
 ) -> str:
-    faulty = [(path, c) for path, c in checked if c.problems]
-    sessions = f"{len(checked)} session{'s' * (len(checked) != 1)}"
+    faulty = [(path, c) for path, c in checked if c.problems and _is_session(c)]
+    count = sum(1 for _, c in checked if _is_session(c))
+    sessions = f"{count} session{'s' * (count != 1)}"
+    others = len(checked) - count
+    not_sessions = ""
+    if others:
+        said = (
+            "1 .jsonl file is not a session"
+            if others == 1
+            else f"{others} .jsonl files are not sessions"
+        )
+        not_sessions = f"; {said} (below)"
     if not faulty:
-        return f"{sessions} checked: nothing departs from Pi's format.\n"
-    count = sum(len(c.problems) for _, c in faulty)
+        return f"{sessions} checked: nothing departs from Pi's format{not_sessions}.\n" + "".join(
+            _file_problems(path, c, continued) for path, c in checked if c.problems
+        )
+    departures = sum(len(c.problems) for _, c in faulty)
     lines = [
-        f"{count} departure{'s' * (count != 1)} from Pi's format in {len(faulty)} of {sessions}"
+        f"{departures} departure{'s' * (departures != 1)} from Pi's format in {len(faulty)} of "
+        f"{sessions}{not_sessions}"
     ]
-    for path, c in faulty:
-        lines += ["", one_line(path)]
-        if continued and path in continued:
-            lines.append(f"  {one_line(continued[path].describe())}")
-        lines.append(f"  {'LINE':>6}  {'ENTRY':<10}  PROBLEM")
-        for p in c.problems:
-            entry = one_line(p.id) if p.id is not None else "-"
-            lines.append(f"  {p.line or '-':>6}  {entry:<10}  {one_line(p.problem)}")
+    listed = "".join(_file_problems(path, c, continued) for path, c in checked if c.problems)
+    return "\n".join(lines) + "\n" + listed
+
+
+def _file_problems(
+    path: str, check: SessionCheck, continued: dict[str, Continued] | None = None
+) -> str:
+    lines = ["", one_line(path)]
+    if continued and path in continued:
+        lines.append(f"  {one_line(continued[path].describe())}")
+    lines.append(f"  {'LINE':>6}  {'ENTRY':<10}  PROBLEM")
+    for p in check.problems:
+        entry = one_line(p.id) if p.id is not None else "-"
+        lines.append(f"  {p.line or '-':>6}  {entry:<10}  {one_line(p.problem)}")
     return "\n".join(lines) + "\n"

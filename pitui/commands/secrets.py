@@ -9,6 +9,7 @@ import os
 import sys
 
 from pitui.commands.progress import Progress, progress_on_stderr
+from pitui.commands.scope_notice import say_left_out
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.secrets.found_cache import SecretsCache
 from pitui.core.secrets.scan import SessionSecrets
@@ -33,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     cache.close()
     if cache.notice:
         print(f"pitui: {one_line(cache.notice)}", file=sys.stderr)
-    found = [s for s in found if scope.accepts(s.cwd)]
+    kept = [s for s in found if scope.accepts(s.cwd)]
+    say_left_out(len(found) - len(kept), " with credentials")
+    found = kept
     if args.json:
         data = {"sessions": [s.to_json() for s in found]}
         sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")

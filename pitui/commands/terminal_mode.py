@@ -40,3 +40,32 @@ def keys_as_typed() -> Iterator[None]:
     finally:
         with contextlib.suppress(termios.error, OSError):
             termios.tcsetattr(fd, termios.TCSANOW, before)
+
+
+ALTERNATE_SCREEN, MAIN_SCREEN = "\x1b[?1049h\x1b[H\x1b[2J", "\x1b[?1049l"
+
+
+@contextlib.contextmanager
+def opening_splash(path: str) -> Iterator[None]:
+    """Until Textual's driver takes the terminal (its imports take 0.3-0.5 s), the screen it
+    will draw on names the file being opened; left again if pitui fails before that. Only on
+    a terminal."""
+    if not sys.stdout.isatty():
+        yield
+        return
+    import os  # deferred: see ARCHITECTURE.md
+
+    from pitui.core.rows.safe_text import one_line  # deferred: see ARCHITECTURE.md
+
+    try:
+        size = f" ({os.stat(path).st_size / 1e6:,.0f} MB)"
+    except OSError:
+        size = ""
+    sys.stdout.write(f"{ALTERNATE_SCREEN}pitui · opening {one_line(os.path.basename(path))}{size}…")
+    sys.stdout.flush()
+    try:
+        yield
+    except BaseException:
+        sys.stdout.write(MAIN_SCREEN)
+        sys.stdout.flush()
+        raise

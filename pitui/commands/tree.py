@@ -1,4 +1,5 @@
-"""`pitui tree FILE [--filter MODE] [--json]`: a session's entry tree, as Pi's /tree shows it."""
+"""`pitui tree FILE [--filter MODE] [--json] [--no-ids]`: a session's entry tree, as Pi's
+/tree shows it, each row after its entry's id."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print every entry with its place in the tree"
     )
+    parser.add_argument(
+        "--no-ids",
+        action="store_true",
+        help="leave out the entry ids before the rows (as Pi's /tree shows them)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         texts = RowTexts()  # every row is printed: its text is taken as its line is read
         tree = Session(args.file, on_line=texts.take, decode=texts.decode).tree
-        for chunk in tree_chunks(tree, args.filter, texts):
+        for chunk in tree_chunks(tree, args.filter, texts, ids=not args.no_ids):
             sys.stdout.write(chunk)
     return 0
 

@@ -10,11 +10,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import work
+from rich.text import Text
+from textual import events, work
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan.discovery import Mirror
@@ -32,6 +33,15 @@ from pitui.ui.terminal_gone import EVERY, terminal_gone
 from pitui.ui.themes import DARK, LIGHT
 
 __all__ = ["AppConfig", "PituiApp", "make_app"]
+
+
+def opening_text(path: Path) -> Text:
+    """ "pitui · opening NAME (105 MB)…": the first frame while pitui starts on a file."""
+    try:
+        size = f" ({path.stat().st_size / 1e6:,.0f} MB)"
+    except OSError:
+        size = ""
+    return Text(f"pitui · opening {one_line(path.name)}{size}…")
 
 
 def stylesheet_path() -> Path:
@@ -60,6 +70,8 @@ class PituiApp(PituiAppBase):
         Binding("ctrl+c", "copy_or_say_how_to_quit", show=False, priority=True, system=True),
     ]
 
+    _held_keys: list[events.Key] | None = None  # while the first screen is being built
+
     def on_load(self) -> None:
         # Thread workers in daemon threads: quitting never waits on a stuck read.
         asyncio.get_running_loop().set_default_executor(DaemonExecutor())
@@ -77,6 +89,14 @@ class PituiApp(PituiAppBase):
                 markup=False,
                 timeout=10,
             )
+        if self.config.session_file is not None and not self.is_headless:
+            # a frame naming the file first: importing and building the session screen takes
+            # 0.2-0.3 s more; the keys typed meanwhile are held for it, in order (headless,
+            # as in tests, no frame is seen: the screen is there at once)
+            self._held_keys = []
+            await self.screen.mount(Static(opening_text(self.config.session_file)))
+            self.call_after_refresh(self._open_session_screen, self.config.session_file)
+            return
         if self.config.session_file is not None:
             from pitui.ui.screens.session import SessionScreen  # deferred: see ARCHITECTURE.md
 
@@ -88,6 +108,21 @@ class PituiApp(PituiAppBase):
         # Awaited: keys typed from launch on are handled only once the first screen has its
         # focus, so none is lost and each reaches the widget the screen shows it in, in order.
         await self.push_screen(first)
+
+    async def _open_session_screen(self, path: Path) -> None:
+        from pitui.ui.screens.session import SessionScreen  # deferred: see ARCHITECTURE.md
+
+        await self.push_screen(SessionScreen(path, standalone=True))
+        held, self._held_keys = self._held_keys or [], None
+        for key in held:  # as typed, now that the screen has its focus
+            self.post_message(events.Key(key.key, key.character))
+
+    async def on_event(self, event: events.Event) -> None:
+        if self._held_keys is not None and isinstance(event, events.Key):
+            if not await self._check_bindings(event.key, priority=True):  # Ctrl+Q quits now
+                self._held_keys.append(event)
+            return
+        await super().on_event(event)
 
     def on_unmount(self) -> None:
         self.hub.close()
@@ -179,6 +214,7 @@ def make_app(
     mirrors: Sequence[Mirror] = (),
     cwd: str | None = None,
     all_scope: bool = False,
+    remotes_in_all: bool = True,
     watch: bool = True,
     cache_dir: Path | str | None = None,
     no_cache: bool = False,
@@ -197,6 +233,7 @@ def make_app(
         custom_dir=Path(custom_dir) if custom_dir else None,
         cwd=cwd or os.getcwd(),
         all_scope=all_scope,
+        remotes_in_all=remotes_in_all,
         watch=watch,
         pi_command=pi_command,
         now=clock,

@@ -20,6 +20,7 @@ class AppConfig:
     custom_dir: Path | None = None
     cwd: str = field(default_factory=os.getcwd)
     all_scope: bool = False
+    remotes_in_all: bool = True  # the "all" scope lists the remotes' mirrors too
     watch: bool = True
     pi_command: str | None = None
     now: Callable[[], datetime] | None = None

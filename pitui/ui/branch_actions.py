@@ -12,6 +12,7 @@ from typing import Any
 
 from pitui.core.changes import context_edit
 from pitui.core.changes.fork import ForkResult, fork_session
+from pitui.core.remotes.mirror import mirror_name
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
 from pitui.core.userdata.store import UserData
@@ -70,6 +71,16 @@ def ask_fork(
 def ask_context_edit(app: PituiAppBase, path: Path, target: Entry, done: Done) -> None:
     """Menu for one message: omit it, replace it with a note, or undo its edits (whether
     there are edits, and whether Pi's model can undo them, is found out in the worker)."""
+    remote = mirror_name(path)
+    if remote is not None:  # said before the menu: pitui there edits it (`pitui context-edit`)
+        app.notify(
+            f"This session lives on {remote}: `pitui context-edit` on this mirrored file runs "
+            "the edit there, then syncs",
+            title="Cannot edit a mirrored session's context here",
+            severity="warning",
+            markup=False,
+        )
+        return
     if not context_edit.editable(target):
         app.notify(
             f"{context_edit.describe(target).capitalize()}: Pi edits only user, assistant, "

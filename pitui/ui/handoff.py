@@ -7,8 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import work
+from textual.message import Message
+
 from pitui.core.errors import PituiError
-from pitui.core.remotes.remote_run import resume_mirrored
+from pitui.core.remotes.config import Remote
+from pitui.core.remotes.remote_run import folder_there, remote_of, resume_argv
+from pitui.core.rows.safe_text import one_line
 from pitui.core.session import run_pi as core_handoff
 from pitui.ui.app_config import AppConfig
 from pitui.ui.modals.choice import ChoiceModal
@@ -30,16 +35,29 @@ class Handoff:
     cwd: str
 
 
+@dataclass
+class RemoteFolderChecked(Message):
+    """Whether a mirrored session's folder is on its remote (`there`: the file's path
+    there)."""
+
+    remote: Remote
+    cwd: str
+    there: str
+    present: bool
+
+
 class HandoffFlow(_App):
-    """App mixin: `request_handoff(path, header_cwd, fork=...)`."""
+    """App mixin: `request_handoff(path, header_cwd, fork=...)`. (Handlers are named
+    `on_...`: `@on` does not work in a mixin.)"""
 
     config: AppConfig
 
     def request_handoff(self, path: Path, header_cwd: str, *, fork: bool = False) -> None:
         try:
-            remote = None if fork else resume_mirrored(path, header_cwd)
-            if remote is not None:  # a mirrored session resumes on its remote, over ssh
-                self.exit(Handoff(remote, os.getcwd()))
+            mirrored = None if fork else remote_of(path)
+            if mirrored is not None:  # a mirrored session resumes on its remote, over ssh
+                self.notify(f"Resuming on {mirrored[0].name}...", timeout=3)
+                self._check_folder_there(mirrored[0], header_cwd, mirrored[1])
                 return
             pi = core_handoff.resolve_pi_command(self.config.pi_command)
             make = core_handoff.fork_argv if fork else core_handoff.resume_argv
@@ -73,6 +91,33 @@ class HandoffFlow(_App):
                 PathText(here, "Run pi in "),
             ],
             [("here", "Run here"), ("cancel", "Cancel")],
+        )
+        self.push_screen(modal, callback=chosen)
+
+    @work(thread=True, group="handoff", exit_on_error=False, description="asking the remote")
+    def _check_folder_there(self, remote: Remote, cwd: str, there: str) -> None:
+        present = folder_there(remote, cwd)  # a remote out of reach: the failure handler says
+        self.post_message(RemoteFolderChecked(remote, cwd, there, present))
+
+    def on_remote_folder_checked(self, message: RemoteFolderChecked) -> None:
+        """Resume there in its folder; when the folder is missing there, ask first (as for a
+        session of this machine): pi in the home folder there, or not at all."""
+        remote, there, here = message.remote, message.there, os.getcwd()
+        if message.present:
+            self.exit(Handoff(resume_argv(remote, message.cwd, there), here))
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == "home":
+                self.exit(Handoff(resume_argv(remote, "~", there), here))
+
+        modal = ChoiceModal(
+            f"The session's folder is missing on {one_line(remote.name)}",
+            [
+                PathText(message.cwd, "Missing: ") if message.cwd else "No cwd in the header.",
+                f"Run pi in the home folder on {one_line(remote.name)}?",
+            ],
+            [("home", "Run in the home folder"), ("cancel", "Cancel")],
         )
         self.push_screen(modal, callback=chosen)
 

@@ -34,7 +34,8 @@ def ask_name(app: PituiAppBase, path: Path, current: str, done: Done) -> None:
             return
         note = "Session named" if name else "Name cleared"
         write = lambda force: set_name(path, name, force=force)  # noqa: E731
-        app.run_write(WriteJob("rename", path, write, done=lambda _: done(note)))
+        there = ("name", [name])  # a mirrored session: pitui there names it
+        app.run_write(WriteJob("rename", path, write, done=lambda _: done(note), there=there))
 
     app.push_screen(TextInputModal("Name the session", current), callback=named)
 
@@ -47,7 +48,8 @@ def ask_label(app: PituiAppBase, path: Path, entry_id: str, current: str, done: 
             return
         note = "Label set" if text else "Label cleared"
         write = lambda force: set_label(path, entry_id, text or None, force=force)  # noqa: E731
-        app.run_write(WriteJob("label", path, write, done=lambda _: done(note)))
+        there = ("label", [entry_id, *([text] if text else [])])  # pitui there, if mirrored
+        app.run_write(WriteJob("label", path, write, done=lambda _: done(note), there=there))
 
     app.push_screen(TextInputModal("Label this entry", current), callback=labelled)
 
@@ -67,7 +69,8 @@ def ask_trash(app: PituiAppBase, path: Path, title: str) -> None:
     def confirmed(yes: bool | None) -> None:
         if yes:
             removed = lambda _: app.post_message(SessionRemoved(path))  # noqa: E731
-            app.run_write(WriteJob("trash", path, lambda force: _trash(path, force), removed))
+            trash = lambda force: _trash(path, force)  # noqa: E731
+            app.run_write(WriteJob("trash", path, trash, removed, there=("trash", [])))
 
     folder = tilde(str(path.parent), app.config.home)
     body: list[str | PathText] = [one_line(title), PathText(path.name), PathText(folder, "in ")]

@@ -24,6 +24,7 @@ from pitui.core.errors import PituiError
 from pitui.core.live.open_by import holders_of
 from pitui.core.remotes.config import load_remotes
 from pitui.core.remotes.mirror import mirrored_remote
+from pitui.core.remotes.remote_run import write_there
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.widgets.session_preview import open_in
 
@@ -40,12 +41,15 @@ else:
 
 @dataclass
 class WriteJob:
-    """`action(force)` runs in a thread; `done(result)` runs on the UI afterwards."""
+    """`action(force)` runs in a thread; `done(result)` runs on the UI afterwards. `there`:
+    the pitui subcommand and its arguments after the session's path that make the same
+    write on a remote, for a session of a remote's mirror (None: refused there)."""
 
     what: str
     path: Path
     action: Callable[[bool], Any]
     done: Callable[[Any], object] | None = None
+    there: tuple[str, list[str]] | None = None
 
 
 @dataclass
@@ -62,12 +66,39 @@ class WriteConflict(Message):
 
 def refuse_mirrored(path: Path) -> None:
     """A remote's mirror is never written here: its checks run where the file is."""
+    said = mirrored_refusal(path)
+    if said is not None:
+        raise PituiError(said)
+
+
+def mirrored_refusal(path: Path) -> str | None:
+    """Why a write the app cannot forward is refused for a session of a remote's mirror
+    (None: a session of this machine)."""
     remote = mirrored_remote(path, load_remotes())
-    if remote is not None:
-        raise PituiError(
-            f"this session lives on {remote.name}: nothing was written here (the `pitui` "
-            "label / name / context-edit / trash commands run it there, then sync)"
-        )
+    if remote is None:
+        return None
+    return (
+        f"this session lives on {remote.name}: nothing was written here (the `pitui` "
+        "label / name / context-edit / trash commands run it there, then sync)"
+    )
+
+
+# a fork writes a new file, here (`local_fork_folder`); pins and tags are pitui's own data
+WRITTEN_HERE = ("fork", "pin", "tag")
+
+
+def job_action(job: WriteJob) -> Callable[[bool], Any]:
+    """What writes `job`: here, or for a session of a remote's mirror, pitui there (a write
+    it cannot forward is refused)."""
+    if job.what in WRITTEN_HERE:
+        return job.action
+    if job.there is None:
+        refuse_mirrored(job.path)
+        return job.action
+    if mirrored_remote(job.path, load_remotes()) is None:
+        return job.action
+    subcommand, args = job.there
+    return lambda force: write_there(job.path, subcommand, args, force=force)
 
 
 def local_fork_folder(path: Path, cwd: str) -> Path | None:
@@ -99,15 +130,14 @@ class WriteFlow(_App):
 
     @work(thread=True, group="write", exit_on_error=False, description="writing session")
     def _write_in_thread(self, job: WriteJob, force: bool) -> None:
-        if job.what != "fork":  # a fork writes a new file, here (`local_fork_folder`)
-            refuse_mirrored(job.path)
+        action = job_action(job)
         if job.what in CHANGES_THE_FILE and not force:
             reason = open_elsewhere(job.path)
             if reason is not None:
                 self.post_message(WriteConflict(job, reason))
                 return
         try:
-            result = job.action(force)
+            result = action(force)
         except ConcurrentWriteWarning as warning:
             self.post_message(WriteConflict(job, str(warning)))
             return

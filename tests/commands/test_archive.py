@@ -251,3 +251,19 @@ def test_an_archive_inside_the_session_folder_is_refused(
     assert main(["archive", "--empty", "--yes"]) == 1
     assert "overlap" in capsys.readouterr().err
     assert all(p.exists() for p in store["empty"])
+
+
+def test_the_archive_messages_hint_lists_what_it_moved_from_any_folder(
+    store: dict[str, list[Path]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    capsys.readouterr()
+    assert main(["archive", "--empty", "--yes"]) == 0
+    said = capsys.readouterr().out
+    hint = said[said.index("(pitui ") + len("(pitui ") : said.index(";")]
+    monkeypatch.chdir(tmp_path)  # another folder than the sessions'
+    args = hint.split()[1:]  # "list --archived --all"
+    assert hint.split()[0] == "list"
+    assert set(_listing(capsys, *args)) == {str(_archived(tmp_path, p)) for p in store["empty"]}

@@ -123,3 +123,47 @@ def test_a_cycle_and_a_self_parent_are_reported(
         (2, f"parentId {lines[2]['id']} closes a cycle"),
         (len(lines), "parentId is the entry's own id"),
     ]
+
+
+def test_files_that_are_not_sessions_are_not_counted_as_sessions(
+    good: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`pitui list` skips them as not sessions: check counts them apart, and says why."""
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "message-first.jsonl").write_text(dumps(_lines(good)[1]) + "\n")
+    capsys.readouterr()
+    assert main(["check", str(good), str(tmp_path / "empty.jsonl")]) == 1
+    out = capsys.readouterr().out
+    first = out.splitlines()[0]
+    assert (
+        first
+        == "1 session checked: nothing departs from Pi's format; 1 .jsonl file is not a session (below)."
+    )
+    assert "not a Pi session: the file is empty" in out
+    assert main(["check", *map(str, sorted(tmp_path.glob("*.jsonl")))]) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith("of 1 session; 2 .jsonl files are not sessions (below)") or (
+        first == "1 session checked: nothing departs from Pi's format; 2 .jsonl files are not "
+        "sessions (below)."
+    )
+
+
+def test_a_session_dir_read_for_this_folder_says_what_it_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    for i, cwd in enumerate(["/elsewhere/a", "/elsewhere/b", str(tmp_path)]):
+        header, entries = generate_varied_session(random.Random(i), cwd)
+        _write(shared / f"s{i}.jsonl", [header, *entries])
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    main(["check", "--session-dir", str(shared)])
+    said = capsys.readouterr()
+    assert said.err == (
+        "pitui: left out 2 sessions of the session folder started in other folders than this "
+        "one (--all includes them)\n"
+    )
+    assert " of 1 session" in said.out or "1 session checked" in said.out
+    main(["check", "--all", "--session-dir", str(shared)])
+    assert capsys.readouterr().err == ""

@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from remote_server import SshServer, ssh_server  # noqa: F401 (the fixture)
@@ -437,27 +438,231 @@ def test_grep_searches_a_remote_mirror_with_remote_everywhere_or_host(
     assert json.loads(capsys.readouterr().out) == []
 
 
-async def test_the_app_never_writes_a_mirror_and_forks_it_to_this_machine(
+def _session_there(agent: Path, cwd: str, seed: int) -> Path:
+    """A new session on the remote started in `cwd` (a folder there, or not)."""
+    header, entries = generate_varied_session(random.Random(seed), cwd, start_ms=seed)
+    return write_session(session_path(agent / "sessions", header), header, entries)
+
+
+async def test_the_app_names_and_labels_a_mirrored_session_there_and_forks_it_here(
     remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The mirror is never written here: a name or a label is written by pitui on the
+    remote, then synced; a fork is a new session of this machine."""
     from pitui.ui.app import make_app
     from pitui.ui.modals.confirm import ConfirmModal
+    from pitui.ui.modals.text_input import TextInputModal
     from pitui.ui.screens.session import SessionScreen
+    from pitui.ui.widgets.entry_tree import EntryTree
 
     assert _sync(capsys)[0] == 0
-    mirrored = _mirrored(remote_agent, _sessions(remote_agent)[0])
-    before, listed = mirrored.read_bytes(), sorted(mirrored.parent.iterdir())
+    session = _sessions(remote_agent)[0]
+    mirrored = _mirrored(remote_agent, session)
+    listed = sorted(mirrored.parent.iterdir())
     app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
+
+    def last_there() -> dict[str, object]:
+        return json.loads(session.read_text().splitlines()[-1])
 
     async with app.run_test(size=(120, 30), notifications=True) as pilot:
         screen = app.screen
         assert isinstance(screen, SessionScreen)
         await wait_for(pilot, lambda: screen.live is not None, timeout=10)
-        await pilot.press("ctrl+r", *"renamed", "enter")  # name the session: refused here
+        await pilot.press("ctrl+r", *"renamed", "enter")
+        await wait_for(pilot, lambda: last_there().get("name") == "renamed", timeout=20)
+        await wait_for(pilot, lambda: any("Session named" in m for m in toasts(app)), timeout=20)
+        assert mirrored.read_bytes() == session.read_bytes()  # synced after the write there
+
+        await pilot.press("home")
+        target = screen.query_one(EntryTree).highlighted
+        await pilot.press("L")
+        assert isinstance(app.screen, TextInputModal)
+        await pilot.press(*"-from afar", "enter")  # a label like an option stays a label
+        await wait_for(pilot, lambda: last_there().get("label") == "-from afar", timeout=20)
+        assert last_there()["targetId"] == target.id
+        await wait_for(pilot, lambda: any("Label set" in m for m in toasts(app)), timeout=20)
+        assert mirrored.read_bytes() == session.read_bytes()
+
+        await pilot.press("alt+c")  # a context edit: said before any menu opens
         await wait_for(pilot, lambda: any("lives on box" in m for m in toasts(app)), timeout=10)
+        assert app.screen is screen
+
         await pilot.press("home", "alt+n")  # fork: asked, then written on this machine
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal), timeout=10)
         await pilot.press("enter")
         await wait_for(pilot, lambda: any((tmp_path / "local-agent").rglob("*.jsonl")), timeout=10)
-    assert mirrored.read_bytes() == before  # the mirror is as synced
-    assert sorted(mirrored.parent.iterdir()) == listed
+    assert sorted(mirrored.parent.iterdir()) == listed  # nothing new in the mirror
+
+
+async def test_a_write_there_refused_as_pi_may_be_writing_is_asked_then_forced(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pitui.ui.app import make_app
+    from pitui.ui.modals.confirm import ConfirmModal
+
+    session = _sessions(remote_agent)[0]
+    assert _sync(capsys)[0] == 0
+    mirrored = _mirrored(remote_agent, session)
+    app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
+    named = lambda: json.loads(session.read_text().splitlines()[-1]).get("name")  # noqa: E731
+    with session.open("a"):  # held open for writing there (as pi does): pitui there refuses
+        async with app.run_test(size=(120, 30), notifications=True) as pilot:
+            screen = app.screen
+            await wait_for(pilot, lambda: screen.live is not None, timeout=10)
+            await pilot.press("ctrl+r", *"anyway", "enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal), timeout=20)
+            assert "pi may be writing" in app.screen._title
+            assert "on box" in str(app.screen._message)  # what pitui there said
+            assert named() != "anyway"
+            await pilot.press("enter")  # write anyway
+            await wait_for(pilot, lambda: named() == "anyway", timeout=20)
+
+
+async def test_resuming_a_mirrored_session_asks_when_its_folder_is_missing_there(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pitui.ui.app import make_app
+    from pitui.ui.modals.choice import ChoiceModal
+
+    present = str(remote_agent.parent)  # a folder there (spaces and quotes in its name)
+    found = _session_there(remote_agent, present, 11)
+    missing = _session_there(remote_agent, "/srv/gone there", 12)
+    assert _sync(capsys)[0] == 0
+    for session, cwd in ((found, present), (missing, "~")):
+        mirrored = _mirrored(remote_agent, session)
+        app = make_app(session_file=mirrored, watch=False, cache_dir=tmp_path / "cache")
+        async with app.run_test(size=(120, 30)) as pilot:
+            screen = app.screen
+            await wait_for(pilot, lambda: screen.live is not None, timeout=10)  # noqa: B023
+            await pilot.press("ctrl+e")
+            if session is missing:  # asked first, as for a session of this machine
+                await wait_for(pilot, lambda: isinstance(app.screen, ChoiceModal), timeout=20)  # noqa: B023
+                assert "missing on box" in app.screen._title
+                assert "/srv/gone there" in str(app.screen._message)
+                await pilot.press("enter")  # run in the home folder there
+            await wait_for(pilot, lambda: app.return_value is not None, timeout=20)  # noqa: B023
+        command = app.return_value.argv[-1]
+        there = shlex.quote(str(session))
+        assert command == f"cd {shlex.quote(cwd) if cwd != '~' else '~'} && pi --session {there}"
+
+
+def _all_sessions_app(tmp_path: Path, *, remotes_in_all: bool = True) -> Any:
+    """The app on all sessions: this machine's one session and the remote's mirror."""
+    from pitui.commands.app import _mirrors
+    from pitui.ui.app import make_app
+
+    local_root = tmp_path / "local-agent" / "sessions"
+    header, entries = generate_varied_session(random.Random(5), str(tmp_path), start_ms=1)
+    write_session(session_path(local_root, header), header, entries)
+    return make_app(
+        sessions_root=local_root,
+        mirrors=_mirrors(),
+        all_scope=True,
+        remotes_in_all=remotes_in_all,
+        cwd=str(tmp_path),
+        watch=False,
+        cache_dir=tmp_path / "cache",
+    )
+
+
+def _stores(picker: Any) -> list[str]:
+    return sorted(row.summary.store for row in picker.rows)
+
+
+async def test_all_sessions_list_the_remotes_rows_marked_and_in_local_leaves_them_out(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _sync(capsys)[0] == 0
+    app = _all_sessions_app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        picker = app.screen
+        await wait_for(pilot, lambda: len(picker.rows) == 4, timeout=10)
+        assert _stores(picker) == ["box", "box", "box", "local"]
+        assert "all sessions + remotes" in plain(picker.query_one("#picker-status"), 200)
+        table = picker.query_one("#sessions")
+        assert sum("(box) " in table.render_line(y).text for y in range(1, 5)) == 3
+        await pilot.press(*"in:local")
+        await wait_for(pilot, lambda: _stores(picker) == ["local"], timeout=10)
+        await pilot.press(*("backspace" for _ in "in:local"), "tab")  # this folder's
+        await wait_for(pilot, lambda: not picker.all_scope and not picker.search_pending)
+        assert _stores(picker) == ["local"]
+
+
+async def test_no_remotes_leaves_the_mirrors_out_of_all_sessions(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _sync(capsys)[0] == 0
+    app = _all_sessions_app(tmp_path, remotes_in_all=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        picker = app.screen
+        await wait_for(pilot, lambda: picker.scanned and not picker.search_pending, timeout=10)
+        assert _stores(picker) == ["local"]
+        assert "+ remotes" not in plain(picker.query_one("#picker-status"), 200)
+        await pilot.press(*"host:box")  # a remote's own rows, still
+        await wait_for(pilot, lambda: _stores(picker) == ["box"] * 3, timeout=10)
+
+
+def test_the_apps_help_says_how_to_leave_the_remotes_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "--no-remotes" in capsys.readouterr().out
+
+
+def test_remote_add_connects_first_and_says_what_is_missing_there(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["remote", "add", "down", "root@127.0.0.2"]) == 1  # nothing listens there
+    said = capsys.readouterr()
+    assert said.out == "" and "Connection refused" in said.err and len(said.err.splitlines()) == 1
+    assert "down" not in load_remotes()
+    assert main(["remote", "add", "down", "root@127.0.0.2", "--no-test"]) == 0
+    assert "down" in load_remotes()
+    capsys.readouterr()
+    missing = tmp_path / "no agent here"
+    assert main(["remote", "add", "bare", "root@127.0.0.1", "--agent-dir", str(missing)]) == 0
+    said = capsys.readouterr()
+    assert said.err.startswith("pitui: bare: no session folder at ") and "added bare" in said.out
+    args = ["--agent-dir", str(remote_agent), "--pitui-command", "pitui-not-here"]
+    assert main(["remote", "add", "nopitui", "root@127.0.0.1", *args]) == 0
+    assert "pitui-not-here is not found there" in capsys.readouterr().err
+
+
+def test_an_unknown_host_key_says_how_to_accept_it(
+    remote_agent: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    ssh_server: SshServer,  # noqa: F811
+) -> None:
+    command = os.environ["PITUI_SSH_COMMAND"].replace("accept-new", "yes")
+    command = command.replace(str(tmp_path / "known_hosts"), str(tmp_path / "empty_known_hosts"))
+    monkeypatch.setenv("PITUI_SSH_COMMAND", command)
+    capsys.readouterr()
+    host = f"ssh://root@127.0.0.1:{ssh_server.port}"
+    assert main(["remote", "add", "new", host]) == 1
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("pitui: new: Host key verification failed: ssh does not know ")
+    assert "root@127.0.0.1's host key yet" in line and line.endswith("--no-test skips this)")
+    assert f"connect once with `ssh -p {ssh_server.port} root@127.0.0.1` and accept it" in line
+    assert main(["remote", "add", "new", host, "--no-test"]) == 0
+    status, report = _sync(capsys, "new")  # a first sync says the same
+    assert status == 1 and "ssh does not know" in str(report["remotes"][0]["error"])  # type: ignore[index]
+
+
+def test_remote_set_changes_the_pitui_command_and_keeps_the_mirror(
+    remote_agent: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    _sync(capfd)
+    mirrored = sorted(mirror_dir("box").rglob("*.jsonl"))
+    assert main(["remote", "set", "box", "--pitui-command", "pitui-not-here"]) == 0
+    assert "pitui-not-here is not found there" in capfd.readouterr().err
+    assert load_remotes()["box"].pitui_command == "pitui-not-here"
+    assert main(["remote", "set", "box", "--pitui-command", "pitui"]) == 0
+    assert load_remotes()["box"] == Remote("box", "root@127.0.0.1", str(remote_agent), "pitui")
+    assert sorted(mirror_dir("box").rglob("*.jsonl")) == mirrored  # the mirror stays
+    assert main(["remote", "set", "box", "--host", "root@127.0.0.2"]) == 1  # unreachable
+    assert load_remotes()["box"].host == "root@127.0.0.1"  # not changed
+    assert main(["remote", "set", "nobody", "--pitui-command", "x"]) == 2

@@ -177,3 +177,21 @@ def test_finds_what_the_export_redacts(tmp_path: Path) -> None:
     for raw in lines:
         redactor.entry(raw)
     assert scan_session(str(path)).kinds == redactor.counts
+
+
+def test_a_session_dir_read_for_this_folder_says_what_it_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shared = tmp_path / "shared"
+    write(shared / "here.jsonl", [header("a", str(tmp_path)), msg("u1", None, text="hello")])
+    write(shared / "other.jsonl", [header("b", "/elsewhere"), msg("u1", None, text=GITHUB)])
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["secrets", "--session-dir", str(shared)]) == 0
+    said = capsys.readouterr()
+    assert said.out == "No credentials found.\n"
+    assert "left out 1 session with credentials of the session folder" in said.err
+    assert "(--all includes them)" in said.err
+    assert main(["secrets", "--all", "--session-dir", str(shared)]) == 0
+    said = capsys.readouterr()
+    assert "other.jsonl" in said.out and said.err == ""

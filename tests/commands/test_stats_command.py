@@ -137,3 +137,19 @@ def test_session_dir_scope_as_pitui_list(
     assert [g["key"] for g in data["groups"]] == [CWDS[1]]  # this cwd's sessions in DIR
     data = _json(capsys, "--session-dir", str(folder), "--all", "--by", "project")
     assert {g["key"] for g in data["groups"]} == set(CWDS)
+
+
+def test_since_takes_an_age_as_prune_does(
+    store: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--since 30d` is the local day 30 days ago, as prune's `--older-than 30d` counts."""
+    import time
+
+    day = time.strftime("%Y-%m-%d", time.localtime(time.time() - 30 * 86_400))
+    by_age = _json(capsys, "--all", "--since", "30d")
+    assert by_age["since"] == day
+    assert by_age == _json(capsys, "--all", "--since", day)
+    everything = _json(capsys, "--all", "--since", "100000d")
+    assert everything["total"] == _json(capsys, "--all")["total"]
+    assert main(["stats", "--since", "3x"]) == 2
+    assert main(["stats", "--since", "soon"]) == 2  # neither a day nor an age

@@ -42,7 +42,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_rows_like_pi(branched: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, str(branched))
+    code, out, _ = run(capsys, str(branched), "--no-ids")
     assert code == 0
     assert out.splitlines() == [
         "• [start] user: root",
@@ -53,12 +53,28 @@ def test_rows_like_pi(branched: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "\x1b" not in out and "\x07" not in out
 
 
+def test_each_row_starts_with_its_entry_id_for_fork_label_and_context_edit(
+    branched: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, str(branched))
+    assert code == 0
+    assert out.splitlines() == [
+        "r   • [start] user: root",
+        "a   • assistant: answer",
+        "b2  ├─ • user: second␛[31m try␛]52;c;eA==␇",
+        "b1  └─ user: first try",
+    ]
+    entry_id = out.splitlines()[3].split()[0]
+    assert main(["label", str(branched), entry_id, "picked", "--force"]) == 0
+    assert json.loads(branched.read_text().splitlines()[-1])["targetId"] == "b1"
+
+
 def test_filters(branched: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, str(branched), "--filter", "all")
     assert "[label: start]" in out and "usage" not in out
     _, out, _ = run(capsys, str(branched), "--filter", "user-only")
     assert len(out.splitlines()) == 3
-    _, out, _ = run(capsys, str(branched), "--filter", "labeled-only")
+    _, out, _ = run(capsys, str(branched), "--filter", "labeled-only", "--no-ids")
     assert out.splitlines() == ["• [start] user: root"]
 
 

@@ -109,8 +109,8 @@ def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(tmp_path: Path
     for encoding in ("ascii", "latin-1"):
         assert json.loads(outputs[encoding, "list"]) == json.loads(outputs["utf-8", "list"])
     assert outputs["ascii", "tree"].isascii()
-    assert outputs["ascii", "tree"].startswith("\\u2022 user: caf\\u00e9 \\ud83d\\ude00 na")
-    assert outputs["latin-1", "tree"].startswith("\\u2022 user: café \\ud83d\\ude00 naïve")
+    assert outputs["ascii", "tree"].startswith("u1  \\u2022 user: caf\\u00e9 \\ud83d\\ude00 na")
+    assert outputs["latin-1", "tree"].startswith("u1  \\u2022 user: café \\ud83d\\ude00 naïve")
 
 
 def test_a_day_that_does_not_exist_in_a_query_is_one_line_and_exit_2(

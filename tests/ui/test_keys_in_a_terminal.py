@@ -251,3 +251,24 @@ def test_alt_m_in_the_picker_asks_for_a_missing_folder_and_types_nothing(
         assert search_line(terminal).startswith("Search:")  # the placeholder: nothing typed
         terminal.quit()
     assert sorted(p.name for p in (agent / "sessions").rglob("*.jsonl")) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.0, 0.3])
+def test_a_session_file_names_itself_at_once_and_keys_typed_at_launch_reach_its_screen(
+    tmp_path: Path, delay: float
+) -> None:
+    """`pitui FILE`: the file's name and size before Textual has started, then a frame of
+    its own while the session screen is built; a search typed meanwhile reaches the tree's
+    search once that screen is there (held, not lost), in order."""
+    from pitui.demo.generate import generate_large_session
+
+    session = tmp_path / "big session.jsonl"
+    generate_large_session(session, 20_000)
+    env = pitui_env(tmp_path / "agent", tmp_path)
+    with ended(Pty(env, args=(str(session),), size=SIZE)) as terminal:
+        terminal.wait_for(lambda: b"opening big session.jsonl (" in terminal.out, 10)
+        time.sleep(delay)
+        terminal.type("zsh startup")
+        terminal.wait_to_show("zsh startup")
+        terminal.quit()

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterable
 
 from pitui.core.catalog.index.index import FileRow, Index, Update
-from pitui.core.catalog.scope import Scope
+from pitui.core.catalog.scope import Scope, in_store
 from pitui.core.catalog.search.ordering import newest_first
 from pitui.core.catalog.summary import SessionSummary
 
@@ -59,11 +59,11 @@ class KnownSessions:
             self._loaded = False
 
     def ordered(self, by_mtime: bool, store: str) -> list[SessionSummary]:
-        """The sessions of `store` ("all": every store) in Pi's order (kept until a change)."""
+        """The sessions of `store` (see `scope.in_store`) in Pi's order (kept until a change)."""
         with self._lock:
             cached = self._ordered.get((by_mtime, store))
             if cached is None or cached[0] != self._version:
-                found = [s for s in self._summaries.values() if store in ("all", s.store)]
+                found = [s for s in self._summaries.values() if in_store(s.store, store)]
                 cached = self._ordered[(by_mtime, store)] = (
                     self._version,
                     newest_first(found, by_mtime),

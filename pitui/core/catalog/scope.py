@@ -17,6 +17,21 @@ from pitui.core.catalog.scan import discovery
 from pitui.core.catalog.scan.discovery import Mirror
 from pitui.core.catalog.summary import SessionSummary
 
+# this machine's sessions and every remote's mirror, not the archive: the "all" scope's store
+# once a remote is added (`in:local` leaves the mirrors out)
+WITH_REMOTES = "local+remotes"
+
+
+def in_store(kept: str, asked: str) -> bool:
+    """Whether a session kept in the store `kept` ("local", "archive", a remote's name) is
+    one of the store `asked` ("all": every store; `WITH_REMOTES`: every store but the
+    archive)."""
+    if asked == "all":
+        return True
+    if asked == WITH_REMOTES:
+        return kept != "archive"
+    return kept == asked
+
 
 def _parent(path: str) -> str:
     """`os.path.dirname` of an absolute path, at a third of its cost (called per file)."""

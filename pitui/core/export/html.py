@@ -55,7 +55,13 @@ a { color: var(--accent); }
 table { border-collapse: collapse; }
 td, th { border: 1px solid var(--border); padding: .2rem .5rem; }
 em { color: var(--muted); }
+main > * { content-visibility: auto; contain-intrinsic-size: auto 3rem; }
 """
+# Past these, a block is folded in a <details> (a browser then lays out only its summary: a
+# 100k-entry page opens in seconds); its summary says its size and begins its first line.
+FOLD_LINES = 12
+FOLD_CHARS = 2_000
+PREVIEW_CHARS = 80
 
 
 def _renderer() -> MarkdownIt:
@@ -211,9 +217,26 @@ def _chunk_html(blocks: list[Block], clean: bool) -> str:
             body = code_html(block.text, block.language)
         else:
             body = _inert_html(block.markdown if clean else inert(block.markdown))
-        if block.summary is None:
+        if block.summary is None and _long(block.text):
+            out.append(f"<details><summary>{_fold_summary(block)}</summary>\n{body}</details>\n")
+        elif block.summary is None:
             out += (body, "\n")
         else:
             summary = html.escape(inert(block.summary))
             out.append(f"<details><summary>{summary}</summary>\n{body}</details>\n")
     return "".join(out)
+
+
+def _long(text: str) -> bool:
+    return len(text) > FOLD_CHARS or text.count("\n", 0, FOLD_CHARS) >= FOLD_LINES
+
+
+def _fold_summary(block: Block) -> str:
+    """ "Output · 240 lines: first line…" (a code block), "Long message · ..." (escaped)."""
+    lines = block.text.count("\n") + (not block.text.endswith("\n"))
+    first = next((line for line in block.text.splitlines() if line.strip()), "").strip()
+    if len(first) > PREVIEW_CHARS:
+        first = first[:PREVIEW_CHARS] + "…"
+    kind = "Output" if block.language is not None else "Long message"
+    size = f"{lines:,} line{'s' * (lines != 1)}" if lines > 1 else f"{len(block.text):,} characters"
+    return html.escape(inert(f"{kind} · {size}: {first}"))

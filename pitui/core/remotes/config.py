@@ -125,7 +125,38 @@ def add_remote(remote: Remote) -> None:
     check_remote(remote)
     remotes = load_remotes()
     if remote.name in remotes:
-        raise UsageError(f"a remote is already named {remote.name} (pitui remote remove it first)")
+        raise UsageError(
+            f"a remote is already named {remote.name} (pitui remote set {remote.name} changes "
+            "its host, agent folder or pitui command)"
+        )
+    remotes[remote.name] = remote
+    save_remotes(remotes)
+
+
+def changed_remote(
+    name: str,
+    *,
+    host: str | None = None,
+    agent_dir: str | None = None,
+    pitui_command: str | None = None,
+) -> Remote:
+    """The remote `name` with the given fields changed (not saved: `replace_remote`)."""
+    old = load_remotes().get(name)
+    if old is None:
+        raise UsageError(f"no remote is named {one_line(name)} (pitui remote list)")
+    new = Remote(
+        name,
+        old.host if host is None else host,
+        old.agent_dir if agent_dir is None else agent_dir,
+        old.pitui_command if pitui_command is None else pitui_command,
+    )
+    check_remote(new)
+    return new
+
+
+def replace_remote(remote: Remote) -> None:
+    """Save `remote` over the one of its name (its mirror is kept)."""
+    remotes = load_remotes()
     remotes[remote.name] = remote
     save_remotes(remotes)
 

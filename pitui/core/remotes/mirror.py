@@ -64,6 +64,17 @@ def age_text(name: str, now: float | None = None) -> str:
     return f"synced {seconds} s ago"
 
 
+def mirror_name(path: str | os.PathLike[str]) -> str | None:
+    """The name of the remote whose mirror folder holds `path`, from the path alone (no file
+    is read: the UI asks it before opening a dialog); None: not in a mirror."""
+    absolute = Path(os.path.abspath(path))
+    root = mirrors_root().absolute()
+    if root not in absolute.parents:
+        return None
+    parts = absolute.relative_to(root).parts
+    return parts[0] if len(parts) > 2 and parts[1] == "sessions" else None
+
+
 def mirrored_remote(path: str | os.PathLike[str], remotes: dict[str, Remote]) -> Remote | None:
     """The remote whose mirror holds `path` (None: not in a mirror)."""
     absolute = Path(os.path.abspath(path))

@@ -9,14 +9,20 @@ import shlex
 import subprocess
 import sys
 
+from pitui.core.changes.write_guard import ConcurrentWriteWarning
+from pitui.core.errors import PituiError
 from pitui.core.remotes.config import Remote, load_remotes
 from pitui.core.remotes.mirror import mirrored_remote
 from pitui.core.remotes.ssh import remote_path_word, ssh_argv
 from pitui.core.remotes.stores import mirror_of
-from pitui.core.remotes.sync import sync_remote
+from pitui.core.remotes.sync import failure_line, sync_remote
 from pitui.core.rows.safe_text import one_line
 
 NOT_INSTALLED = 97  # the remote command's status when pitui is not there
+MISSING = 1  # `test -d` there: the folder is not there
+SSH_FAILED = 255  # ssh's own status: it could not connect (or was refused)
+WRITE_TIMEOUT = 120  # seconds a write there may take, its connection included
+FORCE_HINT = "; nothing was changed (use --force to write anyway)"  # pitui's refusal there
 
 
 def remote_of(path: str | os.PathLike[str]) -> tuple[Remote, str] | None:
@@ -29,7 +35,7 @@ def remote_of(path: str | os.PathLike[str]) -> tuple[Remote, str] | None:
 
 
 def resume_argv(remote: Remote, cwd: str, remote_path: str) -> list[str]:
-    """`ssh -t HOST 'cd CWD && pi --session REMOTE_PATH'`."""
+    """`ssh -t HOST 'cd CWD && pi --session REMOTE_PATH'` (CWD `~`: the home folder there)."""
     command = f"cd {remote_path_word(cwd)} && pi --session {remote_path_word(remote_path)}"
     return ssh_argv(remote.host, command, tty=True)
 
@@ -39,6 +45,119 @@ def resume_mirrored(path: str | os.PathLike[str], cwd: str) -> list[str] | None:
     is not in a mirror)."""
     found = remote_of(path)
     return None if found is None else resume_argv(found[0], cwd, found[1])
+
+
+def folder_there(remote: Remote, folder: str) -> bool:
+    """Whether `folder` is a folder on `remote` (asked over ssh, never prompting); a remote
+    that cannot be reached raises `PituiError` with ssh's last line."""
+    command = f"test -d {remote_path_word(folder)}" if folder else "false"
+    try:
+        done = subprocess.run(
+            ssh_argv(remote.host, command),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=WRITE_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise PituiError(f"{remote.name}: cannot run ssh: {error}") from None
+    if done.returncode in (0, MISSING):
+        return done.returncode == 0
+    raise PituiError(f"{remote.name}: {failure_line(done.stderr, done.returncode, remote.host)}")
+
+
+NO_SESSIONS = 3  # `reach`'s remote command: no session folder there
+NO_PITUI = 4  # `reach`'s remote command: its pitui command is not found there
+
+
+def reach(remote: Remote, action: str = "added") -> list[str]:
+    """Connect to `remote` as a sync does (never prompting): what is missing there, one line
+    each (its session folder, its pitui command); a remote that cannot be reached raises
+    `PituiError` with what ssh said."""
+    program = shlex.split(remote.pitui_command)[0]
+    command = (
+        f"test -d {remote_path_word(remote.sessions_dir)} || exit {NO_SESSIONS}; "
+        f"command -v {shlex.quote(program)} >/dev/null 2>&1 || exit {NO_PITUI}; exit 0"
+    )
+    try:
+        done = subprocess.run(
+            ssh_argv(remote.host, command),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=WRITE_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise PituiError(f"{remote.name}: cannot run ssh: {error} (nothing {action})") from None
+    if done.returncode == NO_SESSIONS:
+        return [
+            f"no session folder at {one_line(remote.sessions_dir)} there yet (--agent-dir "
+            "names Pi's agent folder there)"
+        ]
+    if done.returncode == NO_PITUI:
+        return [
+            f"{one_line(program)} is not found there: its sessions are mirrored, but a label, "
+            "name or trash of them needs pitui there (--pitui-command)"
+        ]
+    if done.returncode != 0:
+        said = failure_line(done.stderr, done.returncode, remote.host)
+        raise PituiError(f"{remote.name}: {said} (nothing {action}; --no-test skips this)")
+    return []
+
+
+def write_there(
+    path: str | os.PathLike[str], subcommand: str, args: list[str], *, force: bool = False
+) -> str:
+    """`pitui SUBCOMMAND [--force] -- PATH_THERE ARGS...` run by pitui on the remote whose
+    mirror holds `path` (output captured: the app's screen stays whole), then its mirror
+    synced; what pitui there printed. A refusal there because pi may be writing raises
+    `ConcurrentWriteWarning` (asked, then retried with `force`), any other failure
+    `PituiError`, one line."""
+    found = remote_of(path)
+    if found is None:
+        raise PituiError(f"{one_line(str(path))} is not in a remote's mirror")
+    remote, there = found
+    options = ["--force"] if force else []
+    words = [*options, "--", there, *args]
+    command = pitui_there_command(remote, subcommand, words, path_at=len(options) + 1)
+    try:
+        done = subprocess.run(
+            ssh_argv(remote.host, command),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=WRITE_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise PituiError(f"{remote.name}: cannot run ssh: {error}") from None
+    if done.returncode == NOT_INSTALLED:
+        raise PituiError(_not_installed(remote))
+    if done.returncode != 0:
+        said = _last_line(done.stderr, done.returncode).removeprefix("pitui: ")
+        if said.endswith(FORCE_HINT):
+            raise ConcurrentWriteWarning(f"on {remote.name}: {said.removesuffix(FORCE_HINT)}")
+        raise PituiError(f"{remote.name}: {said}")
+    synced = sync_remote(remote)
+    if synced.error:
+        raise PituiError(
+            f"written on {remote.name}, but its mirror was not synced: {one_line(synced.error)}"
+        )
+    return one_line(done.stdout.strip())
+
+
+def _last_line(stderr: str, status: int) -> str:
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return one_line(lines[-1]) if lines else f"exited with status {status}"
+
+
+def _not_installed(remote: Remote) -> str:
+    return (
+        f"{remote.name}: {one_line(remote.pitui_command)} is not installed there: nothing was "
+        f"written (pitui remote set {remote.name} --pitui-command CMD sets its command)"
+    )
 
 
 def pitui_there_command(
@@ -72,11 +191,7 @@ def forward_write(subcommand: str, args: list[str]) -> int | None:
         command = pitui_there_command(remote, subcommand, remote_args, path_at=index)
         done = subprocess.run(ssh_argv(remote.host, command), stdin=subprocess.DEVNULL)
         if done.returncode == NOT_INSTALLED:
-            print(
-                f"pitui: {remote.name}: {one_line(remote.pitui_command)} is not installed there: "
-                "nothing was written (pitui remote add --pitui-command sets its command)",
-                file=sys.stderr,
-            )
+            print(f"pitui: {_not_installed(remote)}", file=sys.stderr)
             return 1
         synced = sync_remote(remote)
         if synced.error:

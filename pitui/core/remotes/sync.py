@@ -111,7 +111,7 @@ def sync_remote(remote: Remote, progress: Progress | None = None) -> SyncResult:
         if status in (0, VANISHED):
             _read_stats(out, result)
         else:
-            result.error = failure_line(err, status)
+            result.error = failure_line(err, status, remote.host)
         if status == VANISHED:
             result.note = (
                 "some files vanished on the remote while they were copied (deleted or "
@@ -204,10 +204,34 @@ def _read_stats(text: str, result: SyncResult) -> None:
     result.literal = numbers.get("Literal data", 0)
 
 
-def failure_line(stderr: str, status: int) -> str:
+HOST_KEY_FAILED = "Host key verification failed."
+
+
+def failure_line(stderr: str, status: int, host: str | None = None) -> str:
     """What ssh said last about a failure (its warning banners aside), else rsync's first
-    line."""
+    line; a host key ssh does not know (or that changed) said with what to do."""
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     ssh_said = [line for line in lines if not line.startswith(("rsync", "@"))]
     chosen = ssh_said[-1] if ssh_said else (lines or [f"rsync exited with status {status}"])[0]
+    if chosen == HOST_KEY_FAILED and host is not None:
+        return host_key_advice(
+            host, changed=any("HOST IDENTIFICATION HAS CHANGED" in x for x in lines)
+        )
     return one_line(chosen.removeprefix("rsync: "))
+
+
+def host_key_advice(host: str, *, changed: bool) -> str:
+    """Why ssh refused (it never prompts here), and how to let it connect."""
+    target = target_of(host)
+    destination = one_line(target.destination)
+    if changed:
+        return (
+            f"Host key verification failed: {destination}'s host key has CHANGED since ssh "
+            "last met it (a reinstalled machine, or someone in between): check it, then fix "
+            f"the line in ~/.ssh/known_hosts (ssh-keygen -R {destination})"
+        )
+    connect = one_line(shlex.join(["ssh", *target.options(), target.destination]))
+    return (
+        f"Host key verification failed: ssh does not know {destination}'s host key yet and "
+        f"pitui never prompts: connect once with `{connect}` and accept it"
+    )

@@ -48,9 +48,12 @@ def tree_text(tree: SessionTree, mode: str, texts: RowTexts) -> str:
     return "".join(tree_chunks(tree, mode, texts))
 
 
-def tree_chunks(tree: SessionTree, mode: str, texts: RowTexts) -> Iterator[str]:
+def tree_chunks(
+    tree: SessionTree, mode: str, texts: RowTexts, *, ids: bool = False
+) -> Iterator[str]:
     """`tree_text` a few thousand lines at a time: the whole text is never in memory (nor
-    its encoding, when each chunk is written as it comes)."""
+    its encoding, when each chunk is written as it comes). `ids`: each line starts with its
+    entry's id, in a column (what `pitui fork`, `label` and `context-edit` take)."""
     with collector_paused():
         calls = ToolCallMap()
         known = texts.finish(tree, calls)  # also every assistant's text flag, for filters
@@ -58,7 +61,8 @@ def tree_chunks(tree: SessionTree, mode: str, texts: RowTexts) -> Iterator[str]:
         if not shown.entries:
             yield f"No entries found [{mode}]\n"
             return
-        yield from _chunks(tree, shown, known, lambda: calls.texts)
+        width = min(max(len(e.id) for e in shown.entries), ID_WIDTH) if ids else None
+        yield from _chunks(tree, shown, known, lambda: calls.texts, width)
 
 
 def _chunks(
@@ -66,11 +70,18 @@ def _chunks(
     shown: Shown,
     known: list[Display | None],
     calls: Callable[[], dict[object, str]],
+    id_width: int | None,
 ) -> Iterator[str]:
     entries, places = shown.entries, shown.places
     for start in range(0, len(entries), _CHUNK):
         end = start + _CHUNK
-        yield "".join(_lines(tree, entries[start:end], places[start:end], shown, known, calls))
+        lines = _lines(tree, entries[start:end], places[start:end], shown, known, calls)
+        if id_width is not None:
+            lines = [
+                f"{one_line(e.id):<{id_width}}  {line}"
+                for e, line in zip(entries[start:end], lines, strict=True)
+            ]
+        yield "".join(lines)
 
 
 def _lines(
@@ -98,6 +109,7 @@ def _lines(
 
 
 _CHUNK = 4096  # lines
+ID_WIDTH = 16  # the id column's widest (a longer id pushes its line's text right)
 
 
 def shown_rows(tree: SessionTree, mode: str) -> Shown:

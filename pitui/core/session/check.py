@@ -15,6 +15,8 @@ from pitui.core.session.prefetch import each_line
 from pitui.core.session.reader import NewerFormat, NotASession
 from pitui.core.session.session import Session
 
+NOT_A_SESSION = "not a Pi session: "  # the one problem of a file that is not a session
+
 
 @dataclass(frozen=True, slots=True)
 class SessionCheck:
@@ -43,7 +45,7 @@ def check_session(path: str | os.PathLike[str]) -> SessionCheck:
     except NewerFormat as error:
         return SessionCheck([Problem(1, None, str(error))])
     except NotASession as error:
-        return SessionCheck([Problem(0, None, f"not a Pi session: {error}")])
+        return SessionCheck([Problem(0, None, f"{NOT_A_SESSION}{error}")])
     problems = [*_header_problems(session), *_line_problems(session)]
     problems += _entry_problems(session.tree.entries)
     problems += _link_problems(session)

@@ -338,6 +338,8 @@ class SessionReader:
         self._take_parsed_value(value, line, batch)
 
     def _take_parsed_value(self, value: Any, line: _Line, batch: ReadBatch) -> None:
+        if self.header is None and _js_falsy(value):
+            return  # Pi's loadEntriesFromFile keeps only truthy values: `null`, `0` are skipped
         self._parsed_count += 1
         if self.header is None:
             self._take_header(value, line)
@@ -406,3 +408,10 @@ def _size_text(size: int) -> str:
 
 def _os_reason(error: OSError) -> str:
     return f"cannot read {error.filename or 'file'}: {error.strerror or error}"
+
+
+def _js_falsy(value: Any) -> bool:
+    """A parsed JSON value JavaScript reads as false (`null`, `false`, `0`, `""`)."""
+    if value is None or value is False or value == "":
+        return True
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == 0

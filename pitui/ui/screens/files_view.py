@@ -103,8 +103,8 @@ class FilesViewScreen(ReportsFailures, Screen[str | None]):
             return
         note.update(
             Text(
-                f"{len(self.files):,} file{'' if len(self.files) == 1 else 's'} · Enter shows a file's first call (or, below, "
-                "a call) in the tree · Tab: its calls · Esc back",
+                f"{len(self.files):,} file{'' if len(self.files) == 1 else 's'} · Enter shows "
+                "a file's first call (or, below, a call) in the tree · Tab: its calls · Esc back",
                 style="dim",
             )
         )

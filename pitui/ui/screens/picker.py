@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from pitui.core.catalog.scope import WITH_REMOTES
 from pitui.core.catalog.search import SORTS
 from pitui.core.catalog.search.search import SearchCancelled
 from pitui.core.rows.safe_text import one_line
@@ -336,7 +337,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
                 cwd=cwd,
                 sort=request.sort,
                 named_only=request.named_only,
-                store="archive" if request.archive else "local",
+                store=self._store(request),
                 cancelled=lambda: worker.is_cancelled,
                 here=self.app.config.cwd,  # a relative file:PATH
             )
@@ -346,6 +347,21 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         known = len(catalog.sessions(cwd=None)) if not result.rows else -1
         if not worker.is_cancelled:
             self.post_message(SearchDone(request, (result, known)))
+
+    def _store(self, request: SearchRequest) -> str:
+        """The store a request lists: the archive, or this machine's sessions; "all" adds
+        every remote's mirror (marked by the remote's name) unless started with
+        --no-remotes (a query's `in:local` leaves them out too)."""
+        if request.archive:
+            return "archive"
+        if request.all_scope and self._remotes_in_all:
+            return WITH_REMOTES
+        return "local"
+
+    @property
+    def _remotes_in_all(self) -> bool:
+        catalog = self.app.catalog
+        return self.app.config.remotes_in_all and catalog is not None and bool(catalog.mirrors)
 
     def on_search_done(self, message: SearchDone) -> None:
         request: SearchRequest = message.request
@@ -428,6 +444,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
     def _update_status(self) -> None:
         config = self.app.config
         scope = "all sessions" if self.all_scope else status_scope(config.cwd, config.home)
+        if self.all_scope and not self.archive and self._remotes_in_all:
+            scope += " + remotes"
         parts = [scope, f"sort: {self.sort}"]
         if self.archive:
             parts.insert(0, "archive")

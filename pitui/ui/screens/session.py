@@ -115,7 +115,10 @@ class SessionScreen(ReportsFailures, Screen[None]):
         self.panes.apply()
         self.query_one("#panes").loading = True
         self.set_focus(self.query_one(EntryTree), scroll_visible=False)
-        self._load(self.query_one(EntryTree).filter)
+        self.query_one("#session-notice", Static).update("reading the session")
+        self.add_class("-reading")
+        # the first frame before the worker: its reading holds the GIL most of the time
+        self.call_after_refresh(self._load, self.query_one(EntryTree).filter)
         if self.standalone:  # no picker to show the watcher's notices
             self._unsubscribe_store = self.app.hub.subscribe(self._hub_changed)
 

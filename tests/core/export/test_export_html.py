@@ -310,3 +310,39 @@ def test_code_blocks_render_unchecked_as_markdown_it_does(text: str, language: s
     block = code_block(text, language)
     assert block.markdown == fenced(text, language)
     assert code_html(block.text, block.language or "") == _MD.render(block.markdown)
+
+
+def test_long_tool_output_and_long_messages_are_folded_short_ones_shown(tmp_path: Path) -> None:
+    """A page of a large session opens fast: a long block is in a <details> whose summary
+    says its size and begins its first line; a short one stays open; still no script."""
+    long_output = "".join(f"line {i} <b>\n" for i in range(300))
+    entries = [
+        {"type": "message", "id": "u", "parentId": None, "timestamp": "2025-01-01T00:00:01.000Z",
+         "message": {"role": "user", "content": "short question", "timestamp": 1}},
+        {"type": "message", "id": "t", "parentId": "u", "timestamp": "2025-01-01T00:00:02.000Z",
+         "message": {"role": "toolResult", "toolCallId": "c", "toolName": "bash",
+                     "content": [{"type": "text", "text": long_output}], "isError": False,
+                     "timestamp": 2}},
+        {"type": "message", "id": "a", "parentId": "t", "timestamp": "2025-01-01T00:00:03.000Z",
+         "message": {"role": "assistant", "content": [{"type": "text", "text": "x" * 5000}],
+                     "api": "x", "provider": "p", "model": "m", "stopReason": "stop",
+                     "timestamp": 3}},
+    ]  # fmt: skip
+    page = html_of(Session(write_session(tmp_path / "s.jsonl", HEADER, entries)))
+    parsed = parse(page)
+    summaries = [page[m : page.index("</summary>", m)] for m in _starts(page, "<summary>")]
+    assert any(s.startswith("<summary>Output · 60 lines: line 0 &lt;b&gt;") for s in summaries)
+    assert any(s.startswith("<summary>Long message · 5,000 characters: xxx") for s in summaries)
+    assert "short question" in page and "<script" not in page
+    folded = page[page.index("Output · 60 lines") : page.index("</details>", page.index("Output"))]
+    assert "line 59 &lt;b&gt;" in folded  # the output as cut (--max-tool-lines), inside the fold
+    assert [tag for tag, _ in parsed.tags].count("details") == 2
+    assert "content-visibility: auto" in STYLE  # off-screen blocks are not laid out
+
+
+def _starts(text: str, needle: str) -> list[int]:
+    found, at = [], text.find(needle)
+    while at != -1:
+        found.append(at)
+        at = text.find(needle, at + 1)
+    return found
