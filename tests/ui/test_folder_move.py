@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from ui_helpers import plain, screen_lines, started
 from waiting import wait_for
 
@@ -45,7 +46,7 @@ async def test_alt_m_moves_the_sessions_of_a_missing_folder(
     new.mkdir(parents=True)
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)
-        await highlight_cwd(pilot, picker, BLOG)
+        await highlight_cwd(pilot, picker, "writing/blog")
         preview = picker.query_one(SessionPreview)
         assert "missing" in plain(preview.query_one("#preview-body"), 100)
         await wait_for(pilot, lambda: "alt+m Folder" in shown(pilot))
@@ -56,7 +57,7 @@ async def test_alt_m_moves_the_sessions_of_a_missing_folder(
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, TextInputModal), "asked")
         field = pilot.app.screen.query_one("#text-input")
         assert field.value == BLOG and field.selection == (0, len(BLOG))  # typed over
-        await pilot.press(*str(tmp_path / "writing" / "blog-re"))
+        field.post_message(events.Paste(str(tmp_path / "writing" / "blog-re")))  # pasted
         await wait_for(pilot, lambda: field._suggestion == str(new), "the folder completed")
         await pilot.press("right", "enter")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal), "the question")
@@ -67,7 +68,7 @@ async def test_alt_m_moves_the_sessions_of_a_missing_folder(
         await wait_for(pilot, lambda: not any(p.exists() for p in old_paths), "moved")
         moved = [discovery.project_dir(demo_root, str(new)) / p.name for p in old_paths]
         assert all(header_cwd(p) == str(new) for p in moved)
-        await pilot.press("ctrl+u", *f"cwd:{new}")
+        await pilot.press("ctrl+u", *"cwd:blog-renamed")
         await wait_for(
             pilot, lambda: {r.summary.path for r in picker.rows} == set(map(str, moved)), "listed"
         )
@@ -85,7 +86,7 @@ async def test_no_move_offered_for_a_folder_that_exists(
     path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)
-        await highlight_cwd(pilot, picker, str(tmp_path))
+        await highlight_cwd(pilot, picker, tmp_path.name)
         assert "missing" not in plain(picker.query_one(SessionPreview).query_one("#preview-body"))
         assert "alt+m Folder" not in shown(pilot)
         await pilot.press("alt+m")
