@@ -585,7 +585,7 @@ async def test_all_sessions_list_the_remotes_rows_marked_and_in_local_leaves_the
         await wait_for(pilot, lambda: _stores(picker) == ["local"], timeout=10)
         await pilot.press(*("backspace" for _ in "in:local"), "tab")  # this folder's
         await wait_for(pilot, lambda: not picker.all_scope and not picker.search_pending)
-        assert _stores(picker) == ["local"]
+        await wait_for(pilot, lambda: _stores(picker) == ["local"], timeout=10)  # rows drawn
 
 
 async def test_no_remotes_leaves_the_mirrors_out_of_all_sessions(
@@ -596,7 +596,7 @@ async def test_no_remotes_leaves_the_mirrors_out_of_all_sessions(
     async with app.run_test(size=(120, 30)) as pilot:
         picker = app.screen
         await wait_for(pilot, lambda: picker.scanned and not picker.search_pending, timeout=10)
-        assert _stores(picker) == ["local"]
+        await wait_for(pilot, lambda: _stores(picker) == ["local"], timeout=10)  # rows drawn
         assert "+ remotes" not in plain(picker.query_one("#picker-status"), 200)
         await pilot.press(*"host:box")  # a remote's own rows, still
         await wait_for(pilot, lambda: _stores(picker) == ["box"] * 3, timeout=10)
