@@ -51,17 +51,7 @@ def folder_there(remote: Remote, folder: str) -> bool:
     """Whether `folder` is a folder on `remote` (asked over ssh, never prompting); a remote
     that cannot be reached raises `PituiError` with ssh's last line."""
     command = f"test -d {remote_path_word(folder)}" if folder else "false"
-    try:
-        done = subprocess.run(
-            ssh_argv(remote.host, command),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=WRITE_TIMEOUT,
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise PituiError(f"{remote.name}: cannot run ssh: {error}") from None
+    done = _ssh(remote, command)
     if done.returncode in (0, MISSING):
         return done.returncode == 0
     raise PituiError(f"{remote.name}: {failure_line(done.stderr, done.returncode, remote.host)}")
@@ -80,17 +70,7 @@ def reach(remote: Remote, action: str = "added") -> list[str]:
         f"test -d {remote_path_word(remote.sessions_dir)} || exit {NO_SESSIONS}; "
         f"command -v {shlex.quote(program)} >/dev/null 2>&1 || exit {NO_PITUI}; exit 0"
     )
-    try:
-        done = subprocess.run(
-            ssh_argv(remote.host, command),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=WRITE_TIMEOUT,
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise PituiError(f"{remote.name}: cannot run ssh: {error} (nothing {action})") from None
+    done = _ssh(remote, command, f" (nothing {action})")
     if done.returncode == NO_SESSIONS:
         return [
             f"no session folder at {one_line(remote.sessions_dir)} there yet (--agent-dir "
@@ -105,6 +85,22 @@ def reach(remote: Remote, action: str = "added") -> list[str]:
         said = failure_line(done.stderr, done.returncode, remote.host)
         raise PituiError(f"{remote.name}: {said} (nothing {action}; --no-test skips this)")
     return []
+
+
+def _ssh(remote: Remote, command: str, nothing: str = "") -> subprocess.CompletedProcess[str]:
+    """`command` run there by ssh, output captured, never prompting; ssh that cannot run
+    raises `PituiError` (`nothing`: what was not done, said after the reason)."""
+    try:
+        return subprocess.run(
+            ssh_argv(remote.host, command),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=WRITE_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise PituiError(f"{remote.name}: cannot run ssh: {error}{nothing}") from None
 
 
 def write_there(
@@ -122,17 +118,7 @@ def write_there(
     options = ["--force"] if force else []
     words = [*options, "--", there, *args]
     command = pitui_there_command(remote, subcommand, words, path_at=len(options) + 1)
-    try:
-        done = subprocess.run(
-            ssh_argv(remote.host, command),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=WRITE_TIMEOUT,
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise PituiError(f"{remote.name}: cannot run ssh: {error}") from None
+    done = _ssh(remote, command)
     if done.returncode == NOT_INSTALLED:
         raise PituiError(_not_installed(remote))
     if done.returncode != 0:
