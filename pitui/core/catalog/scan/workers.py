@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from pitui.core.catalog.index.index import FileRow, ToolTask, Update
 from pitui.core.catalog.index.records import ToolPiece
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from pitui.core.catalog.session_info.builder import SummaryBuilder
 
 Result = Update | Unreadable | None  # None: the file is gone
+T = TypeVar("T")
+R = TypeVar("R")
 CHUNK_FILES = 8
 
 
@@ -47,60 +49,75 @@ class Workers:
         self._count = 1
 
     def read_fresh(self, fresh: list[str], batch: int) -> Iterator[tuple[list[str], list[Result]]]:
-        """New files read in batches of about `batch`: the workers take chunks of files from
-        the front, this process from the back (call `start` first)."""
+        """New files read in batches of about `batch`, on every core (call `start` first)."""
         pool = self._pool
         if pool is None:  # shut down meanwhile: read here
             for start in range(0, len(fresh), batch):
                 yield fresh[start : start + batch], _read_fresh(fresh[start : start + batch])
             return
         chunks = [fresh[i : i + CHUNK_FILES] for i in range(0, len(fresh), CHUNK_FILES)]
-        lo, hi = 0, len(chunks)
-        inflight: list[tuple[Future[list[Result]], list[str]]] = []
-        limit = 2 * self._count
         paths: list[str] = []
         results: list[Result] = []
-
-        def take(chunk: list[str], found: list[Result]) -> None:
+        for chunk, found in self._shared(pool, _read_fresh, chunks, 2 * self._count):
             paths.extend(chunk)
             results.extend(found)
+            if len(paths) >= batch:
+                yield paths, results
+                paths, results = [], []
+        if paths:
+            yield paths, results
 
+    def _shared(
+        self,
+        pool: ProcessPoolExecutor,
+        work: Callable[[list[T]], list[R]],
+        chunks: list[list[T]],
+        window: int,
+    ) -> Iterator[tuple[list[T], list[R]]]:
+        """Each chunk with `work(chunk)`, done by the workers from the front (at most `window`
+        chunks at once) and by this process from the back whenever none of theirs is ready:
+        no core waits while chunks are left."""
+        lo, hi = 0, len(chunks)
+        inflight: list[tuple[Future[list[R]], list[T]]] = []
         while lo < hi or inflight:
-            while lo < hi and len(inflight) < limit:
-                inflight.append((self._submit(pool, chunks[lo]), chunks[lo]))
+            while lo < hi and len(inflight) < window:
+                inflight.append((self._submit(pool, work, chunks[lo]), chunks[lo]))
                 lo += 1
             ready = [item for item in inflight if item[0].done()]
             for item in ready:
                 inflight.remove(item)
-                take(item[1], self._result(*item))
-            if lo < hi:  # no idle waiting: parse a chunk here meanwhile
+                yield item[1], self._result(work, *item)
+            if ready:
+                continue
+            if lo < hi:
                 hi -= 1
-                take(chunks[hi], _read_fresh(chunks[hi]))
-            elif inflight and not ready:
+                yield chunks[hi], work(chunks[hi])
+            elif inflight:
                 item = inflight.pop(0)
-                take(item[1], self._result(*item))
-            if len(paths) >= batch or (lo >= hi and not inflight and paths):
-                yield paths, results
-                paths, results = [], []
+                yield item[1], self._result(work, *item)
 
-    def _submit(self, pool: ProcessPoolExecutor, chunk: list[str]) -> Future[list[Result]]:
+    def _submit(
+        self, pool: ProcessPoolExecutor, work: Callable[[list[T]], list[R]], chunk: list[T]
+    ) -> Future[list[R]]:
         # deferred: see ARCHITECTURE.md
         from concurrent.futures import Future
 
         try:
-            return pool.submit(_read_fresh, chunk)
+            return pool.submit(work, chunk)
         except Exception as error:  # a broken or shut down pool: read here
             self._failed |= _broken(error)
-            failed: Future[list[Result]] = Future()
+            failed: Future[list[R]] = Future()
             failed.set_exception(error)
             return failed
 
-    def _result(self, future: Future[list[Result]], chunk: list[str]) -> list[Result]:
+    def _result(
+        self, work: Callable[[list[T]], list[R]], future: Future[list[R]], chunk: list[T]
+    ) -> list[R]:
         try:
             return future.result()
         except Exception as error:  # a worker died or could not start: read here
             self._failed |= _broken(error)
-            return _read_fresh(chunk)
+            return work(chunk)
 
     def start(self) -> bool:
         """Start the worker processes (once; never forked from this threaded process);
@@ -137,32 +154,16 @@ class Workers:
             pool.shutdown(wait=True, cancel_futures=True)
 
     def read_tools(self, tasks: list[ToolTask]) -> Iterator[tuple[ToolTask, list[ToolPiece]]]:
-        """Each task's tool text and file ops, read by the worker processes while they are up."""
-        # deferred: see ARCHITECTURE.md
-        from pitui.core.catalog.scan.scanner import read_tools
-
+        """Each task's tool text and file ops, read on every core while the workers are up
+        (in no particular order)."""
         pool = self._pool if len(tasks) >= CHUNK_FILES and not self._failed else None
         if pool is None:
-            for task in tasks:
-                yield task, read_tools(task)
+            for task in tasks:  # one at a time: the tool text of one task held at once
+                yield task, _read_tools_many([task])[0]
             return
         chunks = [tasks[i : i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
         window = 4 * self._count  # bounds the tool text held at once
-        futures: list[Future[list[list[ToolPiece]]] | None] = []
-        for i, chunk in enumerate(chunks):
-            while len(futures) < min(i + window, len(chunks)):
-                try:
-                    futures.append(pool.submit(_read_tools_many, chunks[len(futures)]))
-                except Exception:
-                    futures.append(None)
-            future, futures[i] = futures[i], None
-            try:
-                found = future.result() if future is not None else None
-            except Exception as error:
-                self._failed |= _broken(error)
-                found = None
-            if found is None:
-                found = [read_tools(task) for task in chunk]
+        for chunk, found in self._shared(pool, _read_tools_many, chunks, window):
             yield from zip(chunk, found, strict=True)
 
 
