@@ -16,7 +16,7 @@ from pitui.commands.listing import (
     scan_problems,
     to_json,
 )
-from pitui.commands.store_options import default_store
+from pitui.commands.store_options import store_asked
 from pitui.core.catalog.search.query import split_store
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.entry_search.scan import EntryHit
@@ -29,7 +29,7 @@ from pitui.core.userdata.arrange import matches, split_query
 def print_hits(args: argparse.Namespace) -> int:
     """Search the sessions in scope and print the entries that match; as grep, exit 0 when
     some matched, 1 when none did, 2 when the search could not be made."""
-    store = default_store(args.archived, args.remote, args.everywhere)
+    store = store_asked(args)
     scope = sessions_in_scope(
         args.query,
         every=args.all or store not in ("local", "archive"),
