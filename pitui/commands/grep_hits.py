@@ -16,6 +16,7 @@ from pitui.commands.listing import (
     scan_problems,
     to_json,
 )
+from pitui.commands.scope_notice import left_out_of_catalog
 from pitui.commands.store_options import store_asked
 from pitui.core.catalog.search.query import split_store
 from pitui.core.catalog.summary import SessionSummary
@@ -82,6 +83,8 @@ def sessions_in_scope(
         report = catalog.scan(tools="later")  # entry search reads the files, not the indexes
         problems += scan_problems(report, catalog.index.notice)
         sessions = catalog.sessions(None if every else cwd, store=store)
+        left_out = None if every else left_out_of_catalog(catalog, cwd, store, session_dir)
+    problems += [left_out] if left_out else []
     if mark_query.active:
         marks = load_marks(problems)
         sessions = [s for s in sessions if matches(s, marks, mark_query)]

@@ -20,6 +20,7 @@ import orjson
 from pitui.commands.answer_cache import AnswerCache, Dependencies
 from pitui.commands.answer_inputs import every_folder_dependencies, scope_dependencies
 from pitui.commands.progress import progress_on_stderr
+from pitui.commands.scope_notice import left_out_of_catalog
 from pitui.commands.store_options import store_asked
 from pitui.core.catalog.catalog import Catalog, CatalogRow, ScanReport, SearchResult
 from pitui.core.catalog.lossless_json import storable
@@ -117,8 +118,10 @@ def list_sessions(
             index_tools=True,
             tools_progress=progress,
         )
+        left_out = None if every else left_out_of_catalog(catalog, cwd, store, session_dir)
     result.rows = apply_marks(result.rows, marks, mark_query)
     problems += scan_problems(report, notice)
+    problems += [left_out] if left_out else []  # said every time: never kept with the answer
     if result.error:
         problems.append(one_line(result.error))
     return result, marks, problems
