@@ -30,7 +30,10 @@ def left_out_line(count: int, which: str = "", of: str = SESSION_FOLDER) -> str 
 
 
 def say_left_out(count: int, which: str = "") -> None:
-    line = left_out_line(count, which)
+    say_line(left_out_line(count, which))
+
+
+def say_line(line: str | None) -> None:
     if line is not None:
         print(f"pitui: {line}", file=sys.stderr)
 

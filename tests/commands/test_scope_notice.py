@@ -100,3 +100,17 @@ def test_the_archive_read_here_says_what_it_left_out(
         "-here--" in item["path"] for item in json.loads(out)
     )
     assert _run(capsys, *argv, "--all", "--json")[1] == ""
+
+
+@pytest.mark.parametrize("command", ["prune", "archive"])
+def test_a_selection_of_a_shared_dir_read_here_says_what_it_left_out(
+    here: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    shared = tmp_path / "shared"
+    _write_sessions(shared, here, flat=True)
+    argv = [command, "--larger-than", "1", "--dry-run", "--session-dir", str(shared)]
+    out, err = _run(capsys, *argv)
+    assert err == LEFT_OUT.format(of="of the session folder")
+    assert "s2.jsonl" in out and "s0.jsonl" not in out
+    out, err = _run(capsys, *argv, "--all")
+    assert err == "" and "s0.jsonl" in out
