@@ -57,18 +57,41 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[name] = str(base / folder)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker's slow teardown, done before it says it finished. Once every
+    worker has said so, execnet gives each 5 s to end and then sends it SIGINT; pytest's
+    own teardown (after that message) runs `gc.collect()` five times, and on a loaded
+    machine a large heap made that exceed 5 s: the SIGINT then landed in the gc callback
+    hypothesis installs, and the run ended with a KeyboardInterrupt traceback per worker.
+    Collected here, then frozen, those collections have nothing left to walk (pytest's
+    unraisable-exception hook is still installed, so nothing it would report is lost)."""
+    _restore_user_folders()
+    if hasattr(session.config, "workerinput"):
+        import gc
+
+        gc.collect()
+        gc.freeze()
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
+    _restore_user_folders()  # a session that ended before its finish
+
+
+def _restore_user_folders() -> None:
     import os
     import shutil
 
     base = _saved_user_folders.pop("base", None)
+    if base is None:
+        return
     for name, value in _saved_user_folders.items():
         if value is None:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
-    if base is not None:
-        shutil.rmtree(base, ignore_errors=True)
+    _saved_user_folders.clear()
+    shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture

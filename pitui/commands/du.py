@@ -8,6 +8,7 @@ import os
 import stat
 import sys
 
+from pitui.commands.scope_notice import say_left_out
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.usage.scope import scope_of
@@ -37,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
     scope = scope_of(args.all, args.session_dir)
     for problem in scope.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
-    sizes = store_sizes(scope.files)
+    files, left_out = scope.started_here()
+    say_left_out(left_out)
+    sizes = store_sizes(files)
     if args.json:
         _print_json(sizes.to_json(args.top))
     else:

@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
     parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
-    add_store_arguments(parser)
+    add_store_arguments(parser, with_all=True)
     parser.add_argument(
         "--role", choices=("user", "assistant", "tool"), help="only entries of this role"
     )

@@ -16,7 +16,8 @@ from pitui.commands.listing import (
     scan_problems,
     to_json,
 )
-from pitui.commands.store_options import default_store
+from pitui.commands.scope_notice import left_out_of_catalog
+from pitui.commands.store_options import store_asked
 from pitui.core.catalog.search.query import split_store
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.entry_search.scan import EntryHit
@@ -29,7 +30,7 @@ from pitui.core.userdata.arrange import matches, split_query
 def print_hits(args: argparse.Namespace) -> int:
     """Search the sessions in scope and print the entries that match; as grep, exit 0 when
     some matched, 1 when none did, 2 when the search could not be made."""
-    store = default_store(args.archived, args.remote, args.everywhere)
+    store = store_asked(args)
     scope = sessions_in_scope(
         args.query,
         every=args.all or store not in ("local", "archive"),
@@ -82,6 +83,8 @@ def sessions_in_scope(
         report = catalog.scan(tools="later")  # entry search reads the files, not the indexes
         problems += scan_problems(report, catalog.index.notice)
         sessions = catalog.sessions(None if every else cwd, store=store)
+        left_out = None if every else left_out_of_catalog(catalog, cwd, store, session_dir)
+    problems += [left_out] if left_out else []
     if mark_query.active:
         marks = load_marks(problems)
         sessions = [s for s in sessions if matches(s, marks, mark_query)]

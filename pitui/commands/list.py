@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="order (default threaded; recent for --json; cost, size: largest first)",
     )
     parser.add_argument("--named", action="store_true", help="only sessions with a name")
-    add_store_arguments(parser)
+    add_store_arguments(parser, with_all=True)
     parser.add_argument("--no-cache", action="store_true", help="do not use the catalog index")
     parser.add_argument("--json", action="store_true", help="print a JSON array (Pi's keys first)")
 

@@ -20,7 +20,8 @@ import orjson
 from pitui.commands.answer_cache import AnswerCache, Dependencies
 from pitui.commands.answer_inputs import every_folder_dependencies, scope_dependencies
 from pitui.commands.progress import progress_on_stderr
-from pitui.commands.store_options import default_store
+from pitui.commands.scope_notice import left_out_of_catalog
+from pitui.commands.store_options import store_asked
 from pitui.core.catalog.catalog import Catalog, CatalogRow, ScanReport, SearchResult
 from pitui.core.catalog.lossless_json import storable
 from pitui.core.catalog.scan import discovery
@@ -43,10 +44,10 @@ TITLE_WIDTH = 60
 def print_listing(args: argparse.Namespace, cache: AnswerCache | None) -> int:
     """Compute and print the listing, and keep it in `cache` when clean."""
     cwd = os.getcwd()
-    default = default_store(args.archived, args.remote, args.everywhere)
+    default = store_asked(args)
     store, _ = split_store(split_query(args.query).text, default)
     archive = discovery.archive_root() if store in ("archive", "all") else None
-    depends = _dependencies(args.session_dir, cwd, archive, store) if cache else None
+    depends = _dependencies(args.session_dir, cwd, archive, store, args.all) if cache else None
 
     sort = args.sort or ("recent" if args.json else "threaded")
     with progress_on_stderr("indexing sessions", quiet=args.json) as progress:
@@ -117,8 +118,10 @@ def list_sessions(
             index_tools=True,
             tools_progress=progress,
         )
+        left_out = None if every else left_out_of_catalog(catalog, cwd, store, session_dir)
     result.rows = apply_marks(result.rows, marks, mark_query)
     problems += scan_problems(report, notice)
+    problems += [left_out] if left_out else []  # said every time: never kept with the answer
     if result.error:
         problems.append(one_line(result.error))
     return result, marks, problems
@@ -201,10 +204,11 @@ def scan_problems(report: ScanReport, notice: str | None) -> list[str]:
 
 
 def _dependencies(
-    session_dir: str | None, cwd: str, archive: Path | None, store: str
+    session_dir: str | None, cwd: str, archive: Path | None, store: str, every: bool
 ) -> Dependencies:
     """What a listing reads: the catalog scans every session folder of its root, whatever
-    the cwd, and of the archive when it lists it; pins and tags mark the rows."""
+    the cwd, and of the archive when it lists it; pins and tags mark the rows; all sessions
+    hold the remotes' mirrors once a remote is added."""
     depends = scope_dependencies(True, session_dir, cwd)
     marks = os.path.join(data_dir(), FILE_NAME)
     for suffix in ("", "-journal", "-wal"):  # pins and tags, and the file's journals
@@ -212,8 +216,9 @@ def _dependencies(
     if archive is not None:
         depends.file(str(config_dir() / "settings.json"))  # it may name the archive
         every_folder_dependencies(depends, str(archive))
-    if store not in ("local", "archive"):
+    if every or store not in ("local", "archive"):
         depends.file(str(remotes_file()))
+    if store not in ("local", "archive"):
         for mirror in mirrors_of(store, []):
             every_folder_dependencies(depends, str(mirror.folder))
     return depends

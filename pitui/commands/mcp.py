@@ -34,6 +34,7 @@ from typing_extensions import TypedDict
 from pitui.cli import _version
 from pitui.commands.grep_hits import sessions_in_scope
 from pitui.commands.listing import KeptCatalogs, list_sessions, with_marks
+from pitui.commands.store_options import all_sessions
 from pitui.core.catalog.search.resolve import resolve_session
 from pitui.core.entry_search.search import search_entries
 from pitui.core.errors import PituiError
@@ -72,7 +73,8 @@ Scope = Annotated[
     Literal["folder", "all"],
     Field(
         description="folder: the sessions of the folder the server runs in (Pi's project); "
-        "all: every session"
+        "all: every session, the remotes' mirrored ones too (store: the remote's name; "
+        "in:local in the query leaves them out)"
     ),
 ]
 SessionRef = Annotated[
@@ -336,6 +338,7 @@ class _Tools:
             session_dir=self.session_dir,
             no_cache=self.no_cache,
             sort="relevance" if query.strip() else "recent",
+            store=all_sessions() if scope == "all" else "local",
             catalogs=self.catalogs,
         )
         if result.error:
@@ -453,7 +456,7 @@ class _Tools:
                 f"path: at most {MAX_REFERENCE:,} characters (this one has {len(path):,})"
             )
         limit, start = _limit(limit, MAX_RESULTS), _start(offset)
-        sessions = self._scope("", "all").sessions
+        sessions = self._scope("", "all", remotes=False).sessions  # this machine's files
         targets = targets_of(path)
         if scope != "all":
             sessions = related(sessions, targets)
@@ -473,12 +476,15 @@ class _Tools:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _scope(self, query: str, scope: str) -> Any:
+    def _scope(self, query: str, scope: str, remotes: bool = True) -> Any:
+        """The sessions of this folder, or all ("all": with the remotes' mirrors unless not
+        `remotes`, as `pitui grep --all`)."""
         return sessions_in_scope(
             query,
             every=scope == "all",
             session_dir=self.session_dir,
             no_cache=self.no_cache,
+            store=all_sessions(remotes) if scope == "all" else "local",
             catalogs=self.catalogs,
         )
 

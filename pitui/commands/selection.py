@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pitui.commands.du import human
 from pitui.commands.listing import refuse_bad_query
 from pitui.commands.progress import progress_on_stderr
+from pitui.commands.scope_notice import left_out_of_catalog, say_line
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan import discovery
 from pitui.core.catalog.search.query import Store
@@ -78,6 +79,8 @@ def selected(
         result = catalog.search(
             args.query or "", cwd=scope, sort="recent", store=store, index_tools=True
         )
+        if scope is not None:
+            say_line(left_out_of_catalog(catalog, cwd, store, args.session_dir))
     if result.error:
         raise PituiError(one_line(result.error))
     summaries = [row.summary for row in result.rows]

@@ -12,6 +12,7 @@ import sys
 from pitui.commands.answer_cache import AnswerCache
 from pitui.commands.answer_inputs import scope_dependencies
 from pitui.commands.progress import progress_on_stderr
+from pitui.commands.scope_notice import left_out_line
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.usage.cache import FILE_NAME
 from pitui.core.usage.groups import Group, Stats, summarize
@@ -39,6 +40,8 @@ def print_stats(
     infos, rows, notice = usage.infos, usage.rows, usage.notice
     problems = [one_line(notice)] if notice else []
     problems += [f"cannot read {one_line(problem)}" for problem in scope.unreadable]
+    left_out = left_out_line(usage.left_out)
+    problems += [left_out] if left_out else []  # said every time: never kept with the answer
     for problem in problems:
         print(f"pitui: {problem}", file=sys.stderr)
 

@@ -126,7 +126,7 @@ def test_sync_mirrors_the_sessions_and_lists_them_as_the_remote_does(
 
     mirrored = _listing(capsys, "--remote", "box")
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(remote_agent))  # the remote's own listing
-    own = _listing(capsys, "--all")
+    own = _listing(capsys, "--all", "--no-remotes")  # the remote adds no remote of its own
     assert [d["remotePath"] for d in mirrored] == [d["path"] for d in own]
     assert {d["store"] for d in mirrored} == {"box"} and {d["store"] for d in own} == {"local"}
     strip = ("path", "store", "remotePath")
@@ -434,8 +434,69 @@ def test_grep_searches_a_remote_mirror_with_remote_everywhere_or_host(
         assert hits and all(str(mirror_dir("box")) in hit["path"] for hit in hits), args
         assert first["id"] in {hit["sessionId"] for hit in hits}
     capsys.readouterr()
-    assert main(["grep", word, "--all", "--json"]) == 1  # none: this machine's sessions only
+    assert main(["grep", word, "--all", "--no-remotes", "--json"]) == 1  # none here
     assert json.loads(capsys.readouterr().out) == []
+    assert main(["grep", f"in:local {word}", "--all", "--json"]) == 1
+    assert main(["grep", word, "--all", "--json"]) == 0  # all sessions: the mirror's too
+
+
+def _local_session() -> Path:
+    header, entries = generate_varied_session(random.Random(5), str(Path.cwd()), start_ms=1)
+    root = Path(os.environ["PI_CODING_AGENT_DIR"]) / "sessions"
+    return write_session(session_path(root, header), header, entries)
+
+
+def test_list_all_holds_the_mirrors_marked_unless_no_remotes_or_in_local(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _sync(capsys)[0] == 0
+    _local_session()
+    stores = sorted(d["store"] for d in _listing(capsys, "--all"))
+    assert stores == ["box", "box", "box", "local"]
+    assert [d["store"] for d in _listing(capsys, "--all", "--no-remotes")] == ["local"]
+    assert [d["store"] for d in _listing(capsys, "--all", "in:local")] == ["local"]
+    assert main(["list", "--all"]) == 0
+    rows = capsys.readouterr().out.splitlines()[1:]
+    assert sum("(box) " in row for row in rows) == 3 and len(rows) == 4
+
+
+def test_list_all_lists_a_remote_added_after_its_kept_answer(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _local_session()
+    assert main(["remote", "remove", "box"]) == 0
+    assert [d["store"] for d in _listing(capsys, "--all")] == ["local"]  # kept
+    assert main(["remote", "add", "box", "root@127.0.0.1", "--agent-dir", str(remote_agent)]) == 0
+    assert _sync(capsys)[0] == 0
+    assert sorted(d["store"] for d in _listing(capsys, "--all")) == ["box"] * 3 + ["local"]
+
+
+async def test_mcp_scope_all_holds_the_mirrors_as_list_all_does(
+    remote_agent: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcp import Client
+
+    from pitui.commands.mcp import build_server
+
+    assert _sync(capsys)[0] == 0
+    _local_session()
+    listed = {d["id"]: d["store"] for d in _listing(capsys, "--all")}
+    async with Client(build_server()) as client:
+
+        async def page(tool: str, **arguments: Any) -> Any:
+            result = await client.call_tool(tool, arguments)
+            assert not result.is_error, result.content
+            return result.structured_content
+
+        found = await page("search_sessions", scope="all", limit=100)
+        assert {s["id"] for s in found["sessions"]} == set(listed)
+        local = await page("search_sessions", query="in:local", scope="all")
+        assert [s["id"] for s in local["sessions"]] == [
+            i for i, s in listed.items() if s == "local"
+        ]
+        mirrored = next(i for i, store in listed.items() if store == "box")
+        read = await page("read_session", session=mirrored, limit=1)  # by its id
+        assert read["entries"]
 
 
 def _session_there(agent: Path, cwd: str, seed: int) -> Path:

@@ -33,6 +33,13 @@ def in_store(kept: str, asked: str) -> bool:
     return kept == asked
 
 
+def all_sessions_store(remotes_added: bool, with_remotes: bool = True) -> str:
+    """The store "all sessions" lists (the picker's all, `--all`, MCP's scope "all"): this
+    machine's, and every remote's mirror once a remote is added, unless `with_remotes` is
+    False (`--no-remotes`); a query's `in:local` chooses this machine's alone over it."""
+    return WITH_REMOTES if remotes_added and with_remotes else "local"
+
+
 def _parent(path: str) -> str:
     """`os.path.dirname` of an absolute path, at a third of its cost (called per file)."""
     head = path.rpartition(os.sep)[0]

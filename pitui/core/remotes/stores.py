@@ -4,6 +4,7 @@ about a mirror that is not fresh."""
 from __future__ import annotations
 
 from pitui.core.catalog.scan.discovery import Mirror
+from pitui.core.catalog.scope import WITH_REMOTES
 from pitui.core.errors import UsageError
 from pitui.core.remotes.config import Remote, load_remotes
 from pitui.core.remotes.mirror import age_text, last_failure, mirror_dir
@@ -17,15 +18,17 @@ def mirror_of(remote: Remote) -> Mirror:
 
 
 def mirrors_of(store: str, problems: list[str]) -> list[Mirror]:
-    """The mirrors a listing of `store` holds: every remote's for "all", the named remote's
-    (an unknown name is refused), none for a local store. A mirror never synced, or whose last
-    sync failed, is said in `problems` with its age."""
+    """The mirrors a listing of `store` holds: every remote's for "all" and `WITH_REMOTES`
+    (all sessions once a remote is added), the named remote's (an unknown name is refused),
+    none for a local store. A mirror never synced, or whose last sync failed, is said in
+    `problems` with its age."""
     if store in LOCAL_STORES:
         return []
     remotes = load_remotes()
-    if store != "all" and store not in remotes:
+    every = store in ("all", WITH_REMOTES)
+    if not every and store not in remotes:
         raise UsageError(f"no remote is named {one_line(store)} (pitui remote list)")
-    chosen = list(remotes.values()) if store == "all" else [remotes[store]]
+    chosen = list(remotes.values()) if every else [remotes[store]]
     for remote in chosen:
         failure = last_failure(remote.name)
         if failure is not None:

@@ -19,6 +19,7 @@ class Usage(NamedTuple):
     notice: str | None
     lineage: dict[str, list[Any]]
     cache_stat: Any = None  # os.stat_result of the cache file the lineage was read from
+    left_out: int = 0  # sessions whose header cwd `accepts` refused
 
 
 def load_usage(
@@ -38,7 +39,8 @@ def load_usage(
         infos, rows = cache.refresh(files, whole_folders, progress)
     finally:
         cache.close()
+    every = len(infos)
     if accepts is not None:
         infos = {p: i for p, i in infos.items() if accepts(i.cwd)}
         rows = [r for r in rows if r[0] in infos]
-    return Usage(infos, rows, cache.notice, cache.lineage, cache.file_stat)
+    return Usage(infos, rows, cache.notice, cache.lineage, cache.file_stat, every - len(infos))

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pitui.core.catalog.scan import discovery
+from pitui.core.changes.first_line import header_cwd
 
 
 @dataclass
@@ -18,6 +19,15 @@ class Scope:
     files: list[str]
     accepts: Callable[[str], bool]
     unreadable: list[str] = field(default_factory=list)
+    narrowed: bool = False  # a shared session dir: only the sessions started in this folder
+
+    def started_here(self) -> tuple[list[str], int]:
+        """The files whose header's cwd the scope accepts (a file without one is kept), and
+        how many it left out; reads each file's first line only when narrowed."""
+        if not self.narrowed:
+            return self.files, 0
+        kept = [p for p in self.files if _accepted(self.accepts, header_cwd(Path(p)))]
+        return kept, len(self.files) - len(kept)
 
 
 def scope_of(every: bool, session_dir: str | None, cwd: str | None = None) -> Scope:
@@ -29,7 +39,9 @@ def scope_of(every: bool, session_dir: str | None, cwd: str | None = None) -> Sc
         listing = discovery.list_one(custom)
         if every or custom == discovery.project_dir(root, cwd):
             return Scope(listing.files, _any, listing.unreadable)
-        return Scope(listing.files, lambda c: discovery.same_cwd(c, cwd), listing.unreadable)
+        here = Scope(listing.files, lambda c: discovery.same_cwd(c, cwd), listing.unreadable)
+        here.narrowed = True
+        return here
     if every:
         listing = discovery.list_all(root)
     else:
@@ -43,3 +55,7 @@ def scope_of_paths(paths: list[str | Path]) -> Scope:
 
 def _any(_cwd: str) -> bool:
     return True
+
+
+def _accepted(accepts: Callable[[str], bool], cwd: str | None) -> bool:
+    return cwd is None or accepts(cwd)

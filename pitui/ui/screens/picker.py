@@ -18,7 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from pitui.core.catalog.scope import WITH_REMOTES
+from pitui.core.catalog.scope import WITH_REMOTES, all_sessions_store
 from pitui.core.catalog.search import SORTS
 from pitui.core.catalog.search.search import SearchCancelled
 from pitui.core.rows.safe_text import one_line
@@ -354,14 +354,17 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         --no-remotes (a query's `in:local` leaves them out too)."""
         if request.archive:
             return "archive"
-        if request.all_scope and self._remotes_in_all:
-            return WITH_REMOTES
-        return "local"
+        return self._all_store if request.all_scope else "local"
+
+    @property
+    def _all_store(self) -> str:
+        catalog = self.app.catalog
+        remotes_added = catalog is not None and bool(catalog.mirrors)
+        return all_sessions_store(remotes_added, self.app.config.remotes_in_all)
 
     @property
     def _remotes_in_all(self) -> bool:
-        catalog = self.app.catalog
-        return self.app.config.remotes_in_all and catalog is not None and bool(catalog.mirrors)
+        return self._all_store == WITH_REMOTES
 
     def on_search_done(self, message: SearchDone) -> None:
         request: SearchRequest = message.request
