@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -312,4 +313,43 @@ def test_a_file_put_at_the_path_while_unarchiving_is_never_moved_over(
     assert "another file" in capsys.readouterr().out
     assert path.read_text() == '{"type":"session","id":"other"}\n'
     assert seqs(archived(tmp_path, path)) == list(range(ENTRIES + 2))
+    no_leftovers(path.parent)
+
+
+@pytest.mark.parametrize("line_comes", [True, False], ids=["its line comes", "it stays empty"])
+def test_a_file_a_writer_has_just_made_at_the_path_is_waited_for(
+    env: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    line_comes: bool,
+) -> None:
+    """Pi opens the path (making an empty file), then appends its entry: a file found empty
+    at the path just after a continuation was taken is waited for; once its line is there
+    it is joined like any continuation, and a file that stays empty is never moved over."""
+    path = make_session(env)
+    assert main(["archive", str(path), "--yes"]) == 0
+    run_writer(["stream", str(path), ENTRIES, 2, 1000, SID])
+    real = archive_module.rename_never_over
+    opened: list[Path] = []
+
+    def a_writer_opens_first(source: Path, target: Path) -> None:
+        if target == path and not opened:
+            opened.append(target)
+            target.touch()
+            if line_comes:
+                later = threading.Timer(0.3, run_writer, [["append", str(path), entry(ENTRIES + 2)]])
+                later.start()
+        real(source, target)
+
+    monkeypatch.setattr(archive_module, "rename_never_over", a_writer_opens_first)
+    code = main(["unarchive", str(archived(tmp_path, path)), "--yes"])
+    if line_comes:
+        assert code == 0
+        assert seqs(path) == list(range(ENTRIES + 3))
+        assert not archived(tmp_path, path).exists()
+    else:
+        assert code == 1 and "another file" in capsys.readouterr().out
+        assert path.read_bytes() == b""
+        assert seqs(archived(tmp_path, path)) == list(range(ENTRIES + 2))
     no_leftovers(path.parent)

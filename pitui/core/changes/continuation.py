@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ from pitui.core.session.session import Session
 from pitui.core.session.source import open_regular
 
 CHUNK = 1 << 20
+FIRST_LINE_WAIT = 2.0  # seconds a file just made by a writer may stay without a line
 ROUNDS = 20  # continuations made again while one is taken (a pi writing fast) before giving up
 
 
@@ -96,8 +98,8 @@ def place_joining(session: Path, target: Path, place: Callable[[], None]) -> int
                 placed = True
                 break
             except FileExistsError:
-                if not joiner.continues(target):  # another session: never over it
-                    raise PituiError(
+                if not joiner.continues(target) and not _was_being_made(target):
+                    raise PituiError(  # another session: never over it
                         f"{shown(target)} exists and is another file: nothing was moved over it"
                     ) from None
         else:
@@ -194,6 +196,33 @@ class Joiner:
         if errors:
             raise PituiError(errors[0])
         return self.lines
+
+
+def _was_being_made(path: Path) -> bool:
+    """Whether the file at `path` had no whole line yet and then got one: a writer made it
+    and had not written its first line (Pi opens, then appends). Waits up to
+    `FIRST_LINE_WAIT` for that line."""
+    if _has_whole_line(path):
+        return False
+    end = time.monotonic() + FIRST_LINE_WAIT
+    while not _has_whole_line(path):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def _has_whole_line(path: Path) -> bool:
+    try:
+        fd = open_regular(path)
+    except (OSError, ValueError):
+        return True  # gone (taken or moved): the next round sees what is there
+    try:
+        return b"\n" in os.pread(fd, CHUNK, 0)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
 
 
 def _entry_id(line: bytes) -> str | None:
