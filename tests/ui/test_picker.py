@@ -11,6 +11,7 @@ import pytest
 from ui_helpers import plain, session_files, settle, started, stub_pi, toast_saying
 from waiting import wait_for
 
+from pitui.core.changes import write_guard
 from pitui.core.session.run_pi import run_handoff
 from pitui.ui.handoff import Handoff
 from pitui.ui.modals.choice import ChoiceModal
@@ -407,7 +408,10 @@ async def test_escape_on_empty_search_quits(app_factory: Any) -> None:
     assert app.return_value is None
 
 
-async def test_rename_while_pi_may_be_writing_asks_first(app_factory: Any) -> None:
+async def test_rename_while_pi_may_be_writing_asks_first(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(write_guard, "RECENT_SECONDS", 120.0)  # "just" even on a slow machine
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         path = Path(picker.rows[0].summary.path)

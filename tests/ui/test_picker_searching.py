@@ -83,13 +83,14 @@ async def test_the_status_says_while_the_text_is_indexed_for_search(
     def held(index: Index, stop: threading.Event, progress: Any = None) -> None:
         if progress is not None:
             progress(0, 100)  # what the pass reports as it starts
-        release.wait(10)
+        release.wait(30)  # set by the test (30 s: never a thread left behind)
         real(index, stop, progress)
 
     monkeypatch.setattr(Index, "index_texts", held)
     async with app_factory().run_test(size=(160, 40)) as pilot:
         picker = pilot.app.screen
         await wait_for(pilot, lambda: "indexing for search 0%" in status(picker), "the status")
-        assert picker.rows  # the list is there meanwhile
+        await wait_for(pilot, lambda: picker.rows, "the list while the pass is held")
+        assert not release.is_set() and "indexing for search" in status(picker)
         release.set()
         await wait_for(pilot, lambda: "indexing for search" not in status(picker), "the pass's end")
