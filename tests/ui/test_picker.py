@@ -4,6 +4,7 @@ trash, resume and fork hand-off."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +12,14 @@ import pytest
 from ui_helpers import plain, session_files, settle, started, stub_pi, toast_saying
 from waiting import wait_for
 
+from pitui.core.catalog.catalog import Catalog
 from pitui.core.changes import write_guard
 from pitui.core.session.run_pi import run_handoff
 from pitui.ui.handoff import Handoff
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.text_input import TextInputModal
+from pitui.ui.screens import picker as picker_module
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -509,3 +512,40 @@ async def test_the_preview_shows_the_entries_that_match(app_factory: Any) -> Non
         assert "`nvm` accounts for 71% of the startup time" in " ".join(text.split())
         await search(pilot, picker, "")  # no search: no matches shown
         await wait_for(pilot, lambda: "matches (" not in plain(preview, 80))
+
+
+async def test_a_key_on_an_empty_list_with_the_answer_due_acts_on_that_answer(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first answers came while the index was still empty; the scan ends and asks
+    again: Ctrl+E pressed on the empty list before that answer resumes its first row (it
+    did nothing: a real terminal under load showed it)."""
+    stub_pi(tmp_path, monkeypatch)
+    scanned, release = threading.Event(), threading.Event()
+    real_search, real_scan = picker_module.search_with_marks, Catalog.scan
+
+    def empty_until_scanned(*args: Any, **options: Any) -> Any:
+        before = not scanned.is_set()
+        result = real_search(*args, **options)
+        if before:
+            result.rows = []  # as from an index the scan has not filled yet
+        else:
+            release.wait(30)  # the answer the scan's end asked for, held
+        return result
+
+    def scan(catalog: Catalog, *args: Any, **options: Any) -> Any:
+        report = real_scan(catalog, *args, **options)
+        scanned.set()
+        return report
+
+    monkeypatch.setattr(picker_module, "search_with_marks", empty_until_scanned)
+    monkeypatch.setattr(Catalog, "scan", scan)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: picker.scanned and not picker.rows, "an empty list")
+        await pilot.press("ctrl+e")
+        await pilot.pause(0.2)
+        assert app.screen is picker and not picker.rows  # the answer is still held
+        release.set()
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceModal), "the folder question")

@@ -93,6 +93,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._secrets: SecretsScan | None = None  # once there is a catalog
         self.scanned = False  # the first scan has finished: the list is complete
         self._shown: SearchRequest | None = None  # the question the list on screen answers
+        self._answer_due = False  # a search was asked and its answer has not come yet
         self._queued: Callable[[], None] | None = None  # an action pressed before the answer
 
     def compose(self) -> ComposeResult:
@@ -203,6 +204,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             self.scanned, self.progress = True, None  # show what is known, not "Indexing"
             self.run_search()
         if event.state == WorkerState.ERROR and event.worker.group == "search":
+            self._answer_due = False
             self._queued = None  # no answer is coming: never act on a list not shown
 
     def _hub_changed(self, event: Any) -> None:
@@ -291,8 +293,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         """Queue `action` until the pending search has answered, or while the index being
         built has nothing for it yet (True: queued, do not act now), so a key pressed right
         after typing acts on the first row of the answer to what was typed."""
-        if not self.search_pending and (self.rows or self.scanned):
-            return False
+        if not self.search_pending and (self.rows or (self.scanned and not self._answer_due)):
+            return False  # (an empty list with an answer due: the one the scan's end asked for)
         self._queued = action
         return True
 
@@ -300,6 +302,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if self.app.catalog is None:
             return
         self._last_research = time.monotonic()
+        self._answer_due = True
         self._expect_answer()
         self._search(self.current_request())
 
@@ -373,6 +376,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if request != self.current_request():
             return  # an answer to an older question
         result, known = message.result
+        self._answer_due = False
         self._answered()
         self.search_error = result.error
         new_question, self._shown = request != self._shown, request
