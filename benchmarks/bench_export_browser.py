@@ -108,6 +108,10 @@ def _shown(times: list[float | None], timeout: float) -> str:
     )
 
 
+def _size(size: int) -> str:
+    return f"{size / 1e3:6.1f} KB" if size < 1e6 else f"{size / 1e6:6.1f} MB"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--entries", type=int, default=100_000)
@@ -142,7 +146,7 @@ def main() -> None:
     print(f"session: {args.entries} entries, {session.stat().st_size / 1e6:.0f} MB; "
           f"load average {os.getloadavg()[0]:.2f}; {time.strftime('%Y-%m-%d %H:%M')}")  # fmt: skip
     for name, page in pages.items():
-        print(f"{name:<12} page {page.stat().st_size / 1e6:6.1f} MB  drawn in "
+        print(f"{name:<12} page {_size(page.stat().st_size)}  drawn in "
               f"{_shown(times[name], args.timeout)}; peak PSS {peaks[name] / 1e6:,.0f} MB")  # fmt: skip
     shutil.rmtree(home, ignore_errors=True)
 

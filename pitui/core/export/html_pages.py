@@ -85,7 +85,7 @@ class PagedExport:
         document, folder = self.document, self.folder_name(index_name)
         unit, count = document.unit, len(document.starts)
         note = (
-            f"**Pages:** this export's {count:,} {unit} are in {len(self.parts)} pages, in the "
+            f"**Parts:** this export's {count:,} {unit} are in {len(self.parts)} parts, in the "
             f"folder {inline_code(folder)} beside this file (keep them together to share it; "
             "the Markdown export is one file)"
         )
