@@ -163,7 +163,12 @@ def _write_folder(folder: Path, pages: Iterator[tuple[str, Iterator[bytes]]]) ->
             write_whole([temporary / Path(relative).name], parts)
         if _existing(folder) is not None:
             os.rename(folder, old)
-        os.rename(temporary, folder)
+        try:
+            os.rename(temporary, folder)
+        except OSError:
+            if _existing(old) is not None:
+                os.rename(old, folder)  # the parts there before, back in place
+            raise
     except OSError as error:
         raise PituiError(os_message("cannot write", folder, error)) from None
     finally:
