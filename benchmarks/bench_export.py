@@ -80,13 +80,19 @@ def main() -> None:
     print(f"{'whole process':28}{'pitui export':>14}{'Pi load+ctx':>13}{'ratio':>8}{'MB out':>8}")
     for form in forms:
         ours = best(runs[form])
-        out_mb = (OUT / f"export.{form}").stat().st_size / 1e6
+        out_mb = _written(OUT / f"export.{form}") / 1e6
         label = f"{form}: time (s), best of {args.repeats}"
         print(f"{label:28}{ours[0]:>14.2f}{pi[0]:>13.2f}{ours[0] / pi[0]:>8.2f}{out_mb:>8.1f}")
         label = f"{form}: CPU time (s)"
         print(f"{label:28}{ours[1]:>14.2f}{pi[1]:>13.2f}{ours[1] / pi[1]:>8.2f}")
         label = f"{form}: peak RSS (MB)"
         print(f"{label:28}{ours[2]:>14.0f}{pi[2]:>13.0f}{ours[2] / pi[2]:>8.2f}")
+
+
+def _written(path: Path) -> int:
+    """The bytes of an export: its file, and the parts beside it of a paged HTML export."""
+    parts = path.with_name(path.stem + "-parts")
+    return path.stat().st_size + sum(p.stat().st_size for p in parts.glob("part-*.html"))
 
 
 if __name__ == "__main__":

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 from pitui.commands.progress import progress_on_stderr
 from pitui.core.errors import PituiError
-from pitui.core.export.destination import destination, proposed_name, write_export
-from pitui.core.export.export import export_session
+from pitui.core.export.destination import destination, proposed_name, write_result
+from pitui.core.export.export import ExportResult, export_session
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES, EXTENSIONS, FORMATS, ExportOptions
 from pitui.core.rows.safe_text import inert_path
 from pitui.core.session.session import Session
@@ -54,14 +55,27 @@ def run(args: argparse.Namespace) -> int:
         else:
             name = proposed_name(result.name, EXTENSIONS[args.format], args.context)
             path, chosen = destination(args.output, name)
-            path = write_export(
-                path, result.parts, force=args.force, source=session.path, numbered=chosen
+            path = write_result(
+                path, result, force=args.force, source=session.path, numbered=chosen
             )
     if not streamed:
-        print(f"wrote {inert_path(str(path))}", file=sys.stderr)
+        print(f"wrote {inert_path(str(path))}{_parts_note(result, path)}", file=sys.stderr)
+    elif result.paged is not None:
+        print(
+            "pitui: a page this large opens slowly in a browser; "
+            "with -o PATH it is written as pages that open in seconds",
+            file=sys.stderr,
+        )
     if args.redact:
         print(redaction_report(result.redacted), file=sys.stderr)
     return 0
+
+
+def _parts_note(result: ExportResult, path: Path) -> str:
+    if result.paged is None:
+        return ""
+    folder = path.with_name(result.paged.folder_name(path.name))
+    return f" and its {len(result.paged.parts)} parts in {inert_path(str(folder))}/"
 
 
 def _write_stdout(parts: Iterable[bytes]) -> None:

@@ -338,7 +338,9 @@ def test_a_file_a_writer_has_just_made_at_the_path_is_waited_for(
             opened.append(target)
             target.touch()
             if line_comes:
-                later = threading.Timer(0.3, run_writer, [["append", str(path), entry(ENTRIES + 2)]])
+                later = threading.Timer(
+                    0.3, run_writer, [["append", str(path), entry(ENTRIES + 2)]]
+                )
                 later.start()
         real(source, target)
 

@@ -10,6 +10,7 @@ from test_session_screen import loaded, session_path
 from ui_helpers import settle, toasts
 from waiting import wait_for
 
+from pitui.core.export import html_pages
 from pitui.core.session.session import Session
 from pitui.ui.modals.export import ExportModal
 from pitui.ui.screens.picker import PickerScreen
@@ -56,6 +57,33 @@ async def test_session_screen_exports_the_highlighted_branch(
     later = session.tree.path_to(session.tree.leaf.id)[-1].id
     assert later != leaf and f"<code>{later}</code>" not in page  # only the highlighted branch
     assert path.read_bytes() == before
+
+
+async def test_a_large_html_export_is_an_index_and_its_parts(
+    app_factory: Any, demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(html_pages, "PART_CHARS", 500)  # a few entries a part
+    monkeypatch.chdir(tmp_path)
+    path = session_path(demo_root, "Fix rounding bug in checkout totals")
+    async with app_factory(sessions_root=None, session_file=path).run_test(
+        size=SIZE, notifications=True
+    ) as pilot:
+        await loaded(pilot)
+        await pilot.press("alt+e")
+        modal = pilot.app.screen
+        assert isinstance(modal, ExportModal)
+        await pilot.click("#format-html")
+        await settle(pilot)
+        index = Path(modal.query_one("#export-path").value)
+        await pilot.click("#export-go")
+        await wait_for(pilot, index.exists)
+        await settle(pilot)
+        notes = toasts(pilot.app)
+    parts = sorted(index.with_name(index.stem + "-parts").iterdir())
+    assert len(parts) > 1 and all(
+        f'href="{index.stem}-parts/{p.name}"' in index.read_text() for p in parts
+    )
+    assert any(f"Exported to {index} and {len(parts)} parts beside it" in n for n in notes)
 
 
 async def test_picker_exports_context_and_refuses_an_existing_file(

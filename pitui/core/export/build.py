@@ -91,6 +91,7 @@ def branch_document(
     renderer = MessageRenderer(max_tool_lines)
     totals = Totals()
     blocks: list[Block] = []
+    starts: list[int] = []
     with collector_paused():  # a block an entry: the collector would walk them again and again
         for done, (_, raw) in enumerate(entry_raws(path)):
             if progress is not None:
@@ -98,10 +99,11 @@ def branch_document(
             raw = redactor.entry(raw)
             if raw.get("type") == "message":
                 totals.add(raw.get("message"))
+            starts.append(len(blocks))
             blocks.extend(entry_blocks(raw, renderer))
     header = _session_header(session, redactor, leaf, f"{len(path):,} entries on the branch")
     title = _title(session, redactor, totals)
-    return Document(title, header + totals.header(), blocks, name=title)
+    return Document(title, header + totals.header(), blocks, name=title, starts=starts)
 
 
 def context_document(
@@ -120,11 +122,13 @@ def context_document(
     renderer = MessageRenderer(max_tool_lines)
     totals = Totals()
     blocks: list[Block] = []
+    starts: list[int] = []
     for number, message in enumerate(context.messages, 1):
         if progress is not None:
             progress(number - 1, len(context.messages))
         message = redactor.value(message)
         totals.add(message)
+        starts.append(len(blocks))
         blocks.extend(
             renderer.blocks(message, message_heading(message).replace("### ", f"### {number}. ", 1))
         )
@@ -145,7 +149,14 @@ def context_document(
         session, redactor, leaf, f"{len(context.path):,} entries on the branch"
     )
     title = _title(session, redactor, totals)
-    return Document("Context: " + title, [summary, settings, *header], blocks, name=title)
+    return Document(
+        "Context: " + title,
+        [summary, settings, *header],
+        blocks,
+        name=title,
+        starts=starts,
+        unit="messages",
+    )
 
 
 def _session_header(

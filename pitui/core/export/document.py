@@ -58,6 +58,8 @@ class Document:
     header: list[str] = field(default_factory=list)  # Markdown list items
     blocks: list[Block] = field(default_factory=list)
     name: str = ""  # what to name the file after: the session's name or first message
+    starts: list[int] = field(default_factory=list)  # the index of each entry's first block
+    unit: str = "entries"  # what `starts` counts: entries of a branch, messages of a context
 
 
 def markdown_parts(document: Document) -> Iterator[bytes]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitui.core.errors import PituiError
 from pitui.core.export.build import branch_document, context_document, resolve_leaf
@@ -20,16 +20,21 @@ from pitui.core.export.steps import Progress, Steps
 from pitui.core.format.jsvalues import js_truthy
 from pitui.core.session.session import Session
 
+if TYPE_CHECKING:
+    from pitui.core.export.html_pages import PagedExport
+
 
 @dataclass(slots=True)
 class ExportResult:
     """An export: its UTF-8 text comes in `parts`, made as they are read, once (write them
-    one after the other), or whole as `text` (kept)."""
+    one after the other), or whole as `text` (kept). An HTML export too large for a browser
+    to open in seconds also has `paged`: the same as pages, to write to a file instead."""
 
     parts: Iterator[bytes]
     redacted: Counter[str]
     name: str  # the session's name or first user message, to name the file after
     _text: str | None = None
+    paged: PagedExport | None = None
 
     @property
     def text(self) -> str:
@@ -68,13 +73,16 @@ def export_session(
         max_tool_lines=options.max_tool_lines,
         progress=steps.phase(0),
     )
+    paged = None
     if html:
         from pitui.core.export.html import html_parts  # deferred: see ARCHITECTURE.md
+        from pitui.core.export.html_pages import paged_export
 
         parts: Iterator[bytes] = (part.encode() for part in html_parts(document, steps.phase(1)))
+        paged = paged_export(document, steps.phase(1), steps.done)
     else:
         parts = markdown_parts(document)
-    return ExportResult(_then(parts, steps.done), redactor.counts, document.name)
+    return ExportResult(_then(parts, steps.done), redactor.counts, document.name, paged=paged)
 
 
 def _then(parts: Iterable[bytes], done: Callable[[], None]) -> Iterator[bytes]:

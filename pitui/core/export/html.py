@@ -56,6 +56,7 @@ table { border-collapse: collapse; }
 td, th { border: 1px solid var(--border); padding: .2rem .5rem; }
 em { color: var(--muted); }
 main > * { content-visibility: auto; contain-intrinsic-size: auto 3rem; }
+nav { margin: 1rem 0; color: var(--muted); }
 """
 # Past these, a block is folded in a <details> (a browser then lays out only its summary: a
 # 100k-entry page opens in seconds); its summary says its size and begins its first line.
@@ -178,6 +179,14 @@ def html_parts(
 ) -> Iterator[str]:
     """The page in pieces (one a block), each made when it is asked for;
     `progress(done, total)` counts the blocks."""
+    yield page_head(document.title, document.header)
+    yield from blocks_html(document.blocks, progress)
+    yield page_end()
+
+
+def page_head(title: str, header: list[str], nav: str = "") -> str:
+    """A page's head, its title and header (Markdown list items), `nav` (HTML) after them,
+    and the opening of its `<main>`."""
     head = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -187,25 +196,39 @@ def html_parts(
         '<meta name="referrer" content="no-referrer">',
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'\">",
-        f"<title>{html.escape(inert(document.title))}</title>",
+        f"<title>{html.escape(inert(title))}</title>",
         f"<style>{STYLE}</style>",
         "</head>",
         "<body>",
         "<header>",
-        render_markdown(f"# {escape_inline(document.title)}"),
-        render_markdown("\n".join(f"- {line}" for line in document.header)),
+        render_markdown(f"# {escape_inline(title)}"),
+        render_markdown("\n".join(f"- {line}" for line in header)),
         "</header>",
+        *([nav] if nav else []),
         "<main>",
     ]
-    yield "".join(part + "\n" for part in head)
-    blocks = document.blocks
+    return "".join(part + "\n" for part in head)
+
+
+def page_end(nav: str = "") -> str:
+    """The end of a page: its `<main>` closed, `nav` (HTML) after it."""
+    return "</main>\n" + (nav + "\n" if nav else "") + "</body>\n</html>\n"
+
+
+def blocks_html(
+    blocks: list[Block],
+    progress: Callable[[int, int], None] | None = None,
+    done: int = 0,
+    total: int | None = None,
+) -> Iterator[str]:
+    """Blocks' HTML a few hundred at a time; `progress(done + n, total)` as they are made."""
+    total = len(blocks) if total is None else total
     for at in range(0, len(blocks), CHUNK):  # written a few hundred blocks at a time
         if progress is not None:
-            progress(at, len(blocks))
+            progress(done + at, total)
         chunk = blocks[at : at + CHUNK]
         # a code block's fences are inert: its text tells
         yield _chunk_html(chunk, is_inert("".join(block.text for block in chunk)))
-    yield "</main>\n</body>\n</html>\n"
 
 
 def _chunk_html(blocks: list[Block], clean: bool) -> str:

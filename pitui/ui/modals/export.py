@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
 
 from pitui.core.errors import PituiError
-from pitui.core.export.destination import proposed_name, write_export
+from pitui.core.export.destination import proposed_name, write_result
 from pitui.core.export.options import EXTENSIONS, FORMATS, ExportOptions
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
@@ -168,13 +168,15 @@ def _export(
         if leaf_id is not None and session.tree.get(leaf_id) is None:
             leaf_id = None  # the entry is gone (the file was replaced): its leaf instead
         result = export_session(session, leaf_id, request.options, progress)
-        written = write_export(request.destination, result.parts, source=session.path)
+        written = write_result(request.destination, result, source=session.path)
     except (PituiError, OSError) as error:
         screen.app.call_from_thread(
             screen.notify, line(f"Export failed: {error}"), severity="error"
         )
         return
     note = f"Exported to {written}"
+    if result.paged is not None:
+        note += f" and {len(result.paged.parts)} parts beside it"
     if request.options.redact:
         counts = result.redacted
         note += f" ({sum(counts.values())} secrets redacted)" if counts else " (no secret found)"
