@@ -49,3 +49,21 @@ async def test_the_preview_says_which_process_holds_the_session_open(app_factory
             preview.show(replace(preview.summary, message_count=1))  # shown again
             await wait_for(pilot, lambda: not preview.reading, "the preview read again")
             assert f"open in  pi (pid {process.pid})" in plain(body, 120)
+
+
+async def test_a_session_changing_under_the_preview_leaves_the_footer_be(
+    app_factory: Any,
+) -> None:
+    """The footer is rebuilt when Alt+M comes or goes, not on every read of the preview."""
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        picker = await started(pilot)
+        preview = picker.query_one(SessionPreview)
+        await wait_for(pilot, lambda: not preview.reading, "the first preview")
+        await pilot.pause()
+        keys = list(picker.query("FooterKey"))
+        summary = preview.summary
+        for n in range(5):
+            preview.show(replace(summary, message_count=summary.message_count + n + 1))
+            await wait_for(pilot, lambda: not preview.reading, "the preview read again")
+            await pilot.pause()
+        assert keys and list(picker.query("FooterKey")) == keys
