@@ -12,7 +12,7 @@ from __future__ import annotations
 from textual.dom import DOMNode
 
 # Where Textual keeps those watchers: {attribute: [(owner, callback)]} on the watched object,
-# set by `textual.reactive._watch` under this literal name (textual 0.x to 8.x). No public
+# set by `textual.reactive._watch` under this literal name (as of textual 8.2). No public
 # way to remove one exists (textualize/textual#6666), so this module alone reads it.
 _WATCHERS = "__watchers"
 
