@@ -173,7 +173,8 @@ class SessionReader:
 
     def _read_chunks(self, source: LineSource, batch: ReadBatch, progress: Progress | None) -> None:
         """Everything after `self.offset`, a chunk at a time into one buffer (memory stays
-        one chunk). Each chunk starts at the first unconsumed byte, so a line cut by a
+        one chunk, or what is left to read when less: a refresh reads a line or two, not a
+        zeroed 16 MB). Each chunk starts at the first unconsumed byte, so a line cut by a
         chunk's end is read again whole rather than glued together; a line longer than a
         chunk takes a larger buffer (twice, at most to the end of the file), allocated once
         the smaller one is freed: memory holds one copy of the line. One byte more than the
@@ -201,7 +202,8 @@ class SessionReader:
                 del buffer
                 buffer = bytearray(max(size, got + 1))
             elif len(buffer) < CHUNK_SIZE:  # the file grew while it was being read
-                buffer = bytearray(CHUNK_SIZE)
+                del buffer  # sized to what it holds now: a line or two when Pi is writing
+                buffer = bytearray(max(1, min(CHUNK_SIZE, source.size() - self.offset + 1)))
 
     def _skip_line(self, source: LineSource, buffer: bytearray, got: int, batch: ReadBatch) -> bool:
         """Pass over a line longer than `buffer` (its first `got` bytes) that cannot be JSON,

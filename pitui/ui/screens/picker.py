@@ -95,6 +95,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._shown: SearchRequest | None = None  # the question the list on screen answers
         self._answer_due = False  # a search was asked and its answer has not come yet
         self._queued: Callable[[], None] | None = None  # an action pressed before the answer
+        self._move_offered = False  # Alt+M is in the footer (the preview's folder is gone)
 
     def compose(self) -> ComposeResult:
         yield SearchBox(
@@ -568,7 +569,12 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
 
     @on(SessionPreview.Loaded)
     def _preview_loaded(self) -> None:
-        self.refresh_bindings()  # Alt+M comes and goes with the session highlighted
+        """Alt+M comes and goes with the session highlighted. The footer is rebuilt only
+        then: a session being written loads its preview again up to 4 times a second."""
+        offered = bool(self.check_action("move_folder", ()))
+        if offered != self._move_offered:
+            self._move_offered = offered
+            self.refresh_bindings()
 
     def action_trash_view(self) -> None:
         picker_actions.show_trash(self.app)

@@ -29,6 +29,7 @@ from pitui.core.rows.safe_text import escape_json_c1, one_line, visible
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
 from pitui.ui.display_text import human_size
+from pitui.ui.watches import forget_watches
 
 CODE_THEME = "monokai"  # code and JSON on a dark theme
 LIGHT_CODE_THEME = "default"  # on a light one (monokai's own background is dark)
@@ -65,6 +66,9 @@ class ThemedCode(Static):
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._restyle, init=True)
+
+    def on_unmount(self) -> None:
+        forget_watches(self, self.app)  # else the app's `theme` keeps this part alive
 
     def _restyle(self, _theme: str | None = None) -> None:
         dark = self.app.current_theme.dark

@@ -21,6 +21,8 @@ from pitui.core.entry_search.search import session_matches
 from pitui.core.live.open_by import holders_of
 from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import one_line, visible
+from pitui.core.session.entry import Entry
+from pitui.core.session.followed import FollowedSession
 from pitui.core.session.reader import NotASession
 from pitui.core.session.session import Session
 from pitui.ui.display_text import cost, count, stamp, tilde
@@ -32,20 +34,46 @@ EXCERPT_CHARS = 400
 MATCHES_SHOWN = 3
 
 
-def exchanges(path: Path) -> list[tuple[str, str]]:
-    """(role, text) of the first and the last user/assistant exchange on the file's leaf path."""
-    if os.path.getsize(path) > PREVIEW_MAX_BYTES:
-        return []
-    session = Session(path)
-    leaf = session.tree.leaf
-    path_entries = session.tree.path_to(leaf.id) if leaf else []
-    talk = [e for e in path_entries if e.role in ("user", "assistant")]
-    talk = [e for e in talk if message_text(e.message).strip()]
-    picked = talk[:2] if len(talk) <= 4 else [*talk[:2], *talk[-2:]]
-    out = [(str(e.role), message_text(e.message).strip()[:EXCERPT_CHARS]) for e in picked]
-    if len(talk) > 4:
-        out.insert(2, ("...", f"{len(talk) - 4} more messages"))
-    return out
+class Exchanges:
+    """(role, text) of the first and the last user/assistant exchange on a file's leaf path.
+
+    The session last asked for is kept: asked again as it is being written (up to 4 times
+    a second), only what was appended is read, and only its new messages are looked at.
+    Message texts are read again when needed, not kept: the session stays its entries."""
+
+    def __init__(self) -> None:
+        self._followed = FollowedSession()
+        self._says: dict[int, bool] = {}  # by entry index: whether the message says anything
+
+    def of(self, path: Path) -> list[tuple[str, str]]:
+        if os.path.getsize(path) > PREVIEW_MAX_BYTES:
+            self._followed.forget()
+            return []
+        with self._followed.use(path) as (session, update):
+            if update.reset:
+                self._says = {}
+            return self._picked(session)
+
+    def _picked(self, session: Session) -> list[tuple[str, str]]:
+        leaf = session.tree.leaf
+        path_entries = session.tree.path_to(leaf.id) if leaf else []
+        talk = [e for e in path_entries if e.role in ("user", "assistant") and self._said(e)]
+        picked = talk[:2] if len(talk) <= 4 else [*talk[:2], *talk[-2:]]
+        out = [(str(e.role), _text(e)[:EXCERPT_CHARS]) for e in picked]
+        if len(talk) > 4:
+            out.insert(2, ("...", f"{len(talk) - 4} more messages"))
+        return out
+
+    def _said(self, entry: Entry) -> bool:
+        says = self._says.get(entry.index)
+        if says is None:
+            says = self._says[entry.index] = bool(_text(entry))
+        return says
+
+
+def _text(entry: Entry) -> str:
+    message = entry.read_raw().get("message")
+    return message_text(message).strip() if isinstance(message, dict) else ""
 
 
 ROLE_STYLES = {"user": "bold cyan", "assistant": "bold green", "tool": "bold yellow"}
@@ -72,6 +100,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         self.summary: Any = None
         self.home: str | None = None
         self._exchanges: list[tuple[str, str]] = []
+        self._exchanges_of = Exchanges()  # read in thread workers, kept for the next read
         self._marks: tuple[bool, tuple[str, ...]] = (False, ())
         self._matches: tuple[list[Any], int] = ([], 0)
         self.search_text = ""  # the picker's search: its matching entries are shown
@@ -116,7 +145,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
     def _load_exchanges(self, path: Path, query: str, cwd: Any = "") -> None:
         matches: tuple[list[Any], int] = ([], 0)
         try:
-            found = exchanges(path)
+            found = self._exchanges_of.of(path)
             if query.strip() and os.path.getsize(path) <= PREVIEW_MAX_BYTES:
                 matches = session_matches(str(path), query, MATCHES_SHOWN)
         except (NotASession, OSError) as error:

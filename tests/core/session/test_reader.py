@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from entry_builders import header
@@ -372,3 +373,36 @@ def test_same_size_edit_with_mtime_set_back_reloads(tmp_path: Path) -> None:
         fh.write(line(entry(30, 29)))
     batch = reader.refresh()
     assert not batch.reset and [e.id for e in batch.entries] == ["e0000030"]
+
+
+def test_a_small_file_growing_while_read_takes_no_whole_chunk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refresh while Pi writes: the buffer is sized to what is left to read, also once the
+    file is seen to have grown during the read (it took a zeroed 16 MB chunk then)."""
+    data = line(HEADER) + b"".join(line(entry(i, i - 1 if i else None)) for i in range(60))
+    path = write(tmp_path / "s.jsonl", data)
+    whole = SessionReader(path).read()
+    real_stat = LineSource.stat
+    stats: list[int] = []
+
+    def taken_early(self: LineSource) -> object:  # the size seen before the rest came
+        stat = real_stat(self)
+        stats.append(stat.st_size)
+        size = 300 if len(stats) == 1 else stat.st_size
+        return SimpleNamespace(st_size=size, st_mtime_ns=stat.st_mtime_ns, st_ctime_ns=0)
+
+    reads: list[int] = []
+    read_into = LineSource.read_into
+
+    def counted(self: LineSource, buffer: bytearray, start: int) -> int:
+        reads.append(len(buffer))
+        return read_into(self, buffer, start)
+
+    monkeypatch.setattr(LineSource, "stat", taken_early)
+    monkeypatch.setattr(LineSource, "read_into", counted)
+    batch = SessionReader(path).read()
+    assert [(e.id, e.line, e.offset, e.raw) for e in batch.entries] == [
+        (e.id, e.line, e.offset, e.raw) for e in whole.entries
+    ]
+    assert len(reads) > 1 and max(reads) <= len(data) + 1
