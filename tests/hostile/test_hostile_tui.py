@@ -133,13 +133,13 @@ async def browse(pilot: Any, screen: SessionScreen) -> None:
         assert screen.query_one(MessagePane).entry is None
         return
     await pilot.press("home")
-    assert tree.cursor == 0
+    assert tree.cursor_line == 0
     await visit(pilot, screen, tree)
     for _ in range(min(VISIT, count - 1)):
         await pilot.press("down")
         await visit(pilot, screen, tree)
     await pilot.press("end")
-    assert tree.cursor == count - 1
+    assert tree.cursor_line == count - 1
     await visit(pilot, screen, tree)
     for _ in range(min(VISIT, count - 1)):
         await pilot.press("up")

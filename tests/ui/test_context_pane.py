@@ -144,7 +144,7 @@ async def test_enter_and_click_post_entry_selected() -> None:
         await pilot.click(ContextList, offset=(5, 5))
         await pilot.pause()
         assert app.selected[-1] == (pane, "a2")
-        assert app.query_one(ContextList).cursor == 5
+        assert app.query_one(ContextList).cursor_line == 5
 
 
 async def test_retained_tail_and_empty_and_none() -> None:

@@ -100,7 +100,7 @@ async def test_tool_rows_keep_the_row_background_to_the_edge(app_factory: Any, t
         tree = app.screen.query_one(EntryTree)
         width, top = tree.scrollable_content_region.width, tree.scroll_offset.y
         shown = range(top, min(len(tree.rows), top + tree.scrollable_content_region.height))
-        tools = [i for i in shown if tree.rows[i].text.startswith("[") and i != tree.cursor]
+        tools = [i for i in shown if tree.rows[i].text.startswith("[") and i != tree.cursor_line]
         assert tools
         for index in tools:
             strip = tree.render_line(index - top)

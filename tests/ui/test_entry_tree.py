@@ -63,7 +63,7 @@ async def test_keys_move_cursor_and_post_highlighted() -> None:
         assert all(m.control is tree for m in app.messages)
         await pilot.press("home")
         await pilot.pause()
-        assert tree.cursor == 0 and highlighted_ids(app)[-1] == "r"
+        assert tree.cursor_line == 0 and highlighted_ids(app)[-1] == "r"
         await pilot.press("end")
         await pilot.pause()
         assert highlighted_ids(app)[-1] == "b1a"
@@ -131,12 +131,12 @@ async def test_append_keeps_highlight_and_follows_end() -> None:
     async with app.run_test(size=(60, 8)) as pilot:
         tree = app.query_one(EntryTree)
         await pilot.pause()
-        assert tree.cursor == 19  # on the leaf: follow mode
+        assert tree.cursor_line == 19  # on the leaf: follow mode
         batch = entries(raws[20:25], 20)
         source.extend(batch)
         tree.append(batch)
         await pilot.pause()
-        assert tree.cursor == 24 and tree.highlighted.id == "e24"
+        assert tree.cursor_line == 24 and tree.highlighted.id == "e24"
         assert tree.scroll_offset.y == 25 - tree.scrollable_content_region.height
         await pilot.press("home", "down")
         await pilot.pause()
@@ -172,7 +172,7 @@ async def test_click_selects_row() -> None:
         tree = app.query_one(EntryTree)
         await pilot.click(EntryTree, offset=(5, 1))
         await pilot.pause()
-        assert tree.cursor == 1 and highlighted_ids(app)[-1] == "a"
+        assert tree.cursor_line == 1 and highlighted_ids(app)[-1] == "a"
 
 
 async def test_session_text_is_inert() -> None:

@@ -155,8 +155,8 @@ async def test_a_remapped_select_down_moves_the_list_from_the_search_box(
         picker = await started(pilot)
         table = picker.query_one(SessionTable)
         await pilot.press("ctrl+j")  # from the search box, as Pi
-        assert table.cursor == 1 and picker.focused is picker.query_one("#search")
+        assert table.cursor_line == 1 and picker.focused is picker.query_one("#search")
         await pilot.press("ctrl+j")
-        assert table.cursor == 2
+        assert table.cursor_line == 2
         await pilot.press("down")  # no longer the key
-        assert table.cursor == 2
+        assert table.cursor_line == 2

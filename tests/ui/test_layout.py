@@ -114,3 +114,19 @@ async def test_the_footer_shows_every_label_and_f1_help_at_80_columns(
         await open_session(pilot, "rounding")
         footer = screen_lines(pilot.app)[-1]
         assert "f1 Help" in footer and "esc Back" in footer and "^k palette" in footer
+
+
+async def test_the_session_footer_shows_alt_w_files_where_it_fits_and_always_f1(
+    app_factory: Any,
+) -> None:
+    from ui_helpers import screen_lines, started
+
+    async with app_factory().run_test(size=(160, 30)) as pilot:
+        await started(pilot)
+        await open_session(pilot, "rounding")
+        for width, shown in ((160, True), (80, False), (160, True)):
+            await pilot.resize_terminal(width, 30)
+            await settle(pilot)
+            footer = screen_lines(pilot.app)[-1]
+            assert ("Files" in footer) is shown, footer
+            assert "f1 Help" in footer and "esc Back" in footer, footer

@@ -58,9 +58,9 @@ async def test_cycle_back_and_page_keys(app_factory: Any) -> None:
         page = tree.scrollable_content_region.height
         assert len(tree.rows) > page
         await pilot.press("right")  # Pi: Right pages down
-        assert tree.cursor == page
+        assert tree.cursor_line == page
         await pilot.press("left")
-        assert tree.cursor == 0
+        assert tree.cursor_line == 0
 
 
 async def test_shift_t_label_times_and_delete_trashes(app_factory: Any) -> None:
@@ -129,7 +129,7 @@ async def test_typing_filters_the_tree_with_a_counter_and_esc_clears_first(
         expected = [model.rows[i].entry.id for i in model.search("cents")]
         assert [r.entry.id for r in tree.rows] == expected  # Pi's tokens over Pi's text
         count = screen.query_one("#tree-search-count")
-        assert str(count.render()) == f"({tree.cursor + 1}/{shown})"
+        assert str(count.render()) == f"({tree.cursor_line + 1}/{shown})"
         assert screen.focused is tree and len(tree.rows) == shown  # the tree kept the keys
         await pilot.press("home", "ctrl+n")
         assert str(count.render()) == f"(2/{shown})"

@@ -268,7 +268,7 @@ async def test_after_moving_in_the_list_every_letter_searches(
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         await pilot.press("down")
-        assert picker.query_one(SessionTable).cursor == 1
+        assert picker.query_one(SessionTable).cursor_line == 1
         assert picker.focused is picker.query_one("#search")  # as Pi: the box keeps the keys
         await pilot.press(*"frpc?")  # once resume, fork, help
         assert picker.query_one("#search").value == "frpc?"

@@ -45,12 +45,12 @@ async def test_new_query_highlights_its_first_row(app_factory: Any) -> None:
         target = next(i for i, t in enumerate(titles) if "Checkout" in t and i > 0)
         for _ in range(target):  # from the search box, as Pi: each Down moves
             await pilot.press("down")
-        assert table.cursor == target
+        assert table.cursor_line == target
         kept = table.highlighted
         await pilot.press(*"checkout")
         await answered(pilot, picker)
         assert kept in [r.summary for r in picker.rows]  # still listed, yet not kept
-        assert table.cursor == 0 and table.highlighted is first_shown(picker)
+        assert table.cursor_line == 0 and table.highlighted is first_shown(picker)
         assert picker.query_one(SessionPreview).summary is table.highlighted
         status = plain(picker.query_one("#picker-status"), 200)
         assert f"{len(picker.rows)} shown" in status and len(picker.rows) < 12
@@ -62,10 +62,10 @@ async def test_sort_scope_and_filter_highlight_the_first_row(app_factory: Any, k
         picker = await started(pilot)
         table = picker.query_one(SessionTable)
         await pilot.press("down", "down")
-        assert table.cursor == 2
+        assert table.cursor_line == 2
         await pilot.press(key)
         await answered(pilot, picker)
-        assert picker.rows and table.cursor == 0
+        assert picker.rows and table.cursor_line == 0
         assert picker.query_one(SessionPreview).summary is first_shown(picker)
 
 

@@ -75,15 +75,15 @@ async def test_a_session_opened_from_a_search_shows_every_entry_its_matches_mark
         everything = len(tree.model.rows)
         assert len(tree.rows) == everything and tree.marking
         matches = tree.model.search("cents")
-        assert len(matches) >= 2 and tree.cursor == matches[0]
+        assert len(matches) >= 2 and tree.cursor_line == matches[0]
         assert "(1/" in plain(screen.query_one("#tree-search-count"))
         marked = [i for i in range(everything) if tree._search.is_match(i)]
         assert marked == matches  # and no other row
         await pilot.press("ctrl+n")
-        assert tree.cursor == matches[1]
+        assert tree.cursor_line == matches[1]
         assert f"(2/{len(matches)})" in plain(screen.query_one("#tree-search-count"))
         await pilot.press("ctrl+p", "ctrl+p")  # wraps to the last
-        assert tree.cursor == matches[-1]
+        assert tree.cursor_line == matches[-1]
         # pi appends a line: it shows (a filtered tree kept it hidden)
         leaf = screen.live.session.tree.leaf
         line = {
@@ -195,12 +195,12 @@ async def test_tree_search_and_next_match(app_factory: Any) -> None:
         await settle(pilot)
         assert screen.query_one("#tree-search-bar").display and screen.focused is tree
         assert "cents" in str(screen.query_one("#tree-search").render())
-        first = tree.cursor
+        first = tree.cursor_line
         assert "cents" in entry_text(tree.highlighted).lower()
         await pilot.press("ctrl+n")
-        assert tree.cursor != first
+        assert tree.cursor_line != first
         await pilot.press("ctrl+p")
-        assert tree.cursor == first
+        assert tree.cursor_line == first
 
 
 async def test_label_set_and_clear(app_factory: Any) -> None:

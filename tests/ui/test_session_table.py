@@ -147,19 +147,19 @@ async def test_moves_keep_the_cursor_visible() -> None:
         page = table.scrollable_content_region.height - 1
         table.action_cursor(1)
         table.action_cursor(1)
-        assert table.cursor == 2
+        assert table.cursor_line == 2
         table.action_page(1)
-        assert table.cursor == 2 + page
-        table.action_last()
+        assert table.cursor_line == 2 + page
+        table.action_jump(-1)
         await pilot.pause()
-        assert table.cursor == 999 and table.highlighted.path == "/s/00999.jsonl"
+        assert table.cursor_line == 999 and table.highlighted.path == "/s/00999.jsonl"
         assert table.scroll_offset.y == 1000 - page  # the last row is on screen
         assert "named 999" in line(table, page)
         table.action_page(-1)
-        assert table.cursor == 999 - page
-        table.action_first()
+        assert table.cursor_line == 999 - page
+        table.action_jump(0)
         await pilot.pause()
-        assert table.cursor == 0 and table.scroll_offset.y == 0
+        assert table.cursor_line == 0 and table.scroll_offset.y == 0
         table.action_select()
         await pilot.pause()
         assert app.selected[-1].path == "/s/00000.jsonl"
@@ -174,12 +174,12 @@ async def test_click_highlights_then_opens() -> None:
         await pilot.pause()
         await pilot.click(SessionTable, offset=(5, 4))  # header line + row index 3
         await pilot.pause()
-        assert table.cursor == 3 and not app.selected
+        assert table.cursor_line == 3 and not app.selected
         await pilot.click(SessionTable, offset=(5, 4))
         await pilot.pause()
         assert app.selected[-1].path == "/s/00003.jsonl"
         await pilot.click(SessionTable, offset=(5, 0))  # the header: nothing
-        assert table.cursor == 3
+        assert table.cursor_line == 3
 
 
 async def test_new_rows_keep_the_highlighted_session() -> None:
@@ -190,9 +190,9 @@ async def test_new_rows_keep_the_highlighted_session() -> None:
         show(table, found)
         table.move_to(20)
         show(table, found[10:])
-        assert table.highlighted.path == found[20].summary.path and table.cursor == 10
+        assert table.highlighted.path == found[20].summary.path and table.cursor_line == 10
         show(table, found[30:])  # gone: back to the first row
-        assert table.cursor == 0
+        assert table.cursor_line == 0
         show(table, [])
         await pilot.pause()
         assert table.highlighted is None and app.highlights[-1] is None

@@ -40,11 +40,11 @@ async def test_breakdown_as_du_and_enter_jumps(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         tree = screen.query_one(EntryTree)
-        start, before = tree.highlighted, tree.cursor
+        start, before = tree.highlighted, tree.cursor_line
         await open_sizes(pilot)
         await pilot.press("down", "escape")  # Esc: back, the cursor where it was
         await settle(pilot)
-        assert pilot.app.screen is screen and tree.cursor == before
+        assert pilot.app.screen is screen and tree.cursor_line == before
         view = await open_sizes(pilot, "alt+s")
         expected = lines_by_size(screen.path)
         assert [e.bytes for e in view.largest] == [size for size, _, _ in expected][:20]

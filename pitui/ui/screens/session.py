@@ -107,7 +107,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
             # over the panes, which stay: the tree keeps the focus and its keys
             yield TailPreview(id="session-tail")
         yield TreeSearchBar(tree, opening=self._opening_search, id="tree-search-bar")
-        yield FittingFooter()
+        yield FittingFooter(drop_first=["files"])
 
     def on_mount(self) -> None:
         if not self.query(EntryTree):  # the app quit while this screen was being built

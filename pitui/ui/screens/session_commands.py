@@ -150,8 +150,8 @@ class SessionCommands:
         """The message under the context pane's cursor when it has the focus, else the
         highlighted entry."""
         focused = self._screen.focused
-        if isinstance(focused, ContextList) and 0 <= focused.cursor < len(focused.rows):
-            return focused.rows[focused.cursor].entry_id
+        if isinstance(focused, ContextList) and (row := focused.highlighted_row) is not None:
+            return row.entry_id
         return self._screen.entry.id if self._screen.entry is not None else None
 
     def _context_edited(self, note: str, edit_id: str | None) -> None:

@@ -134,8 +134,7 @@ SESSION_BINDINGS: list[BindingType] = [
         "alt+w",
         "files",
         "Files",
-        id="session.files",
-        show=False,  # at 80 columns the footer would lose F1's "Help": in the help, as Alt+S
+        id="session.files",  # in the footer where it fits (the first key it drops)
         tooltip="The files this session read, wrote or edited; Enter shows their calls",
     ),
     Binding("escape", "back", "Back", id="session.back", tooltip="Back to the picker"),

@@ -12,14 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
@@ -27,6 +24,7 @@ from pitui.core.format.tokens import estimate_context_tokens, estimate_tokens
 from pitui.core.rows.render_text import entry_text, message_text
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.context import Context, ProjectedEntry, entry_messages
+from pitui.ui.widgets.cursor_list import CursorList
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 PREVIEW_CHARS = 300
@@ -158,18 +156,14 @@ def row_text(row: ContextRow) -> Text:
     return text
 
 
-class ContextList(ScrollView, can_focus=True):
-    """A cursor over `ContextRow`s, drawing only the visible lines."""
+class ContextList(CursorList[ContextRow], can_focus=True):
+    """A cursor over `ContextRow`s, drawing only the visible lines; a click shows its entry."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
         Binding("enter", "select", "Show entry", id="context_pane.select"),
     ]
+    PAGE_OVERLAP = 1
+    CLICK_SELECTS = "always"
     DEFAULT_CSS = """
     ContextList { height: 1fr; overflow-x: hidden; }
     ContextList > .context-list--cursor { background: $accent 40%; }
@@ -177,56 +171,21 @@ class ContextList(ScrollView, can_focus=True):
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {"context-list--cursor"}
 
-    cursor: reactive[int] = reactive(0, always_update=True)
-
     class Selected(Message):
         def __init__(self, row: ContextRow) -> None:
             self.row = row
             super().__init__()
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.rows: list[ContextRow] = []
-
     def set_rows(self, rows: list[ContextRow]) -> None:
-        self.rows = rows
+        self._rows = rows
         self.virtual_size = Size(0, len(rows))
-        self.set_reactive(ContextList.cursor, 0)
+        self.set_reactive(ContextList.cursor_line, 0)
         self.scroll_to(0, 0, animate=False)
         self.refresh()
 
-    def validate_cursor(self, value: int) -> int:
-        return max(0, min(value, len(self.rows) - 1))
-
-    def watch_cursor(self, value: int) -> None:
-        top, height = round(self.scroll_offset.y), self.scrollable_content_region.height
-        if value < top:
-            self.scroll_to(y=value, animate=False)
-        elif height and value >= top + height:
-            self.scroll_to(y=value - height + 1, animate=False)
-        self.refresh()
-
-    def action_cursor(self, delta: int) -> None:
-        self.cursor += delta
-
-    def action_page(self, direction: int) -> None:
-        self.cursor += direction * max(1, self.scrollable_content_region.height - 1)
-
-    def action_jump(self, where: int) -> None:
-        self.cursor = where if where >= 0 else len(self.rows) - 1
-
     def action_select(self) -> None:
-        if 0 <= self.cursor < len(self.rows):
-            self.post_message(self.Selected(self.rows[self.cursor]))
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        row = round(self.scroll_offset.y) + offset.y
-        if 0 <= row < len(self.rows):
-            self.cursor = row
-            self.action_select()
+        if (row := self.highlighted_row) is not None:
+            self.post_message(self.Selected(row))
 
     def render_line(self, y: int) -> Strip:
         index = round(self.scroll_offset.y) + y
@@ -237,7 +196,7 @@ class ContextList(ScrollView, can_focus=True):
         text.truncate(width, overflow="ellipsis")
         segments = list(text.render(self.app.console))
         strip = Strip(segments).extend_cell_length(width).crop(0, width)
-        if index == self.cursor:
+        if index == self.cursor_line:
             cursor = self.get_component_rich_style("context-list--cursor")
             strip = strip.apply_style(cursor)
         return strip.apply_style(self.rich_style)

@@ -14,14 +14,15 @@ from typing import ClassVar
 
 from textual import events
 from textual.binding import BindingType
-from textual.geometry import Region, Size
-from textual.scroll_view import ScrollView
+from textual.geometry import Size
+from textual.message import Message
 from textual.strip import Strip
 
 from pitui.core.rows.row import Row
 from pitui.core.rows.rows import TreeRows
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
+from pitui.ui.widgets.cursor_list import CursorList
 from pitui.ui.widgets.entry_tree_keys import ENTRY_TREE_BINDINGS
 from pitui.ui.widgets.entry_tree_render import (
     COMPONENT_CLASSES,
@@ -35,13 +36,12 @@ from pitui.ui.widgets.widget_message import WidgetMessage
 
 _STYLE_CLASSES = STYLE_CLASSES  # the name tests/ui/test_contrast.py knows
 
-_NOTHING = object()  # no entry highlighted (as opposed to an entry whose id is None)
 
-
-class EntryTree(ScrollView, can_focus=True):
+class EntryTree(CursorList[Row], can_focus=True):
     """Rows of a session tree with a cursor, folding, filters and search."""
 
     BINDINGS: ClassVar[list[BindingType]] = ENTRY_TREE_BINDINGS
+    CLICK_SELECTS = "never"
     COMPONENT_CLASSES: ClassVar[set[str]] = COMPONENT_CLASSES
     DEFAULT_CSS = ENTRY_TREE_CSS
 
@@ -88,10 +88,8 @@ class EntryTree(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.model: TreeRows | None = None
-        self.cursor = 0
         self._filter = filter
         self._search = TreeSearch()
-        self._last_posted: object = _NOTHING
         self.renderer = RowRenderer(self)
         if tree is not None:
             self.load(tree)
@@ -115,8 +113,8 @@ class EntryTree(ScrollView, can_focus=True):
 
     @property
     def highlighted(self) -> Entry | None:
-        rows = self.rows
-        return rows[self.cursor].entry if 0 <= self.cursor < len(rows) else None
+        row = self.highlighted_row
+        return row.entry if row is not None else None
 
     def load(self, tree: SessionTree, rows: TreeRows | None = None) -> None:
         """Show a tree, cursor on its active leaf (as Pi's /tree opens). `rows`: the tree's
@@ -129,14 +127,14 @@ class EntryTree(ScrollView, can_focus=True):
         self.model = rows
         self.model.label_times = label_times
         self._after_change(self.model.nearest_index(tree.leaf.id if tree.leaf else None) or 0)
-        self.call_after_refresh(self._scroll_to_cursor, True)
+        self.call_after_refresh(self.scroll_to_cursor, True)
 
     def append(self, entries: list[Entry]) -> None:
         """After `tree.extend(entries)`: keep the highlighted entry, or follow the end if the
         cursor was on the last row."""
         if self.model is None:
             return
-        following = self.cursor >= len(self.rows) - 1
+        following = self.cursor_line >= len(self.rows) - 1
         kept = self.highlighted
         model_cursor = self._model_cursor()
         changed = self.model.extend(entries)
@@ -161,27 +159,12 @@ class EntryTree(ScrollView, can_focus=True):
         self.post_message(self.FilterChanged(self, mode))
 
     # -- cursor ---------------------------------------------------------------------------
-    def move_to(self, index: int) -> None:
-        rows = self.rows
-        if not rows:
-            return
-        index = max(0, min(index, len(rows) - 1))
-        old, self.cursor = self.cursor, index
-        self.refresh_line(old)
-        self.refresh_line(index)
-        self._scroll_to_cursor()
-        self._post_highlighted()
-
-    def _scroll_to_cursor(self, center: bool = False) -> None:
-        region = Region(0, self.cursor, 1, 1)
-        self.scroll_to_region(region, animate=False, force=True, center=center, immediate=True)
-
-    def _post_highlighted(self) -> None:
+    def highlight_key(self) -> object:
         entry = self.highlighted
-        key = entry.id if entry is not None else _NOTHING
-        if key != self._last_posted:
-            self._last_posted = key
-            self.post_message(self.Highlighted(self, entry))
+        return None if entry is None else ("entry", entry.id)  # an entry's id may be None
+
+    def highlighted_message(self) -> Message:
+        return self.Highlighted(self, self.highlighted)
 
     def _after_change(self, cursor: int, *, scroll: bool = True, research: bool = True) -> None:
         """The rows changed: highlight the row of model index `cursor` (or the match after)."""
@@ -190,32 +173,21 @@ class EntryTree(ScrollView, can_focus=True):
             self._search.research(self.model)
         self._search.show(self.model.rows if self.model else [])
         self.virtual_size = Size(self.size.width, len(self.rows))
-        self.cursor = max(0, min(self._search.to_view(cursor), len(self.rows) - 1))
-        self.refresh()
+        cursor = self._search.to_view(cursor)
         if scroll:
-            self._scroll_to_cursor()
-        self._post_highlighted()
+            self.cursor_line = cursor
+        else:
+            self.set_reactive(EntryTree.cursor_line, self.validate_cursor_line(cursor))
+            self.post_highlighted()
 
     def _invalidate(self) -> None:
         self.renderer.clear()
         self.refresh()
 
     # -- actions --------------------------------------------------------------------------
-    def action_cursor(self, step: int) -> None:
-        self.move_to(self.cursor + step)
-
-    def action_page(self, step: int) -> None:
-        self.move_to(self.cursor + step * max(1, self.scrollable_content_region.height))
-
-    def action_first(self) -> None:
-        self.move_to(0)
-
-    def action_last(self) -> None:
-        self.move_to(len(self.rows) - 1)
-
     def action_fold_or_parent(self) -> None:
         """Fold an unfolded branch; on a folded or unfoldable row go to the parent row."""
-        row = self._row()
+        row = self.highlighted_row
         if row is None or self.model is None:
             return
         if row.foldable and not row.folded and self.model.fold(row.entry.id):
@@ -227,17 +199,17 @@ class EntryTree(ScrollView, can_focus=True):
 
     def action_unfold_or_child(self) -> None:
         """Unfold a folded row; otherwise go to its first child row."""
-        row = self._row()
+        row = self.highlighted_row
         if row is None or self.model is None:
             return
         if row.folded and self.model.unfold(row.entry.id):
             self._after_change(self.model.index_of(row.entry.id) or 0)
         elif row.kids:
-            self.move_to(self.cursor + 1)
+            self.move_to(self.cursor_line + 1)
 
     def action_segment(self, direction: str) -> None:
         """Pi's Ctrl+Left / Ctrl+Right: fold or go up a branch, unfold or go down one."""
-        row = self._row()
+        row = self.highlighted_row
         if row is None or self.model is None:
             return
         if direction == "up" and row.foldable and not row.folded:
@@ -296,11 +268,7 @@ class EntryTree(ScrollView, can_focus=True):
 
     def _model_cursor(self) -> int:
         """The model row index of the row under the cursor."""
-        return self._search.to_model(self.cursor)
-
-    def _row(self) -> Row | None:
-        rows = self.rows
-        return rows[self.cursor] if 0 <= self.cursor < len(rows) else None
+        return self._search.to_model(self.cursor_line)
 
     # -- search ---------------------------------------------------------------------------
     @property
@@ -330,16 +298,16 @@ class EntryTree(ScrollView, can_focus=True):
         self._search.set(text, matches, self.model.rows if self.model else [], marking=True)
         found = self._search.matches
         self._after_change(found[0] if found else self._model_cursor(), research=False)
-        self.call_after_refresh(self._scroll_to_cursor, True)
+        self.call_after_refresh(self.scroll_to_cursor, True)
         return len(found)
 
     def match_position(self) -> tuple[int, int]:
         """Pi's counter while searching, (highlighted, shown); while marking, (matches up to
         the cursor, matches)."""
         if self._search.marking:
-            return self._search.position(self.cursor), len(self._search.matches)
+            return self._search.position(self.cursor_line), len(self._search.matches)
         shown = len(self.rows)
-        return (self.cursor + 1 if shown else 0), shown
+        return (self.cursor_line + 1 if shown else 0), shown
 
     def show_matches(self, text: str, matches: list[int]) -> int:
         """Show only `matches` (model row indices found for `text`, e.g. by a thread worker;
@@ -362,7 +330,7 @@ class EntryTree(ScrollView, can_focus=True):
             if target is not None:
                 self.move_to(target)  # every row is shown: a model index is a row's
         elif self._search.query and self.rows:
-            self.move_to((self.cursor + step) % len(self.rows))
+            self.move_to((self.cursor_line + step) % len(self.rows))
 
     def clear_search(self) -> None:
         self._search.typed = ""
@@ -395,14 +363,7 @@ class EntryTree(ScrollView, can_focus=True):
         if not 0 <= index < len(self.rows):
             return Strip.blank(width, self.rich_style)
         marked = self._search.is_match(index)  # while marking, every row shows: index = model's
-        return self.renderer.line(self.rows, index, width, index == self.cursor, marked)
-
-    async def _on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is not None:
-            index = offset.y + self.scroll_offset.y
-            if 0 <= index < len(self.rows):
-                self.move_to(index)
+        return self.renderer.line(self.rows, index, width, index == self.cursor_line, marked)
 
     def on_resize(self, event: events.Resize) -> None:
         self.renderer.clear()

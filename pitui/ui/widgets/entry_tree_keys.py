@@ -12,8 +12,8 @@ ENTRY_TREE_BINDINGS: list[BindingType] = [
     Binding("pagedown", "page(1)", "Page down", show=False, id="session.page_down"),
     Binding("left", "page(-1)", "Page up", show=False, id="session.page_left"),
     Binding("right", "page(1)", "Page down", show=False, id="session.page_right"),
-    Binding("home", "first", "Top", show=False, id="session.first"),
-    Binding("end", "last", "Bottom", show=False, id="session.last"),
+    Binding("home", "jump(0)", "Top", show=False, id="session.first"),
+    Binding("end", "jump(-1)", "Bottom", show=False, id="session.last"),
     Binding(
         "ctrl+left,alt+left",
         "segment('up')",

@@ -1,10 +1,17 @@
-"""Textual's Footer, compact (one space between keys, not two) below 100 columns: at 80 the
-session screen's keys pushed F1's "Help" label out of view. Its keys are let go of when it
-is rebuilt (every change of the bindings), which Textual's Footer does not do."""
+"""Textual's Footer, compact (one space between keys, not two) below 100 columns, that gives
+up the keys named in `drop_first` when they do not fit: at 80 columns the session screen's keys
+pushed F1's "Help" label out of view. Every key a footer drops is in the help (F1). Its keys
+are let go of when it is rebuilt (every change of the bindings), which Textual's Footer does
+not do."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from textual import events
+from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from pitui.ui.watches import forget_watches
@@ -13,8 +20,10 @@ COMPACT_BELOW = 100  # columns
 
 
 class FittingFooter(Footer):
-    def on_resize(self, event: events.Resize) -> None:
-        self.compact = event.size.width < COMPACT_BELOW
+    def __init__(self, *, drop_first: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.drop_first = tuple(drop_first)
+        """The actions whose keys are hidden, in this order, while the keys do not fit."""
 
     async def recompose(self) -> None:
         # Each key watches the footer's `compact` (`data_bind`): kept, the watchers of the
@@ -22,3 +31,23 @@ class FittingFooter(Footer):
         for child in self.children:
             forget_watches(child, self)
         await super().recompose()
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.compact = event.size.width < COMPACT_BELOW
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        keys = list(self.query("FooterKey"))
+        excess = sum(_width(key) for key in keys) - self.size.width
+        for action in self.drop_first:
+            for key in (key for key in keys if getattr(key, "action", None) == action):
+                key.display = excess <= 0
+                if not key.display:
+                    excess -= _width(key)
+
+
+def _width(key: Widget) -> int:
+    """The columns a key takes, shown or not (its text carries its padding)."""
+    text_width = key.get_content_width(Size(0, 0), Size(0, 0))
+    return text_width + key.styles.gutter.width + key.styles.margin.width

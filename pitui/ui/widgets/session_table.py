@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.cache import LRUCache
 from textual.geometry import Size
-from textual.scroll_view import ScrollView
+from textual.message import Message
 from textual.strip import Strip
 
 from pitui.core.catalog.search import MEASURES
@@ -32,6 +32,7 @@ from pitui.ui.display_text import (
     tilde,
     to_datetime,
 )
+from pitui.ui.widgets.cursor_list import CursorList
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 SESSION_WIDTH_MIN = 24
@@ -55,9 +56,11 @@ class Column:
     middle: bool = False  # too long: cut the middle (a path keeps its folder and file name)
 
 
-class SessionTable(ScrollView, can_focus=False):
+class SessionTable(CursorList[Any], can_focus=False):
     """One line per session with a cursor and a fixed header line. It never takes the focus:
     as in Pi's selector, every key stays in the search box, which moves this cursor."""
+
+    HEADER_LINES = 1
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "session-table--header",
@@ -91,13 +94,10 @@ class SessionTable(ScrollView, can_focus=False):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.rows: Sequence[Any] = []
-        self.cursor = 0
         self.all_scope = False
         self.show_paths = False
         self.now: datetime | None = None
         self.home: str | None = None
-        self._posted: object = None
         self.chosen = False  # the user moved the cursor since the question was asked
         self._longest_path = 0
         self.measure: str | None = None  # the sort's measure ("cost", "size"), shown as a column
@@ -120,19 +120,17 @@ class SessionTable(ScrollView, can_focus=False):
         if top:
             self.chosen = False
         keep = self.highlighted_path if self.chosen else None
-        self.rows = rows
+        self._rows = rows
         self.now, self.all_scope, self.show_paths, self.home = now, all_scope, show_paths, home
         if show_paths:
             self._longest_path = max((len(self._path(r.summary)) for r in rows), default=0)
         cursor = 0
         if keep is not None:
             cursor = next((i for i, r in enumerate(rows) if r.summary.path == keep), 0)
-        self.cursor = max(0, min(cursor, len(rows) - 1))
         self._strips.clear()
         self.virtual_size = Size(self.size.width, len(rows) + 1)
         self.refresh()
-        self._scroll_to_cursor()
-        self._post_highlighted()
+        self.cursor_line = cursor
 
     def show_sort(self, sort: str) -> None:
         """The order the rows are in: a sort by a measure shows that measure's column."""
@@ -179,14 +177,10 @@ class SessionTable(ScrollView, can_focus=False):
 
     @property
     def highlighted(self) -> Any:
-        rows = self.rows
-        return rows[self.cursor].summary if 0 <= self.cursor < len(rows) else None
-
-    @property
-    def highlighted_row(self) -> Any:
-        """The highlighted catalog row (with its pin and tags, when it has any)."""
-        rows = self.rows
-        return rows[self.cursor] if 0 <= self.cursor < len(rows) else None
+        """The highlighted session's summary (`highlighted_row`: its catalog row, with its
+        pin and tags when it has any)."""
+        row = self.highlighted_row
+        return row.summary if row is not None else None
 
     @property
     def highlighted_path(self) -> str | None:
@@ -196,68 +190,25 @@ class SessionTable(ScrollView, can_focus=False):
     # -- cursor ---------------------------------------------------------------------------
     def move_to(self, index: int) -> None:
         """The user moves the cursor (keys, a click): it stays on that session from now on."""
-        if not self.rows:
-            return
-        self.chosen = True
-        old, self.cursor = self.cursor, max(0, min(index, len(self.rows) - 1))
-        self._refresh_row(old)
-        self._refresh_row(self.cursor)
-        self._scroll_to_cursor()
-        self._post_highlighted()
+        if self.rows:
+            self.chosen = True
+        super().move_to(index)
 
-    def _refresh_row(self, index: int) -> None:
-        self.refresh_line(index - self.scroll_offset.y + 1)
+    def highlight_key(self) -> object:
+        return self.highlighted
 
-    def _scroll_to_cursor(self) -> None:
-        visible = max(1, self.scrollable_content_region.height - 1)  # below the header
-        top = self.scroll_offset.y
-        if self.cursor < top:
-            top = self.cursor
-        elif self.cursor >= top + visible:
-            top = self.cursor - visible + 1
-        if top != self.scroll_offset.y:
-            self.scroll_to(y=top, animate=False, force=True, immediate=True)
-
-    def _post_highlighted(self) -> None:
-        summary = self.highlighted
-        if summary is not self._posted:
-            self._posted = summary
-            self.post_message(self.Highlighted(self, summary))
-
-    def action_cursor(self, step: int) -> None:
-        self.move_to(self.cursor + step)
-
-    def action_page(self, step: int) -> None:
-        self.move_to(self.cursor + step * max(1, self.scrollable_content_region.height - 1))
-
-    def action_first(self) -> None:
-        self.move_to(0)
-
-    def action_last(self) -> None:
-        self.move_to(len(self.rows) - 1)
+    def highlighted_message(self) -> Message:
+        return self.Highlighted(self, self.highlighted)
 
     def action_select(self) -> None:
         if self.highlighted is not None:
             self.post_message(self.Selected(self, self.highlighted))
 
     # -- events ---------------------------------------------------------------------------
-    async def _on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None or offset.y < 1:
-            return  # the header
-        index = offset.y - 1 + self.scroll_offset.y
-        if not 0 <= index < len(self.rows):
-            return
-        if index == self.cursor or event.chain > 1:
-            self.move_to(index)
-            self.action_select()
-        else:
-            self.move_to(index)
-
     def on_resize(self, event: events.Resize) -> None:
         self._strips.clear()
         self.virtual_size = Size(event.size.width, len(self.rows) + 1)
-        self._scroll_to_cursor()
+        self.scroll_to_cursor()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -269,7 +220,7 @@ class SessionTable(ScrollView, can_focus=False):
         index = -1 if y == 0 else y - 1 + self.scroll_offset.y
         if not -1 <= index < len(self.rows):
             return Strip.blank(width, self.rich_style)
-        is_cursor = index == self.cursor
+        is_cursor = index == self.cursor_line
         key = (index, width, is_cursor, self.has_focus)
         strip = self._strips.get(key)
         if strip is None:
