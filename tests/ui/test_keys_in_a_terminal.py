@@ -162,8 +162,10 @@ def test_the_pane_keys_the_footer_shows_reach_pitui(agent: Path, tmp_path: Path)
         terminal.wait_for(lambda: len(pane_edges(terminal)) == 1, 10, terminal.screen_text)
         terminal.send(b"\x1bm")  # Alt+M: the message pane hidden too, the tree alone
         terminal.wait_for(lambda: not pane_edges(terminal), 10, terminal.screen_text)
-        terminal.send(b"\x1bm")  # both back, a key at a time (Textual reads ESC m ESC x in
-        time.sleep(0.2)  # one read as "^", "m", Alt+X: a burst of Alt keys can type)
+        # both back, a key at a time: Textual 8 reads ESC m then ESC within its escape delay
+        # (0.1 s) as "^", "m" (docs/ARCHITECTURE.md), so the second waits for the first
+        terminal.send(b"\x1bm")
+        terminal.wait_for(lambda: len(pane_edges(terminal)) == 1, 10, terminal.screen_text)
         terminal.send(b"\x1bx")
         terminal.wait_for(lambda: len(pane_edges(terminal)) == 2, 10, terminal.screen_text)
         assert not terminal.shows("Search:")  # not one of these keys typed

@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
@@ -245,8 +246,12 @@ class ContextPane(Vertical):
         self._apply()
 
     def _apply(self) -> None:
-        self.query_one(".context-header", Static).update(self._header_text())
-        self.query_one(ContextList).set_rows(self.view.rows)
+        try:
+            header, rows = self.query_one(".context-header", Static), self.query_one(ContextList)
+        except NoMatches:  # the app quit while the pane was being put on screen
+            return
+        header.update(self._header_text())
+        rows.set_rows(self.view.rows)
 
     def _header_text(self) -> Text:
         view = self.view
