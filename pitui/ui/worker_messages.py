@@ -90,10 +90,12 @@ class SearchRequest:
 @dataclass
 class SearchDone(Message):
     """Result of one picker search, tagged with the request it answers: the rows, and how
-    many sessions are known (-1 when there are rows: not counted)."""
+    many sessions are known (-1 when there are rows: not counted); `asked` numbers the
+    search (the picker counts them)."""
 
     request: SearchRequest
     result: tuple[SearchResult, int]
+    asked: int = 0
 
 
 @dataclass

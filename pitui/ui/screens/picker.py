@@ -93,7 +93,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._secrets: SecretsScan | None = None  # once there is a catalog
         self.scanned = False  # the first scan has finished: the list is complete
         self._shown: SearchRequest | None = None  # the question the list on screen answers
-        self._answer_due = False  # a search was asked and its answer has not come yet
+        self._asked = 0  # searches asked so far; the list on screen answers...
+        self._answered_ask = 0  # ...this one of them (an answer to an older is not due)
         self._queued: Callable[[], None] | None = None  # an action pressed before the answer
         self._move_offered = False  # Alt+M is in the footer (the preview's folder is gone)
 
@@ -205,7 +206,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             self.scanned, self.progress = True, None  # show what is known, not "Indexing"
             self.run_search()
         if event.state == WorkerState.ERROR and event.worker.group == "search":
-            self._answer_due = False
+            self._answered_ask = self._asked  # no answer is coming
             self._queued = None  # no answer is coming: never act on a list not shown
 
     def _hub_changed(self, event: Any) -> None:
@@ -290,6 +291,11 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         """The list on screen does not answer the query, scope, sort and filter set now."""
         return self.app.catalog is not None and self._shown != self.current_request()
 
+    @property
+    def _answer_due(self) -> bool:
+        """A search was asked that has not answered yet (the list shows an older one's)."""
+        return self._answered_ask < self._asked
+
     def defer(self, action: Callable[[], None]) -> bool:
         """Queue `action` until the pending search has answered, or while the index being
         built has nothing for it yet (True: queued, do not act now), so a key pressed right
@@ -303,9 +309,9 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if self.app.catalog is None:
             return
         self._last_research = time.monotonic()
-        self._answer_due = True
+        self._asked += 1
         self._expect_answer()
-        self._search(self.current_request())
+        self._search(self.current_request(), self._asked)
 
     def _expect_answer(self) -> None:
         if self._searching_timer is None:
@@ -330,7 +336,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         exit_on_error=False,
         description="searching sessions",
     )
-    def _search(self, request: SearchRequest) -> None:
+    def _search(self, request: SearchRequest, asked: int) -> None:
         cwd = None if request.all_scope else self.app.config.cwd
         catalog = self.app.catalog  # answers from what is indexed so far, from any thread
         if catalog is None:
@@ -352,7 +358,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         result.rows = with_secret_marks(result.rows, self.secret_paths)
         known = len(catalog.sessions(cwd=None)) if not result.rows else -1
         if not worker.is_cancelled:
-            self.post_message(SearchDone(request, (result, known)))
+            self.post_message(SearchDone(request, (result, known), asked))
 
     def _store(self, request: SearchRequest) -> str:
         """The store a request lists: the archive, or this machine's sessions; "all" adds
@@ -377,7 +383,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if request != self.current_request():
             return  # an answer to an older question
         result, known = message.result
-        self._answer_due = False
+        self._answered_ask = max(self._answered_ask, message.asked)
         self._answered()
         self.search_error = result.error
         new_question, self._shown = request != self._shown, request
