@@ -8,20 +8,14 @@ they might be blank.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import msgspec
 
 from pitui.core.format.jsvalues import js_trim
-from pitui.core.format.line_views import (
-    VIEW_ERRORS,
-    FactsBlock,
-    FactsLine,
-    TextFlagBlock,
-    TextFlagLine,
-)
+from pitui.core.format.line_views import VIEW_ERRORS, FactsLine, TextFlagLine
 
 _PLAIN_BLANK = b" \t\r\n"
 _Line = TypeVar("_Line", FactsLine, TextFlagLine)
@@ -67,7 +61,7 @@ def _the_entry(decode: Callable[[bytes], _Line], line: bytes, entry_id: str | No
     return decoded if decoded.id == entry_id else None
 
 
-def _has_text(content: str | Sequence[FactsBlock | TextFlagBlock] | None) -> bool:
+def _has_text(content: str | list[Any] | None) -> bool:  # Any: either line's blocks
     """Pi's check: a string content that is not blank, or a non-blank text block."""
     if isinstance(content, str):
         return bool(js_trim(content))
