@@ -409,10 +409,7 @@ class _Tools:
         a message's heading says its role). nextOffset reads on; pass the page's leaf back
         to stay on the same branch while the session grows. Texts over 20,000 characters
         are cut (truncated: true)."""
-        limit, start = _limit(limit, MAX_ENTRIES), _start(offset)
-        _check_leaf(leaf)
-        page: Any = branch_page(self._open(session), leaf, start, limit, redact)
-        return _typed_ids(page)
+        return self._leaf_page(branch_page, session, leaf, offset, limit, redact)
 
     def get_context(
         self,
@@ -429,10 +426,7 @@ class _Tools:
         replaced messages applied), a page of messages at a time (nextOffset reads on).
         Strings over 20,000 characters are cut, images' data and the parts past the
         page's size left out (truncated: true)."""
-        limit, start = _limit(limit, MAX_ENTRIES), _start(offset)
-        _check_leaf(leaf)
-        page: Any = context_page(self._open(session), leaf, start, limit, redact)
-        return _typed_ids(page)
+        return self._leaf_page(context_page, session, leaf, offset, limit, redact)
 
     def file_history(
         self,
@@ -487,6 +481,20 @@ class _Tools:
             store=all_sessions(remotes) if scope == "all" else "local",
             catalogs=self.catalogs,
         )
+
+    def _leaf_page(
+        self,
+        page: Callable[..., dict[str, Any]],
+        session: str,
+        leaf: str | None,
+        offset: int,
+        limit: int,
+        redact: bool,
+    ) -> Any:
+        """A page of the session from `leaf` (`page`: branch_page or context_page)."""
+        limit, start = _limit(limit, MAX_ENTRIES), _start(offset)
+        _check_leaf(leaf)
+        return _typed_ids(page(self._open(session), leaf, start, limit, redact))
 
     def _open(self, reference: str) -> Any:
         if len(reference) > MAX_REFERENCE:

@@ -38,8 +38,13 @@ def _undo_partial(fd: int, start: int, written: int) -> None:
 
 
 def sync_folder(folder: Path) -> None:
+    _sync_quietly(folder, os.O_DIRECTORY)
+
+
+def _sync_quietly(path: Path, flags: int) -> None:
+    """fsync `path` (opened read-only with `flags`), as a best effort: errors pass."""
     try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        fd = os.open(path, os.O_RDONLY | flags)
     except OSError:
         return
     try:
@@ -81,13 +86,4 @@ def _ends_a_line(path: Path) -> bool:
 
 
 def sync_file(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    _sync_quietly(path, getattr(os, "O_NOFOLLOW", 0))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitui.core.export.document import Block, Document
 from pitui.core.export.entries import entry_blocks, message_heading
@@ -75,20 +75,37 @@ def resolve_leaf(session: Session, leaf_id: str | None) -> Entry | None:
     return session.tree.get(leaf_id) if leaf_id is not None else session.tree.leaf
 
 
-def branch_document(
+class _Source(NamedTuple):
+    """What either document is built from: the leaf resolved, the redactor chosen."""
+
+    session: Session
+    leaf: Entry | None
+    redactor: Redactor
+    renderer: MessageRenderer
+    progress: Progress | None
+
+
+def document(
     session: Session,
     leaf_id: str | None = None,
     *,
+    context: bool = False,
     redactor: Redactor | None = None,
     max_tool_lines: int = DEFAULT_MAX_TOOL_LINES,
     progress: Progress | None = None,
 ) -> Document:
-    """Every entry from the root to the leaf (default: the session's leaf), in order;
-    `progress(done, total)` counts the entries."""
+    """Every entry from the root to the leaf (default: the session's leaf), in order, or
+    with `context` exactly the messages of the leaf's context (`pitui context`), numbered;
+    `progress(done, total)` counts the entries or the messages."""
     redactor = redactor or Redactor(False)
     leaf = resolve_leaf(session, leaf_id)
+    source = _Source(session, leaf, redactor, MessageRenderer(max_tool_lines), progress)
+    return _context_document(source) if context else _branch_document(source)
+
+
+def _branch_document(source: _Source) -> Document:
+    session, leaf, redactor, renderer, progress = source
     path = session.tree.path_to(leaf.id) if leaf else []
-    renderer = MessageRenderer(max_tool_lines)
     totals = Totals()
     blocks: list[Block] = []
     starts: list[int] = []
@@ -106,20 +123,9 @@ def branch_document(
     return Document(title, header + totals.header(), blocks, name=title, starts=starts)
 
 
-def context_document(
-    session: Session,
-    leaf_id: str | None = None,
-    *,
-    redactor: Redactor | None = None,
-    max_tool_lines: int = DEFAULT_MAX_TOOL_LINES,
-    progress: Progress | None = None,
-) -> Document:
-    """Exactly the messages of the leaf's context (`pitui context`), numbered;
-    `progress(done, total)` counts the messages."""
-    redactor = redactor or Redactor(False)
-    leaf = resolve_leaf(session, leaf_id)
+def _context_document(source: _Source) -> Document:
+    session, leaf, redactor, renderer, progress = source
     context = build_context(session.tree, leaf.id if leaf else None)
-    renderer = MessageRenderer(max_tool_lines)
     totals = Totals()
     blocks: list[Block] = []
     starts: list[int] = []

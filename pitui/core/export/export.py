@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pitui.core.errors import PituiError
-from pitui.core.export.build import branch_document, context_document, resolve_leaf
+from pitui.core.export.build import document as build_document
+from pitui.core.export.build import resolve_leaf
 from pitui.core.export.document import blocks_markdown, inert_json, markdown_parts
 from pitui.core.export.entries import entry_blocks
 from pitui.core.export.jsonl import MISSING, branched_session_lines
@@ -63,12 +64,12 @@ def export_session(
         lines = jsonl_lines(session, leaf_id, redactor)
         name = redactor.text(session.tree.name or "") or f"session-{session.id}"
         return ExportResult(iter([inert_json("".join(lines)).encode()]), redactor.counts, name)
-    build = context_document if options.context else branch_document
     html = options.format == "html"
     steps = Steps(progress, 2 if html else 1)  # turning Markdown into HTML is a second pass
-    document = build(
+    document = build_document(
         session,
         leaf_id,
+        context=options.context,
         redactor=redactor,
         max_tool_lines=options.max_tool_lines,
         progress=steps.phase(0),

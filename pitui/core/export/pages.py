@@ -15,6 +15,7 @@ session grows (a file only ever has lines appended).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from pitui.core.errors import PituiError
@@ -23,6 +24,7 @@ from pitui.core.export.export import entry_markdown
 from pitui.core.export.redactor import NAMING_KEYS, Redactor
 from pitui.core.export.source import entry_raws
 from pitui.core.rows.safe_text import one_line, visible
+from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
 
 PAGE_CHARS = 60_000
@@ -42,23 +44,6 @@ def branch_page(
     path = session.tree.path_to(leaf.id) if leaf else []
     start, end = _window(offset, limit, len(path))
     redactor = Redactor(redact)
-    shown: list[dict[str, Any]] = []
-    size = 0
-    cut = False
-    for number, (entry, raw) in enumerate(entry_raws(path[start:end]), start=start):
-        item: dict[str, Any] = {"n": number, "id": entry.id}
-        if entry.type != "message":
-            item["type"] = entry.type
-        if isinstance(entry.timestamp, str):
-            item["timestamp"] = entry.timestamp
-        text, entry_cut = _entry_text(raw, redact)
-        item["text"] = text
-        weight = len(json.dumps(item, ensure_ascii=False))
-        if shown and size + weight > PAGE_CHARS:
-            break
-        shown.append(item)
-        size += weight
-        cut = cut or entry_cut
     page: dict[str, Any] = {"sessionId": session.header.get("id")}
     name = session.tree.name
     if isinstance(name, str) and name:
@@ -67,12 +52,7 @@ def branch_page(
     if leaf is not None:
         page["leaf"] = leaf.id
     page.update(total=len(path), offset=start)
-    if start + len(shown) < len(path):
-        page["nextOffset"] = start + len(shown)
-    if cut:
-        page["truncated"] = True
-    page["entries"] = shown
-    return page
+    return _fill(page, "entries", _branch_items(path[start:end], start, redact), len(path))
 
 
 def context_page(
@@ -86,32 +66,61 @@ def context_page(
     messages = data.pop("messages")
     start, end = _window(offset, limit, len(messages))
     redactor = Redactor(redact)
-    kept: list[Any] = []
-    size = 0
-    cut = False
-    for message in messages[start:end]:
-        cutter = _Cutter(redactor, PAGE_CHARS)
-        try:
-            shown = cutter.value(message)
-        except RecursionError:
-            shown, cutter.cut = NESTED_TOO_DEEP, True
-        weight = len(json.dumps(shown, ensure_ascii=False))
-        if kept and size + weight > PAGE_CHARS:
-            break
-        kept.append(shown)
-        size += weight
-        cut = cut or cutter.cut
     page: dict[str, Any] = {"sessionId": session.header.get("id")}
     if leaf is not None:
         page["leaf"] = leaf.id
     settings = redactor.value(data)
     page.update({key: value for key, value in settings.items() if value not in (None, {})})
     page.update(estimatedTokens=context.tokens, messageCount=len(messages), offset=start)
-    if start + len(kept) < len(messages):
-        page["nextOffset"] = start + len(kept)
+    items = _cut_messages(messages[start:end], redactor)
+    return _fill(page, "messages", items, len(messages))
+
+
+def _branch_items(path: list[Entry], start: int, redact: bool) -> Iterator[tuple[Any, bool]]:
+    """Each entry of `path` as a page shows it (numbered from `start`), and whether its
+    text was cut."""
+    for number, (entry, raw) in enumerate(entry_raws(path), start=start):
+        item: dict[str, Any] = {"n": number, "id": entry.id}
+        if entry.type != "message":
+            item["type"] = entry.type
+        if isinstance(entry.timestamp, str):
+            item["timestamp"] = entry.timestamp
+        item["text"], entry_cut = _entry_text(raw, redact)
+        yield item, entry_cut
+
+
+def _cut_messages(messages: list[Any], redactor: Redactor) -> Iterator[tuple[Any, bool]]:
+    """Each message cut to fit a page, and whether it was cut."""
+    for message in messages:
+        cutter = _Cutter(redactor, PAGE_CHARS)
+        try:
+            shown = cutter.value(message)
+        except RecursionError:
+            shown, cutter.cut = NESTED_TOO_DEEP, True
+        yield shown, cutter.cut
+
+
+def _fill(
+    page: dict[str, Any], key: str, values: Iterator[tuple[Any, bool]], total: int
+) -> dict[str, Any]:
+    """`page` with, under `key`, the first of `values` (each made only when asked for, with
+    whether it was cut) whose JSON fits in `PAGE_CHARS` characters, at least one; then
+    where the next page starts and whether anything was cut."""
+    kept: list[Any] = []
+    size = 0
+    cut = False
+    for value, value_cut in values:
+        weight = len(json.dumps(value, ensure_ascii=False))
+        if kept and size + weight > PAGE_CHARS:
+            break
+        kept.append(value)
+        size += weight
+        cut = cut or value_cut
+    if page["offset"] + len(kept) < total:
+        page["nextOffset"] = page["offset"] + len(kept)
     if cut:
         page["truncated"] = True
-    page["messages"] = kept
+    page[key] = kept
     return page
 
 

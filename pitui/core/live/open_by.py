@@ -17,7 +17,10 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 FileKey = tuple[int, int]  # (st_dev, st_ino)
 PROC = "/proc"
@@ -118,17 +121,9 @@ def open_sessions(exclude: int | None = None) -> OpenSessions | None:
     if not proc_available():
         return None
     found: dict[str, dict[int, Holder]] = {}
-    for pid, fds in _descriptor_folders():
-        if pid == exclude:
-            continue
-        folder = f"{PROC}/{pid}/fd"
-        for fd in fds:
-            try:
-                target = os.readlink(f"{folder}/{fd}")
-            except OSError:
-                continue
-            if target.endswith(".jsonl"):
-                _add(found.setdefault(target, {}), pid, fd)
+    for pid, fd, target in _descriptors(os.readlink, exclude):
+        if target.endswith(".jsonl"):
+            _add(found.setdefault(target, {}), pid, fd)
     return OpenSessions({p: sorted(v.values(), key=_pid) for p, v in found.items()})
 
 
@@ -145,28 +140,35 @@ def _pid(holder: Holder) -> int:
     return holder.pid
 
 
-def _descriptor_folders() -> Iterator[tuple[int, list[str]]]:
+def open_descriptors() -> Iterator[tuple[int, str, FileKey]]:
+    """(pid, fd, (dev, ino)) of every open file of every process we may inspect."""
+    for pid, fd, target in _descriptors(os.stat):
+        yield pid, fd, (target.st_dev, target.st_ino)
+
+
+def _descriptors(
+    look: Callable[[str], T], exclude: int | None = None
+) -> Iterator[tuple[int, str, T]]:
+    """(pid, fd, `look` at `/proc/PID/fd/FD`) of every descriptor of every process we may
+    inspect (but `exclude`); one that is gone by the time we look is left out."""
     try:
         pids = [int(name) for name in os.listdir(PROC) if name.isdigit()]
     except OSError:
         return
     for pid in pids:
+        if pid == exclude:
+            continue
+        folder = f"{PROC}/{pid}/fd"
         try:
-            yield pid, os.listdir(f"{PROC}/{pid}/fd")
+            fds = os.listdir(folder)
         except OSError:
             continue
-
-
-def open_descriptors() -> Iterator[tuple[int, str, FileKey]]:
-    """(pid, fd, (dev, ino)) of every open file of every process we may inspect."""
-    for pid, fds in _descriptor_folders():
-        folder = f"{PROC}/{pid}/fd"
         for fd in fds:
             try:
-                target = os.stat(f"{folder}/{fd}")
+                target = look(f"{folder}/{fd}")
             except OSError:
                 continue
-            yield pid, fd, (target.st_dev, target.st_ino)
+            yield pid, fd, target
 
 
 def writable(pid: int, fd: str) -> bool:

@@ -8,8 +8,9 @@ they might be blank.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -17,6 +18,7 @@ from pitui.core.format.jsvalues import js_trim
 from pitui.core.format.line_views import VIEW_ERRORS, FactsLine, TextFlagLine
 
 _PLAIN_BLANK = b" \t\r\n"
+_Line = TypeVar("_Line", FactsLine, TextFlagLine)
 _decode_line = msgspec.json.Decoder(FactsLine).decode
 _decode_text_line = msgspec.json.Decoder(TextFlagLine).decode
 
@@ -33,31 +35,34 @@ class LineFacts:
 def line_facts(line: bytes, entry_id: str | None) -> LineFacts | None:
     """The facts of an entry line; None when the line has another shape or is not the entry
     `entry_id` (the caller parses it whole)."""
-    try:
-        decoded = _decode_line(line)
-    except VIEW_ERRORS:
-        return None
-    if decoded.id != entry_id:
+    decoded = _the_entry(_decode_line, line, entry_id)
+    if decoded is None:
         return None
     content = None if decoded.message is None else decoded.message.content
-    if isinstance(content, str):
-        return LineFacts(bool(js_trim(content)), [])
-    blocks = content or ()
-    return LineFacts(
-        any(b.type == "text" and _raw_text_has_text(b.text) for b in blocks),
-        [(b.id, b.name, b.arguments) for b in blocks if b.type == "toolCall"],
-    )
+    blocks = () if isinstance(content, str) else content or ()
+    calls = [(b.id, b.name, b.arguments) for b in blocks if b.type == "toolCall"]
+    return LineFacts(_has_text(content), calls)
 
 
 def line_has_text(line: bytes, entry_id: str | None) -> bool | None:
     """`line_facts(line, entry_id).has_text`, without decoding the tool calls."""
+    decoded = _the_entry(_decode_text_line, line, entry_id)
+    if decoded is None:
+        return None
+    return _has_text(None if decoded.message is None else decoded.message.content)
+
+
+def _the_entry(decode: Callable[[bytes], _Line], line: bytes, entry_id: str | None) -> _Line | None:
+    """The decoded line if it has the shape and is the entry `entry_id`, else None."""
     try:
-        decoded = _decode_text_line(line)
+        decoded = decode(line)
     except VIEW_ERRORS:
         return None
-    if decoded.id != entry_id:
-        return None
-    content = None if decoded.message is None else decoded.message.content
+    return decoded if decoded.id == entry_id else None
+
+
+def _has_text(content: str | list[Any] | None) -> bool:  # Any: either line's blocks
+    """Pi's check: a string content that is not blank, or a non-blank text block."""
     if isinstance(content, str):
         return bool(js_trim(content))
     return any(b.type == "text" and _raw_text_has_text(b.text) for b in content or ())

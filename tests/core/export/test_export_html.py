@@ -173,11 +173,11 @@ def test_fenced_blocks_render_as_markdown_it_does() -> None:
 
 
 def test_fast_fences_equal_markdown_it_over_the_store(tmp_path: Path) -> None:
-    from pitui.core.export.build import branch_document
+    from pitui.core.export.build import document
     from pitui.core.export.document import inert
     from pitui.core.export.html import _MD, render_markdown
 
-    blocks = [b for s in store_sessions(tmp_path)[:12] for b in branch_document(s).blocks]
+    blocks = [b for s in store_sessions(tmp_path)[:12] for b in document(s).blocks]
     assert sum(b.markdown.startswith("```") for b in blocks) >= 40
     for block in blocks:
         assert render_markdown(block.markdown) == _MD.render(inert(block.markdown))
@@ -187,10 +187,10 @@ def test_pages_equal_markdown_it_alone_over_the_store(tmp_path: Path, monkeypatc
     """Every shortcut (fences, marked code blocks, simple blocks) off, markdown-it renders
     every block: the same page, byte for byte."""
     from pitui.core.export import html
-    from pitui.core.export.build import branch_document
+    from pitui.core.export.build import document
     from pitui.core.export.fence import fenced
 
-    documents = [branch_document(s) for s in store_sessions(tmp_path)[:12]]
+    documents = [document(s) for s in store_sessions(tmp_path)[:12]]
     assert sum(b.language is not None for d in documents for b in d.blocks) >= 40
     fast = ["".join(html.html_parts(d)) for d in documents]
     monkeypatch.setattr(
