@@ -10,31 +10,22 @@ in progress completes) and then leaves the rest behind.
 
 from __future__ import annotations
 
-import queue
 import threading
+import time
 from collections.abc import Callable
-from concurrent import futures
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 GRACE_SECONDS = 0.5  # how long quitting waits for running tasks (a write to finish)
-IDLE_SECONDS = 30.0  # a thread with no task for this long ends
-_Task = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
 
 class DaemonExecutor(ThreadPoolExecutor):
     """An executor whose tasks run in daemon threads (asyncio accepts only a
-    `ThreadPoolExecutor` as the default executor; the pool itself is never used).
-
-    A task is taken by an idle thread, else by a new one: a task stuck never delays another,
-    and the reads of a session being written (several a second) reuse a thread or two
-    rather than starting one each."""
+    `ThreadPoolExecutor` as the default executor; the pool itself is never used)."""
 
     def __init__(self) -> None:
         super().__init__(max_workers=1, thread_name_prefix="pitui-unused")
-        self._tasks: queue.SimpleQueue[_Task | None] = queue.SimpleQueue()
-        self._idle = 0  # threads waiting for a task, not yet handed one
-        self._pending: set[Future[Any]] = set()  # submitted, not yet done
+        self._running: set[threading.Thread] = set()
         self._guard = threading.Lock()
         self._closed = False
 
@@ -43,58 +34,33 @@ class DaemonExecutor(ThreadPoolExecutor):
         with self._guard:
             if self._closed:
                 raise RuntimeError("cannot schedule new futures after shutdown")
-            self._pending.add(future)
-            self._tasks.put((future, fn, args, kwargs))
-            if self._idle:
-                self._idle -= 1  # handed to a waiting thread
-                return future
-            thread = threading.Thread(target=self._serve, name="pitui-worker", daemon=True)
+            thread = threading.Thread(
+                target=self._run, args=(future, fn, args, kwargs), name="pitui-worker", daemon=True
+            )
+            self._running.add(thread)
         thread.start()
         return future
 
-    def _serve(self) -> None:
-        while True:
-            try:
-                task = self._tasks.get(timeout=IDLE_SECONDS)
-            except queue.Empty:
-                with self._guard:
-                    if not self._tasks.empty():
-                        continue  # handed one just as the wait ended
-                    self._idle -= 1
-                    return
-            if task is None:  # shut down
+    def _run(self, future: Future[Any], fn: Callable[..., Any], args: Any, kwargs: Any) -> None:
+        try:
+            if not future.set_running_or_notify_cancel():
                 return
-            if not self._run(*task):
-                return
-
-    def _run(self, future: Future[Any], fn: Callable[..., Any], args: Any, kwargs: Any) -> bool:
-        """Run one task; False once the executor is shut down (the thread then ends). The
-        thread is idle again before the task's caller hears the result, which then can
-        hand it the next task."""
-        outcome: tuple[bool, Any] | None = None
-        if future.set_running_or_notify_cancel():
             try:
-                outcome = (True, fn(*args, **kwargs))
+                result = fn(*args, **kwargs)
             except BaseException as error:  # handed to whoever awaits the future
-                outcome = (False, error)
-        with self._guard:
-            serving = not self._closed
-            self._idle += serving
-        if outcome is not None and outcome[0]:
-            future.set_result(outcome[1])
-        elif outcome is not None:
-            future.set_exception(outcome[1])
-        with self._guard:
-            self._pending.discard(future)
-        return serving
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+        finally:
+            with self._guard:
+                self._running.discard(threading.current_thread())
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with self._guard:
             self._closed = True
-            pending = list(self._pending)
-            for _ in range(self._idle):
-                self._tasks.put(None)
-            self._idle = 0
+            running = list(self._running)
         if wait:
-            futures.wait(pending, GRACE_SECONDS)
+            deadline = time.monotonic() + GRACE_SECONDS
+            for thread in running:
+                thread.join(max(0.0, deadline - time.monotonic()))
         super().shutdown(wait=False, cancel_futures=cancel_futures)

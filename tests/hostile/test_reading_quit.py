@@ -106,17 +106,3 @@ def test_task_errors_reach_the_future() -> None:
     with pytest.raises(ValueError):
         future.result(timeout=5)
     pool.shutdown()
-
-
-def test_tasks_one_after_another_reuse_a_thread() -> None:
-    """A preview read again several times a second started a thread each time."""
-    pool = DaemonExecutor()
-    threads = [pool.submit(threading.current_thread).result(timeout=5) for _ in range(20)]
-    release = threading.Event()
-    stuck = pool.submit(release.wait)
-    try:  # a task stuck in a read keeps its thread: the next one gets another
-        other = pool.submit(threading.current_thread).result(timeout=5)
-        assert len(set(threads)) == 1 and stuck.running() and other.is_alive()
-    finally:
-        release.set()
-        pool.shutdown()
