@@ -205,11 +205,11 @@ def _was_being_made(path: Path) -> bool:
     if _has_whole_line(path):
         return False
     end = time.monotonic() + FIRST_LINE_WAIT
-    while not _has_whole_line(path):
-        if time.monotonic() > end:
-            return False
+    while time.monotonic() < end:
         time.sleep(0.01)
-    return True
+        if _has_whole_line(path):
+            return True
+    return False
 
 
 def _has_whole_line(path: Path) -> bool:

@@ -197,8 +197,6 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             self.run_search()  # (an empty list: its message changes once the scan is done)
         else:  # the index the list came from (or the answer on its way) was up to date
             self._update_status()
-            if not self.search_pending:
-                self._run_queued()  # a key pressed while the first rows were awaited
         self._look_for_secrets()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
