@@ -3,7 +3,10 @@
 highlights (the newest) at `--rate` lines a second for `--minutes`, the app's resident memory
 (VmRSS, /proc) read every 10 s.
 
-    python benchmarks/bench_soak.py [--sessions 1000] [--minutes 5] [--rate 50]
+    python benchmarks/bench_soak.py [--sessions 1000] [--minutes 5] [--rate 50] [--breakdown]
+
+With `--breakdown` the app runs under `memprobe.py`, and where the memory is (Python objects,
+SQLite, malloc's free space) is printed for the first and last sample.
 
 The store is copied first (its files are appended to), and the app's index built in full before
 the first line is appended (the indexing's own memory is not the soak's). Prints each sample, then the first,
@@ -44,11 +47,20 @@ def line(n: int, parent: str) -> bytes:
     return json.dumps(entry).encode() + b"\n"
 
 
+def print_breakdown(log: Path) -> None:
+    samples = [json.loads(text) for text in log.read_text().splitlines()]
+    first, last = samples[0], samples[-1]
+    for key in first:
+        if key != "t":
+            print(f"  {key:16} {first[key]:12.1f} -> {last[key]:12.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--minutes", type=float, default=5.0)
     parser.add_argument("--rate", type=float, default=50.0)
+    parser.add_argument("--breakdown", action="store_true")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="pitui-bench-soak-"))
     try:
@@ -56,7 +68,16 @@ def main() -> None:
         shutil.copytree(tui.store(args.sessions) / "sessions", agent / "sessions")
         target = newest(agent / "sessions")
         parent = json.loads(target.read_bytes().splitlines()[-1])["id"]
-        launch = tui.Launch(procs.pitui_argv("--all"), tui.pitui_env(agent, work / "cache"), work)
+        probe_log = work / "memprobe.jsonl"
+        argv = procs.pitui_argv("--all")
+        if args.breakdown:
+            argv = [
+                sys.executable,
+                str(Path(__file__).with_name("memprobe.py")),
+                str(probe_log),
+                "--all",
+            ]
+        launch = tui.Launch(argv, tui.pitui_env(agent, work / "cache"), work)
         try:
             launch.until(tui.pitui_all(args.sessions), 120)
             launch.until(lambda text: "indexing" not in text, 600)  # the index complete first
@@ -82,6 +103,8 @@ def main() -> None:
               f"RSS first {samples[0][1]:.0f} MB, last {samples[-1][1]:.0f} MB, "
               f"max {max(s[1] for s in samples):.0f} MB; after the first minute "
               f"{slope:+.1f} MB/min")  # fmt: skip
+        if args.breakdown:
+            print_breakdown(probe_log)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
