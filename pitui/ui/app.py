@@ -118,6 +118,8 @@ class PituiApp(PituiAppBase):
             self.post_message(events.Key(key.key, key.character))
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, USER_INPUT):
+            self.activity.noted()
         if self._held_keys is not None and isinstance(event, events.Key):
             if not await self._check_bindings(event.key, priority=True):  # Ctrl+Q quits now
                 self._held_keys.append(event)
@@ -194,6 +196,7 @@ class PituiApp(PituiAppBase):
         )
 
 
+USER_INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 TEXTUAL_COMMANDS_REPLACED = frozenset({"Theme", "Quit", "Keys"})  # pitui's own keys do these
 
 

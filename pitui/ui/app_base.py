@@ -25,6 +25,7 @@ from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.settings import save_settings
 from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, PITUI_THEMES
+from pitui.ui.user_activity import UserActivity
 from pitui.ui.worker_messages import SessionRemoved
 from pitui.ui.writes import WriteFlow
 
@@ -54,6 +55,7 @@ class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None])
         self.set_reactive(App.ansi_theme_light, ANSI_LIGHT)
         self.theme = config.settings.theme
         self._preloading = False
+        self.activity = UserActivity()  # background passes wait while the user does
 
     @property
     def catalog(self) -> Catalog | None:

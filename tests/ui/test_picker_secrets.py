@@ -17,6 +17,7 @@ from ui_helpers import settle
 from waiting import wait_for
 
 from pitui.core.secrets.found_cache import FILE_NAME, SecretsCache
+from pitui.ui import user_activity
 from pitui.ui.screens import picker_secrets
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.picker_secrets import MARK, SecretRow
@@ -78,3 +79,20 @@ async def test_a_pass_cut_short_keeps_what_it_read(
         await settle(pilot)
     kept = orjson.loads((tmp_path / "cache" / FILE_NAME).read_bytes())["files"]
     assert len(kept) == 3 and set(kept) == {p for batch in calls[:3] for p in batch}
+
+
+async def test_the_pass_waits_while_the_user_types(
+    app_factory: Any, demo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    leaky = plant(demo_root)
+    monkeypatch.setattr(user_activity, "QUIET_SECONDS", 1.0)
+    app = app_factory()
+    app.activity.noted()  # a key typed at launch
+    async with app.run_test(size=(160, 40)) as pilot:
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        for key in ["x", "backspace"] * 5:  # 1 s of typing, a key each 0.1 s
+            await pilot.press(key)
+            await pilot.pause(0.1)
+            assert str(leaky) not in picker.secret_paths
+        await wait_for(pilot, lambda: str(leaky) in picker.secret_paths)

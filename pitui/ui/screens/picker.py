@@ -119,7 +119,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._update_status()
         if self.app.catalog is None:
             return
-        self._secrets = SecretsScan(self, self.app.catalog, self._listed_paths)
+        self._secrets = SecretsScan(self, self.app.catalog, self._listed_paths, self.app.activity)
         self._scan()
         self.run_search()  # what the index already knows, while the scan runs
         self._unsubscribe = self.app.hub.subscribe(self._hub_changed)

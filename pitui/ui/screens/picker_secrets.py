@@ -19,6 +19,7 @@ from textual.worker import get_current_worker
 
 from pitui.core.catalog.search.threads import CatalogRow
 from pitui.ui.marks import MarkedRow
+from pitui.ui.user_activity import UserActivity
 
 if TYPE_CHECKING:
     from pitui.core.secrets.found_cache import SecretsCache  # deferred: see ARCHITECTURE.md
@@ -58,7 +59,13 @@ class SecretsScan:
     failures), each posting `SecretsFound` to it whenever the set of paths found changes.
     `listed` gives the paths on screen, looked at first."""
 
-    def __init__(self, host: DOMNode, catalog: Any, listed: Callable[[], list[str]]) -> None:
+    def __init__(
+        self,
+        host: DOMNode,
+        catalog: Any,
+        listed: Callable[[], list[str]],
+        activity: UserActivity,
+    ) -> None:
         self._host = host
         self._catalog = catalog
         self._listed = listed
@@ -66,6 +73,7 @@ class SecretsScan:
         self._cache: SecretsCache | None = None
         self._timer: Timer | None = None
         self._lock = threading.Lock()  # one pass at a time: a cancelled one ends at its next file
+        self._activity = activity
 
     def look(self, *, delay: float = 0.0) -> None:
         """Start a pass (after `delay` seconds without another request)."""
@@ -91,7 +99,8 @@ class SecretsScan:
         known = [s.path for s in self._catalog.sessions(cwd=None)]
         paths = list(dict.fromkeys([*listed, *known]))
 
-        def stop() -> bool:
+        def stop() -> bool:  # checked before each file: while the user waits, this waits
+            self._activity.wait_until_quiet(lambda: worker.is_cancelled)
             return worker.is_cancelled
 
         with self._lock:
