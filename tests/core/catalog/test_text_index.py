@@ -3,7 +3,9 @@ every text in memory answers, before, during and after the index is brought up t
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -52,9 +54,17 @@ def _write(root: Path, name: str, texts: list[str]) -> Path:
     return path
 
 
+def _settled(paths: list[Path]) -> list[Path]:
+    """Files last changed an hour ago (a text is indexed once its file settles)."""
+    then = time.time() - 3600
+    for path in paths:
+        os.utime(path, (then, then))
+    return paths
+
+
 def _store(root: Path) -> list[Path]:
     paths = [_write(root, f"s{i}", [t, TEXTS[(i + 3) % len(TEXTS)]]) for i, t in enumerate(TEXTS)]
-    return paths + generate_corpus(root, seed=4, count=10, include_malformed=False)
+    return _settled(paths + generate_corpus(root, seed=4, count=10, include_malformed=False))
 
 
 def _with_texts(catalog: Catalog) -> list[SessionSummary]:
@@ -161,6 +171,7 @@ def test_appended_text_is_searchable_at_once_and_after_indexing(tmp_path: Path) 
             "message": {"role": "user", "content": "brand new quokka"}}  # fmt: skip
     with paths[2].open("ab") as fh:
         fh.write(orjson.dumps(line) + b"\n")
+    _settled([paths[2]])
     with Catalog(root, cache_dir=cache) as catalog:
         catalog.scan(tools="later")
         assert catalog.index.texts_left()  # the grown file waits for the background pass
@@ -169,3 +180,35 @@ def test_appended_text_is_searchable_at_once_and_after_indexing(tmp_path: Path) 
         _index_texts(catalog)
         assert [r.summary.path for r in catalog.search("quokka", sort="recent").rows] == found
         assert _answers(catalog, True) == _answers(catalog, False)
+
+
+def test_a_text_being_written_is_indexed_once_its_file_settles(tmp_path: Path) -> None:
+    """Each change of a session Pi is writing would replace its whole text in the index: it
+    is read as any text not indexed yet until its file has been left alone a while."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    paths = _store(root)
+    with Catalog(root, cache_dir=cache) as catalog:
+        catalog.scan()
+    line = {"type": "message", "id": "feedfeed", "parentId": None, "timestamp": "2026-02-01T00:00:00.000Z",
+            "message": {"role": "user", "content": "brand new quokka"}}  # fmt: skip
+    with paths[2].open("ab") as fh:
+        fh.write(orjson.dumps(line) + b"\n")  # changed just now
+    with Catalog(root, cache_dir=cache) as catalog:
+        catalog.scan()
+        assert not catalog.index.texts_left()  # nothing the pass may index yet
+        among = {s.path for s in catalog.sessions()}
+        read: list[int] = []
+        assert catalog.index.text_holding("quokka", among, lambda: read.append(1)) == {
+            str(paths[2])
+        }
+        assert read == [1]  # its text, read
+        assert _answers(catalog, True) == _answers(catalog, False)
+    _settled([paths[2]])
+    with Catalog(root, cache_dir=cache) as catalog:
+        catalog.scan()
+        read.clear()
+        among = {s.path for s in catalog.sessions()}
+        assert catalog.index.text_holding("quokka", among, lambda: read.append(1)) == {
+            str(paths[2])
+        }
+        assert read == []  # now the index answers
