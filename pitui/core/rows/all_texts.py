@@ -211,7 +211,7 @@ def _add_calls(
         if calls_made and by_id.get(entry.id) is entry:  # else no node (a later line's id)
             add(entry, calls_made)
     if calls.has_repeats:
-        calls.settle(walk(tree, tree.leaf_holders()))
+        calls.settle(walk(tree))
 
 
 def _reading_order(
