@@ -14,7 +14,7 @@ Not here: `session.entry.Entry` and its subclass `rows.row_entry.RowEntry`, the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 import msgspec
 
@@ -103,6 +103,18 @@ class RowMessage(MessageFields, gc=False):
     toolName: Any = None
 
 
+Message = TypeVar("Message")
+
+
+class MessageLine(msgspec.Struct, Generic[Message], gc=False):
+    """An entry line for its row (`all_texts`) or /tree search: id (still the entry's line?),
+    kind and its message as the view `Message` reads it."""
+
+    id: Any = None
+    type: Any = None
+    message: Message | None = None
+
+
 class RowBlock(msgspec.Struct, gc=False):
     """A content block as far as a row reads it: a text, a tool call."""
 
@@ -125,28 +137,12 @@ class UserOrAssistantMessage(msgspec.Struct, gc=False):
     errorMessage: Any = None
 
 
-class UserOrAssistantLine(msgspec.Struct, gc=False):
-    """A user or assistant line for its row (`all_texts`): id, kind and message."""
-
-    id: Any = None
-    type: Any = None
-    message: UserOrAssistantMessage | None = None
-
-
 class ToolResultMessage(msgspec.Struct, gc=False):
     """A tool result for its row (`all_texts`): the call it answers, never its big content."""
 
     role: Any = None
     toolCallId: Any = None
     toolName: Any = None
-
-
-class ToolResultLine(msgspec.Struct, gc=False):
-    """A tool result line for its row (`all_texts`): id, kind and message."""
-
-    id: Any = None
-    type: Any = None
-    message: ToolResultMessage | None = None
 
 
 # -- /tree search (`rows/search_line.py`) ------------------------------------------------------
@@ -158,14 +154,6 @@ class SearchMessage(msgspec.Struct, gc=False):
     role: Any = UNDEFINED
     content: str | list[TextBlock] | None = None
     command: Any = UNDEFINED
-
-
-class SearchLine(msgspec.Struct, gc=False):
-    """An entry line for /tree search: kind and id (still the entry's line?) and message."""
-
-    type: Any = None
-    id: Any = None
-    message: SearchMessage | None = None
 
 
 # -- the catalog's listing (`FastEntries`) -----------------------------------------------------
