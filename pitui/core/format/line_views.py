@@ -35,27 +35,7 @@ class TextBlock(msgspec.Struct, gc=False):
 # -- the tree's facts of an assistant line (`session/line_facts.py`) ---------------------------
 
 
-class FactsBlock(msgspec.Struct, gc=False):
-    """A block for `line_facts`: a text as bytes (decoded if maybe blank), a tool call's fields."""
-
-    type: Any = None
-    text: msgspec.Raw = msgspec.Raw(b"null")
-    id: Any = None
-    name: Any = UNDEFINED
-    arguments: Any = UNDEFINED
-
-
-class FactsMessage(msgspec.Struct, gc=False):
-    """A message for `line_facts`: its content only."""
-
-    content: str | list[FactsBlock] | None = None
-
-
-class FactsLine(msgspec.Struct, gc=False):
-    """An entry line for `line_facts` (the tree's text flag, tool calls): id and content only."""
-
-    id: Any = None
-    message: FactsMessage | None = None
+Block = TypeVar("Block")
 
 
 class TextFlagBlock(msgspec.Struct, gc=False):
@@ -65,17 +45,29 @@ class TextFlagBlock(msgspec.Struct, gc=False):
     text: msgspec.Raw = msgspec.Raw(b"null")
 
 
-class TextFlagMessage(msgspec.Struct, gc=False):
-    """A message for `line_has_text`: its content only."""
-
-    content: str | list[TextFlagBlock] | None = None
-
-
-class TextFlagLine(msgspec.Struct, gc=False):
-    """An entry line for `line_has_text` (prefetch's text flag): `FactsLine` minus tool calls."""
+class FactsBlock(TextFlagBlock, gc=False):
+    """A block for `line_facts`: `TextFlagBlock` plus a tool call's fields."""
 
     id: Any = None
-    message: TextFlagMessage | None = None
+    name: Any = UNDEFINED
+    arguments: Any = UNDEFINED
+
+
+class ContentMessage(msgspec.Struct, Generic[Block], gc=False):
+    """A message for the text flag: its content only, each block as the view `Block` reads it."""
+
+    content: str | list[Block] | None = None
+
+
+class ContentLine(msgspec.Struct, Generic[Block], gc=False):
+    """An entry line for the text flag: id and content only."""
+
+    id: Any = None
+    message: ContentMessage[Block] | None = None
+
+
+FactsLine = ContentLine[FactsBlock]  # the tree's text flag and tool calls
+TextFlagLine = ContentLine[TextFlagBlock]  # prefetch's text flag
 
 
 # -- an entry's message, as the tree holds it (`session/entry.py`) -----------------------------
