@@ -14,7 +14,7 @@ Not here: `session.entry.Entry` and its subclass `rows.row_entry.RowEntry`, the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 import msgspec
 
@@ -35,27 +35,7 @@ class TextBlock(msgspec.Struct, gc=False):
 # -- the tree's facts of an assistant line (`session/line_facts.py`) ---------------------------
 
 
-class FactsBlock(msgspec.Struct, gc=False):
-    """A block for `line_facts`: a text as bytes (decoded if maybe blank), a tool call's fields."""
-
-    type: Any = None
-    text: msgspec.Raw = msgspec.Raw(b"null")
-    id: Any = None
-    name: Any = UNDEFINED
-    arguments: Any = UNDEFINED
-
-
-class FactsMessage(msgspec.Struct, gc=False):
-    """A message for `line_facts`: its content only."""
-
-    content: str | list[FactsBlock] | None = None
-
-
-class FactsLine(msgspec.Struct, gc=False):
-    """An entry line for `line_facts` (the tree's text flag, tool calls): id and content only."""
-
-    id: Any = None
-    message: FactsMessage | None = None
+Block = TypeVar("Block")
 
 
 class TextFlagBlock(msgspec.Struct, gc=False):
@@ -65,17 +45,29 @@ class TextFlagBlock(msgspec.Struct, gc=False):
     text: msgspec.Raw = msgspec.Raw(b"null")
 
 
-class TextFlagMessage(msgspec.Struct, gc=False):
-    """A message for `line_has_text`: its content only."""
-
-    content: str | list[TextFlagBlock] | None = None
-
-
-class TextFlagLine(msgspec.Struct, gc=False):
-    """An entry line for `line_has_text` (prefetch's text flag): `FactsLine` minus tool calls."""
+class FactsBlock(TextFlagBlock, gc=False):
+    """A block for `line_facts`: `TextFlagBlock` plus a tool call's fields."""
 
     id: Any = None
-    message: TextFlagMessage | None = None
+    name: Any = UNDEFINED
+    arguments: Any = UNDEFINED
+
+
+class ContentMessage(msgspec.Struct, Generic[Block], gc=False):
+    """A message for the text flag: its content only, each block as the view `Block` reads it."""
+
+    content: str | list[Block] | None = None
+
+
+class ContentLine(msgspec.Struct, Generic[Block], gc=False):
+    """An entry line for the text flag: id and content only."""
+
+    id: Any = None
+    message: ContentMessage[Block] | None = None
+
+
+FactsLine = ContentLine[FactsBlock]  # the tree's text flag and tool calls
+TextFlagLine = ContentLine[TextFlagBlock]  # prefetch's text flag
 
 
 # -- an entry's message, as the tree holds it (`session/entry.py`) -----------------------------
@@ -103,6 +95,18 @@ class RowMessage(MessageFields, gc=False):
     toolName: Any = None
 
 
+Message = TypeVar("Message")
+
+
+class MessageLine(msgspec.Struct, Generic[Message], gc=False):
+    """An entry line for its row (`all_texts`) or /tree search: id (still the entry's line?),
+    kind and its message as the view `Message` reads it."""
+
+    id: Any = None
+    type: Any = None
+    message: Message | None = None
+
+
 class RowBlock(msgspec.Struct, gc=False):
     """A content block as far as a row reads it: a text, a tool call."""
 
@@ -125,28 +129,12 @@ class UserOrAssistantMessage(msgspec.Struct, gc=False):
     errorMessage: Any = None
 
 
-class UserOrAssistantLine(msgspec.Struct, gc=False):
-    """A user or assistant line for its row (`all_texts`): id, kind and message."""
-
-    id: Any = None
-    type: Any = None
-    message: UserOrAssistantMessage | None = None
-
-
 class ToolResultMessage(msgspec.Struct, gc=False):
     """A tool result for its row (`all_texts`): the call it answers, never its big content."""
 
     role: Any = None
     toolCallId: Any = None
     toolName: Any = None
-
-
-class ToolResultLine(msgspec.Struct, gc=False):
-    """A tool result line for its row (`all_texts`): id, kind and message."""
-
-    id: Any = None
-    type: Any = None
-    message: ToolResultMessage | None = None
 
 
 # -- /tree search (`rows/search_line.py`) ------------------------------------------------------
@@ -158,14 +146,6 @@ class SearchMessage(msgspec.Struct, gc=False):
     role: Any = UNDEFINED
     content: str | list[TextBlock] | None = None
     command: Any = UNDEFINED
-
-
-class SearchLine(msgspec.Struct, gc=False):
-    """An entry line for /tree search: kind and id (still the entry's line?) and message."""
-
-    type: Any = None
-    id: Any = None
-    message: SearchMessage | None = None
 
 
 # -- the catalog's listing (`FastEntries`) -----------------------------------------------------

@@ -20,10 +20,11 @@ import msgspec
 from pitui.core.format.jsvalues import JS_SPACE, js_string
 from pitui.core.format.line_views import (
     VIEW_ERRORS,
+    MessageLine,
     RowContent,
     RowMessage,
-    ToolResultLine,
-    UserOrAssistantLine,
+    ToolResultMessage,
+    UserOrAssistantMessage,
 )
 from pitui.core.rows.order import walk
 from pitui.core.rows.row_entry import decode_content, decode_row_entry
@@ -42,8 +43,8 @@ from pitui.core.session.entry import Entry, content_has_text
 from pitui.core.session.prefetch import each_line
 from pitui.core.session.tree import SessionTree
 
-_decode_user_or_assistant = msgspec.json.Decoder(UserOrAssistantLine).decode
-_decode_tool_result = msgspec.json.Decoder(ToolResultLine).decode
+_decode_user_or_assistant = msgspec.json.Decoder(MessageLine[UserOrAssistantMessage]).decode
+_decode_tool_result = msgspec.json.Decoder(MessageLine[ToolResultMessage]).decode
 _DECODERS: dict[str | None, Callable[[bytes | memoryview], Any]] = {
     "user": _decode_user_or_assistant,
     "assistant": _decode_user_or_assistant,
@@ -211,7 +212,7 @@ def _add_calls(
         if calls_made and by_id.get(entry.id) is entry:  # else no node (a later line's id)
             add(entry, calls_made)
     if calls.has_repeats:
-        calls.settle(walk(tree, tree.leaf_holders()))
+        calls.settle(walk(tree))
 
 
 def _reading_order(

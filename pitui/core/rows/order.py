@@ -4,16 +4,41 @@ calls' settling share."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pitui.core.rows.filters import EVERYTHING, passes
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
 
 
-def walk_shown(
+class Walked(NamedTuple):
+    """The entries a filter shows, in walking order."""
+
+    entries: list[Entry]
+    parents: list[int]  # each entry's nearest shown ancestor, as an index (-1: none)
+    active: set[str]  # ids on the path root → leaf
+
+
+def walk_shown(tree: SessionTree, mode: str) -> Walked:
+    """The entries filter `mode` shows, in walking order, each after its nearest shown
+    ancestor."""
+    leaf = tree.leaf
+    active = tree.active_path_ids()
+    first = tree.leaf_holders() if tree.has_duplicates else active
+    entries, parents = _walk(tree, first, mode, leaf.id if leaf is not None else None)
+    return Walked(entries, parents, active)
+
+
+def walk(tree: SessionTree) -> list[Entry]:
+    """Every entry in walking order (what settles repeated tool call ids)."""
+    return walk_shown(tree, EVERYTHING).entries
+
+
+def _walk(
     tree: SessionTree, first: set[str], mode: str, leaf_id: str | None
 ) -> tuple[list[Entry], list[int]]:
-    """The entries filter `mode` shows, in walking order (an entry in `first` first at each
-    branch point), each with the index of its nearest shown ancestor (-1: none)."""
+    """The entries filter `mode` shows, an entry in `first` first at each branch point,
+    each with the index of its nearest shown ancestor (-1: none)."""
     children, labeled = tree.placements, tree.labels
     entries: list[Entry] = []
     parents: list[int] = []
@@ -46,11 +71,6 @@ def walk_shown(
             stack.extend((kid, parent) for kid in reversed(active_first(kids, first)))
             break
     return entries, parents
-
-
-def walk(tree: SessionTree, active: set[str]) -> list[Entry]:
-    """Every entry in walking order, the branch holding `active` first at each level."""
-    return walk_shown(tree, active, EVERYTHING, None)[0]
 
 
 def active_first(entries: list[Entry], active: set[str]) -> list[Entry]:

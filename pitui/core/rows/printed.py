@@ -114,18 +114,8 @@ ID_WIDTH = 16  # the id column's widest (a longer id pushes its line's text righ
 
 def shown_rows(tree: SessionTree, mode: str) -> Shown:
     """The rows `mode` shows, placed; as `TreeRows(tree, mode)`'s rows, unfolded."""
-    entries, parents, active = _walk(tree, mode)
+    entries, parents, active = walk_shown(tree, mode)
     return Shown(entries, _places(parents), active)
-
-
-def _walk(tree: SessionTree, mode: str) -> tuple[list[Entry], list[int], set[str]]:
-    """As `TreeRows._flatten`: the entries `mode` shows, each with the row of its nearest
-    shown ancestor (-1: none); and the active path."""
-    leaf = tree.leaf
-    active = tree.active_path_ids()
-    first = tree.leaf_holders() if tree.has_duplicates else active
-    entries, parents = walk_shown(tree, first, mode, leaf.id if leaf is not None else None)
-    return entries, parents, active
 
 
 def _places(parents: list[int]) -> list[Place]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from pitui.core.rows.append import AppendRows
 from pitui.core.rows.filters import EVERYTHING, FILTERS, check_filter, passes
-from pitui.core.rows.order import walk, walk_shown
+from pitui.core.rows.order import Walked, walk, walk_shown
 from pitui.core.rows.row import GuideMemo, Row, place
 from pitui.core.rows.row_text import entry_tool_calls
 from pitui.core.rows.search import RowSearch
@@ -99,8 +99,7 @@ class TreeRows(AppendRows):
         self._unique = len(tree.by_id)
         if self._filter != EVERYTHING:  # which assistants say nothing decides what shows
             self._read_assistants()
-        active = tree.active_path_ids()
-        self._order = self._flatten(active, tree.leaf_holders() if tree.has_duplicates else active)
+        self._order = self._flatten(walk_shown(tree, self._filter))
         self._row_of = {row.entry.id: row for row in self._order}
         roots = [row for row in self._order if row.parent is None]
         self.multiple_roots = len(roots) > 1
@@ -120,14 +119,12 @@ class TreeRows(AppendRows):
         self._refresh_rows()
         self.changed_from: int | None = 0
 
-    def _flatten(self, active: set[str], first: set[str]) -> list[Row]:
-        """Rows for the entries passing the filter, in walking order (`order.walk_shown`),
-        those on the active path marked."""
-        leaf_id = self._leaf_id
-        entries, parents = walk_shown(self.tree, first, self._filter, leaf_id)
+    def _flatten(self, walked: Walked) -> list[Row]:
+        """A row for each entry walked, those on the active path marked."""
+        leaf_id, active = self._leaf_id, walked.active
         order: list[Row] = []
         append = order.append
-        for entry, at in zip(entries, parents, strict=True):
+        for entry, at in zip(walked.entries, walked.parents, strict=True):
             parent = order[at] if at >= 0 else None
             row = Row(self, entry, parent)
             if entry.id in active:
@@ -261,4 +258,4 @@ class TreeRows(AppendRows):
                     entry, entry_tool_calls(entry) if facts is None else facts.tool_calls
                 )
         if self._calls.has_repeats:
-            self._calls.settle(walk(tree, tree.leaf_holders()))
+            self._calls.settle(walk(tree))

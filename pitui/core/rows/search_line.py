@@ -7,11 +7,11 @@ from __future__ import annotations
 import msgspec
 
 from pitui.core.format.jsvalues import js_string
-from pitui.core.format.line_views import VIEW_ERRORS, SearchLine, TextBlock
+from pitui.core.format.line_views import VIEW_ERRORS, MessageLine, SearchMessage, TextBlock
 from pitui.core.rows.row_text import message_searchable_text
 from pitui.core.session.entry import Entry
 
-_decode = msgspec.json.Decoder(SearchLine).decode
+_decode = msgspec.json.Decoder(MessageLine[SearchMessage]).decode
 
 
 def line_searchable_text(entry: Entry, line: bytes) -> str | None:
