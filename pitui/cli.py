@@ -7,7 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from pitui.commands.streams import escape_what_cannot_be_written
+from pitui.commands.support.streams import escape_what_cannot_be_written
 from pitui.core.errors import PituiError
 
 SUBCOMMANDS = {

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pitui.commands.terminal_mode import keys_as_typed, opening_splash
+from pitui.commands.support.terminal_mode import keys_as_typed, opening_splash
 from pitui.core.catalog.scan import discovery
 from pitui.core.errors import PituiError
 from pitui.core.session.run_pi import run_handoff

@@ -8,7 +8,7 @@ import argparse
 import os
 from pathlib import Path
 
-from pitui.commands import selection
+from pitui.commands.support import selection
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.archive import archive_session, check_places
 from pitui.core.errors import PituiError

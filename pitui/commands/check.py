@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from pitui.commands.scope_notice import say_left_out
+from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.continued import Continued, find_continued
 from pitui.core.errors import PituiError

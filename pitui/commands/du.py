@@ -8,7 +8,7 @@ import os
 import stat
 import sys
 
-from pitui.commands.scope_notice import say_left_out
+from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.usage.scope import scope_of

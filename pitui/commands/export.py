@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from pitui.commands.progress import progress_on_stderr
+from pitui.commands.support.progress import progress_on_stderr
 from pitui.core.errors import PituiError
 from pitui.core.export.destination import destination, proposed_name, write_result
 from pitui.core.export.export import ExportResult, export_session

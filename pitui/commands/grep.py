@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.commands.store_options import add_store_arguments
+from pitui.commands.support.store_options import add_store_arguments
 from pitui.core.errors import UsageError
 
 

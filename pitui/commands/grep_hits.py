@@ -16,8 +16,8 @@ from pitui.commands.listing import (
     scan_problems,
     to_json,
 )
-from pitui.commands.scope_notice import left_out_of_catalog
-from pitui.commands.store_options import store_asked
+from pitui.commands.support.scope_notice import left_out_of_catalog
+from pitui.commands.support.store_options import store_asked
 from pitui.core.catalog.search.query import split_store
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.entry_search.scan import EntryHit

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.commands.answer_cache import answer_cache_for, print_kept_answer
-from pitui.commands.store_options import add_store_arguments
+from pitui.commands.support.answer_cache import answer_cache_for, print_kept_answer
+from pitui.commands.support.store_options import add_store_arguments
 from pitui.core.catalog.search import SORTS
 
 

@@ -17,11 +17,11 @@ from typing import Any
 
 import orjson
 
-from pitui.commands.answer_cache import AnswerCache, Dependencies
-from pitui.commands.answer_inputs import every_folder_dependencies, scope_dependencies
-from pitui.commands.progress import progress_on_stderr
-from pitui.commands.scope_notice import left_out_of_catalog
-from pitui.commands.store_options import store_asked
+from pitui.commands.support.answer_cache import AnswerCache, Dependencies
+from pitui.commands.support.answer_inputs import every_folder_dependencies, scope_dependencies
+from pitui.commands.support.progress import progress_on_stderr
+from pitui.commands.support.scope_notice import left_out_of_catalog
+from pitui.commands.support.store_options import store_asked
 from pitui.core.catalog.catalog import Catalog, CatalogRow, ScanReport, SearchResult
 from pitui.core.catalog.lossless_json import storable
 from pitui.core.catalog.scan import discovery

@@ -8,7 +8,8 @@ import argparse
 import os
 import sys
 
-from pitui.commands.file_scope import (
+from pitui.commands.listing import to_json
+from pitui.commands.support.file_scope import (
     add_file_arguments,
     history_of,
     nothing_note,
@@ -16,7 +17,6 @@ from pitui.commands.file_scope import (
     short_id,
     when,
 )
-from pitui.commands.listing import to_json
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.file_history.session_changes import ABANDONED, FileChange
 from pitui.core.format.pi_paths import is_within

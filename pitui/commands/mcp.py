@@ -34,7 +34,7 @@ from typing_extensions import TypedDict
 from pitui.cli import _version
 from pitui.commands.grep_hits import sessions_in_scope
 from pitui.commands.listing import KeptCatalogs, list_sessions, with_marks
-from pitui.commands.store_options import all_sessions
+from pitui.commands.support.store_options import all_sessions
 from pitui.core.catalog.search.resolve import resolve_session
 from pitui.core.entry_search.search import search_entries
 from pitui.core.errors import PituiError
@@ -257,7 +257,10 @@ def _this_pitui() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pitui.commands.mcp_stdio import quiet_logging, serve  # deferred: see ARCHITECTURE.md
+    from pitui.commands.support.mcp_stdio import (
+        quiet_logging,
+        serve,
+    )  # deferred: see ARCHITECTURE.md
 
     quiet_logging()
     serve(build_server(args.session_dir, args.no_cache))

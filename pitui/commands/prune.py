@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.commands import selection
+from pitui.commands.support import selection
 from pitui.core.changes.trash import trash_session
 from pitui.core.errors import PituiError
 

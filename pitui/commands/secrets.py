@@ -8,8 +8,8 @@ import json
 import os
 import sys
 
-from pitui.commands.progress import Progress, progress_on_stderr
-from pitui.commands.scope_notice import say_left_out
+from pitui.commands.support.progress import Progress, progress_on_stderr
+from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.secrets.found_cache import SecretsCache
 from pitui.core.secrets.scan import SessionSecrets

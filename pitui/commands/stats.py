@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.commands.answer_cache import answer_cache_for, print_kept_answer
+from pitui.commands.support.answer_cache import answer_cache_for, print_kept_answer
 from pitui.core.errors import UsageError
 from pitui.core.usage.groupings import GROUPINGS
 

@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from pitui.commands.progress import progress_on_stderr
+from pitui.commands.support.progress import progress_on_stderr
 from pitui.core.remotes.config import Remote, chosen_remotes
 from pitui.core.remotes.mirror import age_text
 from pitui.core.remotes.sync import SyncResult, size_text, sync_remote

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.commands.marking import add_tag_arguments, change_tags
+from pitui.commands.support.marking import add_tag_arguments, change_tags
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

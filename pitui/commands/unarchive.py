@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pitui.commands import selection
+from pitui.commands.support import selection
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.archive import unarchive_session
 from pitui.core.changes.prune import Criteria

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.commands.marking import add_file_arguments, set_pinned
+from pitui.commands.support.marking import add_file_arguments, set_pinned
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pitui.commands.answer_cache import AnswerCache, Dependencies, key_of
+from pitui.commands.support.answer_cache import AnswerCache, Dependencies, key_of
 
 
 @pytest.fixture
@@ -106,7 +106,7 @@ def _aged(answers: AnswerCache, seconds: int) -> None:
 
 
 def test_oldest_answers_are_dropped(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pitui.commands.answer_cache.KEEP", 3)
+    monkeypatch.setattr("pitui.commands.support.answer_cache.KEEP", 3)
     for n in range(6):
         _aged(_keep(store, key=b"k%d" % n), n)
     assert sorted(os.listdir(store / "cache" / "answers")) == sorted(
@@ -115,7 +115,7 @@ def test_oldest_answers_are_dropped(store: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def test_answers_kept_within_a_size(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pitui.commands.answer_cache.KEEP_BYTES", 2500)
+    monkeypatch.setattr("pitui.commands.support.answer_cache.KEEP_BYTES", 2500)
     for n in range(4):
         _aged(_keep(store, "x" * 1000, key=b"k%d" % n), n)
     kept = [AnswerCache(str(store / "cache"), b"k%d" % n).get() for n in range(4)]

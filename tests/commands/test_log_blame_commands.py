@@ -191,7 +191,7 @@ def test_sessions_are_never_written(project: Path) -> None:
 
 
 def test_session_id_prefixes_grow_until_they_differ() -> None:
-    from pitui.commands.file_scope import prefix_width, short_id
+    from pitui.commands.support.file_scope import prefix_width, short_id
 
     same_minute = ["01a23475-86e4-72ed", "01a23475-8721-72ed"]
     assert prefix_width(same_minute) == 11

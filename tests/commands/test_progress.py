@@ -15,7 +15,7 @@ import pytest
 from terminal_stderr import terminal_stderr
 
 from pitui.cli import main
-from pitui.commands import progress
+from pitui.commands.support import progress
 
 NOT_A_SESSION = "pitui: skipped 1 .jsonl file that is not a session\n"  # in the demo corpus
 

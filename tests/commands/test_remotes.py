@@ -21,7 +21,7 @@ from textual.message import Message
 from waiting import wait_for
 
 from pitui.cli import main
-from pitui.commands import progress
+from pitui.commands.support import progress
 from pitui.core.remotes import sync
 from pitui.core.remotes.config import Remote, load_remotes, save_remotes
 from pitui.core.remotes.mirror import age_text, mirror_dir

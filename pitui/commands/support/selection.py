@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from pitui.commands.du import human
 from pitui.commands.listing import refuse_bad_query
-from pitui.commands.progress import progress_on_stderr
-from pitui.commands.scope_notice import left_out_of_catalog, say_line
+from pitui.commands.support.progress import progress_on_stderr
+from pitui.commands.support.scope_notice import left_out_of_catalog, say_line
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan import discovery
 from pitui.core.catalog.search.query import Store

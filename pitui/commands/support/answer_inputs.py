@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pitui.commands.answer_cache import Dependencies
+from pitui.commands.support.answer_cache import Dependencies
 from pitui.core.catalog.scan import discovery
 
 
