@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import time
 from pathlib import Path
 
 import orjson
@@ -81,8 +79,6 @@ def test_first_search_builds_only_the_index_it_needs(agent: Path, tmp_path: Path
     entry = {"type": "message", "id": "a1", "parentId": None, "timestamp": "2026-05-01T00:00:00Z",
              "message": tool}  # fmt: skip
     (folder / "eps.jsonl").write_bytes(orjson.dumps(header) + b"\n" + orjson.dumps(entry) + b"\n")
-    then = time.time() - 3600  # settled: its text may be indexed
-    os.utime(folder / "eps.jsonl", (then, then))
     assert main(["list", "--all", "--json", "/"]) == 0  # in every session's text or cwd
     found = {d["id"] for d in json.loads(capsys.readouterr().out)}
     assert _indexes_left(tmp_path / "cache") == (True, True)

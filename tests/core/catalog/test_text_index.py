@@ -13,6 +13,7 @@ import orjson
 import pytest
 
 from pitui.core.catalog.catalog import Catalog, SearchCancelled
+from pitui.core.catalog.index import text_index
 from pitui.core.catalog.search.search import Lookups, run_search
 from pitui.core.catalog.summary import SessionSummary
 from pitui.demo.generate import generate_corpus
@@ -64,7 +65,7 @@ def _settled(paths: list[Path]) -> list[Path]:
 
 def _store(root: Path) -> list[Path]:
     paths = [_write(root, f"s{i}", [t, TEXTS[(i + 3) % len(TEXTS)]]) for i, t in enumerate(TEXTS)]
-    return _settled(paths + generate_corpus(root, seed=4, count=10, include_malformed=False))
+    return paths + generate_corpus(root, seed=4, count=10, include_malformed=False)
 
 
 def _with_texts(catalog: Catalog) -> list[SessionSummary]:
@@ -171,7 +172,6 @@ def test_appended_text_is_searchable_at_once_and_after_indexing(tmp_path: Path) 
             "message": {"role": "user", "content": "brand new quokka"}}  # fmt: skip
     with paths[2].open("ab") as fh:
         fh.write(orjson.dumps(line) + b"\n")
-    _settled([paths[2]])
     with Catalog(root, cache_dir=cache) as catalog:
         catalog.scan(tools="later")
         assert catalog.index.texts_left()  # the grown file waits for the background pass
@@ -182,11 +182,15 @@ def test_appended_text_is_searchable_at_once_and_after_indexing(tmp_path: Path) 
         assert _answers(catalog, True) == _answers(catalog, False)
 
 
-def test_a_text_being_written_is_indexed_once_its_file_settles(tmp_path: Path) -> None:
-    """Each change of a session Pi is writing would replace its whole text in the index: it
-    is read as any text not indexed yet until its file has been left alone a while."""
+def test_a_text_being_written_is_indexed_once_its_file_settles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each change of a large session Pi is writing would replace its whole text in the
+    index: it is read as any text not indexed yet until its file has been left alone a while
+    (here every file counts as large)."""
+    monkeypatch.setattr(text_index, "SETTLE_MIN_BYTES", 0)
     root, cache = tmp_path / "sessions", tmp_path / "cache"
-    paths = _store(root)
+    paths = _settled(_store(root))
     with Catalog(root, cache_dir=cache) as catalog:
         catalog.scan()
     line = {"type": "message", "id": "feedfeed", "parentId": None, "timestamp": "2026-02-01T00:00:00.000Z",
@@ -212,3 +216,16 @@ def test_a_text_being_written_is_indexed_once_its_file_settles(tmp_path: Path) -
             str(paths[2])
         }
         assert read == []  # now the index answers
+
+
+def test_a_small_file_just_written_is_indexed_at_once(tmp_path: Path) -> None:
+    """A store just copied has every file new: small texts are indexed without waiting."""
+    root = tmp_path / "sessions"
+    _write(root, "fresh", ["a fresh quokka"])
+    with Catalog(root, no_cache=True) as catalog:
+        catalog.scan()
+        assert not catalog.index.texts_left()
+        read: list[int] = []
+        among = {s.path for s in catalog.sessions()}
+        assert catalog.index.text_holding("quokka", among, lambda: read.append(1))
+        assert read == []  # the index answered

@@ -19,11 +19,12 @@ The table is contentless (stores no text). A file's indexed text is recorded by
 background pass deletes it from the index (FTS5 needs the indexed values to delete them).
 Files whose `text_rowid` is NULL are not indexed yet.
 
-A text is indexed once its file has not changed for `SETTLE_SECONDS`: each change of a session
-Pi is writing would otherwise delete its whole old text from the index and insert the whole
-new one (with a 30 MB session written at 50 lines a second, the app's memory grew 107 -> 600
-MB in 32 minutes, SQLite's own to 102 MB). Until then its text is read as for any file not
-indexed yet, so answers stay the same.
+The text of a file of `SETTLE_MIN_BYTES` or more is indexed once the file has not changed for
+`SETTLE_SECONDS`: each change of a session Pi is writing would otherwise delete its whole old
+text from the index and insert the whole new one (with a 30 MB session written at 50 lines a
+second, the app's memory grew 107 -> 600 MB in 32 minutes, SQLite's own to 102 MB). Until then
+its text is read as for any file not indexed yet, so answers stay the same. Smaller files cost
+little to index again, and are indexed at once (a store just copied has every file new).
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ CREATE INDEX IF NOT EXISTS files_text_pending ON files(id)
 CREATE INDEX IF NOT EXISTS files_text_rowid ON files(text_rowid) WHERE text_rowid IS NOT NULL;
 """
 TEXT_PENDING = "is_session=1 AND text_rowid IS NULL"
-SETTLE_SECONDS = 60.0  # a file unchanged this long has its text indexed
+SETTLE_SECONDS = 60.0  # a large file unchanged this long has its text indexed
+SETTLE_MIN_BYTES = 1024 * 1024  # smaller files are indexed at once
 STEP_BYTES = 2 * 1024 * 1024  # text indexed per transaction: searches wait at most one step
 search_form = normalize_ws_lower  # what is indexed, and what a search value is matched in
 
@@ -98,7 +100,8 @@ def _pending(settled: bool) -> tuple[str, tuple[int, ...]]:
     """The condition for texts not indexed (`settled`: of files unchanged for a while)."""
     if not settled:
         return TEXT_PENDING, ()
-    return f"{TEXT_PENDING} AND mtime_ns < ?", (time.time_ns() - int(SETTLE_SECONDS * 1e9),)
+    settled_before = time.time_ns() - int(SETTLE_SECONDS * 1e9)
+    return f"{TEXT_PENDING} AND (size < ? OR mtime_ns < ?)", (SETTLE_MIN_BYTES, settled_before)
 
 
 def texts_of(
