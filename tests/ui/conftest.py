@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from pitui.demo.generate import write_demo_store
+from pitui.ui import user_activity
 from pitui.ui.app import PituiApp, make_app
 
 NOW = datetime(2025, 12, 8, 12, 0, tzinfo=UTC)
@@ -42,6 +43,9 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PITUI_PI_COMMAND", raising=False)
     monkeypatch.setenv("PITUI_CONFIG_DIR", str(tmp_path / "config"))  # never the user's
     (tmp_path / "data").mkdir(exist_ok=True)
+    # background passes go on at once after a key: `settle` waits for every worker, and would
+    # wait out the quiet second after each key (test_picker_secrets tests the wait itself)
+    monkeypatch.setattr(user_activity, "QUIET_SECONDS", 0.0)
 
 
 @pytest.fixture
