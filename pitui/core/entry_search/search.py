@@ -1,8 +1,9 @@
 """Entry search across sessions: every entry whose own text matches, newest session first.
 
 The sessions come from the catalog (its order: newest first); `cwd:`, `name:`, `model:` and
-`label:` filters select sessions from their summaries as `pitui list` does, then each file is
-read for its matching entries (`scan`). The catalog's text indexes are not used to narrow the
+`label:` filters select sessions from their summaries as `pitui list` does; a file whose
+bytes cannot hold the query's words is passed over (`byte_filter`); the others are read for
+their matching entries (`scan`). The catalog's text indexes are not used to narrow the
 files: they hold only the conversation text Pi's picker searches, and an entry also matches
 on its thinking, tool calls and tool output.
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pitui.core.catalog.search.regex_query import RegexTooSlow
 from pitui.core.catalog.search.search import passes_filters
 from pitui.core.catalog.summary import SessionSummary
+from pitui.core.entry_search.byte_filter import ByteFilter
 from pitui.core.entry_search.matcher import EntryMatcher
 from pitui.core.entry_search.said import ROLES
 from pitui.core.entry_search.scan import EntryHit, session_hits
@@ -53,9 +55,12 @@ def search_entries(
     result = EntrySearch()
     session_filter = replace(query, after_ms=None, before_ms=None)  # times are the entries'
     wanted = None if limit is None else offset + limit
+    byte_filter = ByteFilter.of(matcher.needles)
     try:
         for summary in sessions:
             if not passes_filters(summary, session_filter):
+                continue
+            if byte_filter is not None and not byte_filter.may_match(summary.path):
                 continue
             try:
                 result.hits += session_hits(summary.path, matcher, role)

@@ -28,6 +28,8 @@ QUERIES = [  # (query, the words every matching entry holds)
     ("abc", ["abc"]),  # written as \\u escapes in one crafted line
     ("k", ["k"]),  # a Kelvin sign lowercases to k
     ('say "hi"', ["say", "hi"]),
+    ("kelvin", ["kelvin"]),  # only a Kelvin sign spells its k, in files of their own
+    ("xyzzy", ["xyzzy"]),  # only a \\u escape spells its x, in a file of its own
 ]
 
 
@@ -180,6 +182,24 @@ def _crafted(folder: Path) -> None:
     (folder / "crafted.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def _spelled_apart(folder: Path) -> None:
+    """Sessions whose only spelling of a word is one its bytes do not show: a raw and an
+    escaped Kelvin sign, an escaped ASCII letter (the byte filter must not pass them over)."""
+    texts = {
+        "kelvin-raw": "\u212aELVIN",
+        "kelvin-escaped": "\\u212Aelvin",
+        "xyzzy-escaped": "\\u0078YZZY",
+    }
+    for name, text in texts.items():
+        header = '{"type":"session","version":3,"id":"%s","timestamp":"2025-06-01T00:00:00.000Z","cwd":"/k"}'
+        line = (
+            '{"type":"message","id":"k1","parentId":null,"timestamp":"2025-06-01T00:00:01.000Z",'
+            '"message":{"role":"user","content":"%s"}}'
+        )
+        body = header % name + "\n" + line % text + "\n"
+        (folder / f"{name}.jsonl").write_text(body, encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> list[SessionSummary]:
     base = tmp_path_factory.mktemp("store")
@@ -187,6 +207,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> list[SessionSummary]:
     folder = base / "sessions" / "--c--"
     folder.mkdir()
     _crafted(folder)
+    apart = base / "sessions" / "--k--"
+    apart.mkdir()
+    _spelled_apart(apart)
     with Catalog(base / "sessions", cache_dir=base / "cache") as catalog:
         catalog.scan()
         return catalog.sessions()
@@ -213,6 +236,12 @@ def test_crafted_lines_are_found(store: list[SessionSummary]) -> None:
     assert [h.id for h in search_entries(crafted, "src/http").hits] == ["e3"]
     assert [h.id for h in search_entries(crafted, "ls -la").hits] == ["e4"]
     assert [h.id for h in search_entries(crafted, "SIG").hits] == []  # a signature says nothing
+
+
+def test_words_spelled_apart_are_found(store: list[SessionSummary]) -> None:
+    kelvin = {h.session_id for h in search_entries(store, "kelvin").hits}
+    assert kelvin == {"kelvin-raw", "kelvin-escaped"}
+    assert [h.session_id for h in search_entries(store, "xyzzy").hits] == ["xyzzy-escaped"]
 
 
 def test_newest_session_first_file_order_within(store: list[SessionSummary]) -> None:
