@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from pitui.commands.support.streams import escape_what_cannot_be_written
 from pitui.core.errors import PituiError
+from pitui.core.version import pitui_version
 
 SUBCOMMANDS = {
     "context": "print the LLM context of a leaf",
@@ -54,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             description=_description(),
             formatter_class=argparse.RawDescriptionHelpFormatter,  # one subcommand a line
         )
-        parser.add_argument("--version", action="version", version=f"pitui {_version()}")
+        parser.add_argument("--version", action="version", version=f"pitui {pitui_version()}")
         module.add_arguments(parser)
         return int(module.run(parser.parse_args(args)) or 0)
     except PituiError as error:  # a path or session text in it never reaches the terminal raw
@@ -85,15 +86,6 @@ def _run_subcommand(name: str, args: list[str]) -> int:
     parser = argparse.ArgumentParser(prog=f"pitui {name}", description=SUBCOMMANDS[name])
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args)) or 0)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version  # deferred: see ARCHITECTURE.md
-
-    try:
-        return version("pitui")
-    except PackageNotFoundError:
-        return "(version unknown: not installed)"
 
 
 def _description() -> str:

@@ -10,7 +10,7 @@ import pitui
 PACKAGE = Path(pitui.__file__).parent
 # Lower layers first: a module may import from its own layer or any layer before it.
 LAYERS = [
-    ("pitui.core.errors", "pitui.core.user_dirs"),
+    ("pitui.core.errors", "pitui.core.user_dirs", "pitui.core.version"),
     ("pitui.core.format",),
     ("pitui.core.session",),
     ("pitui.core.rows", "pitui.core.catalog"),
@@ -21,6 +21,7 @@ LAYERS = [
         "pitui.core.secrets",
         "pitui.core.entry_search",
         "pitui.core.file_history",
+        "pitui.core.listing",
     ),
     ("pitui.demo", "pitui.ui", "pitui.commands", "pitui.cli", "pitui.__main__"),
 ]

@@ -1,42 +1,33 @@
 """`pitui list`'s listing, computed (its cached answer is `list`'s, given before this module
-is imported), and what `pitui grep` and `pitui mcp` share of it: the catalog opened on the
-stores a query reads, the scan's problems, pins and tags, JSON as Pi writes it."""
+is imported): the sessions `core.listing` finds, printed as a table or as JSON."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import os
-import re
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from pitui.commands.support.answer_cache import AnswerCache, Dependencies
 from pitui.commands.support.answer_inputs import every_folder_dependencies, scope_dependencies
+from pitui.commands.support.json_output import to_json
 from pitui.commands.support.progress import progress_on_stderr
-from pitui.commands.support.scope_notice import left_out_of_catalog
 from pitui.commands.support.store_options import store_asked
-from pitui.core.catalog.catalog import Catalog, CatalogRow, ScanReport, SearchResult
+from pitui.core.catalog.catalog import CatalogRow, SearchResult
 from pitui.core.catalog.lossless_json import storable
 from pitui.core.catalog.scan import discovery
-from pitui.core.catalog.scan.tool_pass import Progress
-from pitui.core.catalog.search.query import parse_query, split_store
-from pitui.core.errors import PituiError, UsageError
-from pitui.core.format.migration import NEWER_FORMAT, NEWER_HARNESS
+from pitui.core.catalog.search.query import split_store
+from pitui.core.format.migration import NEWER_FORMAT
 from pitui.core.format.timestamps import local_minutes
+from pitui.core.listing.sessions import list_sessions, with_marks
 from pitui.core.live.open_by import OpenSessions, open_sessions
 from pitui.core.remotes.config import remotes_file
 from pitui.core.remotes.stores import mirrors_of
-from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.rows.safe_text import one_line
 from pitui.core.user_dirs import config_dir
-from pitui.core.userdata.arrange import apply_marks, split_query
-from pitui.core.userdata.store import FILE_NAME, Marks, UserData, data_dir
+from pitui.core.userdata.arrange import split_query
+from pitui.core.userdata.store import FILE_NAME, Marks, data_dir
 
 TITLE_WIDTH = 60
 
@@ -79,130 +70,6 @@ def print_listing(args: argparse.Namespace, cache: AnswerCache | None) -> int:
     return 0
 
 
-def list_sessions(
-    query: str,
-    *,
-    every: bool = False,
-    session_dir: str | None = None,
-    sort: str = "recent",
-    named: bool = False,
-    no_cache: bool = False,
-    archived: bool = False,
-    store: str = "local",
-    progress: Progress | None = None,
-    catalogs: KeptCatalogs | None = None,
-) -> tuple[SearchResult, Marks, list[str]]:
-    """The sessions a query finds, this folder's or `every` one (`pitui list`'s answer),
-    the pins and tags, and the problems met (one line each, to say before the listing).
-    `store`: "archive" (or `archived`), a remote's name, or "all" (as `in:archive`,
-    `host:NAME`, `in:all`, which a query may say itself); `progress(done, total)`: the
-    scan's, in files, then the search's reading of tool output, in sessions; `catalogs`: a
-    long-lived caller's open catalogs (else one is opened for this answer)."""
-    cwd = os.getcwd()
-    mark_query = split_query(query)  # pin: and tag:NAME are pitui's, not the catalog's
-    refuse_bad_query(mark_query.text)
-    problems: list[str] = []
-    marks = load_marks(problems)
-    store, _ = split_store(mark_query.text, "archive" if archived else store)
-    with catalog_for(catalogs, store, session_dir, no_cache, problems) as catalog:
-        # never waits for the tool-output and trigram indexes: a search indexes the tool
-        # output of the sessions nothing else matched (the app's background pass, the rest)
-        report = catalog.scan(progress, tools="later")
-        notice = catalog.index.notice
-        result = catalog.search(
-            mark_query.text,
-            cwd=None if every else cwd,
-            sort=sort,
-            named_only=named,
-            store=store,
-            index_tools=True,
-            tools_progress=progress,
-        )
-        left_out = None if every else left_out_of_catalog(catalog, cwd, store, session_dir)
-    result.rows = apply_marks(result.rows, marks, mark_query)
-    problems += scan_problems(report, notice)
-    problems += [left_out] if left_out else []  # said every time: never kept with the answer
-    if result.error:
-        problems.append(one_line(result.error))
-    return result, marks, problems
-
-
-def open_catalog(
-    store: str, session_dir: str | None, no_cache: bool, problems: list[str]
-) -> Catalog:
-    """The catalog of Pi's sessions (and `session_dir`'s), with the archive and the remotes'
-    mirrors `store` reads ("archive", a remote's name, "all"); a stale mirror said in
-    `problems`."""
-    return _catalog(store, session_dir, no_cache, mirrors_of(store, problems))
-
-
-def _catalog(store: str, session_dir: str | None, no_cache: bool, mirrors: list[Any]) -> Catalog:
-    return Catalog(
-        discovery.sessions_root(),
-        custom_dir=discovery.custom_session_dir(session_dir, os.getcwd()),
-        no_cache=no_cache,
-        archive_dir=discovery.archive_root() if store in ("archive", "all") else None,
-        mirrors=mirrors,
-    )
-
-
-class KeptCatalogs:
-    """The catalogs a long-lived caller (the MCP server) keeps open between its answers, one
-    per store, folder and mirrors: each answer then scans only what changed since the last
-    instead of loading every session's summary again (10,000 sessions: 0.36-0.42 s a search
-    before). Thread-safe, as a `Catalog` is."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._kept: dict[tuple[Any, ...], Catalog] = {}
-
-    @contextlib.contextmanager
-    def open(
-        self, store: str, session_dir: str | None, no_cache: bool, problems: list[str]
-    ) -> Iterator[Catalog]:
-        mirrors = mirrors_of(store, problems)
-        folders = tuple(sorted(str(m.folder) for m in mirrors))
-        key = (store, session_dir, os.getcwd(), no_cache, folders)
-        with self._lock:
-            catalog = self._kept.get(key)
-            if catalog is None:
-                catalog = self._kept[key] = _catalog(store, session_dir, no_cache, mirrors)
-        yield catalog
-
-    def close(self) -> None:
-        with self._lock:
-            kept, self._kept = list(self._kept.values()), {}
-        for catalog in kept:
-            catalog.close()
-
-
-def catalog_for(
-    catalogs: KeptCatalogs | None,
-    store: str,
-    session_dir: str | None,
-    no_cache: bool,
-    problems: list[str],
-) -> contextlib.AbstractContextManager[Catalog]:
-    """A kept catalog (closed by its keeper), else one opened for this answer (closed after)."""
-    if catalogs is not None:
-        return catalogs.open(store, session_dir, no_cache, problems)
-    return open_catalog(store, session_dir, no_cache, problems)
-
-
-def scan_problems(report: ScanReport, notice: str | None) -> list[str]:
-    """What a catalog scan could not read or skipped, one line each."""
-    problems = [one_line(notice)] if notice else []
-    problems += [f"cannot read {one_line(problem)}" for problem in report.unreadable]
-    problems += [f"skipped {one_line(problem)}" for problem in report.skipped]
-    problems += [one_line(problem) for problem in report.problems]
-    problems += [f"{one_line(path)}: {NEWER_HARNESS}" for path in report.newer_formats]
-    skipped = report.skipped_not_sessions
-    if skipped:
-        what = "file that is not a session" if skipped == 1 else "files that are not sessions"
-        problems.append(f"skipped {skipped} .jsonl {what}")
-    return problems
-
-
 def _dependencies(
     session_dir: str | None, cwd: str, archive: Path | None, store: str, every: bool
 ) -> Dependencies:
@@ -222,17 +89,6 @@ def _dependencies(
         for mirror in mirrors_of(store, []):
             every_folder_dependencies(depends, str(mirror.folder))
     return depends
-
-
-def to_json(data: list[dict[str, Any]]) -> str:
-    """A JSON array as JSON.stringify writes it (a lone surrogate as `\\udXXX`), with DEL
-    and C1 controls escaped too."""
-    try:
-        dumped = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
-    except (TypeError, orjson.JSONEncodeError):  # lone surrogates: the standard library
-        dumped = json.dumps(data, ensure_ascii=False, indent=2)
-        dumped = re.sub("[\\ud800-\\udfff]", lambda m: f"\\u{ord(m.group()):04x}", dumped)
-    return escape_json_c1(dumped)
 
 
 def render(result: SearchResult, show_cwd: bool, marks: Marks | None = None) -> str:
@@ -265,39 +121,11 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def refuse_bad_query(text: str) -> None:
-    """A filter that cannot be applied (`after:` a day that does not exist) or a query too long
-    to search stops the command before any file is read. A broken `re:` lists nothing, as in
-    Pi."""
-    query = parse_query(text)
-    if (query.bad_filter or query.too_long) and query.error:
-        raise UsageError(query.error)
-
-
-def load_marks(problems: list[str] | None = None) -> Marks:
-    """Pins and tags; a broken pins-and-tags file is reported (printed, or added to
-    `problems`), never fatal for listing."""
-    try:
-        return UserData().marks()
-    except PituiError as error:
-        if problems is None:
-            print(f"pitui: {one_line(str(error))}", file=sys.stderr)
-        else:
-            problems.append(one_line(str(error)))
-        return Marks()
-
-
 def _marked(title: str, session_id: object, marks: Marks) -> str:
     """`* ` before a pinned session's title, then its tags in brackets (kept when clipped)."""
     tags = marks.tags_of(session_id)
     title = f"[{one_line(' '.join(tags))}] {title}" if tags else title
     return f"* {title}" if marks.is_pinned(session_id) else title
-
-
-def with_marks(data: dict[str, object], row: CatalogRow, marks: Marks) -> dict[str, object]:
-    data["pinned"] = marks.is_pinned(row.summary.id)
-    data["tags"] = list(marks.tags_of(row.summary.id))
-    return data
 
 
 def with_holders(data: list[dict[str, Any]], found: OpenSessions | None) -> None:

@@ -12,7 +12,7 @@ import sys
 from pitui.commands.support.answer_cache import AnswerCache
 from pitui.commands.support.answer_inputs import scope_dependencies
 from pitui.commands.support.progress import progress_on_stderr
-from pitui.commands.support.scope_notice import left_out_line
+from pitui.core.listing.left_out import left_out_line
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.usage.cache import FILE_NAME
 from pitui.core.usage.groups import Group, Stats, summarize
