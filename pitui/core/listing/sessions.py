@@ -105,6 +105,11 @@ def sessions_in_scope(
     return SessionsInScope(sessions, text, problems)
 
 
+def store_of(query: str, default: str) -> str:
+    """The store a query reads: the one its `in:` / `host:` token names, else `default`."""
+    return split_store(split_query(query).text, default)[0]
+
+
 def refuse_bad_query(text: str) -> None:
     """A filter that cannot be applied (`after:` a day that does not exist) or a query too long
     to search stops the command before any file is read. A broken `re:` lists nothing, as in
