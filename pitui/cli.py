@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 from pitui.commands.support.streams import escape_what_cannot_be_written
 from pitui.core.errors import PituiError
-from pitui.core.version import pitui_version
 
 SUBCOMMANDS = {
     "context": "print the LLM context of a leaf",
@@ -49,6 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args and args[0] in SUBCOMMANDS:
             escape_what_cannot_be_written()
             return _run_subcommand(args[0], args[1:])
+        from pitui.core.version import pitui_version  # deferred: see ARCHITECTURE.md
+
         module = importlib.import_module("pitui.commands.app")
         parser = argparse.ArgumentParser(
             prog="pitui",

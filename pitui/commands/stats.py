@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from pitui.commands.support.answer_cache import AnswerCache, answer_cache_for, print_kept_answer
 from pitui.core.errors import UsageError
-from pitui.core.listing.left_out import left_out_line
 from pitui.core.usage.groupings import GROUPINGS
 from pitui.core.user_dirs import cache_folder
 
@@ -59,6 +58,7 @@ def print_stats(
 
     from pitui.commands.support import answer_inputs  # deferred: see ARCHITECTURE.md
     from pitui.commands.support.progress import progress_on_stderr  # deferred: see ARCHITECTURE.md
+    from pitui.core.listing.left_out import left_out_line  # deferred: see ARCHITECTURE.md
     from pitui.core.rows.safe_text import escape_json_c1, one_line  # deferred: see ARCHITECTURE.md
     from pitui.core.usage.cache import FILE_NAME  # deferred: see ARCHITECTURE.md
     from pitui.core.usage.groups import summarize  # deferred: see ARCHITECTURE.md
