@@ -73,17 +73,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-REMOTE_WRITES = ("label", "name", "context-edit", "trash")  # run by pitui on the remote
-
-
 def _run_subcommand(name: str, args: list[str]) -> int:
-    if name in REMOTE_WRITES and any(a.endswith(".jsonl") for a in args):
+    module = importlib.import_module(f"pitui.commands.{name.replace('-', '_')}")
+    writes_there = getattr(module, "FORWARDED_FOR_MIRRORS", False)  # run by pitui on the remote
+    if writes_there and any(a.endswith(".jsonl") for a in args):
         from pitui.core.remotes.remote_run import forward_write  # deferred: see ARCHITECTURE.md
 
         forwarded = forward_write(name, args)
         if forwarded is not None:
             return forwarded
-    module = importlib.import_module(f"pitui.commands.{name.replace('-', '_')}")
     parser = argparse.ArgumentParser(prog=f"pitui {name}", description=SUBCOMMANDS[name])
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args)) or 0)
