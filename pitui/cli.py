@@ -48,13 +48,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args and args[0] in SUBCOMMANDS:
             escape_what_cannot_be_written()
             return _run_subcommand(args[0], args[1:])
+        from pitui.core.version import pitui_version  # deferred: see ARCHITECTURE.md
+
         module = importlib.import_module("pitui.commands.app")
         parser = argparse.ArgumentParser(
             prog="pitui",
             description=_description(),
             formatter_class=argparse.RawDescriptionHelpFormatter,  # one subcommand a line
         )
-        parser.add_argument("--version", action="version", version=f"pitui {_version()}")
+        parser.add_argument("--version", action="version", version=f"pitui {pitui_version()}")
         module.add_arguments(parser)
         return int(module.run(parser.parse_args(args)) or 0)
     except PituiError as error:  # a path or session text in it never reaches the terminal raw
@@ -71,29 +73,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-REMOTE_WRITES = ("label", "name", "context-edit", "trash")  # run by pitui on the remote
-
-
 def _run_subcommand(name: str, args: list[str]) -> int:
-    if name in REMOTE_WRITES and any(a.endswith(".jsonl") for a in args):
+    module = importlib.import_module(f"pitui.commands.{name.replace('-', '_')}")
+    writes_there = getattr(module, "FORWARDED_FOR_MIRRORS", False)  # run by pitui on the remote
+    if writes_there and any(a.endswith(".jsonl") for a in args):
         from pitui.core.remotes.remote_run import forward_write  # deferred: see ARCHITECTURE.md
 
         forwarded = forward_write(name, args)
         if forwarded is not None:
             return forwarded
-    module = importlib.import_module(f"pitui.commands.{name.replace('-', '_')}")
     parser = argparse.ArgumentParser(prog=f"pitui {name}", description=SUBCOMMANDS[name])
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args)) or 0)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version  # deferred: see ARCHITECTURE.md
-
-    try:
-        return version("pitui")
-    except PackageNotFoundError:
-        return "(version unknown: not installed)"
 
 
 def _description() -> str:

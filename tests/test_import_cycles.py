@@ -1,4 +1,5 @@
-"""No import cycles inside pitui/, and the core's layers import only downwards."""
+"""No import cycles inside pitui/, module by module (the layers are the import contracts in
+pyproject.toml, checked by tests/test_import_contracts.py)."""
 
 from __future__ import annotations
 
@@ -8,22 +9,6 @@ from pathlib import Path
 import pitui
 
 PACKAGE = Path(pitui.__file__).parent
-# Lower layers first: a module may import from its own layer or any layer before it.
-LAYERS = [
-    ("pitui.core.errors", "pitui.core.user_dirs"),
-    ("pitui.core.format",),
-    ("pitui.core.session",),
-    ("pitui.core.rows", "pitui.core.catalog"),
-    ("pitui.core.live", "pitui.core.changes", "pitui.core.userdata", "pitui.core.remotes"),
-    (
-        "pitui.core.export",
-        "pitui.core.usage",
-        "pitui.core.secrets",
-        "pitui.core.entry_search",
-        "pitui.core.file_history",
-    ),
-    ("pitui.demo", "pitui.ui", "pitui.commands", "pitui.cli", "pitui.__main__"),
-]
 
 
 def module_name(path: Path) -> str:
@@ -79,13 +64,6 @@ def _is_package_of(package: str, module: str) -> bool:
     return module.startswith(package + ".")
 
 
-def layer_of(module: str) -> int | None:
-    for index, prefixes in enumerate(LAYERS):
-        if any(module == p or module.startswith(p + ".") for p in prefixes):
-            return index
-    return None
-
-
 def test_no_import_cycle_inside_pitui() -> None:
     assert find_cycle(import_graph()) is None
 
@@ -93,19 +71,3 @@ def test_no_import_cycle_inside_pitui() -> None:
 def test_cycle_finder_sees_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}
     assert find_cycle(graph) == ["a", "b", "c", "a"]
-
-
-def test_core_layers_import_only_downwards() -> None:
-    upward = []
-    for module, targets in import_graph().items():
-        own = layer_of(module)
-        for target in targets:
-            theirs = layer_of(target)
-            if own is not None and theirs is not None and theirs > own:
-                upward.append(f"{module} -> {target}")
-    assert upward == []
-
-
-def test_every_core_module_has_a_layer() -> None:
-    core = [m for m in import_graph() if m.startswith("pitui.core.") and m.count(".") >= 2]
-    assert [m for m in core if layer_of(m) is None] == []

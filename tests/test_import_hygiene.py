@@ -46,6 +46,21 @@ def test_picker_launch_leaves_renderers_and_session_screen_for_later() -> None:
     assert _python_prints(code) == "[]"
 
 
+def test_list_stats_and_grep_modules_leave_their_work_for_later() -> None:
+    """A warm `pitui list` or `pitui stats` prints its kept answer, `pitui grep --help` its
+    help, with only its command's module loaded: the catalog, the sums, the entry search,
+    SQLite, orjson and Rich are imported by the functions that compute an answer."""
+    code = (
+        "import sys\n"
+        "import pitui.cli, pitui.commands.list, pitui.commands.stats, pitui.commands.grep\n"
+        "heavy = ['orjson', 'sqlite3', 'rich', 'pitui.core.catalog.catalog',\n"
+        "         'pitui.core.listing.sessions', 'pitui.core.usage.load',\n"
+        "         'pitui.core.entry_search.search']\n"
+        "print(sorted(name for name in heavy if name in sys.modules))\n"
+    )
+    assert _python_prints(code) == "[]"
+
+
 def _python_prints(code: str) -> str:
     """What `code` prints in a fresh interpreter (it must succeed)."""
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -8,7 +8,6 @@ import argparse
 import os
 import sys
 
-from pitui.commands.listing import to_json
 from pitui.commands.support.file_scope import (
     add_file_arguments,
     history_of,
@@ -17,6 +16,7 @@ from pitui.commands.support.file_scope import (
     short_id,
     when,
 )
+from pitui.commands.support.json_output import to_json
 from pitui.core.errors import PituiError
 from pitui.core.file_history.blame import BlamedLine, blame
 from pitui.core.rows.safe_text import visible

@@ -1,13 +1,23 @@
 """`pitui grep QUERY [--all | --session-dir DIR] [--archived | --remote NAME | --everywhere]
-[--role R] [--limit N] [--json]`: the entries that match, across sessions, newest first (the
-search itself is `grep_hits`')."""
+[--role R] [--limit N] [--json]`: the entries that match, across the sessions in scope
+(`core/listing`), newest first, printed inert or as JSON.
+
+`pitui grep --help` answers before the search is imported: the functions that search import
+it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Iterable
 
-from pitui.commands.support.store_options import add_store_arguments
+from pitui.commands.support.store_options import add_store_arguments, store_asked
 from pitui.core.errors import UsageError
+
+TYPE_CHECKING = False  # not typing's (it costs `--help` 2 ms): see ARCHITECTURE.md
+if TYPE_CHECKING:
+    from pitui.core.entry_search.scan import EntryHit
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,6 +48,53 @@ def _positive(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     if not args.query.strip():
         raise UsageError("grep needs a query")
-    from pitui.commands.grep_hits import print_hits  # deferred: see ARCHITECTURE.md
-
     return print_hits(args)
+
+
+def print_hits(args: argparse.Namespace) -> int:
+    """Search the sessions in scope and print the entries that match; as grep, exit 0 when
+    some matched, 1 when none did, 2 when the search could not be made."""
+    from pitui.commands.support.json_output import to_json  # deferred: see ARCHITECTURE.md
+    from pitui.core.entry_search.search import search_entries  # deferred: see ARCHITECTURE.md
+    from pitui.core.listing.sessions import sessions_in_scope  # deferred: see ARCHITECTURE.md
+    from pitui.core.rows.safe_text import one_line  # deferred: see ARCHITECTURE.md
+
+    store = store_asked(args)
+    scope = sessions_in_scope(
+        args.query,
+        every=args.all or store not in ("local", "archive"),
+        session_dir=args.session_dir,
+        no_cache=args.no_cache,
+        store=store,
+    )
+    result = search_entries(scope.sessions, scope.text, role=args.role, limit=args.limit)
+    problems = scope.problems + [f"cannot read {one_line(p)}" for p in result.unreadable]
+    if result.error:
+        problems.append(one_line(result.error))
+    elif not scope.sessions and not args.all and store == "local":
+        problems.append("no sessions in this folder (--all searches every folder's)")
+    for problem in problems:
+        print(f"pitui: {problem}", file=sys.stderr)
+    if args.json:
+        sys.stdout.write(to_json([hit.to_json() for hit in result.hits]) + "\n")
+    else:
+        sys.stdout.write(render_hits(result.hits))
+    if result.error:
+        return 2
+    return 0 if result.hits else 1
+
+
+def render_hits(hits: Iterable[EntryHit]) -> str:
+    """One line a hit, `PATH:LINE  ID  ROLE  TIME  SNIPPET`, every field made inert."""
+    from pitui.core.format.timestamps import local_minutes, to_ms  # deferred: see ARCHITECTURE.md
+    from pitui.core.rows.safe_text import inert_path, one_line  # deferred: see ARCHITECTURE.md
+
+    lines = []
+    for hit in hits:
+        ms = to_ms(hit.timestamp)
+        when = "?" if ms is None else local_minutes(ms)
+        where = f"{inert_path(hit.path)}:{hit.line}"
+        lines.append(
+            f"{where}  {one_line(hit.id)}  {one_line(hit.role):<9}  {when:<16}  {hit.snippet}\n"
+        )
+    return "".join(lines)

@@ -8,7 +8,6 @@ import argparse
 import os
 import sys
 
-from pitui.commands.listing import to_json
 from pitui.commands.support.file_scope import (
     add_file_arguments,
     history_of,
@@ -17,6 +16,7 @@ from pitui.commands.support.file_scope import (
     short_id,
     when,
 )
+from pitui.commands.support.json_output import to_json
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.file_history.session_changes import ABANDONED, FileChange
 from pitui.core.format.pi_paths import is_within

@@ -31,9 +31,6 @@ from typing import (
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from pitui.cli import _version
-from pitui.commands.grep_hits import sessions_in_scope
-from pitui.commands.listing import KeptCatalogs, list_sessions, with_marks
 from pitui.commands.support.store_options import all_sessions
 from pitui.core.catalog.search.resolve import resolve_session
 from pitui.core.entry_search.search import search_entries
@@ -44,8 +41,16 @@ from pitui.core.export.redactor import Redactor
 from pitui.core.file_history.history import file_history as history_of_file
 from pitui.core.file_history.history import related, targets_of
 from pitui.core.file_history.session_changes import FileChange
+from pitui.core.listing.catalogs import KeptCatalogs
+from pitui.core.listing.sessions import (
+    SessionsInScope,
+    list_sessions,
+    sessions_in_scope,
+    with_marks,
+)
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.session.session import Session
+from pitui.core.version import pitui_version
 
 INSTRUCTIONS = (
     "Search and read the user's Pi coding-agent sessions (read-only). Find sessions with "
@@ -276,7 +281,7 @@ def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
     server = MCPServer(
         "pitui",
         instructions=INSTRUCTIONS,
-        version=_version(),
+        version=pitui_version(),
         log_level="WARNING",
         subscriptions=False,
     )
@@ -473,7 +478,7 @@ class _Tools:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _scope(self, query: str, scope: str, remotes: bool = True) -> Any:
+    def _scope(self, query: str, scope: str, remotes: bool = True) -> SessionsInScope:
         """The sessions of this folder, or all ("all": with the remotes' mirrors unless not
         `remotes`, as `pitui grep --all`)."""
         return sessions_in_scope(

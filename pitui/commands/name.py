@@ -8,6 +8,10 @@ from pitui.core.changes.command_errors import writing_from_command
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.writer import sanitize_name, set_name
 
+# A session of a remote's mirror is written there, by pitui on the remote, with the same
+# arguments: the CLI forwards them before parsing (`core/remotes/remote_run.forward_write`).
+FORWARDED_FOR_MIRRORS = True
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="session .jsonl file")

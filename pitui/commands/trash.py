@@ -13,6 +13,10 @@ from pitui.core.changes.trash import trash_session
 from pitui.core.changes.write_guard import ConcurrentWriteWarning
 from pitui.core.session.source import is_regular
 
+# A session of a remote's mirror is written there, by pitui on the remote, with the same
+# arguments: the CLI forwards them before parsing (`core/remotes/remote_run.forward_write`).
+FORWARDED_FOR_MIRRORS = True
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="session .jsonl file")

@@ -52,8 +52,8 @@ def test_a_kept_answer_computes_nothing(
     def computed(*args: object) -> int:
         raise AssertionError("computed again")
 
-    monkeypatch.setattr("pitui.commands.listing.print_listing", computed)
-    monkeypatch.setattr("pitui.commands.stats_report.print_stats", computed)
+    monkeypatch.setattr("pitui.commands.list.print_listing", computed)
+    monkeypatch.setattr("pitui.commands.stats.print_stats", computed)
     for command, out in first.items():
         assert _out(capsys, *command) == out
 

@@ -106,3 +106,22 @@ def test_a_folder_just_changed_is_not_a_regular_file(
     folder.mkdir()  # its mtime is now: a regular file this fresh would be "being written"
     assert main([part.format(folder) for part in command]) == 1
     assert capsys.readouterr().err == f"pitui: {folder} is not a regular file (a directory)\n"
+
+
+def test_the_writes_of_one_session_are_those_forwarded_to_a_mirrors_remote() -> None:
+    """A write naming a mirrored session is run by pitui on its remote (the commands say so;
+    the CLI forwards them before parsing): one session's label, name, context edit, trash."""
+    import importlib
+
+    from pitui.cli import SUBCOMMANDS
+
+    forwarded = {
+        name
+        for name in SUBCOMMANDS
+        if getattr(
+            importlib.import_module(f"pitui.commands.{name.replace('-', '_')}"),
+            "FORWARDED_FOR_MIRRORS",
+            False,
+        )
+    }
+    assert forwarded == {"label", "name", "context-edit", "trash"}

@@ -8,10 +8,10 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from pitui.commands.grep_hits import sessions_in_scope
 from pitui.commands.support.store_options import add_store_arguments, default_store
 from pitui.core.file_history.history import FileHistory, file_history, related, targets_of
 from pitui.core.format.timestamps import local_minutes, to_ms
+from pitui.core.listing.sessions import sessions_in_scope
 from pitui.core.rows.safe_text import one_line
 
 NOTHING_NOTE = "no successful write or edit in these sessions touched {path}"

@@ -1,6 +1,4 @@
-"""What a scope left out, said on stderr: a `--session-dir DIR` read without `--all` keeps
-only the sessions started in this folder (Pi's `list(cwd)`), and so does the archive
-(`--archived`, `in:archive`); a command says how many it left out and how to have them.
+"""What a scope left out, said on stderr (the line is `core.listing.left_out`'s).
 
 A command that keeps its answer (`list`, `stats`) adds the line to its problems instead of
 printing it: a kept answer is printed without its stderr, and a warning is said every time.
@@ -9,24 +7,8 @@ printing it: a kept answer is printed without its stderr, and a warning is said 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from pitui.core.catalog.catalog import Catalog
-
-SESSION_FOLDER = "of the session folder"
-ARCHIVE = "of the archive"
-
-
-def left_out_line(count: int, which: str = "", of: str = SESSION_FOLDER) -> str | None:
-    """The line for `count` left-out sessions (`which`: " with credentials"; `of`: where they
-    are; None: none was left out)."""
-    if count == 0:
-        return None
-    return (
-        f"left out {count} session{'s' * (count != 1)}{which} {of} started in other folders "
-        "than this one (--all includes them)"
-    )
+from pitui.core.listing.left_out import left_out_line
 
 
 def say_left_out(count: int, which: str = "") -> None:
@@ -36,17 +18,3 @@ def say_left_out(count: int, which: str = "") -> None:
 def say_line(line: str | None) -> None:
     if line is not None:
         print(f"pitui: {line}", file=sys.stderr)
-
-
-def left_out_of_catalog(
-    catalog: Catalog, cwd: str, store: str, session_dir: str | None
-) -> str | None:
-    """The line for the sessions this folder's listing of a shared session dir, or of the
-    archive, left out (None: none, or Pi's own folder for this cwd, which holds only its
-    sessions). A scope, not a search: those a query would have matched there are among
-    them."""
-    if store != "archive" and (session_dir is None or store != "local"):
-        return None
-    everywhere = len(catalog.sessions(None, store))
-    here = len(catalog.sessions(cwd, store))
-    return left_out_line(everywhere - here, of=ARCHIVE if store == "archive" else SESSION_FOLDER)

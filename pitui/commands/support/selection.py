@@ -11,9 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pitui.commands.du import human
-from pitui.commands.listing import refuse_bad_query
 from pitui.commands.support.progress import progress_on_stderr
-from pitui.commands.support.scope_notice import left_out_of_catalog, say_line
+from pitui.commands.support.scope_notice import say_line
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan import discovery
 from pitui.core.catalog.search.query import Store
@@ -30,6 +29,8 @@ from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.write_guard import activity_warning
 from pitui.core.errors import PituiError
 from pitui.core.format.timestamps import local_minutes
+from pitui.core.listing.left_out import left_out_of_catalog
+from pitui.core.listing.sessions import refuse_bad_query
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 
 
