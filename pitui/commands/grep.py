@@ -9,8 +9,9 @@ it.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from pitui.commands.support.store_options import add_store_arguments, store_asked
 from pitui.core.errors import UsageError
@@ -54,8 +55,10 @@ def run(args: argparse.Namespace) -> int:
 def print_hits(args: argparse.Namespace) -> int:
     """Search the sessions in scope and print the entries that match; as grep, exit 0 when
     some matched, 1 when none did, 2 when the search could not be made."""
-    from pitui.commands.support.json_output import to_json  # deferred: see ARCHITECTURE.md
-    from pitui.core.entry_search.search import search_entries  # deferred: see ARCHITECTURE.md
+    from pitui.commands.support.json_output import (  # deferred: see ARCHITECTURE.md
+        write_json_array,
+    )
+    from pitui.core.entry_search.search import EntryStream  # deferred: see ARCHITECTURE.md
     from pitui.core.listing.sessions import sessions_in_scope  # deferred: see ARCHITECTURE.md
     from pitui.core.rows.safe_text import one_line  # deferred: see ARCHITECTURE.md
 
@@ -67,34 +70,36 @@ def print_hits(args: argparse.Namespace) -> int:
         no_cache=args.no_cache,
         store=store,
     )
-    result = search_entries(scope.sessions, scope.text, role=args.role, limit=args.limit)
-    problems = scope.problems + [f"cannot read {one_line(p)}" for p in result.unreadable]
-    if result.error:
-        problems.append(one_line(result.error))
+    stream = EntryStream(scope.sessions, scope.text, role=args.role)
+    _warn(scope.problems)
+    hits = (stream.finish(hit) for hit in itertools.islice(stream, args.limit))
+    if args.json:
+        printed = write_json_array(sys.stdout, (hit.to_json() for hit in hits))
+    else:
+        printed = sum(sys.stdout.write(line) > 0 for line in hit_lines(hits))
+    problems = [f"cannot read {one_line(p)}" for p in stream.unreadable]
+    if stream.error:
+        problems.append(one_line(stream.error))
     elif not scope.sessions and not args.all and store == "local":
         problems.append("no sessions in this folder (--all searches every folder's)")
+    _warn(problems)
+    if stream.error:
+        return 2
+    return 0 if printed else 1
+
+
+def _warn(problems: list[str]) -> None:
     for problem in problems:
         print(f"pitui: {problem}", file=sys.stderr)
-    if args.json:
-        sys.stdout.write(to_json([hit.to_json() for hit in result.hits]) + "\n")
-    else:
-        sys.stdout.write(render_hits(result.hits))
-    if result.error:
-        return 2
-    return 0 if result.hits else 1
 
 
-def render_hits(hits: Iterable[EntryHit]) -> str:
+def hit_lines(hits: Iterable[EntryHit]) -> Iterator[str]:
     """One line a hit, `PATH:LINE  ID  ROLE  TIME  SNIPPET`, every field made inert."""
     from pitui.core.format.timestamps import local_minutes, to_ms  # deferred: see ARCHITECTURE.md
     from pitui.core.rows.safe_text import inert_path, one_line  # deferred: see ARCHITECTURE.md
 
-    lines = []
     for hit in hits:
         ms = to_ms(hit.timestamp)
         when = "?" if ms is None else local_minutes(ms)
         where = f"{inert_path(hit.path)}:{hit.line}"
-        lines.append(
-            f"{where}  {one_line(hit.id)}  {one_line(hit.role):<9}  {when:<16}  {hit.snippet}\n"
-        )
-    return "".join(lines)
+        yield f"{where}  {one_line(hit.id)}  {one_line(hit.role):<9}  {when:<16}  {hit.snippet}\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
@@ -10,6 +11,7 @@ import orjson
 import pytest
 
 from pitui.cli import main
+from pitui.commands.support.json_output import to_json, write_json_array
 from pitui.core.catalog.scan.discovery import project_dir
 
 KEYS = ["path", "sessionId", "id", "role", "timestamp", "snippet", "line"]
@@ -112,3 +114,19 @@ def test_archived_sessions_are_searched_with_archived_or_in_archive(  # type: ig
         assert main(args) == 0
         (hit,) = json.loads(capsys.readouterr().out)
         assert hit["sessionId"] == "mine" and "archive" in hit["path"]
+
+
+def test_json_is_written_as_it_comes_and_reads_as_one_array(
+    agent: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """grep --json writes each hit as it is found; the whole is the array JSON.stringify
+    writes (two spaces, lone surrogates and C1 controls escaped)."""
+
+    assert main(["grep", "--all", "--json", "the"]) == 0
+    out = capsys.readouterr().out
+    assert out == to_json(json.loads(out)) + "\n"
+    odd = [{"a": "x\ud800y", "b": [1, {"c": None}]}, {}, {"d": "\x85"}]
+    for items in ([], odd[:1], odd):
+        written = io.StringIO()
+        assert write_json_array(written, iter(items)) == len(items)
+        assert written.getvalue() == to_json(items) + "\n"

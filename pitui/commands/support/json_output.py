@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import IO, Any
 
 import orjson
 
@@ -21,3 +22,15 @@ def to_json(data: list[dict[str, Any]]) -> str:
         dumped = json.dumps(data, ensure_ascii=False, indent=2)
         dumped = re.sub("[\\ud800-\\udfff]", lambda m: f"\\u{ord(m.group()):04x}", dumped)
     return escape_json_c1(dumped)
+
+
+def write_json_array(out: IO[str], items: Iterable[dict[str, Any]]) -> int:
+    """Write `items` as `to_json` writes their list, each as it comes (the whole list is
+    never held); returns how many were written."""
+    count = 0
+    for item in items:
+        out.write(",\n" if count else "[\n")
+        out.write(to_json([item])[2:-2])  # "[\n" + the item, indented + "\n]"
+        count += 1
+    out.write("\n]\n" if count else "[]\n")
+    return count

@@ -10,7 +10,7 @@ on its thinking, tool calls and tool output.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from pitui.core.catalog.search.regex_query import RegexTooSlow
@@ -23,7 +23,7 @@ from pitui.core.entry_search.scan import EntryHit, session_hits
 from pitui.core.entry_search.snippet import snippet
 from pitui.core.errors import PituiError
 
-__all__ = ["ROLES", "EntryHit", "EntrySearch", "search_entries", "session_matches"]
+__all__ = ["ROLES", "EntryHit", "EntrySearch", "EntryStream", "search_entries", "session_matches"]
 
 
 @dataclass
@@ -32,6 +32,58 @@ class EntrySearch:
     error: str | None = None  # the query cannot be used, or took too long
     unreadable: list[str] = field(default_factory=list)  # "path: why"
     more: bool = False  # more entries match than `limit` allowed
+
+
+class EntryStream:
+    """The matching entries of `sessions` (newest first), in file order within each session,
+    read a session at a time as they are iterated, without snippets (`finish` makes one).
+
+    `error` says why the query cannot be used (then nothing is read), or that a `re:` took
+    too long (then the iteration stopped); `unreadable` lists the files that could not be
+    read ("path: why")."""
+
+    def __init__(
+        self,
+        sessions: Iterable[SessionSummary],
+        text: str,
+        *,
+        role: str | None = None,
+        redact: bool = False,
+    ) -> None:
+        self.matcher = EntryMatcher.parse(text)
+        self.error = self.matcher.query.error
+        if role is not None and role not in ROLES:
+            self.error = f"unknown role {role!r} (use {', '.join(ROLES)})"
+        self.unreadable: list[str] = []
+        self._sessions, self._role, self._redact = sessions, role, redact
+
+    def __iter__(self) -> Iterator[EntryHit]:
+        if self.error:
+            return
+        query = self.matcher.query
+        session_filter = replace(query, after_ms=None, before_ms=None)  # times are the entries'
+        byte_filter = ByteFilter.of(self.matcher.needles)
+        try:
+            for summary in self._sessions:
+                if not passes_filters(summary, session_filter):
+                    continue
+                if byte_filter is not None and not byte_filter.may_match(summary.path):
+                    continue
+                try:
+                    hits = session_hits(summary.path, self.matcher, self._role)
+                except (PituiError, OSError) as error:
+                    self.unreadable.append(f"{summary.path}: {error}")
+                    continue
+                yield from hits
+        except RegexTooSlow as error:
+            self.error = str(error)
+
+    def finish(self, hit: EntryHit) -> EntryHit:
+        """`hit` with its snippet (`redact`: secrets in it replaced, as an export does),
+        its whole text let go."""
+        hit.snippet = _snippet(hit.text, self.matcher, self._redact)
+        hit.text = ""
+        return hit
 
 
 def search_entries(
@@ -46,36 +98,19 @@ def search_entries(
     """Matching entries of `sessions` (newest first), in file order within each session,
     `offset` of them skipped, at most `limit` kept, each with its snippet (`redact`:
     secrets in the snippets replaced, as an export does)."""
-    matcher = EntryMatcher.parse(text)
-    query = matcher.query
-    if query.error:
-        return EntrySearch(error=query.error)
-    if role is not None and role not in ROLES:
-        return EntrySearch(error=f"unknown role {role!r} (use {', '.join(ROLES)})")
-    result = EntrySearch()
-    session_filter = replace(query, after_ms=None, before_ms=None)  # times are the entries'
+    stream = EntryStream(sessions, text, role=role, redact=redact)
     wanted = None if limit is None else offset + limit
-    byte_filter = ByteFilter.of(matcher.needles)
-    try:
-        for summary in sessions:
-            if not passes_filters(summary, session_filter):
-                continue
-            if byte_filter is not None and not byte_filter.may_match(summary.path):
-                continue
-            try:
-                result.hits += session_hits(summary.path, matcher, role)
-            except (PituiError, OSError) as error:
-                result.unreadable.append(f"{summary.path}: {error}")
-            if wanted is not None and len(result.hits) > wanted:
-                break
-    except RegexTooSlow as error:
-        return EntrySearch(error=str(error))
-    kept = result.hits[offset:]
-    result.more = limit is not None and len(kept) > limit
-    result.hits = kept[:limit] if limit is not None else kept
-    for hit in result.hits:
-        hit.snippet = _snippet(hit.text, matcher, redact)
-    return result
+    hits: list[EntryHit] = []
+    for hit in stream:
+        hits.append(hit)
+        if wanted is not None and len(hits) > wanted:
+            break
+    if stream.error:
+        return EntrySearch(error=stream.error)
+    kept = hits[offset:]
+    more = limit is not None and len(kept) > limit
+    kept = kept[:limit] if limit is not None else kept
+    return EntrySearch([stream.finish(hit) for hit in kept], None, stream.unreadable, more)
 
 
 def session_matches(path: str, text: str, shown: int) -> tuple[list[EntryHit], int]:

@@ -8,6 +8,9 @@ the line it is printed on.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 from pitui.core.format.jsvalues import JS_SPACE_RUN
 from pitui.core.rows.safe_text import one_line
 
@@ -42,6 +45,15 @@ def _squeeze(text: str) -> str:
 
 
 def _graphemes(text: str) -> list[str]:
+    """The grapheme clusters of squeezed text: in ASCII each character is one (the only
+    ASCII cluster of two, CR LF, was squeezed to a space)."""
+    if text.isascii():
+        return list(text)
+    return _grapheme_pattern().findall(text)
+
+
+@functools.cache
+def _grapheme_pattern() -> Any:
     import regex  # deferred: see ARCHITECTURE.md
 
-    return regex.findall(r"\X", text)
+    return regex.compile(r"\X")

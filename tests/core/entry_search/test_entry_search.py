@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.summary import SessionSummary
+from pitui.core.entry_search import snippet as snippet_module
 from pitui.core.entry_search.search import search_entries
 from pitui.core.entry_search.snippet import snippet
 from pitui.demo.generate import generate_corpus
@@ -319,3 +322,12 @@ def test_redacted_snippets(store: list[SessionSummary], tmp_path: Path) -> None:
     hidden = search_entries(sessions, "push", redact=True).hits[0].snippet
     assert key in plain
     assert key not in hidden and "[REDACTED:github]" in hidden
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=400))
+def test_ascii_snippets_cut_as_graphemes_do(text: str) -> None:
+    """ASCII text is cut character by character, which is where its graphemes end."""
+    import regex
+
+    graphemes = regex.findall(r"\X", snippet_module._squeeze(text))
+    assert snippet_module._graphemes(snippet_module._squeeze(text)) == graphemes
