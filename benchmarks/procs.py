@@ -32,8 +32,11 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, floa
     return figure.wall, figure.rss_mb, out
 
 
-def measure(argv: list[str], env: dict[str, str] | None = None) -> tuple[Figure, bytes]:
-    """Wall time, CPU time and peak RSS of one run of `argv`, and its stdout."""
+def measure(
+    argv: list[str], env: dict[str, str] | None = None, ok: tuple[int, ...] = (0,)
+) -> tuple[Figure, bytes]:
+    """Wall time, CPU time and peak RSS of one run of `argv`, and its stdout; exits if its
+    status is not one of `ok` (grep's 1, nothing found, is an answer)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
@@ -42,7 +45,7 @@ def measure(argv: list[str], env: dict[str, str] | None = None) -> tuple[Figure,
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
         out.seek(0)
         err.seek(0)
-        if proc.returncode != 0:
+        if proc.returncode not in ok:
             raise SystemExit(f"{argv[:4]} failed: {err.read().decode(errors='replace')[-500:]}")
         cpu = usage.ru_utime + usage.ru_stime
         return Figure(seconds, cpu, usage.ru_maxrss / 1024), out.read()
