@@ -21,7 +21,7 @@ from pitui.demo.generate import generate_corpus
 QUERIES = [
     "parser", "the", "zzqx-nothing", "ab", "x", '"fix the"', '"the   parser"', "ΟΔΟΣ", "οδος",
     "İstanbul", "i̇stanbul", 'say "hi"', '"', "straße", "STRASSE", "ﬁle", "emoji 🎉", "a\x00b",
-    "re:pars.r", "cwd:work parser", "word one", "ne wo", "ΣΑΣ",
+    "re:pars.r", "cwd:work parser", "word one", "ne wo", "ΣΑΣ", "km", "k_", "%", "_",
 ]  # fmt: skip
 TEXTS = [
     "fix the parser now",
@@ -31,6 +31,7 @@ TEXTS = [
     "emoji 🎉 party",
     "word one",
     "new words",
+    "Kelvin: \u212aM and 5%",  # the sign lowercases to k: "km" is in its lowercase
 ]
 
 
@@ -126,9 +127,18 @@ def test_the_index_answers_without_reading_texts(tmp_path: Path) -> None:
         the = catalog.index.text_holding("the parser", among, lambda: read.append(1))
         assert {str(root / "--work--" / f"s{i}.jsonl") for i in (0, 1, 5)} <= the
         assert read == []  # both answered by the index alone
-        short = catalog.index.text_holding("ab", among, lambda: read.append(1))
-        assert read and short == {
-            s.path for s in _with_texts(catalog) if "ab" in s.all_messages_text.lower()
+        for value in ("ab", "km", "5%", "k_"):  # SQLite's LIKE, and the texts it cannot say
+            read.clear()
+            short = catalog.index.text_holding(value, among, lambda: read.append(1))
+            assert short == {
+                s.path for s in _with_texts(catalog) if value in s.all_messages_text.lower()
+            }
+            odd = [
+                s for s in _with_texts(catalog) if {"\u212a", "\u0130"} & set(s.all_messages_text)
+            ]
+            assert len(read) <= len(odd) < len(among)  # only texts holding İ or K are read
+        assert catalog.index.text_holding("km", among) == {
+            str(root / "--work--" / f"s{i}.jsonl") for i in (4, 7)
         }
 
 

@@ -8,7 +8,10 @@ of sessions costs milliseconds and no text in memory.
 
 What the index cannot answer is read from the stored texts instead (`holding`): strings of
 fewer than three characters (no trigram), strings with a NUL or U+FFFD (lone surrogates are
-stored as U+FFFD), and the files not indexed yet.
+stored as U+FFFD), and the files not indexed yet. A short ASCII string is looked for by
+SQLite's `LIKE` (ASCII case folded, in C: 0.14-0.21 s for 10,000 sessions' 170 MB of text,
+against 0.27-0.45 s read into Python); only the texts it does not find that hold an İ or a
+K (the characters whose lowercase holds ASCII) are read.
 
 Indexing 10,000 sessions' text (170 MB) costs seconds: with `automerge` off (segments are
 merged only when 16 pile up at a level) and 8,000-byte leaves it costs 30% less CPU for an
@@ -65,7 +68,9 @@ def holding(
     a search form): from the index where it can say, else read from the stored texts
     (`on_text()` is called for each text read, so a caller can stop a long scan)."""
     found = _indexed_holding(db, value, among) if indexable(value) else None
-    if found is None:
+    if found is None and _likeable(value):
+        found, unanswered = _liked(db, value, among)
+    elif found is None:
         found, unanswered = set(), texts_of(db, among)
     else:
         unanswered = texts_of(db, among, pending_only=True) if _any_pending(db) else iter(())
@@ -75,6 +80,28 @@ def holding(
         if value in (search_form(text) if spaced else text.lower()):
             found.add(path)
     return found
+
+
+def _likeable(value: str) -> bool:
+    """Whether `LIKE` finds `value` as a lowercased text would hold it: ASCII without
+    whitespace (a search form with a space is matched in the text's search form)."""
+    return value.isascii() and value.isprintable() and " " not in value
+
+
+def _liked(
+    db: sqlite3.Connection, value: str, among: set[str]
+) -> tuple[set[str], Iterator[tuple[str, str]]]:
+    """The paths of `among` whose text `LIKE` finds holding `value`, and (path, text) of
+    those it does not whose text holds İ (U+0130) or K (U+212A), to be read: one pass."""
+    pattern = "%" + value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    rows = db.execute(
+        "SELECT path, CASE WHEN text LIKE ?2 ESCAPE '\\' THEN 1"
+        " WHEN text LIKE ?3 OR text LIKE ?4 THEN text END"
+        " FROM files WHERE is_session=1 AND path IN (SELECT value FROM json_each(?1))",
+        (lossless_json.dumps(list(among)), pattern, "%\u0130%", "%\u212a%"),
+    ).fetchall()
+    found = {path for path, verdict in rows if verdict == 1}
+    return found, ((path, verdict) for path, verdict in rows if isinstance(verdict, str))
 
 
 def _indexed_holding(db: sqlite3.Connection, value: str, among: set[str]) -> set[str] | None:
