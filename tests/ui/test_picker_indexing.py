@@ -25,3 +25,29 @@ async def test_a_search_while_indexing_says_it_searched_what_is_indexed(app_fact
         await settle(pilot)
         status = plain(picker.query_one("#picker-status"), 300)
         assert len(picker.rows) == 2 and "indexing 5/12 (searched so far)" in status
+
+
+async def test_the_scan_waits_for_the_list_the_index_knows(
+    app_factory: Any, monkeypatch: Any
+) -> None:
+    """With an index from an earlier run, the list it knows is shown first and only then
+    are the files scanned for changes (both are Python work on one interpreter: run side by
+    side, the scan delayed the list)."""
+    from pitui.core.catalog.catalog import Catalog
+
+    async with app_factory().run_test(size=SIZE) as pilot:  # builds the index
+        first = await started(pilot)
+        await wait_for(pilot, lambda: first.scanned, "the first scan")
+    shown_at_scan: list[int] = []
+    scan = Catalog.scan
+    app = app_factory()
+
+    def scan_after_the_list(catalog: Catalog, *args: Any, **kwargs: Any) -> Any:
+        shown_at_scan.append(len(app.screen.rows))
+        return scan(catalog, *args, **kwargs)
+
+    monkeypatch.setattr(Catalog, "scan", scan_after_the_list)
+    async with app.run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await wait_for(pilot, lambda: picker.scanned, "the scan")
+        assert shown_at_scan and shown_at_scan[0] == len(picker.rows) > 0

@@ -50,6 +50,7 @@ from pitui.ui.worker_messages import (
 SEARCH_DELAY = 0.02  # seconds of quiet typing before a search (a newer key cancels it)
 SEARCHING_AFTER = 0.15  # seconds before the status line says a search is still running
 RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often
+SCAN_AT_THE_LATEST = 2.0  # seconds after mounting, whether the first answer came or not
 CHANGES_EVERY = 0.25  # while sessions change, search again at most this often
 
 
@@ -92,6 +93,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._unsubscribe: Any = None
         self._secrets: SecretsScan | None = None  # once there is a catalog
         self.scanned = False  # the first scan has finished: the list is complete
+        self._scan_started = False
         self._shown: SearchRequest | None = None  # the question the list on screen answers
         self._asked = 0  # searches asked so far; the list on screen answers...
         self._answered_ask = 0  # ...this one of them (an answer to an older is not due)
@@ -120,8 +122,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if self.app.catalog is None:
             return
         self._secrets = SecretsScan(self, self.app.catalog, self._listed_paths, self.app.activity)
-        self._scan()
-        self.run_search()  # what the index already knows, while the scan runs
+        self.run_search()  # what the index already knows; the scan follows its answer
+        self.set_timer(SCAN_AT_THE_LATEST, self._first_scan)
         self._unsubscribe = self.app.hub.subscribe(self._hub_changed)
         every = self.app.config.settings.sync_every
         if self.app.catalog.mirrors and every > 0:
@@ -376,7 +378,16 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
     def _remotes_in_all(self) -> bool:
         return self._all_store == WITH_REMOTES
 
+    def _first_scan(self) -> None:
+        """The scan of every file, once the list the index knows is on screen: Python runs one
+        thread at a time, and the scan running beside the first search delayed the list
+        (`SCAN_AT_THE_LATEST` starts it if that answer never comes)."""
+        if not self._scan_started:
+            self._scan_started = True
+            self._scan()
+
     def on_search_done(self, message: SearchDone) -> None:
+        self.call_after_refresh(self._first_scan)
         request: SearchRequest = message.request
         if request != self.current_request():
             return  # an answer to an older question
