@@ -111,7 +111,8 @@ def middle_ellipsis(text: str, width: int) -> str:
     return text[:head] + "…" + text[len(text) - (keep - head) :]
 
 
-def count(value: int | None) -> str:
+def count(value: float | None) -> str:
+    """`value` with thousands separators (a token total may be a JavaScript Infinity)."""
     return "-" if value is None else f"{value:,}"
 
 
