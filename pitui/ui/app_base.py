@@ -40,6 +40,13 @@ class ListsSessions:
         raise NotImplementedError
 
 
+class ShowsSession:
+    """A screen showing one session (the session screen): closed when it is trashed."""
+
+    path: Path  # the session's file
+    standalone: bool  # the app's only session screen (`pitui FILE`): no picker under it
+
+
 class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
     """The app's state and the services its screens call; the single worker-failure handler."""
 
@@ -98,12 +105,16 @@ class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None])
         forgets it."""
         self.notify("Moved to the trash")
         stack = self.screen_stack
-        showing = [i for i, s in enumerate(stack) if getattr(s, "path", None) == message.path]
-        if showing and any(getattr(stack[i], "standalone", False) for i in showing):
+        showing = [
+            (i, s)
+            for i, s in enumerate(stack)
+            if isinstance(s, ShowsSession) and s.path == message.path
+        ]
+        if any(screen.standalone for _, screen in showing):
             self.exit()
             return
-        if showing and showing[0] > 0:
-            stack[showing[0] - 1].pop_until_active()
+        if showing and showing[0][0] > 0:
+            stack[showing[0][0] - 1].pop_until_active()
         for listing in self.session_lists():
             listing.forget(message.path)
 
