@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from textual.message import Message
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker
 
@@ -37,6 +38,10 @@ class SessionHost(Protocol):
 
     @property
     def focused(self) -> Widget | None: ...
+
+    @property
+    def screen(self) -> Screen[object]:
+        """The screen itself, as a widget (what the export dialog's worker runs on)."""
 
     def open_session(self, path: Path) -> None:
         """Show another session (a fork just written) over this one."""
@@ -123,7 +128,7 @@ class SessionCommands:
         leaf = None if entry is None or entry.type == "session" else entry.id
         with live.lock:
             title = session_title(live.session, leaf)
-        ask_export(screen, screen.path, leaf, title, "the branch of the highlighted entry")
+        ask_export(screen.screen, screen.path, leaf, title, "the branch of the highlighted entry")
 
     def trash(self) -> None:
         screen = self._screen
