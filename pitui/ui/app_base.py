@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from textual.app import App
 from textual.worker import Worker
@@ -38,6 +38,14 @@ class ListsSessions:
 
     def forget(self, path: Path) -> None:
         raise NotImplementedError
+
+
+class Remembered(TypedDict, total=False):
+    """The settings the app changes as the user works (`PituiAppBase.remember`)."""
+
+    theme: str
+    tree_share: int
+    hidden_panes: list[str]
 
 
 class ShowsSession:
@@ -118,7 +126,7 @@ class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None])
         for listing in self.session_lists():
             listing.forget(message.path)
 
-    def remember(self, **changes: Any) -> None:
+    def remember(self, **changes: Unpack[Remembered]) -> None:
         """Change the settings kept between runs, and write them from a thread worker."""
         settings = replace(self.config.settings, **changes)
         self.config.settings = settings
