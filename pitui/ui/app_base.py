@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, TypedDict, Unpack
+from typing import TypedDict, Unpack
 
 from textual.app import App
 from textual.worker import Worker
@@ -138,7 +138,7 @@ class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None])
             description="saving the settings",
         )
 
-    def report_worker_failure(self, worker: Worker[Any]) -> None:
+    def report_worker_failure(self, worker: Worker[object]) -> None:
         """The one place worker failures surface: a notification, never a traceback."""
         notify_failure(self, worker)
 

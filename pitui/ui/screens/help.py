@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.keys import key_to_character
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.app_base import ListsSessions
@@ -102,9 +103,8 @@ HORIZONTAL_SCROLLING = frozenset({"scroll_left", "scroll_right", "page_left", "p
 def _means_nothing_here(node: DOMNode, binding: Binding) -> bool:
     """Textual's horizontal scrolling keys (Ctrl+PageUp "Page Left"...) on a widget that does
     not scroll sideways, as pitui's tree and panes do not: not listed."""
-    return binding.action in HORIZONTAL_SCROLLING and not getattr(
-        node, "allow_horizontal_scroll", False
-    )
+    scrolls = isinstance(node, Widget) and node.allow_horizontal_scroll
+    return binding.action in HORIZONTAL_SCROLLING and not scrolls
 
 
 TYPING = {
