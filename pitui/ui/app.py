@@ -14,6 +14,7 @@ from rich.text import Text
 from textual import events, work
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
@@ -100,7 +101,7 @@ class PituiApp(PituiAppBase):
         if self.config.session_file is not None:
             from pitui.ui.screens.session import SessionScreen  # deferred: see ARCHITECTURE.md
 
-            first: Screen[Any] = SessionScreen(self.config.session_file, standalone=True)
+            first: Screen[None] = SessionScreen(self.config.session_file, standalone=True)
         else:
             from pitui.ui.screens.picker import PickerScreen  # deferred: see ARCHITECTURE.md
 
@@ -200,7 +201,7 @@ USER_INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.Mouse
 TEXTUAL_COMMANDS_REPLACED = frozenset({"Theme", "Quit", "Keys"})  # pitui's own keys do these
 
 
-def _is_command(node: Any, binding: Binding) -> bool:
+def _is_command(node: DOMNode, binding: Binding) -> bool:
     """A palette command: a binding with a tooltip (moving keys have none) that is not a
     text box's editing key."""
     from textual.widgets import Input, TextArea  # deferred: see ARCHITECTURE.md

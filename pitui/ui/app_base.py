@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, Unpack
 
 from textual.app import App
 from textual.worker import Worker
@@ -38,6 +38,21 @@ class ListsSessions:
 
     def forget(self, path: Path) -> None:
         raise NotImplementedError
+
+
+class Remembered(TypedDict, total=False):
+    """The settings the app changes as the user works (`PituiAppBase.remember`)."""
+
+    theme: str
+    tree_share: int
+    hidden_panes: list[str]
+
+
+class ShowsSession:
+    """A screen showing one session (the session screen): closed when it is trashed."""
+
+    path: Path  # the session's file
+    standalone: bool  # the app's only session screen (`pitui FILE`): no picker under it
 
 
 class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
@@ -98,16 +113,20 @@ class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None])
         forgets it."""
         self.notify("Moved to the trash")
         stack = self.screen_stack
-        showing = [i for i, s in enumerate(stack) if getattr(s, "path", None) == message.path]
-        if showing and any(getattr(stack[i], "standalone", False) for i in showing):
+        showing = [
+            (i, s)
+            for i, s in enumerate(stack)
+            if isinstance(s, ShowsSession) and s.path == message.path
+        ]
+        if any(screen.standalone for _, screen in showing):
             self.exit()
             return
-        if showing and showing[0] > 0:
-            stack[showing[0] - 1].pop_until_active()
+        if showing and showing[0][0] > 0:
+            stack[showing[0][0] - 1].pop_until_active()
         for listing in self.session_lists():
             listing.forget(message.path)
 
-    def remember(self, **changes: Any) -> None:
+    def remember(self, **changes: Unpack[Remembered]) -> None:
         """Change the settings kept between runs, and write them from a thread worker."""
         settings = replace(self.config.settings, **changes)
         self.config.settings = settings
@@ -119,7 +138,7 @@ class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None])
             description="saving the settings",
         )
 
-    def report_worker_failure(self, worker: Worker[Any]) -> None:
+    def report_worker_failure(self, worker: Worker[object]) -> None:
         """The one place worker failures surface: a notification, never a traceback."""
         notify_failure(self, worker)
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
+from pitui.core.catalog.search.threads import CatalogRow
 from pitui.core.changes import context_edit
 from pitui.core.changes.fork import ForkResult, fork_session
 from pitui.core.remotes.mirror import mirror_name
@@ -18,6 +19,7 @@ from pitui.core.session.entry import Entry
 from pitui.core.userdata.store import UserData
 from pitui.ui.app_base import PituiAppBase
 from pitui.ui.display_text import tilde
+from pitui.ui.marks import MarkedRow
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathText
@@ -25,6 +27,12 @@ from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.writes import WriteJob, local_fork_folder
 
 Done = Callable[[str, str | None], None]  # (note, id of the appended entry)
+
+
+class ContextEdit(Protocol):
+    """A context edit of one message (`context_edit.omit`, `.restore`, a `.replace`)."""
+
+    def __call__(self, path: Path, target_id: str, *, force: bool) -> context_edit.EditResult: ...
 
 
 def ask_fork(
@@ -118,7 +126,9 @@ def ask_note(app: PituiAppBase, path: Path, target: Entry, done: Done) -> None:
     app.push_screen(TextInputModal("Replace with a short note", "", hint=hint), callback=typed)
 
 
-def _run(app: PituiAppBase, path: Path, note: str, done: Done, action: Any, target_id: str) -> None:
+def _run(
+    app: PituiAppBase, path: Path, note: str, done: Done, action: ContextEdit, target_id: str
+) -> None:
     def finished(result: context_edit.EditResult) -> None:
         extra = "" if result.in_context else " (it is summarized: the model does not see it)"
         done(note + extra, result.entry_id)
@@ -130,19 +140,19 @@ def _run(app: PituiAppBase, path: Path, note: str, done: Done, action: Any, targ
 # --------------------------------------------------------------------------- pins and tags
 
 
-def toggle_pin(app: PituiAppBase, row: Any, done: Callable[[str], None]) -> None:
+def toggle_pin(app: PituiAppBase, row: CatalogRow, done: Callable[[str], None]) -> None:
     """Pin or unpin the session of a picker row."""
     summary = row.summary
     if not isinstance(summary.id, str) or not summary.id:
         app.notify("This session has no id to pin it by", severity="warning")
         return
-    pinned = not getattr(row, "pinned", False)
+    pinned = not (isinstance(row, MarkedRow) and row.pinned)
     write = lambda force: UserData().set_pinned(summary.id, summary.path, pinned)  # noqa: E731
     note = "Pinned" if pinned else "Unpinned"
     app.run_write(WriteJob("pin", Path(summary.path), write, done=lambda _: done(note)))
 
 
-def ask_tags(app: PituiAppBase, row: Any, done: Callable[[str], None]) -> None:
+def ask_tags(app: PituiAppBase, row: CatalogRow, done: Callable[[str], None]) -> None:
     """Edit the tags of a picker row's session (space-separated; empty clears)."""
     summary = row.summary
     if not isinstance(summary.id, str) or not summary.id:
@@ -157,6 +167,6 @@ def ask_tags(app: PituiAppBase, row: Any, done: Callable[[str], None]) -> None:
         note = f"Tags: {one_line(' '.join(tags))}" if tags else "Tags cleared"
         app.run_write(WriteJob("tag", Path(summary.path), write, done=lambda _: done(note)))
 
-    current = " ".join(getattr(row, "tags", ()))
+    current = " ".join(row.tags) if isinstance(row, MarkedRow) else ""
     hint = "Space-separated tags - Enter saves - empty clears - Esc cancels"
     app.push_screen(TextInputModal("Tags of this session", current, hint=hint), callback=typed)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import os
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from rich.text import Text
 
@@ -57,7 +56,7 @@ def age_good_until(then: datetime | None, now: datetime) -> float:
     return now.timestamp() + good
 
 
-def to_datetime(value: Any) -> datetime | None:
+def to_datetime(value: object) -> datetime | None:
     """A datetime from a datetime, epoch milliseconds or an ISO string."""
     if value is None:
         return None
@@ -91,12 +90,12 @@ def tilde(path: str, home: str | None = None) -> str:
     return path
 
 
-def line(text: Any, style: str = "") -> Text:
+def line(text: object, style: str = "") -> Text:
     """Untrusted text as one inert line (no markup, controls visible)."""
     return Text(one_line(str(text)), style=style, no_wrap=True, overflow="ellipsis")
 
 
-def block(text: Any, style: str = "") -> Text:
+def block(text: object, style: str = "") -> Text:
     """Untrusted multi-line text, inert; a word longer than the width is folded, not cut."""
     return Text(visible(str(text)), style=style, overflow="fold")
 
@@ -111,7 +110,8 @@ def middle_ellipsis(text: str, width: int) -> str:
     return text[:head] + "…" + text[len(text) - (keep - head) :]
 
 
-def count(value: int | None) -> str:
+def count(value: float | None) -> str:
+    """`value` with thousands separators (a token total may be a JavaScript Infinity)."""
     return "-" if value is None else f"{value:,}"
 
 

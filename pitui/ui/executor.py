@@ -14,9 +14,13 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from functools import partial
+from typing import ParamSpec, TypeVar
 
 GRACE_SECONDS = 0.5  # how long quitting waits for running tasks (a write to finish)
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class DaemonExecutor(ThreadPoolExecutor):
@@ -29,24 +33,27 @@ class DaemonExecutor(ThreadPoolExecutor):
         self._guard = threading.Lock()
         self._closed = False
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        future: Future[Any] = Future()
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        future: Future[T] = Future()
         with self._guard:
             if self._closed:
                 raise RuntimeError("cannot schedule new futures after shutdown")
             thread = threading.Thread(
-                target=self._run, args=(future, fn, args, kwargs), name="pitui-worker", daemon=True
+                target=self._run,
+                args=(future, partial(fn, *args, **kwargs)),
+                name="pitui-worker",
+                daemon=True,
             )
             self._running.add(thread)
         thread.start()
         return future
 
-    def _run(self, future: Future[Any], fn: Callable[..., Any], args: Any, kwargs: Any) -> None:
+    def _run(self, future: Future[T], call: Callable[[], T]) -> None:
         try:
             if not future.set_running_or_notify_cancel():
                 return
             try:
-                result = fn(*args, **kwargs)
+                result = call()
             except BaseException as error:  # handed to whoever awaits the future
                 future.set_exception(error)
             else:

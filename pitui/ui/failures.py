@@ -8,7 +8,7 @@ with the error's message, never a traceback, and the app keeps running.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.app import App
 from textual.worker import Worker, WorkerState
@@ -21,7 +21,14 @@ else:
     _Node = object
 
 
-def notify_failure(app: App[Any], worker: Worker[Any]) -> None:
+@runtime_checkable
+class FailureReporter(Protocol):
+    """The app's one handler of worker failures (`PituiAppBase`)."""
+
+    def report_worker_failure(self, worker: Worker[object]) -> None: ...
+
+
+def notify_failure(app: App[Any], worker: Worker[object]) -> None:
     """The notification for a failed worker: what it was doing and the error's message."""
     error = worker.error
     what = worker.description or worker.name or "background work"
@@ -38,8 +45,7 @@ class ReportsFailures(_Node):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
             app = self.app
-            report = getattr(app, "report_worker_failure", None)
-            if report is not None:
-                report(event.worker)
+            if isinstance(app, FailureReporter):
+                app.report_worker_failure(event.worker)
             else:  # a widget hosted by another app (e.g. in a test)
                 notify_failure(app, event.worker)

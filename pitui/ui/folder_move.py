@@ -9,13 +9,13 @@ import asyncio
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from textual.suggester import Suggester
 
 from pitui.core.changes.relocate import Relocation, check_folders, move_all, plan
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
+from pitui.ui.app_base import PituiAppBase
 from pitui.ui.display_text import tilde
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathText
@@ -62,7 +62,7 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def ask_move_folder(app: Any, old: str, moved: Moved) -> None:
+def ask_move_folder(app: PituiAppBase, old: str, moved: Moved) -> None:
     """Ask for the new folder of `old`'s sessions, then which move, then move them."""
 
     def typed(new: str | None) -> None:
@@ -78,11 +78,13 @@ def ask_move_folder(app: Any, old: str, moved: Moved) -> None:
     app.push_screen(modal, callback=typed)
 
 
-def _plan_in_thread(app: Any, old: str, new: str, moved: Moved) -> None:
+def _plan_in_thread(app: PituiAppBase, old: str, new: str, moved: Moved) -> None:
     def work() -> None:
         try:
             old_abs, new_abs = check_folders(old, new)
             catalog = app.catalog
+            if catalog is None:  # pitui FILE: no session folders (the key is the picker's)
+                return
             sessions = [(s.path, s.cwd) for s in catalog.sessions() if isinstance(s.cwd, str)]
             moves = plan(sessions, old_abs, new_abs, catalog.root, catalog.custom_dir)
         except PituiError as error:
@@ -93,16 +95,19 @@ def _plan_in_thread(app: Any, old: str, new: str, moved: Moved) -> None:
     app.run_worker(work, thread=True, group="folder-move", exit_on_error=False)
 
 
-def _say(app: Any, text: str, title: str) -> None:
+def _say(app: PituiAppBase, text: str, title: str) -> None:
     app.notify(one_line(text), title=title, severity="warning", markup=False)
 
 
-def _confirm(app: Any, moves: list[Relocation], old: str, new: str, moved: Moved) -> None:
+def _confirm(app: PituiAppBase, moves: list[Relocation], old: str, new: str, moved: Moved) -> None:
     if not moves:
         _say(app, f"no session has its cwd in {old}", "Nothing to move")
         return
     home = app.config.home
-    body: list[Any] = [PathText(tilde(old, home), "From: "), PathText(tilde(new, home), "To: ")]
+    body: list[str | PathText] = [
+        PathText(tilde(old, home), "From: "),
+        PathText(tilde(new, home), "To: "),
+    ]
     if not os.path.isdir(new):
         body.append(f"{one_line(tilde(new, home))} is not a folder now: Pi will not find it there")
     for move in moves[:LISTED]:
@@ -120,7 +125,7 @@ def _confirm(app: Any, moves: list[Relocation], old: str, new: str, moved: Moved
     app.push_screen(modal, callback=answered)
 
 
-def _move_in_thread(app: Any, moves: list[Relocation], new: str, moved: Moved) -> None:
+def _move_in_thread(app: PituiAppBase, moves: list[Relocation], new: str, moved: Moved) -> None:
     def work() -> None:
         done, skipped, failed, notes = move_all(moves)
         said = [f"Moved {len(done)} of {len(moves)} to {tilde(new, app.config.home)}"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.message import Message
@@ -22,7 +22,7 @@ from pitui.ui.modals.dialog_body import PathText
 if TYPE_CHECKING:
     from textual.app import App
 
-    _App = App[Any]  # the app this mixin is part of
+    _App = App["Handoff | None"]  # the app this mixin is part of (Handoff: below)
 else:
     _App = object
 

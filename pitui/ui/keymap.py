@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import orjson
 from textual.keys import _character_to_key
+
+from pitui.core.format.jsonline import JsonValue
 
 PI_TO_PITUI: Mapping[str, tuple[str, ...]] = {
     "tui.select.up": ("session.up", "picker.up"),
@@ -96,7 +97,7 @@ def textual_keys(pi_key: str) -> list[str] | None:
     return keys
 
 
-def pi_keymap(config: Any) -> tuple[dict[str, str], list[str]]:
+def pi_keymap(config: JsonValue) -> tuple[dict[str, str], list[str]]:
     """The Textual keymap for a parsed keybindings.json, and what was skipped and why."""
     if not isinstance(config, dict):
         return {}, ["keybindings.json is not a JSON object"]
@@ -122,7 +123,7 @@ def pi_keymap(config: Any) -> tuple[dict[str, str], list[str]]:
     return keymap, notices
 
 
-def _keys_of(value: Any) -> list[str] | None:
+def _keys_of(value: JsonValue) -> list[str] | None:
     values = value if isinstance(value, list) else [value]
     keys: list[str] = []
     for item in values:

@@ -11,9 +11,10 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 import orjson
+
+from pitui.core.format.jsonline import JsonValue
 
 ENV_CONFIG_DIR = "PITUI_CONFIG_DIR"
 THEMES = ("pitui-dark", "pitui-light")
@@ -50,13 +51,13 @@ def load_settings(path: Path | None = None) -> Settings:
     try:
         if not path.is_file():
             return Settings()
-        raw: Any = orjson.loads(path.read_bytes())
+        raw: JsonValue = orjson.loads(path.read_bytes())
     except (OSError, orjson.JSONDecodeError):
         return Settings()
     return from_json(raw)
 
 
-def from_json(raw: Any) -> Settings:
+def from_json(raw: JsonValue) -> Settings:
     """Only the values pitui understands; anything else keeps its default."""
     settings = Settings()
     if not isinstance(raw, dict):

@@ -34,7 +34,9 @@ CHANGES_THE_FILE = frozenset({"rename", "label", "edit the context", "trash", "a
 if TYPE_CHECKING:
     from textual.app import App
 
-    _App = App[Any]  # the app this mixin is part of
+    from pitui.ui.handoff import Handoff
+
+    _App = App[Handoff | None]  # the app this mixin is part of
 else:
     _App = object
 
@@ -47,8 +49,8 @@ class WriteJob:
 
     what: str
     path: Path
-    action: Callable[[bool], Any]
-    done: Callable[[Any], object] | None = None
+    action: Callable[[bool], Any]  # its result, whatever the write returns, goes to `done`...
+    done: Callable[[Any], object] | None = None  # ...or what pitui printed there (`there`)
     there: tuple[str, list[str]] | None = None
 
 

@@ -433,3 +433,13 @@ async def test_rapid_highlight_changes_end_on_the_last_entry() -> None:
         headers = pane.query(EntryHeader)
         assert len(headers) == 1
         assert f"line {len(RAWS) + 1}" in headers.first().content.plain
+
+
+def test_a_role_that_is_no_string_is_shown_as_unknown() -> None:
+    """A message whose role is a list or an object (a hostile line) is an unknown role,
+    shown as its JSON: it was looked up as a key and raised TypeError (unhashable)."""
+    from pitui.ui.widgets.entry_parts import message_parts
+
+    for role in (["user"], {"name": "user"}, 7):
+        parts = message_parts({"role": role, "content": "hi"})
+        assert len(parts) == 2 and '"role"' in parts[1].text

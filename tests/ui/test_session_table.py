@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -10,22 +9,25 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input
 
 from pitui.core.catalog.search.threads import CatalogRow
+from pitui.core.catalog.summary import SessionSummary
 from pitui.ui.widgets.session_table import SessionTable
 
 NOW = datetime(2026, 1, 10, tzinfo=UTC)
 SIZE = (120, 20)
 
 
-@dataclass
-class Summary:
-    path: str
-    name: str | None
-    first_message: str
-    message_count: int
-    modified_ms: int
-    cwd: str = "/home/me/project"
-    total_cost: float = 0.0
-    size: int = 0
+def summary(path: str, name: str | None, first: str, count: int, ms: int) -> SessionSummary:
+    return SessionSummary(
+        path,
+        id=path,
+        cwd="/home/me/project",
+        name=name,
+        parent_session_path=None,
+        created_ms=ms,
+        modified_ms=ms,
+        message_count=count,
+        first_message=first,
+    )
 
 
 def rows(count: int) -> list[CatalogRow]:
@@ -34,8 +36,9 @@ def rows(count: int) -> list[CatalogRow]:
     found = []
     for i in range(count):
         name = f"named {i}" if i % 3 == 0 else None
-        summary = Summary(f"/s/{i:05d}.jsonl", name, f"first message {i}", i, base - i * day)
-        found.append(CatalogRow(summary))  # type: ignore[arg-type]
+        found.append(
+            CatalogRow(summary(f"/s/{i:05d}.jsonl", name, f"first message {i}", i, base - i * day))
+        )
     return found
 
 

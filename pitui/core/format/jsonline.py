@@ -16,6 +16,11 @@ import orjson
 from pitui.core.errors import PituiError
 from pitui.core.format.jsvalues import js_number_string
 
+# A JSON value of a session's line, as JSON.parse gives it (dict, list, str, int, float, bool,
+# None) and as the writer put it: no schema is trusted, readers narrow it with isinstance.
+JsonValue = Any
+JsonObject = dict[str, JsonValue]  # a line's object (an entry, a message, a block)
+
 MAX_NESTING = 20_000
 _FRAMES_BELOW = 500  # the frames under a walk that starts it (the app's, the command's)
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")

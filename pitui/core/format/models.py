@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationErr
 from pydantic_core import PydanticCustomError
 
 from pitui.core.format.entry_types import EntryType
+from pitui.core.format.jsonline import JsonObject
 
 
 class Model(BaseModel):
@@ -37,7 +38,6 @@ def _number(value: Any) -> Any:
 
 
 Number = Annotated[Any, PlainValidator(_number)]
-JsonObject = dict[str, Any]
 
 
 def absent() -> Any:

@@ -86,9 +86,10 @@ def _usage_tokens(message: Any) -> int:
     if isinstance(total, int | float) and total:
         return int(total)
     parts = [usage.get(k) for k in ("input", "output", "cacheRead", "cacheWrite")]
-    if not all(isinstance(p, int | float) and not isinstance(p, bool) for p in parts):
+    numbers = [p for p in parts if isinstance(p, int | float) and not isinstance(p, bool)]
+    if len(numbers) != len(parts):
         return 0
-    return int(sum(parts))  # type: ignore[arg-type]
+    return int(sum(numbers))
 
 
 def estimate_context_tokens(messages: list[Any]) -> int:

@@ -65,10 +65,11 @@ def load_remotes() -> dict[str, Remote]:
 def _remote_of(item: object) -> Remote | None:
     if not isinstance(item, dict):
         return None
-    fields = {k: item.get(k) for k in ("name", "host", "agent_dir", "pitui_command")}
-    if not all(isinstance(v, str) for v in fields.values()):
+    values = [item.get(k) for k in ("name", "host", "agent_dir", "pitui_command")]
+    texts = [v for v in values if isinstance(v, str)]
+    if len(texts) != len(values):
         return None
-    remote = Remote(**fields)  # type: ignore[arg-type]
+    remote = Remote(*texts)
     try:
         check_remote(remote)
     except UsageError:

@@ -65,6 +65,11 @@ class RowTexts:
     decode = staticmethod(decode_row_entry)
 
     def __init__(self) -> None:
+        self._start_again()
+
+    def _start_again(self) -> None:
+        """Nothing taken (at first, when the file is read again from the start, and once
+        `finish` has taken it all)."""
         self._texts: list[Display | None] = []  # by entry index; None: not taken
         self._pending: list[_Pending] = []  # tool results taken
         self._found: list[tuple[Entry, list[ToolCall]]] = []  # assistants taken, in file order
@@ -112,7 +117,7 @@ class RowTexts:
         """Entries before `index` were not heard (parsed whole): none taken."""
         texts = self._texts
         if index < len(texts):  # the file is being read again from the start
-            self.__init__()  # type: ignore[misc]
+            self._start_again()
             texts = self._texts
         texts.extend([None] * (index - len(texts)))
         return texts
@@ -136,7 +141,7 @@ class RowTexts:
         added to `calls` (settled in Pi's walking order where call ids repeat)."""
         entries = tree.entries
         texts, pending, found = self._texts, self._pending, self._found
-        self.__init__()  # type: ignore[misc]
+        self._start_again()
         if len(texts) > len(entries) or (entries and entries[-1].index != len(entries) - 1):
             texts, pending, found = [], [], []  # not the entries that were taken
         texts.extend([None] * (len(entries) - len(texts)))

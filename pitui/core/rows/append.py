@@ -84,15 +84,19 @@ class AppendRows:
     def _drop_old_leaf(self, old: Row, entry: Entry | None) -> bool:
         """The old leaf (a tool-call-only assistant shown only as leaf) hides; `entry`, if
         shown, takes its place, else the row goes away."""
-        if old.kids or (entry is None and (old.parent is None or len(old.parent.kids) != 1)):
+        if old.kids:
             return False
-        del self._row_of[old.entry.id]
-        if entry is None:
-            old.parent.kids.clear()  # type: ignore[union-attr]
-            old.parent._invalidate()  # type: ignore[union-attr]
+        if entry is None:  # the row goes: only as its parent's only child
+            parent = old.parent
+            if parent is None or len(parent.kids) != 1:
+                return False
+            del self._row_of[old.entry.id]
+            parent.kids.clear()
+            parent._invalidate()
             self._replace_at(old, None)
-            self._anchor = old.parent
+            self._anchor = parent
             return True
+        del self._row_of[old.entry.id]
         row = Row(self, entry, old.parent)
         for name in ("indent", "depth", "connector", "just_branched", "is_last", "gutters"):
             setattr(row, name, getattr(old, name))

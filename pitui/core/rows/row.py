@@ -108,15 +108,18 @@ class Row:
 
     def display(self) -> tuple[str, str, str, str]:
         """(tag, tag style, body, body style): e.g. ("user: ", "user", "hello", "")."""
-        if self._display is None:
-            self.set_display(self.entry.read_raw())
-        return self._display  # type: ignore[return-value]
+        display = self._display
+        if display is None:
+            display = self._display = self._displayed(self.entry.read_raw())
+        return display
 
     def set_display(self, raw: dict[str, Any]) -> None:
         """Work out how the row shows from its entry's JSON (which it does not keep)."""
-        display = entry_display(self.entry, raw, self._owner.tool_calls)
-        tag, tag_style, body, body_style = display
-        self._display = (one_line(tag), tag_style, one_line(body), body_style)
+        self._display = self._displayed(raw)
+
+    def _displayed(self, raw: dict[str, Any]) -> tuple[str, str, str, str]:
+        tag, tag_style, body, body_style = entry_display(self.entry, raw, self._owner.tool_calls)
+        return (one_line(tag), tag_style, one_line(body), body_style)
 
     @property
     def text(self) -> str:

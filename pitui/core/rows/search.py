@@ -64,11 +64,9 @@ def prepare_search(rows: list[Row]) -> None:
     pending = {id(r.entry): r for r in rows if r._search is None}
     with collector_paused():
         for entry, line in each_line(row.entry for row in pending.values()):
-            text = None
             if line is None:
                 text = searchable_text(entry, entry.raw)
-            elif entry.type == "message":
-                text = line_searchable_text(entry, line)
-            if text is None:
-                text = searchable_text(entry, entry.raw_of_line(line))  # type: ignore[arg-type]
+            else:  # a message line read only for what search needs, if it can be
+                read = line_searchable_text(entry, line) if entry.type == "message" else None
+                text = read if read is not None else searchable_text(entry, entry.raw_of_line(line))
             pending[id(entry)]._search = text.lower()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 from pitui.core.secrets.values import (
     is_code,
@@ -42,11 +43,24 @@ class Pattern:
     accept: Accept | None = None
 
 
-def _p(kind: str, pattern: str, anchors: tuple[str, ...], **options: object) -> Pattern:
-    return Pattern(kind, re.compile(pattern), anchors, **options)  # type: ignore[arg-type]
+class _KeyOptions(TypedDict, total=False):
+    """A `Pattern`'s options but `wraps` (every provider key wraps)."""
+
+    group: int
+    random_only: bool
+    by_context: bool
+    accept: Accept | None
 
 
-def _key(kind: str, pattern: str, *anchors: str, **options: object) -> Pattern:
+class _Options(_KeyOptions, total=False):
+    wraps: bool
+
+
+def _p(kind: str, pattern: str, anchors: tuple[str, ...], **options: Unpack[_Options]) -> Pattern:
+    return Pattern(kind, re.compile(pattern), anchors, **options)
+
+
+def _key(kind: str, pattern: str, *anchors: str, **options: Unpack[_KeyOptions]) -> Pattern:
     """A provider's key: a fixed prefix (an anchor), not inside a longer token."""
     return _p(kind, _B + pattern + _E, anchors, wraps=True, **options)
 

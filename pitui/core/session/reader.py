@@ -89,6 +89,10 @@ class SessionReader:
         self.path = Path(path)
         self.on_line = on_line
         self.decode = decode
+        self._start_again()
+
+    def _start_again(self) -> None:
+        """Nothing read yet (at first, and when `read()` reads the file again)."""
         self.header: dict[str, Any] | None = None
         self.header_line = 0  # 1-based, once the header is read
         self.offset = 0  # just after the last complete line consumed
@@ -108,7 +112,7 @@ class SessionReader:
 
     def read(self, progress: Progress | None = None) -> ReadBatch:
         """Read the whole file from the start."""
-        self.__init__(self.path, self.on_line, self.decode)  # type: ignore[misc]
+        self._start_again()
         batch = self._read_new(progress)
         batch.reset = True
         return batch

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
 from operator import attrgetter
+from typing import TypeGuard
 
 from pitui.core.format.jsvalues import js_string, js_trim, js_truthy
 from pitui.core.format.timestamps import sort_key
@@ -87,14 +88,14 @@ class SessionTree:
         by_id = self.by_id
         self.entries.extend(batch)
         new = links.by_id
-        if len(new) != len(batch) or None in new or not by_id.keys().isdisjoint(new.keys()):
+        if len(new) != len(batch) or not _all_written(new) or not by_id.keys().isdisjoint(new):
             return False
         if not all(e.parent_id is None or e.parent_id in by_id for e in links.unlinked):
             return False
         if by_id:
-            by_id.update(new)  # type: ignore[arg-type]
+            by_id.update(new)
         else:
-            self.by_id = new  # type: ignore[assignment]
+            self.by_id = new
         return True
 
     def _link_one_by_one(self, batch: list[Entry]) -> None:
@@ -339,6 +340,11 @@ def links_of(batch: list[Entry]) -> BatchLinks:
         previous = entry.raw_id
         by_id[previous] = entry
     return links
+
+
+def _all_written(by_id: dict[str | None, Entry]) -> TypeGuard[dict[str, Entry]]:
+    """Every entry of a batch has the id it was written with (no `None` key)."""
+    return None not in by_id
 
 
 def _add_child(

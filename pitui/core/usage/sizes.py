@@ -163,7 +163,8 @@ def _blocks(blocks: list[Any], text_kind: str) -> list[tuple[str, Any]]:
     for block in blocks:
         if not isinstance(block, dict):
             continue
-        kind = _BLOCK_KINDS.get(block.get("type"))  # type: ignore[arg-type]
+        block_type = block.get("type")
+        kind = _BLOCK_KINDS.get(block_type) if isinstance(block_type, str) else None
         out.append((kind or text_kind, block))
     return out
 

@@ -9,23 +9,25 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
 
 from pitui.core.errors import PituiError
 from pitui.core.export.destination import proposed_name, write_result
-from pitui.core.export.options import EXTENSIONS, FORMATS, ExportOptions
+from pitui.core.export.options import EXTENSIONS, FORMATS, ExportOptions, Format
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
 from pitui.ui.display_text import line
 from pitui.ui.widgets.export_progress import ExportProgress, show_export_progress
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "jsonl": "Pi session (.jsonl)"}
+FORMAT_OF_BUTTON: dict[str, Format] = {f"format-{fmt}": fmt for fmt in FORMATS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +56,7 @@ class ExportModal(ModalScreen[ExportRequest | None]):
         self._title = title
         self._what = what
         self._folder = folder
-        self._chosen_format = "md"
+        self._chosen_format: Format = "md"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -77,7 +79,7 @@ class ExportModal(ModalScreen[ExportRequest | None]):
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
-        self._chosen_format = (event.pressed.id or "format-md").removeprefix("format-")
+        self._chosen_format = FORMAT_OF_BUTTON.get(event.pressed.id or "", "md")
         self.query_one("#export-redact", Checkbox).value = self._chosen_format == "html"
         context = self.query_one("#export-context", Checkbox)
         context.disabled = self._chosen_format == "jsonl"
@@ -118,7 +120,7 @@ class ExportModal(ModalScreen[ExportRequest | None]):
             error.update(line(f"{path.name} exists: choose another name"))
             return
         options = ExportOptions(
-            format=self._chosen_format,  # type: ignore[arg-type]
+            format=self._chosen_format,
             context=self.query_one("#export-context", Checkbox).value,
             redact=self.query_one("#export-redact", Checkbox).value,
         )
@@ -128,7 +130,7 @@ class ExportModal(ModalScreen[ExportRequest | None]):
         self.dismiss(None)
 
 
-def ask_export(screen: Any, path: Path, leaf_id: str | None, title: str, what: str) -> None:
+def ask_export(screen: Widget, path: Path, leaf_id: str | None, title: str, what: str) -> None:
     """Ask what to export, then export in a thread worker and notify with the path."""
 
     def chosen(request: ExportRequest | None) -> None:
@@ -146,7 +148,7 @@ def ask_export(screen: Any, path: Path, leaf_id: str | None, title: str, what: s
 
 
 def _run(
-    screen: Any, path: Path, leaf_id: str | None, request: ExportRequest, shown: ExportProgress
+    screen: Widget, path: Path, leaf_id: str | None, request: ExportRequest, shown: ExportProgress
 ) -> None:
     try:
         _export(screen, path, leaf_id, request, shown.moved)
@@ -155,7 +157,7 @@ def _run(
 
 
 def _export(
-    screen: Any,
+    screen: Widget,
     path: Path,
     leaf_id: str | None,
     request: ExportRequest,

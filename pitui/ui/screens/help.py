@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -12,7 +12,10 @@ from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.keys import key_to_character
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Static
+
+from pitui.ui.app_base import ListsSessions
 
 SEARCH_HELP = [
     ("words", "every word must match (any order, case-insensitive)"),
@@ -31,14 +34,14 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "escape,q,f1,question_mark",
-            "dismiss",
+            "close",
             "Close",
             id="help.close",
             tooltip="Close the help",
         ),
     ]
 
-    def __init__(self, under: Screen[Any]) -> None:
+    def __init__(self, under: Screen[object]) -> None:
         super().__init__(classes="modal", id="help")
         self.under = under
 
@@ -48,7 +51,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(self._keys_table())
             yield Static(Text("Esc closes · Ctrl+K opens the command palette", style="dim"))
 
-    def action_dismiss(self) -> None:  # type: ignore[override]
+    def action_close(self) -> None:
         self.dismiss(None)
 
     def _keys_table(self) -> Table:
@@ -60,7 +63,7 @@ class HelpScreen(ModalScreen[None]):
             for keys, text in rows:
                 table.add_row(Text(keys), Text(text))
             table.add_row("", "")
-        if self.under.id == "picker":
+        if isinstance(self.under, ListsSessions):  # the picker: its search box
             table.add_row(Text("Search syntax", style="underline"), "")
             for syntax, text in SEARCH_HELP:
                 table.add_row(Text(syntax), Text(text))
@@ -100,9 +103,8 @@ HORIZONTAL_SCROLLING = frozenset({"scroll_left", "scroll_right", "page_left", "p
 def _means_nothing_here(node: DOMNode, binding: Binding) -> bool:
     """Textual's horizontal scrolling keys (Ctrl+PageUp "Page Left"...) on a widget that does
     not scroll sideways, as pitui's tree and panes do not: not listed."""
-    return binding.action in HORIZONTAL_SCROLLING and not getattr(
-        node, "allow_horizontal_scroll", False
-    )
+    scrolls = isinstance(node, Widget) and node.allow_horizontal_scroll
+    return binding.action in HORIZONTAL_SCROLLING and not scrolls
 
 
 TYPING = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import getters, on, work
@@ -18,9 +18,13 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from pitui.core.catalog.scan.scan_pass import ScanReport
 from pitui.core.catalog.scope import WITH_REMOTES, all_sessions_store
 from pitui.core.catalog.search import SORTS
 from pitui.core.catalog.search.search import SearchCancelled
+from pitui.core.catalog.search.threads import CatalogRow
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.live import hub
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_base import ListsSessions, PituiAppBase
 from pitui.ui.branch_actions import ask_tags, toggle_pin
@@ -83,14 +87,14 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self.syncing: tuple[str, int] | None = None  # (remote, percent) while a sync runs
         self.search_indexing: tuple[int, int] | None = None  # (done, total) bytes, after the scan
         self.known_count = 0  # sessions in the index, counted when an answer is empty
-        self.rows: list[Any] = []  # the catalog rows listed (the answer on screen)
+        self.rows: list[CatalogRow] = []  # the catalog rows listed (the answer on screen)
         self.search_error: str | None = None  # why the query could not be read (a bad re:)
         self._search_timer: Timer | None = None
         self._searching_timer: Timer | None = None
         self._changes_timer: Timer | None = None  # a search after sessions changed, coming
         self.searching = False  # a search has run longer than SEARCHING_AFTER: said so
         self._last_research = 0.0
-        self._unsubscribe: Any = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._secrets: SecretsScan | None = None  # once there is a catalog
         self.scanned = False  # the first scan has finished: the list is complete
         self._scan_started = False
@@ -209,7 +213,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             self._answered_ask = self._asked  # no answer is coming
             self._queued = None  # no answer is coming: never act on a list not shown
 
-    def _hub_changed(self, event: Any) -> None:
+    def _hub_changed(self, event: hub.CatalogChanged) -> None:
         """Watcher thread: the hub has indexed a change; only post (never block the watcher)."""
         self.post_message(CatalogChanged(notice=event.notice))
 
@@ -630,11 +634,11 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self.action_open()
 
     @property
-    def highlighted(self) -> Any:
+    def highlighted(self) -> SessionSummary | None:
         return self.query_one(SessionTable).highlighted
 
 
-def scan_notices(report: Any) -> list[str]:
+def scan_notices(report: ScanReport) -> list[str]:
     """What a scan could not list fully, a line each (names escaped: they come from disk)."""
     shown = 3  # names per kind; the rest counted
     notices = []

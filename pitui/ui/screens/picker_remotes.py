@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
 
-from textual.screen import Screen
+from textual.dom import DOMNode
 
+from pitui.core.catalog.search.threads import CatalogRow
 from pitui.core.remotes.config import load_remotes
 from pitui.core.remotes.sync import SyncResult, sync_remote
 from pitui.core.rows.safe_text import one_line
@@ -17,12 +17,12 @@ from pitui.ui.worker_messages import RemotesSynced, SyncProgress
 LOCAL_STORES = ("local", "archive")
 
 
-def shows_remote(rows: Sequence[Any]) -> bool:
+def shows_remote(rows: Sequence[CatalogRow]) -> bool:
     """The list holds a session of a remote's mirror."""
-    return any(getattr(row.summary, "store", "local") not in LOCAL_STORES for row in rows)
+    return any(row.summary.store not in LOCAL_STORES for row in rows)
 
 
-def start_sync(screen: Screen[Any]) -> None:
+def start_sync(screen: DOMNode) -> None:
     """Sync every remote in a thread worker (one at a time: a sync running is not doubled)."""
     screen.run_worker(
         partial(_sync_all, screen),
@@ -34,7 +34,7 @@ def start_sync(screen: Screen[Any]) -> None:
     )
 
 
-def _sync_all(screen: Screen[Any]) -> None:
+def _sync_all(screen: DOMNode) -> None:
     results: list[SyncResult] = []
     try:
         for remote in load_remotes().values():
@@ -43,7 +43,7 @@ def _sync_all(screen: Screen[Any]) -> None:
         screen.post_message(RemotesSynced(results))
 
 
-def _reporter(screen: Screen[Any], name: str) -> Callable[[int, int], None]:
+def _reporter(screen: DOMNode, name: str) -> Callable[[int, int], None]:
     """rsync's progress as `SyncProgress` messages, one a percent (it is said every 0.25 s)."""
     last = -1
 

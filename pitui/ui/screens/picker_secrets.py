@@ -10,13 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
+from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.search.threads import CatalogRow
 from pitui.ui.marks import MarkedRow
 from pitui.ui.user_activity import UserActivity
@@ -62,7 +63,7 @@ class SecretsScan:
     def __init__(
         self,
         host: DOMNode,
-        catalog: Any,
+        catalog: Catalog,
         listed: Callable[[], list[str]],
         activity: UserActivity,
     ) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events, getters, on, work
@@ -16,12 +17,20 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from pitui.core.live.live import EntriesAppended, LiveSession, SessionGone, SessionReloaded
+from pitui.core.live import hub
+from pitui.core.live.live import (
+    EntriesAppended,
+    LiveSession,
+    SessionEvent,
+    SessionGone,
+    SessionReloaded,
+)
 from pitui.core.live.open_by import holders_of
 from pitui.core.rows.rows import TreeRows
 from pitui.core.rows.safe_text import one_line
+from pitui.core.session.entry import Entry
 from pitui.core.session.reader import NotASession
-from pitui.ui.app_base import PituiAppBase
+from pitui.ui.app_base import PituiAppBase, ShowsSession
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.screens.files_view import FilesViewScreen
 from pitui.ui.screens.session_commands import SessionCommands
@@ -67,7 +76,7 @@ RETRY_EVERY = 1.0  # a file that is not a session yet (e.g. empty): look again t
 HOLDERS_EVERY = 3.0  # who has the file open, looked for again this often
 
 
-class SessionScreen(ReportsFailures, Screen[None]):
+class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
     """Loads in a thread worker; live events arrive from the watcher thread as messages.
 
     It holds its parts: the title (`SessionHeader`), the tree's search bar (`TreeSearchBar`),
@@ -85,10 +94,10 @@ class SessionScreen(ReportsFailures, Screen[None]):
         self.standalone = standalone
         self._opening_search = search
         self.live: LiveSession | None = None
-        self.entry: Any = None
+        self.entry: Entry | None = None
         self.gone: str | None = None
-        self._unsubscribe: Any = None
-        self._unsubscribe_store: Any = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._unsubscribe_store: Callable[[], None] | None = None
         self._context_timer: Timer | None = None
         self._waiting_size: int | None = None  # not a session yet: its size when last read
         self._retry_timer: Timer | None = None
@@ -122,7 +131,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
         if self.standalone:  # no picker to show the watcher's notices
             self._unsubscribe_store = self.app.hub.subscribe(self._hub_changed)
 
-    def _hub_changed(self, event: Any) -> None:
+    def _hub_changed(self, event: hub.CatalogChanged) -> None:
         """Watcher thread (or this one, for a standing notice): only post."""
         if event.notice:
             self.post_message(CatalogChanged(notice=event.notice))
@@ -286,7 +295,7 @@ class SessionScreen(ReportsFailures, Screen[None]):
 
     # -- live ----------------------------------------------------------------------------
 
-    def _live_event(self, event: Any) -> None:
+    def _live_event(self, event: SessionEvent) -> None:
         """Watcher thread, session lock held: only post."""
         if isinstance(event, EntriesAppended):
             self.post_message(LiveAppended(list(event.entries)))
@@ -440,6 +449,10 @@ class SessionScreen(ReportsFailures, Screen[None]):
 
     def action_context_edit(self) -> None:
         self.commands.context_edit()
+
+    def open_session(self, path: Path) -> None:
+        """Another session over this one (a fork written here, opened)."""
+        self.app.push_screen(SessionScreen(path))
 
     # -- sizes: what makes the session large --------------------------------------------
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from textual.message import Message
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker
 
@@ -17,6 +18,7 @@ from pitui.core.export.export import entry_markdown
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
 from pitui.core.session.entry import Entry
+from pitui.ui.app_base import PituiAppBase
 from pitui.ui.branch_actions import ask_context_edit, ask_fork
 from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
@@ -30,10 +32,19 @@ class SessionHost(Protocol):
     path: Path
     live: LiveSession | None
     entry: Entry | None
-    app: Any  # PituiApp
+
+    @property
+    def app(self) -> PituiAppBase: ...
 
     @property
     def focused(self) -> Widget | None: ...
+
+    @property
+    def screen(self) -> Screen[object]:
+        """The screen itself, as a widget (what the export dialog's worker runs on)."""
+
+    def open_session(self, path: Path) -> None:
+        """Show another session (a fork just written) over this one."""
 
     def notify(self, message: str, *, markup: bool = True) -> None: ...
 
@@ -76,7 +87,7 @@ class SessionCommands:
 
     def copy_markdown(self) -> None:
         entry = self._screen.entry
-        if entry is None or getattr(entry, "type", None) == "session":
+        if entry is None or entry.type == "session":
             return
         text = entry_markdown(entry.raw)
         self._screen.app.copy_to_clipboard(text)
@@ -85,7 +96,7 @@ class SessionCommands:
     def label(self) -> None:
         screen = self._screen
         entry, live = screen.entry, screen.live
-        if entry is None or live is None or getattr(entry, "type", None) == "session":
+        if entry is None or live is None or entry.type == "session":
             return
         with live.lock:
             current = live.session.tree.label_of(entry.id) or ""
@@ -114,10 +125,10 @@ class SessionCommands:
         entry, live = screen.entry, screen.live
         if live is None:
             return
-        leaf = None if entry is None or getattr(entry, "type", None) == "session" else entry.id
+        leaf = None if entry is None or entry.type == "session" else entry.id
         with live.lock:
             title = session_title(live.session, leaf)
-        ask_export(screen, screen.path, leaf, title, "the branch of the highlighted entry")
+        ask_export(screen.screen, screen.path, leaf, title, "the branch of the highlighted entry")
 
     def trash(self) -> None:
         screen = self._screen
@@ -129,12 +140,9 @@ class SessionCommands:
     def fork_entry(self) -> None:
         screen = self._screen
         entry, live = screen.entry, screen.live
-        if entry is None or live is None or getattr(entry, "type", None) == "session":
+        if entry is None or live is None or entry.type == "session":
             return
-        ask_fork(screen.app, screen.path, entry.id, live.session.cwd, self._open_fork)
-
-    def _open_fork(self, path: Path) -> None:
-        self._screen.app.push_screen(type(self._screen)(path))  # type: ignore[call-arg]
+        ask_fork(screen.app, screen.path, entry.id, live.session.cwd, screen.open_session)
 
     def context_edit(self) -> None:
         live = self._screen.live

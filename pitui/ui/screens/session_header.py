@@ -4,13 +4,14 @@ file open: "open in pi (pid N)", as the picker's preview says), where it lives."
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from pitui.core.format.migration import NEWER_FORMAT, is_newer
+from pitui.core.live.open_by import Holder
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
 from pitui.ui.display_text import tilde
@@ -30,9 +31,9 @@ class SessionHeader(Static, can_focus=True):
         ),
     ]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.holders: list[Any] = []  # other processes holding the file (Linux /proc)
+    def __init__(self, title: Text, *, id: str | None = None) -> None:
+        super().__init__(title, id=id)
+        self.holders: list[Holder] = []  # other processes holding the file (Linux /proc)
 
     def show_session(
         self, session: Session, path: Path, home: str | None, filter: str, label_times: bool

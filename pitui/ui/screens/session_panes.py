@@ -7,9 +7,11 @@ the tree's share and the hidden panes are remembered between runs (`pitui.ui.set
 from __future__ import annotations
 
 from textual.css.scalar import Scalar, Unit
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
 
+from pitui.ui.app_base import PituiAppBase
 from pitui.ui.settings import TREE_SHARE_RANGE
 
 PANES = {"tree": "#entry-tree", "message": "#message-pane", "context": "#context-pane"}
@@ -23,12 +25,18 @@ class PaneLayout:
         self._screen = screen
         self._auto_hidden: str | None = None  # a pane hidden because the screen is narrow
 
+    @property
+    def _app(self) -> PituiAppBase:
+        app = self._screen.app
+        assert isinstance(app, PituiAppBase)  # as `getters.app` asserts for a screen
+        return app
+
     def _pane(self, name: str) -> Widget:
         return self._screen.query_one(PANES[name])
 
     def apply(self) -> None:
         """The remembered layout, fitted to the screen's width."""
-        settings = self._screen.app.config.settings  # type: ignore[attr-defined]
+        settings = self._app.config.settings
         for name in settings.hidden_panes:
             self._pane(name).display = False
         self._set_tree_share(settings.tree_share)
@@ -74,16 +82,14 @@ class PaneLayout:
         if self.narrow:
             return  # what a narrow screen hides is not the user's layout
         hidden = [n for n in PANES if not self._pane(n).display]
-        self._screen.app.remember(hidden_panes=hidden)  # type: ignore[attr-defined]
+        self._app.remember(hidden_panes=hidden)
 
     def resize_tree(self, step: int) -> None:
         """Give the tree more (step > 0) or less of the width; remembered."""
-        app = self._screen.app
         low, high = TREE_SHARE_RANGE
-        share = app.config.settings.tree_share  # type: ignore[attr-defined]
-        share = max(low, min(high, share + step))
+        share = max(low, min(high, self._app.config.settings.tree_share + step))
         self._set_tree_share(share)
-        app.remember(tree_share=share)  # type: ignore[attr-defined]
+        self._app.remember(tree_share=share)
 
     def _set_tree_share(self, share: int) -> None:
         self._pane("tree").styles.width = Scalar(float(share), Unit.FRACTION, Unit.WIDTH)
@@ -99,7 +105,7 @@ class PaneLayout:
             screen.maximized = pane  # not `maximize()`: the context pane is a container
 
     def _focused_pane(self) -> Widget | None:
-        node = self._screen.focused
+        node: DOMNode | None = self._screen.focused
         while node is not None and node.id not in {s[1:] for s in PANES.values()}:
-            node = node.parent  # type: ignore[assignment]
+            node = node.parent
         return node if isinstance(node, Widget) else None

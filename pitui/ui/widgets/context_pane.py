@@ -9,7 +9,7 @@ many thousands of messages stay responsive.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Static
 
+from pitui.core.format.jsonline import JsonObject
 from pitui.core.format.tokens import estimate_context_tokens, estimate_tokens
 from pitui.core.rows.render_text import entry_text, message_text
 from pitui.core.rows.safe_text import one_line
@@ -72,7 +73,7 @@ def _short(text: str) -> str:
     return one_line(text[:PREVIEW_CHARS])
 
 
-def _model(settings: dict[str, Any]) -> str:
+def _model(settings: JsonObject) -> str:
     model = settings.get("model")
     if not isinstance(model, dict):
         return "—"
@@ -128,7 +129,7 @@ def _edit_figures(view: ContextView, context: Context) -> None:
     if not edited:
         view.tokens_unedited = view.tokens
         return
-    unedited: list[dict[str, Any]] = []
+    unedited: list[JsonObject] = []
     for index, item in enumerate(context.items):
         keep_out = item.entry.type == "compaction" and index > 0  # as the projection does
         unedited.extend(
@@ -218,8 +219,10 @@ class ContextPane(Vertical):
             super().__init__(pane)
             self.entry_id = entry_id
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self.view = ContextView()
 
     def compose(self) -> ComposeResult:

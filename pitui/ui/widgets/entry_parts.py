@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from pitui.core.file_history.call_results import call_results
 from pitui.core.file_history.edit_diff import pi_diff
+from pitui.core.format.jsonline import JsonObject, JsonValue
 from pitui.core.format.jsvalues import js_trim
 from pitui.core.format.system_prompt import sections_in_order
 from pitui.core.rows.render_text import message_text
@@ -28,7 +28,7 @@ from pitui.ui.widgets.message_parts import (
     target_preview,
 )
 
-Raw = dict[str, Any]
+Raw = JsonObject
 
 
 def entry_parts(entry: Entry, tree: SessionTree | None = None) -> list[Part]:
@@ -42,24 +42,25 @@ def entry_parts(entry: Entry, tree: SessionTree | None = None) -> list[Part]:
     return render(entry.raw, tree)
 
 
-def message_parts(message: Any, results: Results | None = None) -> list[Part]:
+def message_parts(message: JsonValue, results: Results | None = None) -> list[Part]:
     """The display parts of one message object (any role; an assistant's tool calls with
     what `results` says of them)."""
     if not isinstance(message, dict):
         return [note("message is not an object:", "yellow"), json_part(message)]
     if message.get("role") == "assistant":
         return _assistant(message, results)
-    render = _ROLE_RENDERERS.get(message.get("role"))  # type: ignore[arg-type]
+    role = message.get("role")
+    render = _ROLE_RENDERERS.get(role) if isinstance(role, str) else None
     if render is None:
-        return [note(f"unknown role {as_text(message.get('role'))}:", "yellow"), json_part(message)]
+        return [note(f"unknown role {as_text(role)}:", "yellow"), json_part(message)]
     return render(message)
 
 
-def _details(value: Any, name: str = "details") -> list[Part]:
+def _details(value: JsonValue, name: str = "details") -> list[Part]:
     return [] if value is None else [note(f"{name}:", "bold"), json_part(value)]
 
 
-def _summary_part(summary: Any) -> Part:
+def _summary_part(summary: JsonValue) -> Part:
     return markdown(as_text(summary)) if summary else note("(no summary)", "dim")
 
 
@@ -173,7 +174,7 @@ def _compaction(raw: Raw, _tree: SessionTree | None) -> list[Part]:
     return parts + _details(raw.get("details")) + _details(raw.get("usage"), "usage")
 
 
-def _tail_line(message: Any) -> Part:
+def _tail_line(message: JsonValue) -> Part:
     role = message.get("role") if isinstance(message, dict) else None
     return note(f"  {as_text(role)}: {one_line(message_text(message))[:160]}", "dim")
 

@@ -5,10 +5,9 @@ touches it; the line goes when the export ends, however it ends."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 
@@ -42,7 +41,7 @@ class ExportProgress(Static):
         self.remove()
 
 
-def show_export_progress(screen: Any) -> ExportProgress:
+def show_export_progress(screen: Widget) -> ExportProgress:
     """A new progress line on `screen`, just above its footer (or at its end)."""
     line = ExportProgress()
     footers = screen.query(Footer)

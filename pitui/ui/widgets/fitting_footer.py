@@ -7,7 +7,6 @@ not do."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from textual import events
 from textual.geometry import Size
@@ -20,8 +19,8 @@ COMPACT_BELOW = 100  # columns
 
 
 class FittingFooter(Footer):
-    def __init__(self, *, drop_first: Sequence[str] = (), **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *, drop_first: Sequence[str] = (), id: str | None = None) -> None:
+        super().__init__(id=id)
         self.drop_first = tuple(drop_first)
         """The actions whose keys are hidden, in this order, while the keys do not fit."""
 

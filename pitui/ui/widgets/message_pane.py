@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from pitui.core.format.jsonline import JsonValue
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
@@ -34,7 +35,7 @@ TYPE_STYLES = {
 }
 
 
-def _number(value: Any) -> str:
+def _number(value: JsonValue) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
     if isinstance(value, float):
@@ -42,7 +43,7 @@ def _number(value: Any) -> str:
     return one_line(as_text(value))
 
 
-def usage_text(usage: Any) -> str:
+def usage_text(usage: JsonValue) -> str:
     """`in 1,200 · out 80 · cache r 0 w 0 · total 1,280 · $0.0123` from a usage object."""
     if not isinstance(usage, dict):
         return ""
@@ -100,8 +101,8 @@ class EntryHeader(Static):
     EntryHeader { background: $boost; padding: 0 1; margin-bottom: 1; }
     """
 
-    def __init__(self, entry: Entry, tree: SessionTree | None = None, **kwargs: Any) -> None:
-        super().__init__(header_text(entry, tree), **kwargs)
+    def __init__(self, entry: Entry, tree: SessionTree | None = None) -> None:
+        super().__init__(header_text(entry, tree))
 
     def set_entry(self, entry: Entry, tree: SessionTree | None = None) -> None:
         self.update(header_text(entry, tree))
@@ -152,8 +153,10 @@ class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
         ),
     ]
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self.entry: Entry | None = None
         self._rest: list[Part] = []
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from markdown_it import MarkdownIt
 from rich.console import RenderableType
@@ -22,7 +21,7 @@ from textual.widgets import Collapsible, Static
 
 from pitui.core.export.fence import language_for
 from pitui.core.file_history.edit_diff import EditDiff, edit_diff
-from pitui.core.format.jsonline import shown_json
+from pitui.core.format.jsonline import JsonObject, JsonValue, shown_json
 from pitui.core.format.tool_arguments import call_path, write_content
 from pitui.core.rows.render_text import entry_text
 from pitui.core.rows.safe_text import escape_json_c1, one_line, visible
@@ -49,8 +48,8 @@ class LiteralHtmlMarkdown(Markdown):
     """Rich's Markdown with HTML read as text: Rich drops HTML blocks and inline tags, so
     `<osc52>` or `<details>` typed in a session would silently vanish from the pane."""
 
-    def __init__(self, markup: str, **options: Any) -> None:
-        super().__init__("", **options)
+    def __init__(self, markup: str, *, code_theme: str, hyperlinks: bool) -> None:
+        super().__init__("", code_theme=code_theme, hyperlinks=hyperlinks)
         parser = MarkdownIt("commonmark", {"html": False}).enable("strikethrough")
         self.markup = markup
         self.parsed = parser.enable("table").parse(markup)
@@ -134,7 +133,7 @@ def plain(text: str, style: str = "") -> Part:
     return Part(text, lambda t: plain_widget(t, style), style)
 
 
-def json_part(value: Any) -> Part:
+def json_part(value: JsonValue) -> Part:
     return Part(to_json(value), _json_widget)
 
 
@@ -150,7 +149,7 @@ def thinking(text: str) -> Part:
     return Part(text, _thinking_widget, "dim italic")
 
 
-def field(name: str, value: Any, style: str = "") -> Part:
+def field(name: str, value: JsonValue, style: str = "") -> Part:
     """One `name: value` line (a small part)."""
     line = Text.assemble((f"{name}: ", "bold"), (visible(as_text(value)), style))
     return Part("", lambda _t: Static(line, classes="part field"))
@@ -161,12 +160,12 @@ def note(text: str, style: str = "bold") -> Part:
 
 
 # -- value helpers -------------------------------------------------------------------------
-def to_json(value: Any) -> str:
+def to_json(value: JsonValue) -> str:
     dumped = shown_json(value, indent=2, ensure_ascii=False, default=str)
     return escape_json_c1(dumped)
 
 
-def as_text(value: Any) -> str:
+def as_text(value: JsonValue) -> str:
     """A display string for any JSON value (strings as they are)."""
     if isinstance(value, str):
         return value
@@ -175,7 +174,7 @@ def as_text(value: Any) -> str:
     return shown_json(value, ensure_ascii=False, default=str)
 
 
-def base64_size(data: Any) -> int | None:
+def base64_size(data: object) -> int | None:
     """Decoded size of base64 text, computed without decoding."""
     if not isinstance(data, str):
         return None
@@ -185,11 +184,11 @@ def base64_size(data: Any) -> int | None:
 
 
 # -- content blocks ------------------------------------------------------------------------
-Results = dict[str, dict[str, Any]]  # the tool results of a message's calls, by call id
+Results = dict[str, JsonObject]  # the tool results of a message's calls, by call id
 
 
 def content_parts(
-    content: Any, *, rich: bool = True, style: str = "", results: Results | None = None
+    content: JsonValue, *, rich: bool = True, style: str = "", results: Results | None = None
 ) -> list[Part]:
     """Parts of a message's content: a string or a list of blocks (tool calls shown with
     what `results` says of them)."""
@@ -206,7 +205,7 @@ def content_parts(
 
 
 def block_parts(
-    block: Any, *, rich: bool = True, style: str = "", results: Results | None = None
+    block: JsonValue, *, rich: bool = True, style: str = "", results: Results | None = None
 ) -> list[Part]:
     kind = block.get("type") if isinstance(block, dict) else None
     if kind == "text":
@@ -225,7 +224,7 @@ def block_parts(
     return [note(f"unknown block {as_text(kind)}:", "yellow"), json_part(block)]
 
 
-def tool_call_parts(block: dict[str, Any], result: dict[str, Any] | None = None) -> list[Part]:
+def tool_call_parts(block: JsonObject, result: JsonObject | None = None) -> list[Part]:
     """A call's title and arguments: a write's content in its file's syntax, an edit as a
     diff (with Pi's line numbers when `result`, its tool result, holds Pi's diff), any
     other call (or one Pi's tool would refuse) as JSON."""
@@ -253,13 +252,13 @@ def edit_parts(found: EditDiff) -> list[Part]:
     return [*parts, diff(found.text)]
 
 
-def image_label(block: dict[str, Any]) -> str:
+def image_label(block: JsonObject) -> str:
     size = base64_size(block.get("data"))
     shown = "no data" if size is None else human_size(size)
     return f"[image {as_text(block.get('mimeType'))}, {shown}]"
 
 
-def target_preview(tree: SessionTree | None, target: Any) -> str:
+def target_preview(tree: SessionTree | None, target: JsonValue) -> str:
     """One line describing the entry `target` names, if the tree has it."""
     entry = tree.get(target) if tree is not None and isinstance(target, str) else None
     if entry is None:

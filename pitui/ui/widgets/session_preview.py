@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from rich.console import Group
 from rich.table import Table
@@ -17,8 +16,10 @@ from textual.message import Message
 from textual.widgets import Static
 
 from pitui.core.catalog.search.query import text_words
-from pitui.core.entry_search.search import session_matches
-from pitui.core.live.open_by import holders_of
+from pitui.core.catalog.search.threads import CatalogRow
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.entry_search.search import EntryHit, session_matches
+from pitui.core.live.open_by import Holder, holders_of
 from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import one_line, visible
 from pitui.core.session.entry import Entry
@@ -27,6 +28,7 @@ from pitui.core.session.reader import NotASession
 from pitui.core.session.session import Session
 from pitui.ui.display_text import cost, count, stamp, tilde
 from pitui.ui.failures import ReportsFailures
+from pitui.ui.marks import MarkedRow
 from pitui.ui.worker_messages import PreviewReady
 
 PREVIEW_MAX_BYTES = 8 * 1024 * 1024  # larger files: summary only (the session screen reads them)
@@ -84,7 +86,7 @@ def search_words(query: str) -> list[str]:
     return [word for word in text_words(query).split() if word]
 
 
-def stamp_of(timestamp: Any) -> str:
+def stamp_of(timestamp: object) -> str:
     """An entry's time as written (ISO), to the minute."""
     return one_line(str(timestamp))[:16].replace("T", " ") if timestamp else "-"
 
@@ -95,37 +97,39 @@ class SessionPreview(ReportsFailures, VerticalScroll):
     class Loaded(Message):
         """The exchanges of the session shown have arrived."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.summary: Any = None
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.summary: SessionSummary | None = None
         self.home: str | None = None
         self._exchanges: list[tuple[str, str]] = []
         self._exchanges_of = Exchanges()  # read in thread workers, kept for the next read
         self._marks: tuple[bool, tuple[str, ...]] = (False, ())
-        self._matches: tuple[list[Any], int] = ([], 0)
+        self._matches: tuple[list[EntryHit], int] = ([], 0)
         self.search_text = ""  # the picker's search: its matching entries are shown
         self._shown_query = ""
         # the exchanges of the session shown are on their way (said in the body: Textual's
         # `loading` overlay, set on every change of a session being written, piled up
         # detached indicators, 0.6 MiB/s of memory)
         self.reading = False
-        self._holders: list[Any] = []  # other processes holding the file (Linux /proc)
+        self._holders: list[Holder] = []  # other processes holding the file (Linux /proc)
         self.folder_missing = False  # the session's cwd is no folder now (the move is offered)
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-body")
 
-    def show(self, summary: Any, row: Any = None) -> None:
+    def show(self, summary: SessionSummary | None, row: CatalogRow | None = None) -> None:
         """Show `summary`; `row`, its catalog row, may carry the session's pin and tags."""
-        marks = (getattr(row, "pinned", False), getattr(row, "tags", ()))
+        marks = (row.pinned, row.tags) if isinstance(row, MarkedRow) else (False, ())
         if (
             summary is self.summary
             and marks == self._marks
             and self.search_text == self._shown_query
         ):
             return
-        same_file = summary is not None and self.summary is not None
-        same_file = same_file and summary.path == self.summary.path
+        shown = self.summary
+        same_file = summary is not None and shown is not None and summary.path == shown.path
         self.summary, self._marks, self._shown_query = summary, marks, self.search_text
         if not same_file:  # a session being written keeps what it showed until read again
             self._exchanges, self._matches, self._holders = [], ([], 0), []
@@ -142,8 +146,8 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         exit_on_error=False,
         description="reading the preview",
     )
-    def _load_exchanges(self, path: Path, query: str, cwd: Any = "") -> None:
-        matches: tuple[list[Any], int] = ([], 0)
+    def _load_exchanges(self, path: Path, query: str, cwd: str = "") -> None:
+        matches: tuple[list[EntryHit], int] = ([], 0)
         try:
             found = self._exchanges_of.of(path)
             if query.strip() and os.path.getsize(path) <= PREVIEW_MAX_BYTES:
@@ -192,7 +196,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
             text.append(f"and {total - len(hits)} more\n", style="dim")
         return text
 
-    def _title(self, summary: Any) -> Text:
+    def _title(self, summary: SessionSummary) -> Text:
         title = Text(
             one_line(summary.name or summary.first_message or "(no messages)"), style="bold"
         )
@@ -201,7 +205,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         title.append("\n")
         return title
 
-    def _facts(self, s: Any) -> Table:
+    def _facts(self, s: SessionSummary) -> Table:
         table = Table.grid(padding=(0, 1))
         table.add_column(style="dim", no_wrap=True)
         table.add_column()
@@ -246,6 +250,6 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         return text
 
 
-def open_in(holders: list[Any]) -> str:
+def open_in(holders: list[Holder]) -> str:
     """ "pi (pid 4242)", one a process holding the file: a write now may split the session."""
     return ", ".join(f"{h.command or '?'} (pid {h.pid})" for h in holders)

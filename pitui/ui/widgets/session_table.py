@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -22,6 +22,8 @@ from textual.message import Message
 from textual.strip import Strip
 
 from pitui.core.catalog.search import MEASURES
+from pitui.core.catalog.search.threads import CatalogRow
+from pitui.core.catalog.summary import SessionSummary
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.display_text import (
     age,
@@ -56,7 +58,7 @@ class Column:
     middle: bool = False  # too long: cut the middle (a path keeps its folder and file name)
 
 
-class SessionTable(CursorList[Any], can_focus=False):
+class SessionTable(CursorList[CatalogRow], can_focus=False):
     """One line per session with a cursor and a fixed header line. It never takes the focus:
     as in Pi's selector, every key stays in the search box, which moves this cursor."""
 
@@ -81,19 +83,21 @@ class SessionTable(CursorList[Any], can_focus=False):
     class Highlighted(WidgetMessage):
         """The cursor moved to another session (None: the list is empty)."""
 
-        def __init__(self, table: SessionTable, summary: Any) -> None:
+        def __init__(self, table: SessionTable, summary: SessionSummary | None) -> None:
             super().__init__(table)
             self.summary = summary
 
     class Selected(WidgetMessage):
         """Enter (or a click on the highlighted row): open this session."""
 
-        def __init__(self, table: SessionTable, summary: Any) -> None:
+        def __init__(self, table: SessionTable, summary: SessionSummary | None) -> None:
             super().__init__(table)
             self.summary = summary
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self.all_scope = False
         self.show_paths = False
         self.now: datetime | None = None
@@ -106,7 +110,7 @@ class SessionTable(CursorList[Any], can_focus=False):
     # -- data -----------------------------------------------------------------------------
     def show_rows(
         self,
-        rows: Sequence[Any],
+        rows: Sequence[CatalogRow],
         *,
         now: datetime,
         all_scope: bool,
@@ -176,7 +180,7 @@ class SessionTable(CursorList[Any], can_focus=False):
         return [Column("session", "Session", max(SESSION_WIDTH_MIN, free)), *fixed]
 
     @property
-    def highlighted(self) -> Any:
+    def highlighted(self) -> SessionSummary | None:
         """The highlighted session's summary (`highlighted_row`: its catalog row, with its
         pin and tags when it has any)."""
         row = self.highlighted_row
@@ -257,10 +261,10 @@ class SessionTable(CursorList[Any], can_focus=False):
             text.append(("" if column.right else pad) + " " * GAP)
         return text
 
-    def _cells(self, row: Any, keys: set[str]) -> list[Text]:
+    def _cells(self, row: CatalogRow, keys: set[str]) -> list[Text]:
         summary = row.summary
         title = Text(row.guide(), style=self._style("guide"), no_wrap=True)
-        store = getattr(summary, "store", "local")
+        store = summary.store
         if store == "archive":
             title.append("(archived) ", self._style("dim"))
         elif store != "local":  # a remote's mirror: where the session lives
@@ -285,7 +289,7 @@ class SessionTable(CursorList[Any], can_focus=False):
             cells.append(Text(self._path(summary), self._style("dim")))
         return cells
 
-    def _path(self, summary: Any) -> str:
+    def _path(self, summary: SessionSummary) -> str:
         return one_line(tilde(str(summary.path), self.home))
 
     def _style(self, name: str) -> Style:
