@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsvalues import JS_SPACE_RUN
 from pitui.core.rows.row import Row
 from pitui.core.rows.row_text import searchable_text
@@ -62,12 +63,13 @@ def prepare_search(rows: list[Row]) -> None:
     """What search looks in, for every row, from a few large reads of their lines; a message
     line is read only for what search needs of it."""
     pending = {id(r.entry): r for r in rows if r._search is None}
+    message = EntryType.MESSAGE  # bound once: the test runs per row
     with collector_paused():
         for entry, line in each_line(row.entry for row in pending.values()):
             text = None
             if line is None:
                 text = searchable_text(entry, entry.raw)
-            elif entry.type == "message":
+            elif entry.type == message:
                 text = line_searchable_text(entry, line)
             if text is None:
                 text = searchable_text(entry, entry.raw_of_line(line))  # type: ignore[arg-type]
