@@ -11,9 +11,9 @@ from pitui.core.session.entry import Entry
 
 FILTERS: tuple[str, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
 EVERYTHING = "everything"  # internal: every entry, usage and tool-only assistants included
-# Which entry types the filters show: a message as its role says; usage never (but under
-# `everything`); settings only under `all` (and `labeled-only`, when labelled); any other
-# type (compaction, branch_summary, custom_message, an unknown one) as a message.
+# What the filters make of each entry type: only `everything` shows `_NEVER_SHOWN`;
+# `default` and `no-tools` hide `_SETTINGS`; any other type is shown as `passes` says of
+# the filter and, for a message, of its role.
 _NEVER_SHOWN = frozenset({EntryType.USAGE})
 _SETTINGS = frozenset(
     {
@@ -25,7 +25,7 @@ _SETTINGS = frozenset(
         EntryType.SESSION_INFO,
     }
 )
-_MESSAGE = EntryType.MESSAGE  # bound once: `passes` runs per entry, EntryType.X costs ~0.1 µs
+_MESSAGE = EntryType.MESSAGE  # bound once: `passes` runs per entry, EntryType.X costs ~80 ns
 
 
 def check_filter(mode: str) -> str:
