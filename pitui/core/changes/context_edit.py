@@ -16,6 +16,7 @@ from typing import Any
 from pitui.core.changes.file_messages import no_entry
 from pitui.core.changes.writer import append_entry, refuse_without_id
 from pitui.core.errors import PituiError
+from pitui.core.format.entry_types import EntryType
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
 
@@ -48,7 +49,7 @@ def restore(path: str | os.PathLike[str], target_id: str, *, force: bool = False
     if target is None:
         raise PituiError(no_entry(target_id, session.path))
     if not any(
-        e.type == "context_edit" and e.raw.get("targetId") == target_id
+        e.type == EntryType.CONTEXT_EDIT and e.raw.get("targetId") == target_id
         for e in session.tree.entries
     ):
         raise PituiError(f"{target_id} has no context edit to undo")
@@ -109,20 +110,20 @@ def target_on_branch(session: Session, target_id: str) -> Entry:
 
 
 def editable(entry: Entry) -> bool:
-    return entry.type == "custom_message" or (
-        entry.type == "message" and role_of(entry) in EDITABLE_ROLES
+    return entry.type == EntryType.CUSTOM_MESSAGE or (
+        entry.type == EntryType.MESSAGE and role_of(entry) in EDITABLE_ROLES
     )
 
 
 def role_of(entry: Entry) -> str:
     """The message's role ("custom" for a custom_message), known without reading the line."""
-    if entry.type != "message":
+    if entry.type != EntryType.MESSAGE:
         return "custom"
     return entry.role or ""
 
 
 def describe(entry: Entry) -> str:
-    if entry.type == "message":
+    if entry.type == EntryType.MESSAGE:
         return f"{role_of(entry) or 'role-less'} message"
     return entry.type.replace("_", " ") if entry.type else "typeless entry"
 
@@ -140,7 +141,7 @@ def restoring_replacement(target: Entry) -> dict[str, Any] | str:
     """The replacement that projects `target` exactly as unedited, or why there is none."""
     if not editable(target):
         return f"a {describe(target)} cannot be edited at all"
-    if target.type == "custom_message":
+    if target.type == EntryType.CUSTOM_MESSAGE:
         content = target.raw.get("content")
         content = [] if content is None else content  # Pi's `entry.content ?? []`
     else:

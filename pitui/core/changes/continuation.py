@@ -31,6 +31,7 @@ from pitui.core.changes.first_line import first_entry
 from pitui.core.changes.move_file import TAKEN_MARK, rename_never_over
 from pitui.core.changes.writers_gone import wait_for_writers
 from pitui.core.errors import PituiError
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.session.reader import NotASession
 from pitui.core.session.session import Session
@@ -53,7 +54,7 @@ class Continuation:
 def headerless_parent(path: Path) -> str | None:
     """The `parentId` of the first entry of a file without a session header, else None."""
     first = first_entry(path)
-    if first is None or first.get("type") == "session":
+    if first is None or first.get("type") == EntryType.SESSION:
         return None
     parent = first.get("parentId")
     return parent if isinstance(parent, str) and parent else None

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.session.source import open_regular
 
@@ -31,7 +32,7 @@ def first_entry(path: Path) -> dict[str, Any] | None:
 def header_cwd(path: Path) -> str | None:
     """The header's cwd of the session at `path` (None: no header, or no cwd in it)."""
     entry = first_entry(path)
-    if entry is None or entry.get("type") != "session":
+    if entry is None or entry.get("type") != EntryType.SESSION:
         return None
     cwd = entry.get("cwd")
     return cwd if isinstance(cwd, str) and cwd else None

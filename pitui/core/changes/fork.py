@@ -24,6 +24,7 @@ from pitui.core.changes.line_reuse import same_as_stringify
 from pitui.core.changes.new_file import js_resolve, write_new_file
 from pitui.core.changes.writer import encode_line
 from pitui.core.errors import PituiError
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.ids import new_entry_id, uuid7
 from pitui.core.format.jsvalues import js_truthy
 from pitui.core.format.migration import CURRENT_VERSION
@@ -103,7 +104,7 @@ def branch_entries(path: list[Entry]) -> list[Kept]:
     parent: Any = None
     for entry in path:
         own_id = entry.raw_id if entry.raw_id is not None else entry.raw.get("id", _MISSING)
-        if entry.type == "label":
+        if entry.type == EntryType.LABEL:
             pending_labels.append(own_id)
             continue
         for label_id in pending_labels:
@@ -114,7 +115,7 @@ def branch_entries(path: list[Entry]) -> list[Kept]:
         if not _same_parent(entry, parent):
             item.value = dict(entry.raw)
             _set_or_drop(item.value, "parentId", parent)
-        if entry.type == "compaction":
+        if entry.type == EntryType.COMPACTION:
             _remap_first_kept(item, replacement_of_label, parent)
         kept.append(item)
         parent = own_id
@@ -156,13 +157,16 @@ def _hashable(value: Any) -> bool:
 
 def has_conversation(kept: list[Kept]) -> bool:
     """Pi's _hasConversation: a user or assistant message (else Pi defers writing the file)."""
-    return any(k.entry.type == "message" and k.entry.role in ("user", "assistant") for k in kept)
+    return any(
+        k.entry.type == EntryType.MESSAGE and k.entry.role in ("user", "assistant") for k in kept
+    )
 
 
 def label_entries(session: Session, kept: list[Kept]) -> list[dict[str, Any]]:
     """Label entries for the labels (resolved over the whole file) of the kept entries."""
     resolved: dict[Any, tuple[Any, Any]] = {}  # targetId -> (label, timestamp), Map order
-    label_lines = [e for e in session.tree.entries if e.type == "label"]
+    label = EntryType.LABEL  # bound once: the test runs per entry
+    label_lines = [e for e in session.tree.entries if e.type == label]
     prefetch_raw(label_lines)
     for entry in label_lines:
         raw = entry.raw

@@ -7,6 +7,7 @@ from typing import Any
 
 from pitui.core.changes.file_messages import shown
 from pitui.core.errors import PituiError
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.migration import CURRENT_VERSION
 from pitui.core.session.entry import Entry
@@ -47,7 +48,7 @@ def _parse_kept(raw: bytes) -> Any:
 def _other_line(value: Any, number: int, source: int, *, header: bool, path: Path) -> Any:
     """A line that is not an entry: the header, an extra header, or a non-object value."""
     if isinstance(value, dict):
-        if header or value.get("type") == "session":
+        if header or value.get("type") == EntryType.SESSION:
             _check_header_version(value, path)
             value = dict(value)
             value["version"] = CURRENT_VERSION  # Pi sets it in place, or appends it
@@ -72,6 +73,6 @@ def _check_header_version(header: dict[str, Any], path: Path) -> None:
 
 def _check_ids(values: list[Any], entries: list[Entry]) -> None:
     """Guard: the entries written are exactly the ones pitui shows, in order."""
-    written = [v for v in values if isinstance(v, dict) and v.get("type") != "session"]
+    written = [v for v in values if isinstance(v, dict) and v.get("type") != EntryType.SESSION]
     if [id(v) for v in written] != [id(e.raw) for e in entries]:
         raise PituiError("internal error: migrated entries do not match the session's entries")

@@ -39,6 +39,7 @@ from pitui.core.changes.new_file import write_whole
 from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.stale_temporaries import temporary_name
 from pitui.core.errors import PituiError, UsageError
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, dumps, parse_line
 from pitui.core.session.source import open_regular
 
@@ -209,7 +210,7 @@ def with_new_cwd(data: bytes, new_cwd: str) -> bytes:
             except LineError:
                 start = end + 1
                 continue
-            if not (isinstance(value, dict) and value.get("type") == "session"):
+            if not (isinstance(value, dict) and value.get("type") == EntryType.SESSION):
                 raise PituiError("its first line is not a session header")
             if not isinstance(value.get("cwd"), str):
                 raise PituiError("its header has no cwd")

@@ -24,6 +24,7 @@ import orjson
 from pitui.core.changes.continuation import continuation_of, place_joining
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.errors import PituiError
+from pitui.core.format.entry_types import EntryType
 
 UNSUPPORTED = (
     "restore reads the freedesktop trash (Linux and BSD); on {platform}, restore "
@@ -136,7 +137,7 @@ def _session_id(path: Path) -> str | None:
         header = orjson.loads(first)
     except (OSError, orjson.JSONDecodeError):
         return None
-    if isinstance(header, dict) and header.get("type") == "session":
+    if isinstance(header, dict) and header.get("type") == EntryType.SESSION:
         value = header.get("id")
         return value if isinstance(value, str) else None
     return None

@@ -13,6 +13,7 @@ from pitui.core.export.message_markdown import MessageRenderer
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
 from pitui.core.export.redactor import Redactor
 from pitui.core.export.source import entry_raws
+from pitui.core.format.entry_types import EntryType
 from pitui.core.rows.render_text import content_text
 from pitui.core.session.collector import collector_paused
 from pitui.core.session.context import build_context
@@ -114,7 +115,7 @@ def _branch_document(source: _Source) -> Document:
             if progress is not None:
                 progress(done, len(path))
             raw = redactor.entry(raw)
-            if raw.get("type") == "message":
+            if raw.get("type") == EntryType.MESSAGE:
                 totals.add(raw.get("message"))
             starts.append(len(blocks))
             blocks.extend(entry_blocks(raw, renderer))

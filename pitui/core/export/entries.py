@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -10,6 +11,7 @@ import orjson
 from pitui.core.export.document import Block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, quoted
 from pitui.core.export.message_markdown import MessageRenderer
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import shown_json
 
 ROLE_TITLES = {
@@ -22,7 +24,6 @@ ROLE_TITLES = {
     "system": "System",
     "custom": "Extension message",
 }
-SKIPPED_TYPES = frozenset({"usage"})  # Pi never shows them
 
 
 def message_heading(message: Any, suffix: str = "") -> str:
@@ -52,47 +53,49 @@ def _heading(role: str | None, model: str | None, tool: str | None) -> str:
 def entry_blocks(raw: dict[str, Any], renderer: MessageRenderer) -> list[Block]:
     """The blocks of one entry (none for entries Pi never shows)."""
     kind = raw.get("type")
-    suffix = _id_suffix(raw)
-    if kind == "message":
-        message = raw.get("message")
-        return renderer.blocks(message, message_heading(message, suffix))
-    if kind in SKIPPED_TYPES:
-        return []
-    note = _note(kind, raw)
-    if note is not None:
-        return [Block(note)]
-    if kind == "compaction":
-        tokens = raw.get("tokensBefore")
-        title = "### Compaction" + (f" ({tokens} tokens before)" if tokens is not None else "")
-        return [Block(f"{title}{suffix}\n\n{quoted(str(raw.get('summary', '')))}")]
-    if kind == "branch_summary":
-        return [Block(f"### Branch summary{suffix}\n\n{quoted(str(raw.get('summary', '')))}")]
-    if kind == "custom_message":
-        message = {"role": "custom", "customType": raw.get("customType"), **_content(raw)}
-        return renderer.blocks(message, message_heading(message, suffix))
-    if kind == "context_edit":
-        return _context_edit(raw)
-    return [Block(f"*Entry of type {inline_code(str(kind))}*\n\n{fenced(_json(raw), 'json')}")]
+    blocks = _BLOCKS.get(kind) if isinstance(kind, str) else None
+    if blocks is None:
+        return [Block(f"*Entry of type {inline_code(str(kind))}*\n\n{fenced(_json(raw), 'json')}")]
+    return blocks(raw, renderer)
 
 
-def _note(kind: Any, raw: dict[str, Any]) -> str | None:
-    """One-line notes: labels, model and thinking changes, names, extension data."""
-    if kind == "label":
-        target = inline_code(str(raw.get("targetId")))
-        label = raw.get("label")
-        if not label:
-            return f"*Label cleared on {target}*"
-        return f"*Label {inline_code(str(label))} on {target}*"
-    if kind == "model_change":
-        model = f"{raw.get('provider')}/{raw.get('modelId')}"
-        return f"*Model: {inline_code(model)}*"
-    if kind == "thinking_level_change":
-        return f"*Thinking level: {inline_code(str(raw.get('thinkingLevel')))}*"
-    if kind == "session_info":
-        return f"*Session named {inline_code(str(raw.get('name', '')))}*"
-    if kind == "custom":
-        return f"*Extension data {inline_code(str(raw.get('customType')))}*"
-    return None
+def _message(raw: dict[str, Any], renderer: MessageRenderer) -> list[Block]:
+    message = raw.get("message")
+    return renderer.blocks(message, message_heading(message, _id_suffix(raw)))
+
+
+def _custom_message(raw: dict[str, Any], renderer: MessageRenderer) -> list[Block]:
+    message = {"role": "custom", "customType": raw.get("customType"), **_content(raw)}
+    return renderer.blocks(message, message_heading(message, _id_suffix(raw)))
+
+
+def _compaction(raw: dict[str, Any], renderer: MessageRenderer) -> list[Block]:
+    tokens = raw.get("tokensBefore")
+    title = "### Compaction" + (f" ({tokens} tokens before)" if tokens is not None else "")
+    return [Block(f"{title}{_id_suffix(raw)}\n\n{quoted(str(raw.get('summary', '')))}")]
+
+
+def _branch_summary(raw: dict[str, Any], renderer: MessageRenderer) -> list[Block]:
+    summary = quoted(str(raw.get("summary", "")))
+    return [Block(f"### Branch summary{_id_suffix(raw)}\n\n{summary}")]
+
+
+def _label(raw: dict[str, Any]) -> str:
+    target = inline_code(str(raw.get("targetId")))
+    label = raw.get("label")
+    if not label:
+        return f"*Label cleared on {target}*"
+    return f"*Label {inline_code(str(label))} on {target}*"
+
+
+def _model_change(raw: dict[str, Any]) -> str:
+    model = f"{raw.get('provider')}/{raw.get('modelId')}"
+    return f"*Model: {inline_code(model)}*"
+
+
+def _note(text: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any], Any], list[Block]]:
+    """A one-line note: labels, model and thinking changes, names, extension data."""
+    return lambda raw, renderer: [Block(text(raw))]
 
 
 def _context_edit(raw: dict[str, Any]) -> list[Block]:
@@ -119,3 +122,25 @@ def _json(value: Any) -> str:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
     except TypeError:  # an integer beyond 64 bits, or nested deeper than orjson goes (255)
         return shown_json(value, ensure_ascii=False, indent=2, default=str)
+
+
+# The blocks of each entry type (another shows its type and its JSON).
+_BLOCKS: dict[str, Callable[[dict[str, Any], MessageRenderer], list[Block]]] = {
+    EntryType.MESSAGE: _message,
+    EntryType.USAGE: lambda raw, renderer: [],  # Pi never shows them
+    EntryType.LABEL: _note(_label),
+    EntryType.MODEL_CHANGE: _note(_model_change),
+    EntryType.THINKING_LEVEL_CHANGE: _note(
+        lambda raw: f"*Thinking level: {inline_code(str(raw.get('thinkingLevel')))}*"
+    ),
+    EntryType.SESSION_INFO: _note(
+        lambda raw: f"*Session named {inline_code(str(raw.get('name', '')))}*"
+    ),
+    EntryType.CUSTOM: _note(
+        lambda raw: f"*Extension data {inline_code(str(raw.get('customType')))}*"
+    ),
+    EntryType.COMPACTION: _compaction,
+    EntryType.BRANCH_SUMMARY: _branch_summary,
+    EntryType.CUSTOM_MESSAGE: _custom_message,
+    EntryType.CONTEXT_EDIT: lambda raw, renderer: _context_edit(raw),
+}

@@ -18,6 +18,7 @@ from pitui.core.export.options import ExportOptions
 from pitui.core.export.redactor import Redactor
 from pitui.core.export.source import entry_raws
 from pitui.core.export.steps import Progress, Steps
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsvalues import js_truthy
 from pitui.core.session.session import Session
 
@@ -113,7 +114,8 @@ def session_labels(session: Session) -> list[tuple[Any, Any, Any]]:
     """Pi's labelsById with their timestamps: each label entry in file order sets (a truthy
     label) or clears its target, a target set again moving to the end."""
     labels: dict[Any, tuple[Any, Any]] = {}
-    entries = [e for e in session.tree.entries if e.type == "label"]
+    label = EntryType.LABEL  # bound once: the test runs per entry
+    entries = [e for e in session.tree.entries if e.type == label]
     for _, raw in entry_raws(entries):
         target = raw.get("targetId")
         if not _hashable(target):

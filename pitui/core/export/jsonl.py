@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.ids import new_entry_id, uuid7
 from pitui.core.format.jsonline import dumps
 from pitui.core.format.migration import CURRENT_VERSION
@@ -73,7 +74,7 @@ def _relinked(path: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     pending: list[Any] = []
     parent: Any = None
     for entry in path:
-        if entry.get("type") == "label":
+        if entry.get("type") == EntryType.LABEL:
             pending.append(entry.get("id"))
             continue
         for label_id in pending:
@@ -82,7 +83,7 @@ def _relinked(path: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         copy = {**entry, "parentId": parent}
         first = entry.get("firstKeptEntryId")
         if (
-            entry.get("type") == "compaction"
+            entry.get("type") == EntryType.COMPACTION
             and "firstKeptEntryId" in entry
             and first != entry.get("id")
         ):

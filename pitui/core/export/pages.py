@@ -23,6 +23,7 @@ from pitui.core.export.build import resolve_leaf
 from pitui.core.export.export import entry_markdown
 from pitui.core.export.redactor import NAMING_KEYS, Redactor
 from pitui.core.export.source import entry_raws
+from pitui.core.format.entry_types import EntryType
 from pitui.core.rows.safe_text import one_line, visible
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
@@ -81,7 +82,7 @@ def _branch_items(path: list[Entry], start: int, redact: bool) -> Iterator[tuple
     text was cut."""
     for number, (entry, raw) in enumerate(entry_raws(path), start=start):
         item: dict[str, Any] = {"n": number, "id": entry.id}
-        if entry.type != "message":
+        if entry.type != EntryType.MESSAGE:
             item["type"] = entry.type
         if isinstance(entry.timestamp, str):
             item["timestamp"] = entry.timestamp

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
 
@@ -21,7 +22,7 @@ def call_results(tree: SessionTree, entry: Entry) -> dict[str, dict[str, Any]]:
     seen = 0
     while waiting and seen < MAX_RESULTS:
         child = waiting.pop()
-        if child.type != "message" or child.role != "toolResult":
+        if child.type != EntryType.MESSAGE or child.role != "toolResult":
             continue
         seen += 1
         message = child.read_raw().get("message")

@@ -379,8 +379,8 @@ KNOWN_ENTRIES: dict[str, type[Entry]] = {
 KNOWN_ENTRY_TYPES = frozenset(KNOWN_ENTRIES)
 # where an entry holds content blocks or a message beyond what its model validates
 _CONTENT_OWNERS: dict[str, frozenset[str]] = {
-    "custom_message": TEXT_AND_IMAGES,
-    "context_edit": frozenset(KNOWN_BLOCKS),  # any editable message's content
+    EntryType.CUSTOM_MESSAGE: TEXT_AND_IMAGES,
+    EntryType.CONTEXT_EDIT: frozenset(KNOWN_BLOCKS),  # any editable message's content
 }
 
 

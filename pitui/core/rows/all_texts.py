@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsvalues import JS_SPACE, js_string
 from pitui.core.format.line_views import (
     VIEW_ERRORS,
@@ -85,7 +86,7 @@ class RowTexts:
             return
         raw, fields.content = fields.content, None  # a view into the reader's buffer
         role = fields.role
-        if entry.type != "message":
+        if entry.type != "message":  # a bare string, not EntryType (~80 ns a time): per line
             texts.append(None)
         elif role == "toolResult":
             call_id = fields.toolCallId
@@ -172,7 +173,7 @@ class RowTexts:
         calls: ToolCallMap,
     ) -> None:
         """A line not taken while loading: taken now, or parsed whole."""
-        role = entry.role if entry.type == "message" else None
+        role = entry.role if entry.type == EntryType.MESSAGE else None
         if line is not None:
             text, result, calls_made = _taken(entry, line)
             if text is not None:
@@ -275,7 +276,7 @@ def _light(entry: Entry, line: bytes | memoryview, role: str | None) -> Any:
     message = decoded.message
     if message is None or message.role != role or decoded.id != entry.raw_id:
         return None
-    if decoded.type != "message":
+    if decoded.type != EntryType.MESSAGE:
         return None
     if role == "toolResult" and not (message.toolCallId is None or type(message.toolCallId) is str):
         return None  # a number as a call id: kept as JSON.parse reads it, by the whole parse

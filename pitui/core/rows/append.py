@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.rows.row import GuideMemo, Row, place
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
@@ -68,7 +69,7 @@ class AppendRows:
         tree, old_leaf = self.tree, self._leaf_id
         if old_leaf is None or tree.parent_of(entry.id) != old_leaf or tree.children.get(entry.id):
             return False
-        if entry.type == "label" and self._filter == "labeled-only":
+        if entry.type == EntryType.LABEL and self._filter == "labeled-only":
             return False
         old = self._row_of.get(old_leaf)
         old_stays = old is not None and self._passes(old.entry, entry.id)
@@ -125,7 +126,7 @@ class AppendRows:
             row.on_active_path = row.is_leaf_marker = True
             self._anchor = row
         self._leaf_id = entry.id
-        if entry.type == "label":
+        if entry.type == EntryType.LABEL:
             target = self._row_of.get(str(entry.raw.get("targetId")))
             if target is not None:
                 target.label = self.tree.label_of(target.entry.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pitui.core.format.entry_types import EntryType
@@ -49,22 +50,26 @@ def message_text(message: Any) -> str:
 def entry_text(entry: Entry) -> str:
     """The main text of any entry, for previews and searching."""
     raw = entry.raw
-    kind = entry.type
-    if kind == EntryType.MESSAGE:
-        return message_text(raw.get("message"))
-    if kind in (EntryType.COMPACTION, EntryType.BRANCH_SUMMARY):
-        return str(raw.get("summary", ""))
-    if kind == EntryType.CUSTOM_MESSAGE:
-        return content_text(raw.get("content"))
-    if kind == EntryType.MODEL_CHANGE:
-        return f"{raw.get('provider')}/{raw.get('modelId')}"
-    if kind == EntryType.THINKING_LEVEL_CHANGE:
-        return str(raw.get("thinkingLevel"))
-    if kind == EntryType.LABEL:
-        return str(raw.get("label", "(cleared)"))
-    if kind == EntryType.SESSION_INFO:
-        return str(raw.get("name", ""))
-    if kind == EntryType.CONTEXT_EDIT:
-        replacement = raw.get("replacement")
-        return "omit" if replacement is None else content_text((replacement or {}).get("content"))
+    text = _ENTRY_TEXTS.get(entry.type)
+    if text is not None:
+        return text(raw)
     return shown_json({k: v for k, v in raw.items() if k not in ("id", "parentId")})[:500]
+
+
+def _context_edit_text(raw: dict[str, Any]) -> str:
+    replacement = raw.get("replacement")
+    return "omit" if replacement is None else content_text((replacement or {}).get("content"))
+
+
+# The main text of each entry type (another shows its JSON, without its id and parent's).
+_ENTRY_TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
+    EntryType.MESSAGE: lambda raw: message_text(raw.get("message")),
+    EntryType.COMPACTION: lambda raw: str(raw.get("summary", "")),
+    EntryType.BRANCH_SUMMARY: lambda raw: str(raw.get("summary", "")),
+    EntryType.CUSTOM_MESSAGE: lambda raw: content_text(raw.get("content")),
+    EntryType.MODEL_CHANGE: lambda raw: f"{raw.get('provider')}/{raw.get('modelId')}",
+    EntryType.THINKING_LEVEL_CHANGE: lambda raw: str(raw.get("thinkingLevel")),
+    EntryType.LABEL: lambda raw: str(raw.get("label", "(cleared)")),
+    EntryType.SESSION_INFO: lambda raw: str(raw.get("name", "")),
+    EntryType.CONTEXT_EDIT: _context_edit_text,
+}

@@ -48,6 +48,7 @@ class TextFlags:
         if type(fields) is not RowMessage:
             return
         raw, fields.content = fields.content, None  # a view into the reader's buffer
+        # a bare string, not EntryType (~80 ns a time): this runs per line while loading
         if fields.role != "assistant" or entry.type != "message" or raw is None:
             return
         try:

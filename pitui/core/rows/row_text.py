@@ -88,20 +88,34 @@ def tool_call_texts(found: list[ToolCall], home: str | None = None) -> Iterator[
 def entry_display(entry: Entry, raw: dict[str, Any], tool_calls: ToolCalls) -> Display:
     """(tag, tag style, body, body style) of an entry's row, as Pi's getEntryDisplayText
     (with JavaScript's String() of whatever value stands where text is expected)."""
-    kind = entry.type
-    if kind == EntryType.MESSAGE:
-        message = raw.get("message")
-        return _message_display(message if isinstance(message, dict) else {}, tool_calls)
-    if kind == EntryType.CUSTOM_MESSAGE:
-        content = raw.get("content")
-        text = _text_blocks(content, js_join_item)
-        return f"[{_field(raw, 'customType')}]: ", "custom", _norm(text), ""
-    if kind == EntryType.COMPACTION:
-        count = js_number_string(_js_round(js_to_number(_get(raw, "tokensBefore")) / 1000))
-        return "", "", f"[compaction: {count}k tokens]", "compaction"
-    if kind == EntryType.BRANCH_SUMMARY:
-        return "[branch summary]: ", "warning", _norm(js_string(_get(raw, "summary"))), ""
-    return "", "", _setting_text(raw, kind) or f"[{kind}] {entry_text(entry)[:200]}", "dim"
+    display = _DISPLAYS.get(entry.type)
+    if display is not None:
+        return display(raw, tool_calls)
+    return "", "", f"[{entry.type}] {entry_text(entry)[:200]}", "dim"
+
+
+def _message_entry_display(raw: dict[str, Any], tool_calls: ToolCalls) -> Display:
+    message = raw.get("message")
+    return _message_display(message if isinstance(message, dict) else {}, tool_calls)
+
+
+def _custom_message_display(raw: dict[str, Any], tool_calls: ToolCalls) -> Display:
+    text = _text_blocks(raw.get("content"), js_join_item)
+    return f"[{_field(raw, 'customType')}]: ", "custom", _norm(text), ""
+
+
+def _compaction_display(raw: dict[str, Any], tool_calls: ToolCalls) -> Display:
+    count = js_number_string(_js_round(js_to_number(_get(raw, "tokensBefore")) / 1000))
+    return "", "", f"[compaction: {count}k tokens]", "compaction"
+
+
+def _branch_summary_display(raw: dict[str, Any], tool_calls: ToolCalls) -> Display:
+    return "[branch summary]: ", "warning", _norm(js_string(_get(raw, "summary"))), ""
+
+
+def _dim(text: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any], ToolCalls], Display]:
+    """The row of a settings entry: its text, dimmed."""
+    return lambda raw, tool_calls: ("", "", text(raw), "dim")
 
 
 def _js_round(number: float) -> float:
@@ -126,25 +140,44 @@ def _edit_action(raw: dict[str, Any]) -> str:
 # Settings entries: the word their row and their search text start with, and the field
 # that follows it (`[model: ${entry.modelId}]`, "model " + modelId).
 _SETTING_FIELDS = {
-    "model_change": ("model", "modelId"),
-    "thinking_level_change": ("thinking", "thinkingLevel"),
-    "custom": ("custom", "customType"),
+    EntryType.MODEL_CHANGE: ("model", "modelId"),
+    EntryType.THINKING_LEVEL_CHANGE: ("thinking", "thinkingLevel"),
+    EntryType.CUSTOM: ("custom", "customType"),
 }
 
 
-def _setting_text(raw: dict[str, Any], kind: str) -> str | None:
-    if kind in _SETTING_FIELDS:
-        word, key = _SETTING_FIELDS[kind]
-        return f"[{word}: {_field(raw, key)}]"
-    if kind == EntryType.CONTEXT_EDIT:
-        return f"[context {_edit_action(raw)}: {_field(raw, 'targetId')}]"
-    if kind == EntryType.LABEL:
-        label = raw.get("label")
-        return f"[label: {'(cleared)' if label is None else js_string(label)}]"
-    if kind == EntryType.SESSION_INFO:
-        name = raw.get("name")
-        return f"[title: {js_join_item(name) if js_truthy(name) else 'empty'}]"
-    return None
+def _setting_text(kind: EntryType) -> Callable[[dict[str, Any]], str]:
+    word, key = _SETTING_FIELDS[kind]
+    return lambda raw: f"[{word}: {_field(raw, key)}]"
+
+
+def _context_edit_text(raw: dict[str, Any]) -> str:
+    return f"[context {_edit_action(raw)}: {_field(raw, 'targetId')}]"
+
+
+def _label_text(raw: dict[str, Any]) -> str:
+    label = raw.get("label")
+    return f"[label: {'(cleared)' if label is None else js_string(label)}]"
+
+
+def _session_info_text(raw: dict[str, Any]) -> str:
+    name = raw.get("name")
+    return f"[title: {js_join_item(name) if js_truthy(name) else 'empty'}]"
+
+
+# The row of each entry type (another, `usage` among them, shows its type and its text).
+_DISPLAYS: dict[str, Callable[[dict[str, Any], ToolCalls], Display]] = {
+    EntryType.MESSAGE: _message_entry_display,
+    EntryType.CUSTOM_MESSAGE: _custom_message_display,
+    EntryType.COMPACTION: _compaction_display,
+    EntryType.BRANCH_SUMMARY: _branch_summary_display,
+    EntryType.MODEL_CHANGE: _dim(_setting_text(EntryType.MODEL_CHANGE)),
+    EntryType.THINKING_LEVEL_CHANGE: _dim(_setting_text(EntryType.THINKING_LEVEL_CHANGE)),
+    EntryType.CUSTOM: _dim(_setting_text(EntryType.CUSTOM)),
+    EntryType.CONTEXT_EDIT: _dim(_context_edit_text),
+    EntryType.LABEL: _dim(_label_text),
+    EntryType.SESSION_INFO: _dim(_session_info_text),
+}
 
 
 def _message_display(message: dict[str, Any], tool_calls: ToolCalls) -> Display:
@@ -326,29 +359,52 @@ def message_searchable_text(
 
 
 def _search_parts(kind: str, raw: dict[str, Any]) -> list[Any]:
-    if kind == EntryType.MESSAGE:
-        message = raw.get("message")
-        message = message if isinstance(message, dict) else {}
-        get = message.get
-        text = message_searchable_text(get("role", UNDEFINED), get("content"), get("command"))
-        return [text]
-    if kind == EntryType.CUSTOM_MESSAGE:
-        content = raw.get("content")
-        text = content if isinstance(content, str) else js_slice(_text_blocks(content), 200)
-        return [raw.get("customType", UNDEFINED), text]
-    if kind == EntryType.SESSION_INFO:
-        name = raw.get("name")
-        return ["title", name] if js_truthy(name) else ["title"]
-    if kind == EntryType.CONTEXT_EDIT:
-        return ["context edit", _edit_action(raw), raw.get("targetId", UNDEFINED)]
-    if kind == EntryType.LABEL:
-        label = raw.get("label")
-        return ["label", "" if label is None else label]
-    if kind == EntryType.COMPACTION:
-        return ["compaction"]
-    if kind == EntryType.BRANCH_SUMMARY:
-        return ["branch summary", raw.get("summary", UNDEFINED)]
-    if kind in _SETTING_FIELDS:
-        word, key = _SETTING_FIELDS[kind]
-        return [word, raw.get(key, UNDEFINED)]
-    return []
+    parts = _SEARCH_PARTS.get(kind)
+    return [] if parts is None else parts(raw)
+
+
+def _message_search_parts(raw: dict[str, Any]) -> list[Any]:
+    message = raw.get("message")
+    message = message if isinstance(message, dict) else {}
+    get = message.get
+    return [message_searchable_text(get("role", UNDEFINED), get("content"), get("command"))]
+
+
+def _custom_message_search_parts(raw: dict[str, Any]) -> list[Any]:
+    content = raw.get("content")
+    text = content if isinstance(content, str) else js_slice(_text_blocks(content), 200)
+    return [raw.get("customType", UNDEFINED), text]
+
+
+def _session_info_search_parts(raw: dict[str, Any]) -> list[Any]:
+    name = raw.get("name")
+    return ["title", name] if js_truthy(name) else ["title"]
+
+
+def _label_search_parts(raw: dict[str, Any]) -> list[Any]:
+    label = raw.get("label")
+    return ["label", "" if label is None else label]
+
+
+def _setting_search_parts(kind: EntryType) -> Callable[[dict[str, Any]], list[Any]]:
+    word, key = _SETTING_FIELDS[kind]
+    return lambda raw: [word, raw.get(key, UNDEFINED)]
+
+
+# What /tree search looks in, for each entry type (nothing for another).
+_SEARCH_PARTS: dict[str, Callable[[dict[str, Any]], list[Any]]] = {
+    EntryType.MESSAGE: _message_search_parts,
+    EntryType.CUSTOM_MESSAGE: _custom_message_search_parts,
+    EntryType.SESSION_INFO: _session_info_search_parts,
+    EntryType.CONTEXT_EDIT: lambda raw: [
+        "context edit",
+        _edit_action(raw),
+        raw.get("targetId", UNDEFINED),
+    ],
+    EntryType.LABEL: _label_search_parts,
+    EntryType.COMPACTION: lambda raw: ["compaction"],
+    EntryType.BRANCH_SUMMARY: lambda raw: ["branch summary", raw.get("summary", UNDEFINED)],
+    EntryType.MODEL_CHANGE: _setting_search_parts(EntryType.MODEL_CHANGE),
+    EntryType.THINKING_LEVEL_CHANGE: _setting_search_parts(EntryType.THINKING_LEVEL_CHANGE),
+    EntryType.CUSTOM: _setting_search_parts(EntryType.CUSTOM),
+}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.rows.append import AppendRows
 from pitui.core.rows.filters import EVERYTHING, FILTERS, check_filter, passes
 from pitui.core.rows.order import Walked, walk, walk_shown
@@ -248,7 +249,8 @@ class TreeRows(AppendRows):
         start, self._assistants_read = self._assistants_read, len(entries)
         if start == len(entries):
             return
-        assistants = [e for e in entries[start:] if e.type == "message" and e.role == "assistant"]
+        message = EntryType.MESSAGE  # bound once: the test runs per entry
+        assistants = [e for e in entries[start:] if e.type == message and e.role == "assistant"]
         for entry, line in each_line(assistants):
             facts = None if line is None else line_facts(line, entry.raw_id)
             if facts is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsvalues import JS_SPACE_RUN
 from pitui.core.rows.row import Row
 from pitui.core.rows.row_text import searchable_text
@@ -62,11 +63,12 @@ def prepare_search(rows: list[Row]) -> None:
     """What search looks in, for every row, from a few large reads of their lines; a message
     line is read only for what search needs of it."""
     pending = {id(r.entry): r for r in rows if r._search is None}
+    message = EntryType.MESSAGE  # bound once: the test runs per row
     with collector_paused():
         for entry, line in each_line(row.entry for row in pending.values()):
             if line is None:
                 text = searchable_text(entry, entry.raw)
             else:  # a message line read only for what search needs, if it can be
-                read = line_searchable_text(entry, line) if entry.type == "message" else None
+                read = line_searchable_text(entry, line) if entry.type == message else None
                 text = read if read is not None else searchable_text(entry, entry.raw_of_line(line))
             pending[id(entry)]._search = text.lower()

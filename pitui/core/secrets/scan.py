@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from pitui.core.errors import PituiError
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, deep_nesting_allowed, parse_line
 from pitui.core.secrets.detect import MIN_SECRET, find_secrets, is_placeholder, is_secret_key
 from pitui.core.session.source import read_regular
@@ -103,7 +104,7 @@ def _as_pi_reads(line: bytes) -> Any:
 
 
 def _entry(raw: dict[str, Any], number: int, result: SessionSecrets) -> None:
-    if raw.get("type") == "session" and not result.cwd and isinstance(raw.get("cwd"), str):
+    if raw.get("type") == EntryType.SESSION and not result.cwd and isinstance(raw.get("cwd"), str):
         result.cwd = raw["cwd"]
     entry_id = raw.get("id")
     found: list[tuple[str, str]] = []

@@ -6,6 +6,7 @@ unknown fields pass through exactly as Pi would pass them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,14 +81,15 @@ def _build_context(tree: SessionTree, leaf_id: str | object | None) -> Context:
     context.compaction = compaction
     range_entries = path if at is None else _context_entries(path, at)
     prefetch_raw(range_entries)
+    context_edit, compaction_type = EntryType.CONTEXT_EDIT, EntryType.COMPACTION  # per entry
     edits = {
         e.raw["targetId"]: e
         for e in range_entries
-        if e.type == EntryType.CONTEXT_EDIT and isinstance(e.raw.get("targetId"), str)
+        if e.type == context_edit and isinstance(e.raw.get("targetId"), str)
     }
     for index, entry in enumerate(range_entries):
         edit = edits.get(entry.raw_id)
-        if entry.type == EntryType.COMPACTION and index > 0:
+        if entry.type == compaction_type and index > 0:
             context.items.append(ProjectedEntry(entry, [], None))
         else:
             context.items.append(ProjectedEntry(entry, _project(entry, edit), edit))
@@ -170,31 +172,31 @@ def _replace_content(message: dict[str, Any], replacement: dict[str, Any]) -> di
 
 def entry_messages(entry: Entry) -> list[dict[str, Any]]:
     """Pi's sessionEntryToContextMessages for one entry."""
-    raw = entry.raw
-    kind = entry.type
-    if kind == EntryType.MESSAGE:
-        return _message_of(raw)
-    message: dict[str, Any]
-    if kind == EntryType.CUSTOM_MESSAGE:
-        message = {"role": "custom"}
-        for key in ("customType",):
-            if key in raw:
-                message[key] = raw[key]
-        message["content"] = raw.get("content") if raw.get("content") is not None else []
-        for key in ("display", "details"):
-            if key in raw:
-                message[key] = raw[key]
-        message["timestamp"] = to_ms(raw.get("timestamp"))
-        return [message]
-    if kind == EntryType.BRANCH_SUMMARY and js_truthy(raw.get("summary")):
-        message = {"role": "branchSummary", "summary": raw["summary"]}
-        if "fromId" in raw:
-            message["fromId"] = raw["fromId"]
-        message["timestamp"] = to_ms(raw.get("timestamp"))
-        return [message]
-    if kind == EntryType.COMPACTION:
-        return _compaction_messages(raw)
-    return []
+    messages = _CONTEXT_MESSAGES.get(entry.type)
+    return [] if messages is None else messages(entry.raw)
+
+
+def _custom_message_messages(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    message: dict[str, Any] = {"role": "custom"}
+    for key in ("customType",):
+        if key in raw:
+            message[key] = raw[key]
+    message["content"] = raw.get("content") if raw.get("content") is not None else []
+    for key in ("display", "details"):
+        if key in raw:
+            message[key] = raw[key]
+    message["timestamp"] = to_ms(raw.get("timestamp"))
+    return [message]
+
+
+def _branch_summary_messages(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    if not js_truthy(raw.get("summary")):
+        return []
+    message = {"role": "branchSummary", "summary": raw["summary"]}
+    if "fromId" in raw:
+        message["fromId"] = raw["fromId"]
+    message["timestamp"] = to_ms(raw.get("timestamp"))
+    return [message]
 
 
 def _message_of(raw: dict[str, Any]) -> list[dict[str, Any]]:
@@ -221,3 +223,12 @@ def _compaction_messages(raw: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(tail, list):
         messages.extend(m for m in tail if m is not None)
     return messages
+
+
+# The messages each entry type puts in the context (another type puts none).
+_CONTEXT_MESSAGES: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {
+    EntryType.MESSAGE: _message_of,
+    EntryType.CUSTOM_MESSAGE: _custom_message_messages,
+    EntryType.BRANCH_SUMMARY: _branch_summary_messages,
+    EntryType.COMPACTION: _compaction_messages,
+}

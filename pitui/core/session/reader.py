@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pitui.core.errors import PituiError
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, cannot_be_json, parse_line
 from pitui.core.format.migration import NEWER_HARNESS, Migrator, is_harness_header
 from pitui.core.session.entry import DecodeErrors, Diagnostic, Entry, decode_entry
@@ -303,14 +304,15 @@ class SessionReader:
         )
         line_number, index, previous = self._line_number, self._entry_count, NO_ID
         on_line, decode = self.on_line, self.decode
+        message_type, header_type = EntryType.MESSAGE, EntryType.SESSION  # bound: per line
         while (end := find(b"\n", start, limit)) != -1:
             line = view[start:end]
             try:
                 entry = decode(line)
             except DecodeErrors:
                 break
-            if entry.type != "message":
-                if entry.type == "session":
+            if entry.type != message_type:
+                if entry.type == header_type:
                     break
                 non_messages.append(entry)
             line_number += 1
@@ -352,7 +354,7 @@ class SessionReader:
         elif not isinstance(value, dict):
             reason = "line is not a JSON object"
             batch.diagnostics.append(Diagnostic(line.number, line.offset, reason))
-        elif value.get("type") == "session":
+        elif value.get("type") == EntryType.SESSION:
             reason = "extra session header ignored"
             batch.diagnostics.append(Diagnostic(line.number, line.offset, reason))
         else:
@@ -361,7 +363,7 @@ class SessionReader:
     def _take_header(self, value: Any, line: _Line) -> None:
         if is_harness_header(value):
             raise NewerFormat(f"line {line.number} is {NEWER_HARNESS}")
-        if not (isinstance(value, dict) and value.get("type") == "session"):
+        if not (isinstance(value, dict) and value.get("type") == EntryType.SESSION):
             raise NotASession(
                 f"line {line.number} is not a session header: the file is not a session"
             )

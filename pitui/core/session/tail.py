@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.session.entry import Entry
 from pitui.core.session.source import open_regular
@@ -37,6 +38,6 @@ def tail_entries(
             raw = parse_line(line)
         except LineError:
             continue
-        if isinstance(raw, dict) and raw.get("type") != "session":
+        if isinstance(raw, dict) and raw.get("type") != EntryType.SESSION:
             found.append((Entry.from_raw(raw, line=0, offset=0, index=index), raw))
     return found

@@ -15,6 +15,7 @@ from itertools import islice
 from operator import attrgetter
 from typing import TypeGuard
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsvalues import js_string, js_trim, js_truthy
 from pitui.core.format.timestamps import sort_key
 from pitui.core.session.entry import Diagnostic, Entry
@@ -22,7 +23,7 @@ from pitui.core.session.placements import Placements, holding, pi_placements
 from pitui.core.session.prefetch import prefetch_raw
 from pitui.core.session.reader import NO_ID, BatchLinks
 
-_METADATA_TYPES = frozenset({"label", "session_info"})
+_METADATA_TYPES = frozenset({EntryType.LABEL, EntryType.SESSION_INFO})
 _INDEX = attrgetter("index")
 _TYPE = attrgetter("type")
 
@@ -114,7 +115,7 @@ class SessionTree:
                 _add_child(children, entry, self.parent_of(entry_id))
 
     def _track_metadata(self, entry: Entry) -> None:
-        if entry.type == "label":
+        if entry.type == EntryType.LABEL:
             target = entry.raw.get("targetId")
             text = entry.raw.get("label")
             if isinstance(target, str):  # Pi keeps any truthy label, as String() shows it
@@ -122,7 +123,7 @@ class SessionTree:
                     self.labels[target] = Label(js_string(text), entry.timestamp)
                 else:
                     self.labels.pop(target, None)
-        elif entry.type == "session_info":
+        elif entry.type == EntryType.SESSION_INFO:
             name = entry.raw.get("name")
             self.name = (js_trim(name) or None) if isinstance(name, str) else None
 
@@ -331,7 +332,8 @@ def links_of(batch: list[Entry]) -> BatchLinks:
     """The links of entries the reader did not decode itself."""
     links = BatchLinks()
     by_id, unlinked, starts, previous = links.by_id, links.unlinked, links.starts, NO_ID
-    links.non_messages.extend(e for e in batch if e.type != "message")
+    message = EntryType.MESSAGE  # bound once: the test runs per entry
+    links.non_messages.extend(e for e in batch if e.type != message)
     for entry in batch:
         if (parent_id := entry.parent_id) != previous:
             starts.append(entry.index)

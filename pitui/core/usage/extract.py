@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.line_views import UsageCounts, UsageHeader, UsageLine, UsageMessage
 from pitui.core.format.timestamps import to_ms
@@ -120,7 +122,7 @@ def _header(line: bytes) -> FileUsage | Literal[False] | None:
         if not isinstance(raw, dict):
             return False
         header = UsageHeader(**{k: raw.get(k) for k in UsageHeader.__struct_fields__})
-    if header.type != "session" or not isinstance(header.id, str):
+    if header.type != EntryType.SESSION or not isinstance(header.id, str):
         return False
     cwd = header.cwd if isinstance(header.cwd, str) else ""
     parent = header.parentSession if isinstance(header.parentSession, str) else None
@@ -184,22 +186,45 @@ def _count(line: bytes, number: int, day_of: _DayCache, born: _Birth) -> Counted
     return Counted(key, copy_ms, day_of(when), provider, model, values)
 
 
-def _attribution(entry: UsageLine) -> tuple[str, str, UsageCounts | None, bool, Any] | None:
+Attribution = tuple[str, str, UsageCounts | None, bool, Any]
+
+
+def _attribution(entry: UsageLine) -> Attribution | None:
     """(provider, model, usage, is an assistant reply, its time) of a counted entry."""
     kind = entry.type
+    attribution = _ATTRIBUTIONS.get(kind) if isinstance(kind, str) else None
+    return None if attribution is None else attribution(entry)
+
+
+def _message_attribution(entry: UsageLine) -> Attribution | None:
     message = entry.message
-    if kind == "message" and message is not None:
-        if message.role == "assistant":
-            model = message.responseModel if message.responseModel is not None else message.model
-            return _text(message.provider), _text(model), message.usage, True, message.timestamp
-        if message.role == "toolResult" and message.usage is not None:
-            return "", TOOLS_MODEL, message.usage, False, message.timestamp
+    if message is None:
         return None
-    if kind == "usage" and entry.usage is not None:
-        return _text(entry.provider), _text(entry.model), entry.usage, False, None
-    if kind in ("compaction", "branch_summary") and entry.usage is not None:
-        return "", TOOLS_MODEL, entry.usage, False, None
+    if message.role == "assistant":
+        model = message.responseModel if message.responseModel is not None else message.model
+        return _text(message.provider), _text(model), message.usage, True, message.timestamp
+    if message.role == "toolResult" and message.usage is not None:
+        return "", TOOLS_MODEL, message.usage, False, message.timestamp
     return None
+
+
+def _usage_attribution(entry: UsageLine) -> Attribution | None:
+    if entry.usage is None:
+        return None
+    return _text(entry.provider), _text(entry.model), entry.usage, False, None
+
+
+def _summary_attribution(entry: UsageLine) -> Attribution | None:
+    return None if entry.usage is None else ("", TOOLS_MODEL, entry.usage, False, None)
+
+
+# Whose usage each entry type counts (another type counts none).
+_ATTRIBUTIONS: dict[str, Callable[[UsageLine], Attribution | None]] = {
+    EntryType.MESSAGE: _message_attribution,
+    EntryType.USAGE: _usage_attribution,
+    EntryType.COMPACTION: _summary_attribution,
+    EntryType.BRANCH_SUMMARY: _summary_attribution,
+}
 
 
 def _generic(line: bytes) -> UsageLine | None:

@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from pitui.core.errors import PituiError
+from pitui.core.format.entry_types import EntryType
 from pitui.core.session.source import read_regular
 
 IMAGES = "images"
@@ -32,6 +33,13 @@ OTHER = "other"
 TOOL_RESULT = "tool result: "  # + the tool's name
 USER_BASH = "user bash (!)"
 _BLOCK_KINDS = {"image": IMAGES, "thinking": THINKING, "toolCall": TOOL_CALLS}
+# The kind of each entry type's line (a message's is its role's; another type's is OTHER).
+_TYPE_KINDS: dict[str, str] = {
+    EntryType.COMPACTION: SUMMARIES,
+    EntryType.BRANCH_SUMMARY: SUMMARIES,
+    EntryType.CUSTOM: CUSTOM,
+    EntryType.CUSTOM_MESSAGE: CUSTOM,
+}
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,7 @@ def _starts_with_header(data: bytes) -> bool:
             first = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        return isinstance(first, dict) and first.get("type") == "session"
+        return isinstance(first, dict) and first.get("type") == EntryType.SESSION
     return False
 
 
@@ -122,7 +130,7 @@ def _describe(raw: dict[str, Any]) -> str:
     """What a largest entry is: its type, or its message's role (and tool)."""
     kind = raw.get("type")
     message = raw.get("message")
-    if kind == "message" and isinstance(message, dict):
+    if kind == EntryType.MESSAGE and isinstance(message, dict):
         role = message.get("role")
         if role == "toolResult":
             return f"toolResult {message.get('toolName')}"
@@ -133,13 +141,13 @@ def _describe(raw: dict[str, Any]) -> str:
 def _kind_and_blocks(raw: dict[str, Any]) -> tuple[str, list[tuple[str, Any]]]:
     """The line's own kind, and its content blocks counted under theirs."""
     kind = raw.get("type")
-    if kind in ("compaction", "branch_summary"):
-        return SUMMARIES, []
-    if kind in ("custom", "custom_message"):
-        return CUSTOM, []
     message = raw.get("message")
-    if kind != "message" or not isinstance(message, dict):
-        return OTHER, []
+    if kind == EntryType.MESSAGE and isinstance(message, dict):
+        return _message_kind_and_blocks(message)
+    return (_TYPE_KINDS.get(kind, OTHER) if isinstance(kind, str) else OTHER), []
+
+
+def _message_kind_and_blocks(message: dict[str, Any]) -> tuple[str, list[tuple[str, Any]]]:
     role = message.get("role")
     content = message.get("content")
     blocks = content if isinstance(content, list) else []

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from pitui.core.errors import PituiError
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.session.source import open_regular
 
@@ -24,7 +25,7 @@ def session_id_of(path: str | os.PathLike[str]) -> tuple[str, str]:
             value = parse_line(line)
         except LineError:
             continue
-        if isinstance(value, dict) and value.get("type") == "session":
+        if isinstance(value, dict) and value.get("type") == EntryType.SESSION:
             session_id = value.get("id")
             if isinstance(session_id, str) and session_id:
                 return session_id, absolute

@@ -24,6 +24,7 @@ import msgspec
 from pitui.core.catalog.session_info.capped import MESSAGE_TEXT_CAP, SESSION_TEXT_CAP
 from pitui.core.catalog.session_info.js_numbers import is_number, js_add, js_sum
 from pitui.core.format import jsvalues as js
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
 
 HEADER_KEYS = ("type", "id", "cwd", "timestamp", "parentSession", "version")
@@ -94,7 +95,7 @@ class EntryRules:
         if _falsy(entry):
             return
         if self.header is None:
-            if _get(entry, "type") != "session":
+            if _get(entry, "type") != EntryType.SESSION:
                 self.rejected = "not a session (first line is not a session header)"
             else:  # only what a summary reads of it (the index stores the header)
                 self.header = {key: entry[key] for key in HEADER_KEYS if key in entry}
@@ -105,15 +106,15 @@ class EntryRules:
     def _entry(self, entry: dict[str, Any]) -> None:
         self.entry_count += 1
         self._track_tree(entry)
-        kind = entry.get("type")
-        if kind == "session_info":
-            self._name(entry.get("name", js.UNDEFINED))
-        elif kind == "label":
-            self._label(entry)
-        elif kind == "model_change":
-            self._model(entry.get("modelId"))
-        elif kind == "message":
-            self._message(entry)
+        match entry.get("type"):  # what each entry type changes (`fast_entries` does it too)
+            case EntryType.SESSION_INFO:
+                self._name(entry.get("name", js.UNDEFINED))
+            case EntryType.LABEL:
+                self._label(entry)
+            case EntryType.MODEL_CHANGE:
+                self._model(entry.get("modelId"))
+            case EntryType.MESSAGE:
+                self._message(entry)
 
     def _track_tree(self, entry: dict[str, Any]) -> None:
         entry_id, parent = entry.get("id"), entry.get("parentId")

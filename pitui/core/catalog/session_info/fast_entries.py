@@ -49,7 +49,7 @@ class FastEntries(EntryRules):
         or float range, timestamps that are not arrays/objects, content a string or an array of
         objects); `_fast_entry` declines a text block whose `text` is not a string.
         """
-        kind = e.type
+        kind = e.type  # bare strings, not EntryType: reaching EntryType.X costs ~80 ns on 3.11
         if kind == "message":
             message = e.message
             if message is None or message is UNSET:
