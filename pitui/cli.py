@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 from pitui.commands.support.streams import escape_what_cannot_be_written
 from pitui.core.errors import PituiError
+from pitui.core.rows.safe_text import one_line
+from pitui.core.version import pitui_version
 
 SUBCOMMANDS = {
     "context": "print the LLM context of a leaf",
@@ -48,8 +50,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args and args[0] in SUBCOMMANDS:
             escape_what_cannot_be_written()
             return _run_subcommand(args[0], args[1:])
-        from pitui.core.version import pitui_version  # deferred: see ARCHITECTURE.md
-
         module = importlib.import_module("pitui.commands.app")
         parser = argparse.ArgumentParser(
             prog="pitui",
@@ -60,8 +60,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         module.add_arguments(parser)
         return int(module.run(parser.parse_args(args)) or 0)
     except PituiError as error:  # a path or session text in it never reaches the terminal raw
-        from pitui.core.rows.safe_text import one_line  # deferred: see ARCHITECTURE.md
-
         print(f"pitui: {one_line(str(error))}", file=sys.stderr)
         return error.exit_status
     except MemoryError:  # a file larger than memory that nothing above could refuse
@@ -77,7 +75,8 @@ def _run_subcommand(name: str, args: list[str]) -> int:
     module = importlib.import_module(f"pitui.commands.{name.replace('-', '_')}")
     writes_there = getattr(module, "FORWARDED_FOR_MIRRORS", False)  # run by pitui on the remote
     if writes_there and any(a.endswith(".jsonl") for a in args):
-        from pitui.core.remotes.remote_run import forward_write  # deferred: see ARCHITECTURE.md
+        # deferred: ssh and the remotes, ~26 ms off every other command
+        from pitui.core.remotes.remote_run import forward_write
 
         forwarded = forward_write(name, args)
         if forwarded is not None:

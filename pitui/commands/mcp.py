@@ -265,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
     from pitui.commands.support.mcp_stdio import (
         quiet_logging,
         serve,
-    )  # deferred: see ARCHITECTURE.md
+    )  # deferred: the mcp SDK, ~0.6 s off `pitui mcp --help`
 
     quiet_logging()
     serve(build_server(args.session_dir, args.no_cache))
@@ -275,8 +275,9 @@ def run(args: argparse.Namespace) -> int:
 def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
     """The server and its five read-only tools (and nothing else: no resources, prompts or
     subscriptions, which it would report having)."""
-    from mcp.server.mcpserver import MCPServer  # deferred: see ARCHITECTURE.md
-    from mcp.types import ToolAnnotations  # deferred: see ARCHITECTURE.md
+    # deferred: the mcp SDK, ~0.6 s off `pitui mcp --help`
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations  # deferred: the mcp SDK, ~0.6 s off `pitui mcp --help`
 
     server = MCPServer(
         "pitui",
@@ -305,8 +306,11 @@ def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
 def _reported(tool: Callable[..., Any]) -> Callable[..., Any]:
     """The tool answering its typed value as structured content and as compact JSON text,
     pitui's errors given to the agent as tool errors (one line each)."""
-    from mcp.server.mcpserver.exceptions import ToolError  # deferred: see ARCHITECTURE.md
-    from mcp.types import CallToolResult, TextContent  # deferred: see ARCHITECTURE.md
+    # deferred: the mcp SDK, ~0.6 s off `pitui mcp --help`
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    # deferred: the mcp SDK, ~0.6 s off `pitui mcp --help`
+    from mcp.types import CallToolResult, TextContent
 
     @functools.wraps(tool)
     def call(*args: Any, **kwargs: Any) -> Any:

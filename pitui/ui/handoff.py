@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.message import Message
 
+from pitui.core.changes.archive import unarchive_session
 from pitui.core.errors import PituiError
 from pitui.core.remotes.config import Remote
 from pitui.core.remotes.remote_run import folder_there, remote_of, resume_argv
@@ -125,7 +126,6 @@ class HandoffFlow(_App):
 def ask_unarchive(app: HandoffFlow, path: Path, header_cwd: str, root: Path, archive: Path) -> None:
     """Resuming an archived session: move it back to Pi's session folder first (Pi then
     lists it again), resume it where it is, or not at all."""
-    from pitui.core.changes.archive import unarchive_session  # deferred: see ARCHITECTURE.md
 
     def chosen(choice: str | None) -> None:
         if choice == "here":

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from platformdirs import user_downloads_path
+
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.core.user_dirs import data_dir
@@ -16,8 +18,6 @@ def screenshot_folders(path: str | None = None) -> list[Path]:
     folder if there is one, the current folder, pitui's data folder (made if missing)."""
     if path:
         return [Path(path).expanduser()]
-    from platformdirs import user_downloads_path  # deferred: see ARCHITECTURE.md
-
     downloads = user_downloads_path()
     folders = [downloads] if downloads.is_dir() else []
     return [*folders, Path.cwd(), data_dir() / "screenshots"]

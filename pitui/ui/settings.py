@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import orjson
+from platformdirs import user_config_dir
 
 from pitui.core.format.jsonline import JsonValue
 
@@ -37,8 +38,6 @@ def config_dir() -> Path:
     value = os.environ.get(ENV_CONFIG_DIR)
     if value:
         return Path(value).expanduser()
-    from platformdirs import user_config_dir  # deferred: see ARCHITECTURE.md
-
     return Path(user_config_dir("pitui"))
 
 

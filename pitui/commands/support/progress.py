@@ -56,8 +56,9 @@ class _LazyBar:
             self._bar.update(self._task, completed=done, total=total)
 
     def _start(self) -> tuple[Bar, TaskID]:
-        from rich.console import Console  # deferred: see ARCHITECTURE.md
-        from rich.progress import (  # deferred: see ARCHITECTURE.md
+        # deferred: Rich, ~37 ms off a command with no progress bar
+        from rich.console import Console
+        from rich.progress import (  # deferred: Rich, ~37 ms off a command with no progress bar
             BarColumn,
             MofNCompleteColumn,
             Progress,

@@ -9,14 +9,17 @@ the terminal back as it was when pitui ends (Textual gives back the mode it foun
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
+
+from pitui.core.rows.safe_text import one_line
 
 
 @contextlib.contextmanager
 def keys_as_typed() -> Iterator[None]:
     try:
-        import termios  # deferred: see ARCHITECTURE.md (absent off POSIX)
+        import termios  # deferred: absent off POSIX
     except ImportError:  # not POSIX
         yield
         return
@@ -53,9 +56,6 @@ def opening_splash(path: str) -> Iterator[None]:
     if not sys.stdout.isatty():
         yield
         return
-    import os  # deferred: see ARCHITECTURE.md
-
-    from pitui.core.rows.safe_text import one_line  # deferred: see ARCHITECTURE.md
 
     try:
         size = f" ({os.stat(path).st_size / 1e6:,.0f} MB)"

@@ -34,7 +34,8 @@ class FileGone(PituiError):
 
 def _plat() -> ModuleType:
     """send2trash's freedesktop module (imported only where there is a freedesktop trash)."""
-    from send2trash import plat_other  # deferred: see ARCHITECTURE.md
+    # deferred: absent off POSIX: its absence is a one-line message
+    from send2trash import plat_other
 
     return plat_other
 

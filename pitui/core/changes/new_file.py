@@ -9,6 +9,7 @@ import posixpath
 import secrets
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from pitui.core.changes.file_messages import os_message, os_reason, shown
 from pitui.core.changes.stale_temporaries import temporary_name
@@ -19,8 +20,6 @@ NAME_MAX = 255  # bytes in a file name on Linux's usual file systems
 
 def js_resolve(path: str) -> str:
     """Pi's resolvePath: `~` expanded, `file://` URLs read, made absolute and normalised."""
-    from urllib.parse import unquote, urlparse  # deferred: see ARCHITECTURE.md
-
     home = os.path.expanduser("~")
     if path == "~":
         path = home

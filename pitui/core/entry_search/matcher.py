@@ -95,7 +95,7 @@ def _plain(word: str) -> bool:
 
 
 def _finder(token: Token) -> Any:
-    import regex  # deferred: see ARCHITECTURE.md
+    import regex  # deferred: regex, ~8 ms, only for a `re:` query
 
     words = token.value.split() if token.kind == "phrase" else [token.value]
     pattern = r"\s+".join(regex.escape(word) for word in words if word)

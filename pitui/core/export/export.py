@@ -77,7 +77,7 @@ def export_session(
     )
     paged = None
     if html:
-        from pitui.core.export.html import html_parts  # deferred: see ARCHITECTURE.md
+        from pitui.core.export.html import html_parts  # deferred: markdown-it, only for HTML
         from pitui.core.export.html_pages import paged_export
 
         parts: Iterator[bytes] = (part.encode() for part in html_parts(document, steps.phase(1)))

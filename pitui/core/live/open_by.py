@@ -14,8 +14,8 @@ Imported by a warm `pitui list --json` before its kept answer: no dataclasses, n
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import TypeVar

@@ -142,7 +142,8 @@ class UsageCache:
         self._dirty |= bool(gone)
 
     def _read(self, path: str, st: os.stat_result) -> Record | None:
-        from pitui.core.usage.extract import read_usage  # deferred: see ARCHITECTURE.md
+        # deferred: the usage reader, ~5-8 ms, only for a changed file
+        from pitui.core.usage.extract import read_usage
 
         try:
             usage = read_usage(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 import orjson
@@ -21,8 +22,6 @@ def write_cache_stat(
 ) -> tuple[str | None, os.stat_result | None]:
     """`write_cache`, and the stat of the file written once in place (None if another
     writer's file replaced it already, or if it was not kept)."""
-    import tempfile  # deferred: see ARCHITECTURE.md
-
     try:
         body = orjson.dumps(value)
     except (TypeError, ValueError) as error:  # a value orjson cannot write: not kept

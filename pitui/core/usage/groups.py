@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from pitui.core.usage.cache import Row, SessionInfo
@@ -192,8 +193,6 @@ def _key_function(by: str, infos: dict[str, SessionInfo]) -> Callable[[Row], str
 
 def _week(day: str) -> str:
     """ISO week of a YYYY-MM-DD day, as 2026-W05."""
-    from datetime import date  # deferred: see ARCHITECTURE.md
-
     try:
         year, week, _ = date.fromisoformat(day).isocalendar()
     except ValueError:

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from platformdirs import user_data_dir
+
 from pitui.core.errors import PituiError
 from pitui.core.session.source import file_kind
 
@@ -61,8 +63,6 @@ def data_dir() -> Path:
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env)
-    from platformdirs import user_data_dir  # deferred: see ARCHITECTURE.md
-
     return Path(user_data_dir("pitui"))
 
 

@@ -86,7 +86,8 @@ def header_text(entry: Entry, tree: SessionTree | None = None) -> Text:
     if label:
         text.append(f"  [{one_line(label)}]", "bold cyan")
     text.append(f"  line {entry.line}", "dim")
-    from pitui.core.format.models import check_entry  # deferred: see ARCHITECTURE.md
+    # deferred: pydantic's models, ~0.1 s until a message is checked
+    from pitui.core.format.models import check_entry
 
     problems = check_entry(entry.raw)
     if problems:
