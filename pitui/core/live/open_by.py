@@ -8,7 +8,7 @@ Processes pitui may not inspect (another user's, or gone while being read) are l
 answer is what can be seen, never an error. Where `/proc` cannot tell (not Linux), both are
 None.
 
-Imported by a warm `pitui list --json` before its kept answer: no dataclasses, no typing.
+Imported by a warm `pitui list --json` before its kept answer: no dataclasses.
 """
 
 from __future__ import annotations
