@@ -6,9 +6,10 @@ hashes of the file's first bytes and of those just before where reading resumes 
 `scan.scanner`: a file changed other than by an append is read again whole); a bad or
 unusable database file is dealt with in `file` (`IndexFile`).
 
-Summaries and conversation text live in `files` (the picker searches them in memory, as Pi
-does). Tool output is indexed apart, after the listing (`tools_offset`: bytes of the file whose
-tool output is in `tool_fts`). `tool_fts` is contentless (it stores no text), so a file's rows
+Summaries and conversation text live in `files` (a growing session's text by its appended
+parts, see `text_index`; the picker searches them in memory, as Pi does). Tool output is
+indexed apart, after the listing (`tools_offset`: bytes of the file whose tool output is in
+`tool_fts`). `tool_fts` is contentless (it stores no text), so a file's rows
 are dropped by forgetting their `tool_rows` (the join hides them); the dead entries are
 counted in `meta.tool_garbage` and the whole tool index is rebuilt when they outweigh the live.
 One connection serves every thread; `lock` serialises its use. The tables are in `schema`,
