@@ -6,7 +6,8 @@ highlights (the newest) at `--rate` lines a second for `--minutes`, the app's re
     python benchmarks/bench_soak.py [--sessions 1000] [--minutes 5] [--rate 50] [--breakdown]
 
 With `--breakdown` the app runs under `memprobe.py`, and where the memory is (Python objects,
-SQLite, malloc's free space) is printed for the first and last sample.
+SQLite, malloc's free space) is printed for the first sample, the first once lines are appended,
+and the last.
 
 The store is copied first (its files are appended to), and the app's index built in full before
 the first line is appended (the indexing's own memory is not the soak's). Prints each sample, then the first,
@@ -47,12 +48,15 @@ def line(n: int, parent: str) -> bytes:
     return json.dumps(entry).encode() + b"\n"
 
 
-def print_breakdown(log: Path) -> None:
+def print_breakdown(log: Path, appending_since: float) -> None:
+    """The probe's first sample, its first once lines were appended, and its last."""
     samples = [json.loads(text) for text in log.read_text().splitlines()]
     first, last = samples[0], samples[-1]
+    soak = next((s for s in samples if s["t"] >= appending_since), last)
+    print(f"  {'':16} {'start':>12}    {'appending':>12}    {'end':>12}")
     for key in first:
         if key != "t":
-            print(f"  {key:16} {first[key]:12.1f} -> {last[key]:12.1f}")
+            print(f"  {key:16} {first[key]:12.1f} -> {soak[key]:12.1f} -> {last[key]:12.1f}")
 
 
 def main() -> None:
@@ -82,6 +86,7 @@ def main() -> None:
             launch.until(tui.pitui_all(args.sessions), 120)
             launch.until(lambda text: "indexing" not in text, 600)  # the index complete first
             samples: list[tuple[float, float]] = []
+            appending_since = time.time()
             start = next_sample = time.perf_counter()
             n = 0
             with target.open("ab") as out:
@@ -104,7 +109,7 @@ def main() -> None:
               f"max {max(s[1] for s in samples):.0f} MB; after the first minute "
               f"{slope:+.1f} MB/min")  # fmt: skip
         if args.breakdown:
-            print_breakdown(probe_log)
+            print_breakdown(probe_log, appending_since)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -3,6 +3,7 @@ every text in memory answers, before, during and after the index is brought up t
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -239,3 +240,98 @@ def test_a_small_file_just_written_is_indexed_at_once(tmp_path: Path) -> None:
         among = {s.path for s in catalog.sessions()}
         assert catalog.index.text_holding("quokka", among, lambda: read.append(1))
         assert read == []  # the index answered
+
+
+def _message(n: int, content: object) -> bytes:
+    line = {"type": "message", "id": f"part{n:04x}", "parentId": None,
+            "timestamp": "2026-02-01T00:00:00.000Z",
+            "message": {"role": "user" if n % 2 else "assistant", "content": content}}  # fmt: skip
+    return json.dumps(line).encode() + b"\n"  # (orjson refuses a lone surrogate)
+
+
+def _stored(catalog: Catalog, path: Path) -> tuple[str, dict[str, object]]:
+    """The session's stored text (whole) and its builder's state."""
+    text = catalog.index.summaries([str(path)])[str(path)].all_messages_text
+    loaded = catalog.index.builder(str(path))
+    assert loaded is not None
+    return text, loaded[1].state()
+
+
+def _parts(catalog: Catalog, path: Path) -> int:
+    return catalog.index.db.execute(
+        "SELECT count(*) FROM text_parts p JOIN files f ON f.id = p.file_id WHERE f.path=?",
+        (str(path),),
+    ).fetchone()[0]
+
+
+@pytest.mark.parametrize("indexed_first", [False, True])
+def test_appended_lines_store_the_text_by_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, indexed_first: bool
+) -> None:
+    """A session that grows by appends has its text stored by the appended parts (the text
+    before them neither read nor written again); stored and searched, it is what a read of
+    the whole file gives: with a partial last line, past the session's cap, with a lone
+    surrogate (whose text the state must then hold whole)."""
+    from pitui.core.catalog.session_info import entry_rules, fast_entries
+
+    cap = 400  # characters of text kept per session, here
+    monkeypatch.setattr(entry_rules, "SESSION_TEXT_CAP", cap)
+    monkeypatch.setattr(fast_entries, "SESSION_TEXT_CAP", cap)
+    monkeypatch.setattr(text_index, "SETTLE_MIN_BYTES", 0)  # every file counts as large
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    paths = _store(root)
+    if indexed_first:  # settled and indexed: a change retires its indexed text
+        _settled(paths)
+    target = paths[1]
+    steps: list[list[bytes]] = [
+        [_message(1, "a growing quokka"), _message(2, [{"type": "text", "text": "two"}])],
+        [_message(3, "partial tail words")[:-1]],  # a last line being written
+        [b"\n", _message(4, "after the tail")],
+        [_message(5, "")],  # no text
+        [_message(6, "a lone \ud83d surrogate")],
+        [_message(7, "x" * 150), _message(8, "y" * 150)],  # past the cap
+        [_message(9, "capped: not kept")],
+    ]
+    with Catalog(root, cache_dir=cache) as catalog:
+        catalog.scan()
+        if indexed_first:
+            assert not catalog.index.texts_left()
+        head = catalog.index.db.execute(
+            "SELECT text FROM files WHERE path=?", (str(target),)
+        ).fetchone()[0]
+        for n, lines in enumerate(steps):
+            with target.open("ab") as fh:
+                fh.write(b"".join(lines))
+            assert catalog.update_paths([target]) == [target]
+            with Catalog(root, cache_dir=tmp_path / f"fresh{n}") as fresh:
+                fresh.scan()
+                assert _stored(catalog, target) == _stored(fresh, target)
+                assert _answers(catalog, True) == _answers(fresh, True)
+            assert _answers(catalog, True) == _answers(catalog, False)
+            if n == 0:
+                assert _parts(catalog, target) == 1  # the text before it stays as it was
+                assert (
+                    catalog.index.db.execute(
+                        "SELECT text FROM files WHERE path=?", (str(target),)
+                    ).fetchone()[0]
+                    == head
+                )
+        assert "quokka" in _stored(catalog, target)[0]
+        assert "capped" not in _stored(catalog, target)[0]
+        assert str(target) in _holding(catalog, "after the tail")
+        _settled([target])
+        _index_texts(catalog)  # the parts are joined into one when the text is indexed
+        assert _parts(catalog, target) == 0
+        catalog.index.db.execute("INSERT INTO text_fts(text_fts) VALUES('integrity-check')")
+        assert _answers(catalog, True) == _answers(catalog, False)
+        assert str(target) in _holding(catalog, "a growing quokka")
+
+
+def test_a_resumed_read_holds_none_of_the_stored_text(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    path = _write(root, "s", ["some words", "more words"])
+    with Catalog(root, no_cache=True) as catalog:
+        catalog.scan()
+        loaded = catalog.index.builder(str(path))
+        assert loaded is not None
+        assert loaded[1].texts == [] and loaded[1].text_before == len("some words more words")

@@ -6,9 +6,10 @@ hashes of the file's first bytes and of those just before where reading resumes 
 `scan.scanner`: a file changed other than by an append is read again whole); a bad or
 unusable database file is dealt with in `file` (`IndexFile`).
 
-Summaries and conversation text live in `files` (the picker searches them in memory, as Pi
-does). Tool output is indexed apart, after the listing (`tools_offset`: bytes of the file whose
-tool output is in `tool_fts`). `tool_fts` is contentless (it stores no text), so a file's rows
+Summaries and conversation text live in `files` (a growing session's text by its appended
+parts, see `text_index`; the picker searches them in memory, as Pi does). Tool output is
+indexed apart, after the listing (`tools_offset`: bytes of the file whose tool output is in
+`tool_fts`). `tool_fts` is contentless (it stores no text), so a file's rows
 are dropped by forgetting their `tool_rows` (the join hides them); the dead entries are
 counted in `meta.tool_garbage` and the whole tool index is rebuilt when they outweigh the live.
 One connection serves every thread; `lock` serialises its use. The tables are in `schema`,
@@ -21,6 +22,7 @@ import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,7 +42,7 @@ from pitui.core.catalog.index.schema import (
 )
 from pitui.core.catalog.index.text_index import index_text_step, retire_text, texts_left
 from pitui.core.catalog.index.tool_words import tool_query
-from pitui.core.catalog.lossless_json import storable
+from pitui.core.catalog.lossless_json import has_surrogates, storable
 from pitui.core.catalog.summary import SessionSummary
 
 if TYPE_CHECKING:
@@ -130,9 +132,8 @@ class Index:
     ) -> dict[str, SessionSummary]:
         """The stored summaries (`with_text` False: without their conversation text, see
         `SessionSummary.text_loaded`)."""
-        sql = (
-            f"SELECT path, summary, {'text' if with_text else 'NULL'} FROM files WHERE is_session=1"
-        )
+        stored = f"id, {text_index.STORED}" if with_text else "NULL, NULL, NULL, NULL"
+        sql = f"SELECT path, summary, {stored} FROM files WHERE is_session=1"
         with self.lock:
             if paths is None:
                 found = self.db.execute(
@@ -143,28 +144,31 @@ class Index:
                 found = self.db.execute(
                     sql + " AND path IN (SELECT value FROM json_each(?))", (wanted,)
                 ).fetchall()
-        return {
-            p: SessionSummary.from_record(s, (t or "") if with_text else None) for p, s, t in found
-        }
+            return {
+                path: SessionSummary.from_record(
+                    record, text_index.whole_text(self.db, *text) if with_text else None
+                )
+                for path, record, *text in found
+            }
 
     def builder(self, path: str) -> tuple[FileRow, SummaryBuilder] | None:
-        """The file's row and its summary state, read together (None if not indexed)."""
+        """The file's row and its summary state, read together (None if not indexed). The
+        builder holds none of the stored conversation text, only its length (see
+        `SummaryBuilder.text_before`): what it reads next is appended to it (`_write`)."""
         with self.lock:
             found = self.db.execute(
                 "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "ctime_ns, tail_hash, state, text, base_text FROM files WHERE path=?",
+                "ctime_ns, tail_hash, state, text_chars FROM files WHERE path=?",
                 (path,),
             ).fetchone()
         if found is None:
             return None
         row = FileRow(*found[:7], bool(found[7]), *found[8:10])
-        state, text, base = found[10:]
+        state, chars = found[10:]
         # deferred: see ARCHITECTURE.md
         from pitui.core.catalog.session_info.builder import SummaryBuilder
 
-        builder = SummaryBuilder.from_state(
-            lossless_json.loads(state), base if base is not None else text
-        )
+        builder = SummaryBuilder.from_state(lossless_json.loads(state), text_before=chars)
         return row, builder
 
     def tool_matches(self, value: str, prefix: bool, among: set[str] | None = None) -> set[str]:
@@ -281,6 +285,7 @@ class Index:
             return
         self._drop_tools(found[0])
         retire_text(self.db, found[0])
+        text_index.drop_parts(self.db, found[0])
         self.db.execute("DELETE FROM files WHERE id=?", (found[0],))
 
     def _drop_tools(self, file_id: int) -> None:
@@ -300,27 +305,88 @@ class Index:
 
     def _write(self, update: Update) -> None:
         row, summary = update.row, update.summary
-        text = lossless_json.storable(summary.all_messages_text) if summary else ""
         reset = update.reset or summary is None
-        old = self.db.execute("SELECT id, text FROM files WHERE path=?", (row.path,)).fetchone()
-        if old is not None and (old[1] != text or summary is None):
-            retire_text(self.db, old[0])
+        old = self.db.execute(
+            "SELECT id, text_rowid, text_chars, tail_text FROM files WHERE path=?", (row.path,)
+        ).fetchone()
+        if update.after is not None:
+            if old is None or old[2] != update.after:
+                return  # another catalog on this cache moved the row on: its content stands
+            if not has_surrogates(update.base + update.tail):
+                self._append(update, old, reset)
+                return
+            update = self._whole(update, old[0])
+        base, tail = storable(update.base), storable(update.tail)
+        if old is not None and old[1] is not None:  # indexed: is its text another now?
+            stored = self.db.execute(
+                f"SELECT {text_index.STORED} FROM files WHERE id=?", (old[0],)
+            ).fetchone()
+            if summary is None or text_index.whole_text(self.db, old[0], *stored) != base + tail:
+                retire_text(self.db, old[0])
+        if old is not None:
+            text_index.drop_parts(self.db, old[0])
         found = self.db.execute(
             "INSERT INTO files(path, size, mtime_ns, inode, head_len, head_hash, offset, "
-            "is_session, state, summary, text, base_text, ctime_ns, tail_hash) "
-            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+            "is_session, state, summary, text, text_chars, tail_text, ctime_ns, tail_hash) "
+            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns, "
             "ctime_ns=excluded.ctime_ns, tail_hash=excluded.tail_hash, "
             "inode=excluded.inode, head_len=excluded.head_len, head_hash=excluded.head_hash, "
             "offset=excluded.offset, is_session=excluded.is_session, state=excluded.state, "
-            "summary=excluded.summary, text=excluded.text, base_text=excluded.base_text, "
+            "summary=excluded.summary, text=excluded.text, text_chars=excluded.text_chars, "
+            "tail_text=excluded.tail_text, "
             f"tools_offset={'0' if reset else 'tools_offset'} RETURNING id",
             (row.path, row.size, row.mtime_ns, row.inode, row.head_len, row.head_hash,
-             row.offset, int(row.is_session), update.state, update.record, text,
-             update.base_text, row.ctime_ns, row.tail_hash),
+             row.offset, int(row.is_session), update.state, update.record, base, len(base),
+             tail or None, row.ctime_ns, row.tail_hash),
         ).fetchone()  # fmt: skip
         if reset:
             self._drop_tools(found[0])
+
+    def _append(
+        self, update: Update, old: tuple[int, int | None, int, str | None], reset: bool
+    ) -> None:
+        """Store a resumed read's text by appending its part (see `text_index`): the text
+        before it is neither read nor written again."""
+        row, (file_id, indexed, _, old_tail) = update.row, old
+        changed = update.base or update.tail != (old_tail or "") or update.summary is None
+        if indexed is not None and changed:
+            retire_text(self.db, file_id)
+        text_index.append_part(self.db, file_id, update.base)
+        self.db.execute(
+            "UPDATE files SET size=?, mtime_ns=?, ctime_ns=?, tail_hash=?, inode=?, head_len=?, "
+            "head_hash=?, offset=?, is_session=?, state=?, summary=?, "
+            "text_chars=text_chars+?, tail_text=?, "
+            f"tools_offset={'0' if reset else 'tools_offset'} WHERE id=?",
+            (row.size, row.mtime_ns, row.ctime_ns, row.tail_hash, row.inode, row.head_len,
+             row.head_hash, row.offset, int(row.is_session), update.state, update.record,
+             len(update.base), update.tail or None, file_id),
+        )  # fmt: skip
+        if reset:
+            self._drop_tools(file_id)
+
+    def _whole(self, update: Update, file_id: int) -> Update:
+        """A resumed read whose new text has a lone surrogate: its state and record must then
+        hold the whole text (SQLite's cannot), so the stored text before it is read."""
+        stored = self.db.execute(
+            "SELECT text, text_chars FROM files WHERE id=?", (file_id,)
+        ).fetchone()
+        base = text_index.base_text(self.db, file_id, *stored) + update.base
+        text = base + update.tail
+        state = lossless_json.loads(update.state)
+        state.pop("text", None)
+        if has_surrogates(base):
+            state["text"] = base
+        record = None
+        if update.record is not None:
+            fields = lossless_json.loads(update.record)
+            fields.pop("all_messages_text", None)
+            if has_surrogates(text):
+                fields["all_messages_text"] = text
+            record = lossless_json.dumps(fields)
+        return replace(
+            update, state=lossless_json.dumps(state), record=record, base=base, after=None
+        )
 
     def add_tools(self, done: Iterable[ToolPiece]) -> None:
         """Index tool output and file ops read for these tasks (skipped where the file row

@@ -36,26 +36,40 @@ class Update:
     """One file's new index content (`reset`: its tool output must be indexed again).
 
     Made ready to write where the file was read (maybe a worker process): `state` is the
-    builder's JSON state, `record` the summary's, `base_text` the conversation text of the
-    complete lines when it differs from the summary's (a partial last line adds to that)."""
+    builder's JSON state, `record` the summary's. The conversation text is stored in two
+    parts (see `text_index`): `base`, the text of the complete lines (the builder's, what a
+    resumed read continues), and `tail`, what a partial last line adds to it (with its
+    separator). When the builder resumed on a stored text it did not read (`after`: that
+    text's length, see `SummaryBuilder.text_before`), `base` is only what follows it (with its
+    separator), to be appended to it."""
 
     row: FileRow
     summary: SessionSummary | None
     reset: bool
     state: bytes
     record: bytes | None
-    base_text: str | None
+    base: str = ""
+    tail: str = ""
+    after: int | None = None
 
     @classmethod
     def of(
         cls, row: FileRow, builder: SummaryBuilder, summary: SessionSummary | None, reset: bool
     ) -> Update:
-        text = summary.all_messages_text if summary else ""
         base = " ".join(builder.texts)
+        text = summary.all_messages_text if summary else base  # a non-session's is not searched
+        after = builder.text_before
+        if text == base:
+            base, tail = text, ""  # one string (a worker sends it once)
+        elif text.startswith(base):
+            tail = text[len(base) :]
+        else:  # a summary made without the builder's text (a file read in part, never resumed)
+            base, tail, after = text, "", None
+        if after:  # separators after the stored text, as if it were in `texts`
+            base, tail = (" " + base, tail) if base else ("", " " + tail if tail else "")
         record = lossless_json.dumps(summary.to_record()) if summary else None
         state = lossless_json.dumps(builder.state())
-        base_text = None if base == text else lossless_json.storable(base)
-        return cls(row, summary, reset, state, record, base_text)
+        return cls(row, summary, reset, state, record, base, tail, after)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from pitui.core.catalog.index.tool_words import TOOL_TOKENIZER
 TOOL_FTS = f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', detail=none, tokenize='{TOOL_TOKENIZER}')"""
-SCHEMA_VERSION = "pitui-catalog-12"  # 12: file_writes, file_oks (the picker's file:)
+SCHEMA_VERSION = "pitui-catalog-13"  # 13: text_parts (a growing session's text by its parts)
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -23,8 +23,8 @@ CREATE TABLE IF NOT EXISTS files(
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
     head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
     ctime_ns INTEGER NOT NULL DEFAULT 0, tail_hash BLOB NOT NULL DEFAULT x'',
-    tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, base_text TEXT,
-    text_rowid INTEGER);
+    tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, tail_text TEXT,
+    text_chars INTEGER NOT NULL DEFAULT 0, text_rowid INTEGER);
 CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
     WHERE is_session=1 AND tools_offset < offset;
 CREATE TABLE IF NOT EXISTS tool_rows(

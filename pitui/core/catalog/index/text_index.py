@@ -28,6 +28,15 @@ text from the index and insert the whole new one (with a 30 MB session written a
 second, the app's memory grew 107 -> 600 MB in 32 minutes, SQLite's own to 102 MB). Until then
 its text is read as for any file not indexed yet, so answers stay the same. Smaller files cost
 little to index again, and are indexed at once (a store just copied has every file new).
+
+A session's stored text is `files.text` (its head), then its `text_parts` in rowid order, then
+`files.tail_text` (what a partial last line adds); the head and the parts are the text of its
+complete lines, `files.text_chars` characters long, from which a resumed read goes on
+(`SummaryBuilder.text_before`). A change that appends lines appends a part, without reading or
+rewriting the text before it: rewriting a growing session's whole text (to 16 M characters)
+on every change, and reading it back, grew the app's memory by tens of MB a minute (malloc's
+free space). The parts are joined into the head when the text is indexed, and dropped when
+the whole text is written again.
 """
 
 from __future__ import annotations
@@ -48,7 +57,11 @@ CREATE TABLE IF NOT EXISTS text_dead(rowid INTEGER PRIMARY KEY, text TEXT NOT NU
 CREATE INDEX IF NOT EXISTS files_text_pending ON files(id)
     WHERE is_session=1 AND text_rowid IS NULL;
 CREATE INDEX IF NOT EXISTS files_text_rowid ON files(text_rowid) WHERE text_rowid IS NOT NULL;
+CREATE TABLE IF NOT EXISTS text_parts(
+    rowid INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS text_parts_file ON text_parts(file_id);
 """
+STORED = "text, text_chars, tail_text"  # the columns `whole_text` joins (with the file's id)
 TEXT_PENDING = "is_session=1 AND text_rowid IS NULL"
 SETTLE_SECONDS = 60.0  # a large file unchanged this long has its text indexed
 SETTLE_MIN_BYTES = 1024 * 1024  # smaller files are indexed at once
@@ -137,19 +150,50 @@ def texts_of(
     """(path, stored text) of these sessions (`pending_only`: of those not indexed yet)."""
     where = TEXT_PENDING if pending_only else "is_session=1"
     cur = db.execute(
-        f"SELECT path, text FROM files WHERE {where} AND path IN (SELECT value FROM json_each(?))",
+        f"SELECT path, id, {STORED} FROM files "
+        f"WHERE {where} AND path IN (SELECT value FROM json_each(?))",
         (lossless_json.dumps(list(paths)),),
     )
-    for path, text in cur:
-        yield path, text or ""
+    for path, file_id, head, chars, tail in cur:
+        yield path, whole_text(db, file_id, head, chars, tail)
+
+
+def base_text(db: sqlite3.Connection, file_id: int, head: str | None, chars: int) -> str:
+    """The text of a file's complete lines: its head, and its parts when there are some (the
+    head is then shorter than the `chars` of the whole)."""
+    head = head or ""
+    if len(head) >= chars:
+        return head
+    parts = db.execute("SELECT text FROM text_parts WHERE file_id=? ORDER BY rowid", (file_id,))
+    return head + "".join(part for (part,) in parts)
+
+
+def whole_text(
+    db: sqlite3.Connection, file_id: int, head: str | None, chars: int, tail: str | None
+) -> str:
+    """A file's stored conversation text, whole (from its `STORED` columns)."""
+    return base_text(db, file_id, head, chars) + (tail or "")
+
+
+def append_part(db: sqlite3.Connection, file_id: int, part: str) -> None:
+    """Add to the text of the file's complete lines (its `text_chars` is the caller's)."""
+    if part:
+        db.execute("INSERT INTO text_parts(file_id, text) VALUES(?, ?)", (file_id, part))
+
+
+def drop_parts(db: sqlite3.Connection, file_id: int) -> None:
+    """The file's whole text is written again (or the file forgotten)."""
+    db.execute("DELETE FROM text_parts WHERE file_id=?", (file_id,))
 
 
 def retire_text(db: sqlite3.Connection, file_id: int) -> None:
     """The file's text is about to change or go: queue its indexed text for deletion."""
-    found = db.execute("SELECT text_rowid, text FROM files WHERE id=?", (file_id,)).fetchone()
+    found = db.execute("SELECT text_rowid FROM files WHERE id=?", (file_id,)).fetchone()
     if found is None or found[0] is None:
         return
-    db.execute("INSERT OR REPLACE INTO text_dead VALUES(?, ?)", (found[0], found[1] or ""))
+    stored = db.execute(f"SELECT {STORED} FROM files WHERE id=?", (file_id,)).fetchone()
+    text = whole_text(db, file_id, *stored)
+    db.execute("INSERT OR REPLACE INTO text_dead VALUES(?, ?)", (found[0], text))
     db.execute("UPDATE files SET text_rowid=NULL WHERE id=?", (file_id,))
 
 
@@ -167,16 +211,20 @@ def index_text_step(db: sqlite3.Connection) -> bool:
         return True
     where, values = _pending(settled=True)
     pending = db.execute(
-        f"SELECT id, text FROM files INDEXED BY files_text_pending WHERE {where} LIMIT 256",
+        f"SELECT id, {STORED} FROM files INDEXED BY files_text_pending WHERE {where} LIMIT 256",
         values,
     ).fetchall()
     size = 0
-    for file_id, text in pending:
+    for file_id, head, chars, tail in pending:
+        base = base_text(db, file_id, head, chars)
+        if len(base) != len(head or ""):  # the parts joined into the head, once
+            db.execute("UPDATE files SET text=? WHERE id=?", (base, file_id))
+            drop_parts(db, file_id)
+        text = base + (tail or "")
         rowid = _next_rowid(db)
-        form = search_form(text or "")
-        db.execute("INSERT INTO text_fts(rowid, text) VALUES(?, ?)", (rowid, form))
+        db.execute("INSERT INTO text_fts(rowid, text) VALUES(?, ?)", (rowid, search_form(text)))
         db.execute("UPDATE files SET text_rowid=? WHERE id=?", (rowid, file_id))
-        size += len(text or "")
+        size += len(text)
         if size >= STEP_BYTES:
             break
     return bool(pending)
@@ -201,8 +249,8 @@ def pending_bytes(db: sqlite3.Connection) -> int:
     """Bytes of settled conversation text not indexed yet (for a progress bar)."""
     where, values = _pending(settled=True)
     found = db.execute(
-        f"SELECT coalesce(sum(length(text)), 0) FROM files INDEXED BY files_text_pending "
-        f"WHERE {where}",
+        "SELECT coalesce(sum(text_chars + coalesce(length(tail_text), 0)), 0) "
+        f"FROM files INDEXED BY files_text_pending WHERE {where}",
         values,
     ).fetchone()
     return int(found[0])

@@ -135,7 +135,7 @@ def _partial(row: FileRow, builder: SummaryBuilder, mtime_ns: int, problem: str)
         return Update.of(row, builder, summary, reset=True)
     except Exception:
         row.is_session = False  # listed now, not stored: read again next time
-        return Update(row, summary, True, b"{}", None, None)
+        return Update(row, summary, True, b"{}", None)
 
 
 def _fstat(fh: BinaryIO) -> tuple[int, int, int, int]:

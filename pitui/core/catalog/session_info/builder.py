@@ -30,6 +30,12 @@ STATE_KEYS = (
 class SummaryBuilder(FastEntries):
     """Running summary state, resumable; see the module docstring."""
 
+    # Characters of conversation text before `texts` that are not held here (the index keeps
+    # them, see `from_state`): None when `texts` is all of it. A summary, and a state's text (one
+    # with lone surrogates), then hold only the text that follows them (`index.Index._write`
+    # makes them whole).
+    text_before: int | None = None
+
     # -- persistence -------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
@@ -47,13 +53,22 @@ class SummaryBuilder(FastEntries):
         return out
 
     @classmethod
-    def from_state(cls, state: dict[str, Any], text: str = "") -> SummaryBuilder:
+    def from_state(
+        cls, state: dict[str, Any], text: str = "", *, text_before: int | None = None
+    ) -> SummaryBuilder:
+        """The builder `state()` saved, with its conversation text `text`, or (`text_before`)
+        only that text's length: `texts` then holds what follows it (a state holding its own
+        text, one with lone surrogates, always resumes with it)."""
         builder = cls(**{k: state[k] for k in STATE_KEYS if k in state})
         builder.leaves, builder.parents = set(builder.leaves), set(builder.parents)
         builder.tokens = lossless_json.from_js_number(builder.tokens)
         builder.cost = float(lossless_json.from_js_number(builder.cost))
         if builder.last_activity is not None:
             builder.last_activity = lossless_json.from_js_number(builder.last_activity)
+        if text_before is not None and "text" not in state:
+            builder.text_before = text_before
+            builder.text_size = text_before + 1 if text_before else 0  # as if `texts` held it
+            return builder
         text = state.get("text", text)
         builder.texts = [text] if text else []
         builder.text_size = len(text) + 1 if text else 0
