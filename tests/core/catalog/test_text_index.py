@@ -22,7 +22,7 @@ from pitui.demo.generate import generate_corpus
 QUERIES = [
     "parser", "the", "zzqx-nothing", "ab", "x", '"fix the"', '"the   parser"', "ΟΔΟΣ", "οδος",
     "İstanbul", "i̇stanbul", 'say "hi"', '"', "straße", "STRASSE", "ﬁle", "emoji 🎉", "a\x00b",
-    "re:pars.r", "cwd:work parser", "word one", "ne wo", "ΣΑΣ", "km", "k_", "%", "_",
+    "re:pars.r", "cwd:work parser", "word one", "ne wo", "ΣΑΣ", "km", "k_", "%", "_", "uo",
 ]  # fmt: skip
 TEXTS = [
     "fix the parser now",

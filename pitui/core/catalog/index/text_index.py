@@ -104,17 +104,20 @@ def _likeable(value: str) -> bool:
 def _liked(
     db: sqlite3.Connection, value: str, among: set[str]
 ) -> tuple[set[str], Iterator[tuple[str, str]]]:
-    """The paths of `among` whose text `LIKE` finds holding `value`, and (path, text) of
-    those it does not whose text holds İ (U+0130) or K (U+212A), to be read: one pass."""
+    """The paths of `among` whose text `LIKE` finds holding `value`, and (path, text) of the
+    texts it cannot say for, to be read: those that hold İ (U+0130) or K (U+212A) and are not
+    found, and those stored in parts (see the module's docstring). One pass."""
     pattern = "%" + value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     rows = db.execute(
-        "SELECT path, CASE WHEN text LIKE ?2 ESCAPE '\\' THEN 1"
-        " WHEN text LIKE ?3 OR text LIKE ?4 THEN text END"
+        "SELECT path, id, CASE"
+        " WHEN coalesce(length(text), 0) < text_chars OR coalesce(tail_text, '') != '' THEN 0"
+        " WHEN text LIKE ?2 ESCAPE '\\' THEN 1 WHEN text LIKE ?3 OR text LIKE ?4 THEN 0 END"
         " FROM files WHERE is_session=1 AND path IN (SELECT value FROM json_each(?1))",
         (lossless_json.dumps(list(among)), pattern, "%\u0130%", "%\u212a%"),
     ).fetchall()
-    found = {path for path, verdict in rows if verdict == 1}
-    return found, ((path, verdict) for path, verdict in rows if isinstance(verdict, str))
+    found = {path for path, _, verdict in rows if verdict == 1}
+    unsaid = [(path, file_id) for path, file_id, verdict in rows if verdict == 0]
+    return found, ((path, stored_text(db, file_id)) for path, file_id in unsaid)
 
 
 def _indexed_holding(db: sqlite3.Connection, value: str, among: set[str]) -> set[str] | None:
@@ -175,6 +178,12 @@ def whole_text(
     return base_text(db, file_id, head, chars) + (tail or "")
 
 
+def stored_text(db: sqlite3.Connection, file_id: int) -> str:
+    """A file's stored conversation text, whole, by its id."""
+    stored = db.execute(f"SELECT {STORED} FROM files WHERE id=?", (file_id,)).fetchone()
+    return whole_text(db, file_id, *stored)
+
+
 def append_part(db: sqlite3.Connection, file_id: int, part: str) -> None:
     """Add to the text of the file's complete lines (its `text_chars` is the caller's)."""
     if part:
@@ -191,9 +200,9 @@ def retire_text(db: sqlite3.Connection, file_id: int) -> None:
     found = db.execute("SELECT text_rowid FROM files WHERE id=?", (file_id,)).fetchone()
     if found is None or found[0] is None:
         return
-    stored = db.execute(f"SELECT {STORED} FROM files WHERE id=?", (file_id,)).fetchone()
-    text = whole_text(db, file_id, *stored)
-    db.execute("INSERT OR REPLACE INTO text_dead VALUES(?, ?)", (found[0], text))
+    db.execute(
+        "INSERT OR REPLACE INTO text_dead VALUES(?, ?)", (found[0], stored_text(db, file_id))
+    )
     db.execute("UPDATE files SET text_rowid=NULL WHERE id=?", (file_id,))
 
 
