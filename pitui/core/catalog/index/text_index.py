@@ -110,7 +110,8 @@ def _liked(
     pattern = "%" + value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     rows = db.execute(
         "SELECT path, id, CASE"
-        " WHEN coalesce(length(text), 0) < text_chars OR coalesce(tail_text, '') != '' THEN 0"
+        " WHEN coalesce(tail_text, '') != ''"
+        " OR EXISTS (SELECT 1 FROM text_parts p WHERE p.file_id = files.id) THEN 0"
         " WHEN text LIKE ?2 ESCAPE '\\' THEN 1 WHEN text LIKE ?3 OR text LIKE ?4 THEN 0 END"
         " FROM files WHERE is_session=1 AND path IN (SELECT value FROM json_each(?1))",
         (lossless_json.dumps(list(among)), pattern, "%\u0130%", "%\u212a%"),
