@@ -9,7 +9,7 @@ of sessions costs milliseconds and no text in memory.
 What the index cannot answer is read from the stored texts instead (`holding`): strings of
 fewer than three characters (no trigram), strings with a NUL or U+FFFD (lone surrogates are
 stored as U+FFFD), and the files not indexed yet. A short ASCII string is looked for by
-SQLite's `LIKE` (ASCII case folded, in C: 0.14-0.21 s for 10,000 sessions' 170 MB of text,
+SQLite's `LIKE` (ASCII case folded, in C: 0.12 s for 10,000 sessions' 170 MB of text,
 against 0.27-0.45 s read into Python); only the texts it does not find that hold an İ or a
 K (the characters whose lowercase holds ASCII) are read.
 
