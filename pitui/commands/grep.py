@@ -80,7 +80,10 @@ def print_hits(args: argparse.Namespace) -> int:
     if args.json:
         printed = write_json_array(sys.stdout, (hit.to_json() for hit in hits))
     else:
-        printed = sum(sys.stdout.write(line) > 0 for line in hit_lines(hits))
+        printed = 0
+        for line in hit_lines(hits):
+            sys.stdout.write(line)
+            printed += 1
     problems = [f"cannot read {one_line(p)}" for p in stream.unreadable]
     if stream.error:
         problems.append(one_line(stream.error))

@@ -391,7 +391,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             self._scan()
 
     def on_search_done(self, message: SearchDone) -> None:
-        self.call_after_refresh(self._first_scan)
+        if not self._scan_started:
+            self.call_after_refresh(self._first_scan)
         request: SearchRequest = message.request
         if request != self.current_request():
             return  # an answer to an older question
