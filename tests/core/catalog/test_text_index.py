@@ -128,19 +128,35 @@ def test_the_index_answers_without_reading_texts(tmp_path: Path) -> None:
         the = catalog.index.text_holding("the parser", among, lambda: read.append(1))
         assert {str(root / "--work--" / f"s{i}.jsonl") for i in (0, 1, 5)} <= the
         assert read == []  # both answered by the index alone
-        for value in ("ab", "km", "5%", "k_"):  # SQLite's LIKE, and the texts it cannot say
-            read.clear()
+        for value in ("ab", "km", "5%", "k_", "k", "%"):  # no trigram: the trigrams they start
             short = catalog.index.text_holding(value, among, lambda: read.append(1))
             assert short == {
                 s.path for s in _with_texts(catalog) if value in s.all_messages_text.lower()
             }
-            odd = [
-                s for s in _with_texts(catalog) if {"\u212a", "\u0130"} & set(s.all_messages_text)
-            ]
-            assert len(read) <= len(odd) < len(among)  # only texts holding İ or K are read
+            assert read == []
         assert catalog.index.text_holding("km", among) == {
             str(root / "--work--" / f"s{i}.jsonl") for i in (4, 7)
         }
+
+
+def test_one_or_two_letters_at_the_very_end_of_a_text_are_found(tmp_path: Path) -> None:
+    """The end of a text starts no trigram of its own: the index's end mark makes it."""
+    root = tmp_path / "sessions"
+    _store(root)
+    ends = {"e1": ["nothing here", "ends with qz"], "e2": ["q"], "e3": ["qz"], "e4": ["zq and"]}
+    paths = {name: str(_write(root, name, texts)) for name, texts in ends.items()}
+    with Catalog(root, no_cache=True) as catalog:
+        catalog.scan()
+        among = {s.path for s in catalog.sessions()}
+        read: list[int] = []
+        holding = {"qz": {"e1", "e3"}, "q": {"e1", "e2", "e3", "e4"}, "z": {"e1", "e3", "e4"}}
+        for value in (*holding, "s", "e", "ds", "re"):
+            found = catalog.index.text_holding(value, among, lambda: read.append(1))
+            assert found == {
+                s.path for s in _with_texts(catalog) if value in s.all_messages_text.lower()
+            }
+            assert {paths[name] for name in holding.get(value, ())} <= found
+        assert read == []
 
 
 def test_a_cancelled_search_stops(tmp_path: Path) -> None:

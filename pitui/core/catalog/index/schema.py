@@ -13,7 +13,7 @@ from pitui.core.catalog.index.tool_words import TOOL_TOKENIZER
 TOOL_FTS = f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', detail=none, tokenize='{TOOL_TOKENIZER}')"""
-SCHEMA_VERSION = "pitui-catalog-13"  # 13: text_parts (a growing session's text by its parts)
+SCHEMA_VERSION = "pitui-catalog-14"  # 14: indexed texts end with INDEX_END (short words)
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
