@@ -65,6 +65,12 @@ def default_cache_dir() -> Path:
     return user_dirs.cache_dir()
 
 
+_ROWS = (
+    "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, ctime_ns, "
+    "tail_hash FROM files"
+)  # a `FileRow`
+
+
 class Index:
     """The SQLite store; `cache_dir=None` keeps it in memory (`--no-cache`)."""
 
@@ -115,10 +121,15 @@ class Index:
     def rows(self, prefix: str = "") -> dict[str, FileRow]:
         """The rows of paths starting with `prefix` (a folder path ending with a separator)."""
         with self.lock:
+            cur = self.db.execute(f"{_ROWS} WHERE path >= ? AND path < ?", prefix_range(prefix))
+            return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
+
+    def rows_of(self, paths: Iterable[str]) -> dict[str, FileRow]:
+        """The rows of these paths (those indexed)."""
+        wanted = lossless_json.dumps(list(paths))
+        with self.lock:
             cur = self.db.execute(
-                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "ctime_ns, tail_hash FROM files WHERE path >= ? AND path < ?",
-                prefix_range(prefix),
+                f"{_ROWS} WHERE path IN (SELECT value FROM json_each(?))", (wanted,)
             )
             return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
 

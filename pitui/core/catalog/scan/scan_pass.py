@@ -183,11 +183,11 @@ class ScanPass:
         with self._passes:
             if not self._known.loaded:
                 self.scan(tools="background")
-            rows = self._scope.rows(self._index)
+            wanted = {str(Path(p).absolute()) for p in paths}
+            wanted = {p for p in wanted if self._scope.holds(p) and p.endswith(".jsonl")}
+            rows = self._index.rows_of(wanted)
             stale: list[str] = []
-            for path in {str(Path(p).absolute()) for p in paths}:
-                if not self._scope.holds(path) or not path.endswith(".jsonl"):
-                    continue
+            for path in wanted:
                 st = stat_of(path)
                 if isinstance(st, Unreadable):
                     self._problems[path] = st
