@@ -35,23 +35,31 @@ class KnownSessions:
         with self._lock:
             return self._loaded
 
-    def load(self, rows: dict[str, FileRow] | None = None) -> None:
-        """Once: the summaries the index already holds (reads no session file)."""
+    def load(
+        self,
+        rows: dict[str, FileRow] | None = None,
+        summaries: dict[str, SessionSummary] | None = None,
+    ) -> None:
+        """Once: the summaries the index already holds (reads no session file), unless the
+        caller read them (`Scope.rows_and_summaries`)."""
         with self._lock:
             if self._loaded:
                 return
-            known: dict[str, SessionSummary] = {}
-            for prefix in self._scope.prefixes:
-                known.update(self._index.summaries(prefix=prefix, with_text=False))
-            self._summaries = {
-                p: self._scope.placed(s) for p, s in known.items() if self._scope.holds(p)
-            }
+            if summaries is None:
+                summaries = self._read_summaries()
+            self._summaries = summaries
             self._version += 1
             if rows is None:
                 self._skipped = {p for p in self._index.not_sessions() if self._scope.holds(p)}
             else:
                 self._skipped = {p for p, r in rows.items() if not r.is_session}
             self._loaded = True
+
+    def _read_summaries(self) -> dict[str, SessionSummary]:
+        known: dict[str, SessionSummary] = {}
+        for prefix in self._scope.prefixes:
+            known.update(self._index.summaries(prefix=prefix, with_text=False))
+        return {p: self._scope.placed(s) for p, s in known.items() if self._scope.holds(p)}
 
     def unload(self) -> None:
         """Load again from the index next time (it was rebuilt)."""

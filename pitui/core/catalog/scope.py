@@ -97,6 +97,21 @@ class Scope:
             rows.update(index.rows(prefix))
         return {p: r for p, r in rows.items() if self.holds(p)}
 
+    def rows_and_summaries(
+        self, index: Index
+    ) -> tuple[dict[str, FileRow], dict[str, SessionSummary]]:
+        """`rows`, and the summaries of the sessions among them, each placed (one pass)."""
+        rows: dict[str, FileRow] = {}
+        summaries: dict[str, SessionSummary] = {}
+        for prefix in self.prefixes:
+            found_rows, found_summaries = index.rows_and_summaries(prefix)
+            rows.update(found_rows)
+            summaries.update(found_summaries)
+        return (
+            {p: r for p, r in rows.items() if self.holds(p)},
+            {p: self.placed(s) for p, s in summaries.items() if self.holds(p)},
+        )
+
     def listing(self) -> discovery.Listing:
         """The `.jsonl` files in scope now (and the folders that could not be read)."""
         if self.custom_dir is not None:

@@ -65,10 +65,7 @@ def default_cache_dir() -> Path:
     return user_dirs.cache_dir()
 
 
-_ROWS = (
-    "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, ctime_ns, "
-    "tail_hash FROM files"
-)  # a `FileRow`
+_ROW = "path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, ctime_ns, tail_hash"
 
 
 class Index:
@@ -121,15 +118,36 @@ class Index:
     def rows(self, prefix: str = "") -> dict[str, FileRow]:
         """The rows of paths starting with `prefix` (a folder path ending with a separator)."""
         with self.lock:
-            cur = self.db.execute(f"{_ROWS} WHERE path >= ? AND path < ?", prefix_range(prefix))
+            cur = self.db.execute(
+                f"SELECT {_ROW} FROM files WHERE path >= ? AND path < ?", prefix_range(prefix)
+            )
             return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
+
+    def rows_and_summaries(
+        self, prefix: str = ""
+    ) -> tuple[dict[str, FileRow], dict[str, SessionSummary]]:
+        """`rows(prefix)` and the stored summaries of the sessions among them (without their
+        text), in one pass over the table (a first scan wants both)."""
+        rows: dict[str, FileRow] = {}
+        summaries: dict[str, SessionSummary] = {}
+        with self.lock:
+            cur = self.db.execute(
+                f"SELECT {_ROW}, summary FROM files WHERE path >= ? AND path < ?",
+                prefix_range(prefix),
+            )
+            for r in cur:
+                rows[r[0]] = FileRow(*r[:7], bool(r[7]), *r[8:10])
+                if r[7]:
+                    summaries[r[0]] = SessionSummary.from_record(r[10], None)
+        return rows, summaries
 
     def rows_of(self, paths: Iterable[str]) -> dict[str, FileRow]:
         """The rows of these paths (those indexed)."""
         wanted = lossless_json.dumps(list(paths))
         with self.lock:
             cur = self.db.execute(
-                f"{_ROWS} WHERE path IN (SELECT value FROM json_each(?))", (wanted,)
+                f"SELECT {_ROW} FROM files WHERE path IN (SELECT value FROM json_each(?))",
+                (wanted,),
             )
             return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
 

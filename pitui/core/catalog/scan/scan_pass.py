@@ -94,7 +94,11 @@ class ScanPass:
 
     def _scan(self, progress: Progress | None, batch_done: BatchDone | None) -> ScanReport:
         listing = self._scope.listing()
-        rows = self._scope.rows(self._index)
+        summaries = None
+        if self._known.loaded:
+            rows = self._scope.rows(self._index)
+        else:
+            rows, summaries = self._scope.rows_and_summaries(self._index)
         paths: list[str] = []
         stale: list[str] = []
         problems: dict[str, Unreadable] = {}
@@ -108,7 +112,7 @@ class ScanPass:
                 stale.append(path)
         wanted = set(paths)
         vanished = [p for p in rows if p not in wanted]
-        self._known.load(rows)
+        self._known.load(rows, summaries)
         if vanished:
             self._index.write([], vanished)
         self._known.forget(vanished)
