@@ -18,7 +18,10 @@ with a NUL or U+FFFD (lone surrogates are stored as U+FFFD), and the files not i
 
 Indexing 10,000 sessions' text (170 MB) costs seconds: with `automerge` off (segments are
 merged only when 16 pile up at a level) and 8,000-byte leaves it costs 30% less CPU for an
-index 8% larger, queries as fast (measured on 4,000 sessions).
+index 8% larger, queries as fast (measured on 4,000 sessions). FTS5 writes its in-memory
+terms to the file each time they pass its `hashsize` (1 MB by default), several times per
+step; at 8 MB it writes them once per step, and the text of 10,000 sessions is indexed in
+12.0 s of CPU instead of 14.3-15.7 s, for 4 MB more memory while it runs.
 
 The table is contentless (stores no text). A file's indexed text is recorded by
 `files.text_rowid`; when its text changes the old text moves to `text_dead` until the
@@ -57,6 +60,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS text_fts USING fts5(
 CREATE VIRTUAL TABLE IF NOT EXISTS text_vocab USING fts5vocab(text_fts, row);
 INSERT INTO text_fts(text_fts, rank) VALUES('automerge', 0);
 INSERT INTO text_fts(text_fts, rank) VALUES('pgsz', 8000);
+INSERT INTO text_fts(text_fts, rank) VALUES('hashsize', 8388608);
 CREATE TABLE IF NOT EXISTS text_dead(rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS files_text_pending ON files(id)
     WHERE is_session=1 AND text_rowid IS NULL;
