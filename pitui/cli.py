@@ -7,6 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from pitui.commands.support.mirror_writes import run_on_its_remote
 from pitui.commands.support.streams import escape_what_cannot_be_written
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
@@ -73,14 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_subcommand(name: str, args: list[str]) -> int:
     module = importlib.import_module(f"pitui.commands.{name.replace('-', '_')}")
-    writes_there = getattr(module, "FORWARDED_FOR_MIRRORS", False)  # run by pitui on the remote
-    if writes_there and any(a.endswith(".jsonl") for a in args):
-        # deferred: ssh and the remotes, ~26 ms off every other command
-        from pitui.core.remotes.remote_run import forward_write
-
-        forwarded = forward_write(name, args)
-        if forwarded is not None:
-            return forwarded
+    forwarded = run_on_its_remote(name, module, args)  # a mirrored session's write
+    if forwarded is not None:
+        return forwarded
     parser = argparse.ArgumentParser(prog=f"pitui {name}", description=SUBCOMMANDS[name])
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args)) or 0)

@@ -15,7 +15,7 @@ from pitui.core.session.source import open_regular
 MAX_REPLACEMENT_BYTES = 16 * 1024 * 1024
 
 # A session of a remote's mirror is written there, by pitui on the remote, with the same
-# arguments: the CLI forwards them before parsing (`core/remotes/remote_run.forward_write`).
+# arguments, before they are parsed (`commands/support/mirror_writes`).
 FORWARDED_FOR_MIRRORS = True
 
 

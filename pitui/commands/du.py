@@ -12,6 +12,7 @@ from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.usage.scope import scope_of
+from pitui.core.usage.size_text import human_size
 from pitui.core.usage.sizes import SessionSize, StoreSizes, session_size, store_sizes
 
 
@@ -62,35 +63,33 @@ def _print_json(data: object) -> None:
     sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
 
 
-def human(size: float) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size:.1f} GB"
-
-
 def render_session(result: SessionSize) -> str:
-    lines = [f"{one_line(result.path)}: {human(result.size)}", "", f"{'KIND':<34} {'BYTES':>10}  %"]
+    lines = [
+        f"{one_line(result.path)}: {human_size(result.size)}",
+        "",
+        f"{'KIND':<34} {'BYTES':>10}  %",
+    ]
     for kind, size in result.kinds.most_common():
         share = 100 * size / result.size if result.size else 0
-        lines.append(f"{one_line(kind):<34} {human(size):>10}  {share:.0f}%")
+        lines.append(f"{one_line(kind):<34} {human_size(size):>10}  {share:.0f}%")
     if result.largest:
         lines += ["", f"{'LARGEST ENTRIES':<34} {'BYTES':>10}  LINE  KIND"]
         for e in result.largest:
             name = one_line(e.id or "(no id)")
-            lines.append(f"{name:<34} {human(e.bytes):>10}  {e.line:>4}  {one_line(e.kind)}")
+            lines.append(f"{name:<34} {human_size(e.bytes):>10}  {e.line:>4}  {one_line(e.kind)}")
     return "\n".join(lines) + "\n"
 
 
 def render_store(sizes: StoreSizes, top: int) -> str:
     n = len(sizes.sessions)
-    lines = [f"{n} session{'s' * (n != 1)}, {human(sizes.total)}"]
+    lines = [f"{n} session{'s' * (n != 1)}, {human_size(sizes.total)}"]
     if top and sizes.sessions:
         lines += ["", f"{'BYTES':>10}  LARGEST SESSIONS"]
-        lines += [f"{human(s):>10}  {one_line(p)}" for p, s in sizes.sessions[:top]]
+        lines += [f"{human_size(s):>10}  {one_line(p)}" for p, s in sizes.sessions[:top]]
     if sizes.folders:
         lines += ["", f"{'BYTES':>10}  {'SESSIONS':>8}  PROJECT FOLDER"]
         for folder, count, size in sizes.folders:
-            lines.append(f"{human(size):>10}  {count:>8}  {one_line(os.path.basename(folder))}")
+            lines.append(
+                f"{human_size(size):>10}  {count:>8}  {one_line(os.path.basename(folder))}"
+            )
     return "\n".join(lines) + "\n"

@@ -11,15 +11,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Iterable, Iterator
 
 from pitui.commands.support.store_options import add_store_arguments, store_asked
 from pitui.core.errors import UsageError
-from pitui.core.rows.safe_text import inert_path, one_line
-
-TYPE_CHECKING = False  # not typing's: ~2 ms off `pitui grep --help`
-if TYPE_CHECKING:
-    from pitui.core.entry_search.scan import EntryHit
+from pitui.core.rows.safe_text import one_line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,8 +76,8 @@ def print_hits(args: argparse.Namespace) -> int:
         printed = write_json_array(sys.stdout, (hit.to_json() for hit in hits))
     else:
         printed = 0
-        for line in hit_lines(hits):
-            sys.stdout.write(line)
+        for hit in hits:
+            sys.stdout.write(hit.to_line())
             printed += 1
     problems = [f"cannot read {one_line(p)}" for p in stream.unreadable]
     if stream.error:
@@ -98,15 +93,3 @@ def print_hits(args: argparse.Namespace) -> int:
 def _warn(problems: list[str]) -> None:
     for problem in problems:
         print(f"pitui: {problem}", file=sys.stderr)
-
-
-def hit_lines(hits: Iterable[EntryHit]) -> Iterator[str]:
-    """One line a hit, `PATH:LINE  ID  ROLE  TIME  SNIPPET`, every field made inert."""
-    # deferred: datetime, ~5 ms off grep --help
-    from pitui.core.format.timestamps import local_minutes, to_ms
-
-    for hit in hits:
-        ms = to_ms(hit.timestamp)
-        when = "?" if ms is None else local_minutes(ms)
-        where = f"{inert_path(hit.path)}:{hit.line}"
-        yield f"{where}  {one_line(hit.id)}  {one_line(hit.role):<9}  {when:<16}  {hit.snippet}\n"

@@ -12,7 +12,7 @@ from pitui.core.changes.file_messages import shown
 from pitui.core.changes.writer import label_text, set_label
 
 # A session of a remote's mirror is written there, by pitui on the remote, with the same
-# arguments: the CLI forwards them before parsing (`core/remotes/remote_run.forward_write`).
+# arguments, before they are parsed (`commands/support/mirror_writes`).
 FORWARDED_FOR_MIRRORS = True
 
 

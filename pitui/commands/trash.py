@@ -14,7 +14,7 @@ from pitui.core.changes.write_guard import ConcurrentWriteWarning
 from pitui.core.session.source import is_regular
 
 # A session of a remote's mirror is written there, by pitui on the remote, with the same
-# arguments: the CLI forwards them before parsing (`core/remotes/remote_run.forward_write`).
+# arguments, before they are parsed (`commands/support/mirror_writes`).
 FORWARDED_FOR_MIRRORS = True
 
 

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from pitui.core.format.timestamps import utc_minutes
 from pitui.core.rows.safe_text import one_line, visible
+from pitui.core.usage.size_text import human_size as human_size  # every screen's
 
 
 def age(then: datetime | None, now: datetime) -> str:
@@ -117,12 +118,3 @@ def count(value: float | None) -> str:
 
 def cost(value: float | None) -> str:
     return "-" if not value else f"${value:.4f}" if value < 1 else f"${value:.2f}"
-
-
-def human_size(size: float) -> str:
-    """Bytes as B, KB, MB or GB (binary units, one decimal above bytes)."""
-    for unit in ("B", "KB", "MB"):
-        if size < 1024:
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size:.1f} GB"

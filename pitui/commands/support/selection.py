@@ -10,7 +10,6 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pitui.commands.du import human
 from pitui.commands.support.progress import progress_on_stderr
 from pitui.commands.support.scope_notice import say_line
 from pitui.core.catalog.catalog import Catalog
@@ -32,6 +31,7 @@ from pitui.core.format.timestamps import local_minutes
 from pitui.core.listing.left_out import left_out_of_catalog
 from pitui.core.listing.sessions import refuse_bad_query
 from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.usage.size_text import human_size
 
 
 def add_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
@@ -126,9 +126,9 @@ def render(chosen: list[SessionSummary], total: int, dry_run: bool, where: str) 
     lines = [f"{'BYTES':>10}  {'MODIFIED':<16}  SESSION"]
     for s in chosen:
         when = "?" if s.modified_ms is None else local_minutes(s.modified_ms)
-        lines.append(f"{human(s.size):>10}  {when:<16}  {one_line(s.path)}")
+        lines.append(f"{human_size(s.size):>10}  {when:<16}  {one_line(s.path)}")
     verb = "would move" if dry_run else "to move"
-    lines.append(f"{verb} {count(len(chosen))} ({human(total)}) {where}")
+    lines.append(f"{verb} {count(len(chosen))} ({human_size(total)}) {where}")
     return "\n".join(lines) + "\n"
 
 
@@ -188,7 +188,9 @@ def carry_out(args: argparse.Namespace, chosen: list[SessionSummary], how: Movin
         if args.json:
             print_json(to_json(chosen, total, args.dry_run, None))
         return 0
-    if not args.yes and not confirm(f"Move {count(len(chosen))} ({human(total)}) {how.where}?"):
+    if not args.yes and not confirm(
+        f"Move {count(len(chosen))} ({human_size(total)}) {how.where}?"
+    ):
         print("nothing was moved", file=sys.stderr)
         return 1
     result = move_each((s.path for s in chosen), how.move, _busy(args, how))

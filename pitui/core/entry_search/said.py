@@ -12,20 +12,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitui.core.format.entry_types import EntryType
+
 ROLES = ("user", "assistant", "tool")  # what `--role` accepts
 _TOOL_ROLES = frozenset({"toolResult", "bashExecution"})
 # entries that are not messages but say something, listed under these names
-_OTHER_KINDS = {
-    "custom_message": "custom",
-    "branch_summary": "branchSummary",
-    "compaction": "compactionSummary",
+_OTHER_KINDS: dict[str, str] = {
+    EntryType.CUSTOM_MESSAGE: "custom",
+    EntryType.BRANCH_SUMMARY: "branchSummary",
+    EntryType.COMPACTION: "compactionSummary",
 }
-SAYING_TYPES = frozenset({"message", *_OTHER_KINDS})
+SAYING_TYPES = frozenset({EntryType.MESSAGE, *_OTHER_KINDS})
+_MESSAGE = EntryType.MESSAGE  # bound once: `role_of` runs for each line a search reads
 
 
 def role_of(kind: str, role: str | None) -> str:
     """The role an entry is listed under: its message's role, else a name for its kind."""
-    if kind == "message":
+    if kind == _MESSAGE:
         return role if isinstance(role, str) else "?"
     return _OTHER_KINDS.get(kind, kind)
 
@@ -42,12 +45,12 @@ def role_selected(listed: str, wanted: str | None) -> bool:
 def said_text(raw: dict[str, Any]) -> str | None:
     """The text of an entry's JSON object; None for an entry that says nothing."""
     kind = raw.get("type")
-    if kind == "message":
+    if kind == _MESSAGE:
         message = raw.get("message")
         return _message_text(message) if isinstance(message, dict) else None
-    if kind == "custom_message":
+    if kind == EntryType.CUSTOM_MESSAGE:
         return "\n".join(_content_parts(raw.get("content")))
-    if kind in ("branch_summary", "compaction"):
+    if kind in (EntryType.BRANCH_SUMMARY, EntryType.COMPACTION):
         summary = raw.get("summary")
         return summary if isinstance(summary, str) else ""
     return None

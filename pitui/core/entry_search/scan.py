@@ -15,7 +15,8 @@ from typing import Any
 from pitui.core.entry_search.matcher import EntryMatcher
 from pitui.core.entry_search.said import SAYING_TYPES, role_of, role_selected, said_text
 from pitui.core.format.jsvalues import normalize_ws_lower
-from pitui.core.format.timestamps import to_ms
+from pitui.core.format.timestamps import local_minutes, to_ms
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
 
@@ -43,6 +44,15 @@ class EntryHit:
             "snippet": self.snippet,
             "line": self.line,
         }
+
+    def to_line(self) -> str:
+        """`pitui grep`'s line, `PATH:LINE  ID  ROLE  TIME  SNIPPET`, every field inert."""
+        ms = to_ms(self.timestamp)
+        when = "?" if ms is None else local_minutes(ms)
+        where = f"{inert_path(self.path)}:{self.line}"
+        return (
+            f"{where}  {one_line(self.id)}  {one_line(self.role):<9}  {when:<16}  {self.snippet}\n"
+        )
 
 
 class _Scan:

@@ -13,6 +13,7 @@ from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
 from pitui.core.file_history.edit_diff import edit_diff
 from pitui.core.format.jsonline import shown_json
 from pitui.core.format.system_prompt import system_text
+from pitui.core.usage.size_text import human_size
 
 _PATH_KEYS = ("path", "file_path", "filePath", "file")
 READ_TOOLS = frozenset({"read", "read_file", "view", "cat"})
@@ -193,19 +194,11 @@ def image_note(part: dict[str, Any]) -> str:
     data = part.get("data")
     size = _base64_size(data) if isinstance(data, str) else None
     mime = escape_inline(str(part.get("mimeType", "?")))
-    return f"\\[image: {mime}{'' if size is None else ', ' + _human(size)}\\]"
+    return f"\\[image: {mime}{'' if size is None else ', ' + human_size(size)}\\]"
 
 
 def _base64_size(data: str) -> int:
     return max(0, len(data) * 3 // 4 - data[-2:].count("="))
-
-
-def _human(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / 1024 / 1024:.1f} MB"
 
 
 def _json(value: Any) -> str:

@@ -7,7 +7,9 @@ table per concern, keyed by member (ARCHITECTURE.md, "An entry type").
 
 On Python 3.11 reaching `EntryType.X` costs about 80 ns a time (EnumType's `__getattr__`
 hook), comparing with a member once reached what a str comparison costs: a per-entry loop
-binds the member to a local first, and a per-line hook of loading keeps a bare string."""
+binds the member to a local first, a function called per line to a module name
+(`_MESSAGE = EntryType.MESSAGE`, ~3 ns a reach), and a per-line hook of loading keeps a bare
+string."""
 
 from __future__ import annotations
 

@@ -20,7 +20,6 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
 from typing import TypeVar
 
 from pitui.core.live.watcher import (
@@ -281,10 +280,5 @@ class LiveStore:
     def __enter__(self) -> LiveStore:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -15,6 +15,7 @@ from textual.worker import Worker
 
 from pitui.core.export.build import session_title
 from pitui.core.export.export import entry_markdown
+from pitui.core.format.entry_types import EntryType
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
 from pitui.core.session.entry import Entry
@@ -87,7 +88,7 @@ class SessionCommands:
 
     def copy_markdown(self) -> None:
         entry = self._screen.entry
-        if entry is None or entry.type == "session":
+        if entry is None or entry.type == EntryType.SESSION:
             return
         text = entry_markdown(entry.raw)
         self._screen.app.copy_to_clipboard(text)
@@ -96,7 +97,7 @@ class SessionCommands:
     def label(self) -> None:
         screen = self._screen
         entry, live = screen.entry, screen.live
-        if entry is None or live is None or entry.type == "session":
+        if entry is None or live is None or entry.type == EntryType.SESSION:
             return
         with live.lock:
             current = live.session.tree.label_of(entry.id) or ""
@@ -125,7 +126,7 @@ class SessionCommands:
         entry, live = screen.entry, screen.live
         if live is None:
             return
-        leaf = None if entry is None or entry.type == "session" else entry.id
+        leaf = None if entry is None or entry.type == EntryType.SESSION else entry.id
         with live.lock:
             title = session_title(live.session, leaf)
         ask_export(screen.screen, screen.path, leaf, title, "the branch of the highlighted entry")
@@ -140,7 +141,7 @@ class SessionCommands:
     def fork_entry(self) -> None:
         screen = self._screen
         entry, live = screen.entry, screen.live
-        if entry is None or live is None or entry.type == "session":
+        if entry is None or live is None or entry.type == EntryType.SESSION:
             return
         ask_fork(screen.app, screen.path, entry.id, live.session.cwd, screen.open_session)
 

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Static
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import JsonObject
 from pitui.core.format.tokens import estimate_context_tokens, estimate_tokens
 from pitui.core.rows.render_text import entry_text, message_text
@@ -131,7 +132,7 @@ def _edit_figures(view: ContextView, context: Context) -> None:
         return
     unedited: list[JsonObject] = []
     for index, item in enumerate(context.items):
-        keep_out = item.entry.type == "compaction" and index > 0  # as the projection does
+        keep_out = item.entry.type == EntryType.COMPACTION and index > 0  # as the projection does
         unedited.extend(
             item.messages if item.edit is None or keep_out else entry_messages(item.entry)
         )

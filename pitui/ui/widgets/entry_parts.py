@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from pitui.core.file_history.call_results import call_results
 from pitui.core.file_history.edit_diff import pi_diff
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import JsonObject, JsonValue
 from pitui.core.format.jsvalues import js_trim
 from pitui.core.format.system_prompt import sections_in_order
@@ -33,7 +34,7 @@ Raw = JsonObject
 
 def entry_parts(entry: Entry, tree: SessionTree | None = None) -> list[Part]:
     """The display parts of one entry; unknown types show their JSON."""
-    if entry.type == "message" and entry.role == "assistant" and entry.raw.get("message"):
+    if entry.type == EntryType.MESSAGE and entry.role == "assistant" and entry.raw.get("message"):
         results = call_results(tree, entry) if tree is not None else None
         return message_parts(entry.raw["message"], results)
     render = _ENTRY_RENDERERS.get(entry.type)
@@ -248,15 +249,15 @@ def _usage(raw: Raw, _tree: SessionTree | None) -> list[Part]:
 
 
 _ENTRY_RENDERERS: dict[str, Callable[[Raw, SessionTree | None], list[Part]]] = {
-    "message": _message,
-    "compaction": _compaction,
-    "branch_summary": _branch_summary,
-    "custom": _custom,
-    "custom_message": _custom_message_entry,
-    "model_change": _model_change,
-    "thinking_level_change": _thinking_level,
-    "label": _label,
-    "session_info": _session_info,
-    "context_edit": _context_edit,
-    "usage": _usage,
+    EntryType.MESSAGE: _message,
+    EntryType.COMPACTION: _compaction,
+    EntryType.BRANCH_SUMMARY: _branch_summary,
+    EntryType.CUSTOM: _custom,
+    EntryType.CUSTOM_MESSAGE: _custom_message_entry,
+    EntryType.MODEL_CHANGE: _model_change,
+    EntryType.THINKING_LEVEL_CHANGE: _thinking_level,
+    EntryType.LABEL: _label,
+    EntryType.SESSION_INFO: _session_info,
+    EntryType.CONTEXT_EDIT: _context_edit,
+    EntryType.USAGE: _usage,
 }

@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import JsonValue
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
@@ -26,12 +27,12 @@ LARGE_BODY = 50_000  # characters of body text above which only the head is rend
 HEAD_CHARS = 20_000  # characters rendered at once for a large body
 CHUNK_CHARS = 16_000  # the rest is mounted in plain-text chunks of this size, one per frame
 
-TYPE_STYLES = {
-    "message": "bold green",
-    "compaction": "bold magenta",
-    "branch_summary": "bold magenta",
-    "context_edit": "bold yellow",
-    "label": "bold cyan",
+TYPE_STYLES: dict[str, str] = {
+    EntryType.MESSAGE: "bold green",
+    EntryType.COMPACTION: "bold magenta",
+    EntryType.BRANCH_SUMMARY: "bold magenta",
+    EntryType.CONTEXT_EDIT: "bold yellow",
+    EntryType.LABEL: "bold cyan",
 }
 
 
@@ -61,9 +62,9 @@ def _model_of(entry: Entry) -> str:
     raw, message = entry.raw, entry.message or {}
     if entry.role == "assistant":
         provider, model = message.get("provider"), message.get("model")
-    elif entry.type == "model_change":
+    elif entry.type == EntryType.MODEL_CHANGE:
         provider, model = raw.get("provider"), raw.get("modelId")
-    elif entry.type == "usage":
+    elif entry.type == EntryType.USAGE:
         provider, model = raw.get("provider"), raw.get("model")
     else:
         return ""

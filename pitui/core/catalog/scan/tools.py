@@ -15,12 +15,14 @@ import msgspec
 
 from pitui.core.catalog.session_info import capped
 from pitui.core.catalog.session_info.entry_rules import split_lines
+from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.line_views import ToolOutputLine
 
 UNSET = msgspec.UNSET
 _ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 _ROLES = (b'"toolResult"', b'"bashExecution"')
+_MESSAGE = EntryType.MESSAGE  # bound once: `_line_body` runs for each tool message
 
 
 _decode_entry = msgspec.json.Decoder(ToolOutputLine).decode
@@ -44,7 +46,7 @@ def tool_text(data: bytes) -> str:
 def _line_body(raw: bytes) -> str | None:
     try:
         entry = _decode_entry(raw)
-        if entry.type != "message" or entry.message is None or entry.message is UNSET:
+        if entry.type != _MESSAGE or entry.message is None or entry.message is UNSET:
             return None
         message = entry.message
         if message.role not in ("toolResult", "bashExecution") or message.content is UNSET:
@@ -61,7 +63,7 @@ def _line_body(raw: bytes) -> str | None:
         value = parse_line(raw)
     except LineError:
         return None
-    if not isinstance(value, dict) or value.get("type") != "message":
+    if not isinstance(value, dict) or value.get("type") != _MESSAGE:
         return None
     parsed = value.get("message")
     if not isinstance(parsed, dict) or "content" not in parsed:
