@@ -46,11 +46,11 @@ def _time(s: SessionSummary) -> float:
     return float(s.modified_ms) if s.modified_ms is not None else float("-inf")
 
 
-def _build(sessions: list[SessionSummary]) -> list[_Node]:
-    nodes = {_key(s.path): _Node(s, latest=_time(s)) for s in sessions}
+def _build(sessions: list[SessionSummary], keys: list[str]) -> list[_Node]:
+    nodes = {key: _Node(s, latest=_time(s)) for key, s in zip(keys, sessions, strict=True)}
     roots: list[_Node] = []
-    for s in sessions:
-        node, parent = nodes[_key(s.path)], nodes.get(_key(s.parent_session_path))
+    for key, s in zip(keys, sessions, strict=True):
+        node, parent = nodes[key], nodes.get(_key(s.parent_session_path))
         (parent.children if parent is not None and parent is not node else roots).append(node)
     for root in roots:
         _latest(root, set())
@@ -79,14 +79,38 @@ def threaded_rows(sessions: list[SessionSummary]) -> list[CatalogRow]:
 
     Unlike Pi, sessions caught in a `parentSession` cycle are not lost: they become roots.
     """
+    keys = [_key(s.path) for s in sessions]
+    if _all_roots(sessions, keys):
+        return _root_rows(sessions)
+    return _tree_rows(sessions, keys)
+
+
+def _tree_rows(sessions: list[SessionSummary], keys: list[str]) -> list[CatalogRow]:
     rows: list[CatalogRow] = []
-    roots = _build(sessions)
+    roots = _build(sessions, keys)
     seen: set[int] = set()
     _walk(roots, rows, seen)
     if len(seen) < len(sessions):
         lost = [s for s in sessions if id(s) not in seen]
         _walk([_Node(s) for s in lost], rows, seen)
     return rows
+
+
+def _all_roots(sessions: list[SessionSummary], keys: list[str]) -> bool:
+    """No session is listed twice, and none's parent is listed: the common case, where the
+    tree is the sessions themselves (a third of the time of building it at 10,000)."""
+    listed = set(keys)
+    if len(listed) != len(keys):
+        return False
+    parents = (s.parent_session_path for s in sessions if s.parent_session_path)
+    return not any(_key(parent) in listed for parent in parents)
+
+
+def _root_rows(sessions: list[SessionSummary]) -> list[CatalogRow]:
+    """The rows `_walk` gives when every session is a root: newest first, as `_sort`."""
+    ordered = sorted(sessions, key=lambda s: -_time(s))
+    last = len(ordered) - 1
+    return [CatalogRow(s, 0, i == last) for i, s in enumerate(ordered)]
 
 
 def _walk(roots: list[_Node], rows: list[CatalogRow], seen: set[int]) -> None:
