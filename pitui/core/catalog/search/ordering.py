@@ -23,10 +23,12 @@ def newest_first(
         modified = s.modified_ms if s.modified_ms is not None else -math.inf
         return modified, _node_mtime_ms(s.mtime_ns) if by_mtime else 0.0
 
-    ordered = sorted(summaries, key=times, reverse=True)
+    listed = list(summaries)
+    keys = [times(s) for s in listed]  # once each (the sort and the grouping ask again)
+    ordered = sorted(range(len(listed)), key=keys.__getitem__, reverse=True)  # stable
     out: list[SessionSummary] = []
-    for _, run in itertools.groupby(ordered, key=times):
-        tied = list(run)
+    for _, run in itertools.groupby(ordered, key=keys.__getitem__):
+        tied = [listed[i] for i in run]
         if len(tied) > 1:
             tied.sort(key=lambda s: collation_key(os.path.basename(s.path)), reverse=True)
         out += tied
