@@ -23,6 +23,7 @@ QUERIES = [
     "parser", "the", "zzqx-nothing", "ab", "x", '"fix the"', '"the   parser"', "ΟΔΟΣ", "οδος",
     "İstanbul", "i̇stanbul", 'say "hi"', '"', "straße", "STRASSE", "ﬁle", "emoji 🎉", "a\x00b",
     "re:pars.r", "cwd:work parser", "word one", "ne wo", "ΣΑΣ", "km", "k_", "%", "_", "uo",
+    "ß", "σα", "🎉", "i̇", "ﬁ", "Σ", '"y "', "\"", "w",
 ]  # fmt: skip
 TEXTS = [
     "fix the parser now",
