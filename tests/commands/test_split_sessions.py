@@ -18,7 +18,7 @@ from send2trash import plat_other
 from pitui.cli import main
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes import archive as archive_module
-from pitui.core.changes import move_file
+from pitui.core.changes import continuation, move_file
 from pitui.core.live.pi_processes import running_pis
 from tests.appender import run_writer, start_writer
 from tests.holder import idle_pi
@@ -355,3 +355,31 @@ def test_a_file_a_writer_has_just_made_at_the_path_is_waited_for(
         assert path.read_bytes() == b""
         assert seqs(archived(tmp_path, path)) == list(range(ENTRIES + 2))
     no_leftovers(path.parent)
+
+
+def test_a_line_written_into_a_taken_continuation_stays_before_the_next(tmp_path: Path) -> None:
+    """A writer opened the continuation for its next line just before it was taken: the line
+    goes into the file set aside, then the writer makes a new continuation (whose first
+    entry's parent is that line). Joined, the lines keep the order they were written in."""
+    session = tmp_path / ".s.jsonl.staged"
+    header = {"type": "session", "version": 3, "id": SID, "timestamp": "t", "cwd": "/p"}
+    session.write_text(json.dumps(header) + "\n" + "".join(entry(i) for i in range(3)))
+    target = tmp_path / "s.jsonl"
+    target.write_text(entry(3))
+    held = os.open(target, os.O_WRONLY | os.O_APPEND)  # the writer's next line
+
+    def place() -> None:
+        if os.path.lexists(target):
+            raise FileExistsError(target)
+        if held_open:
+            os.write(held, entry(4).encode())  # into the file just set aside
+            os.close(held)
+            held_open.clear()
+            target.write_text(entry(5))  # its next line makes a new continuation
+            raise FileExistsError(target)
+        os.rename(session, target)
+
+    held_open = [True]
+    assert continuation.place_joining(session, target, place) == 3
+    assert seqs(target) == list(range(6))
+    assert [p.name for p in tmp_path.iterdir()] == ["s.jsonl"]

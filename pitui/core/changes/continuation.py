@@ -99,6 +99,7 @@ def place_joining(session: Path, target: Path, place: Callable[[], None]) -> int
                 placed = True
                 break
             except FileExistsError:
+                joiner.catch_up()  # what a writer added before making this file: its parent
                 if not joiner.continues(target) and not _was_being_made(target):
                     raise PituiError(  # another session: never over it
                         f"{shown(target)} exists and is another file: nothing was moved over it"
@@ -138,6 +139,7 @@ class Joiner:
     def take_all(self, path: Path) -> None:
         """Take the continuation at `path` and each one a writer makes there meanwhile."""
         for _ in range(ROUNDS):
+            self.catch_up()  # a writer made the next file once done with those taken
             if not self.continues(path):
                 return
             self._take(path)
@@ -159,6 +161,18 @@ class Joiner:
         data = data[: data.rfind(b"\n") + 1]  # a line being written: taken in `finish`
         self._append(self.session, aside, path, data)
         self._taken[-1] = (aside, fd, len(data))
+
+    def catch_up(self) -> None:
+        """Take the whole lines appended to the files set aside since they were taken (by a
+        writer that had one open): a writer appends to the file it opened, then opens the
+        next, so those lines come before its next ones. (A line written between this and
+        the session's placing still follows its next ones: `finish` takes it last.)"""
+        for i, (aside, fd, taken) in enumerate(self._taken):
+            data = _read_from(fd, taken)
+            data = data[: data.rfind(b"\n") + 1]
+            if data:
+                self._append(self.session, aside, aside, data)
+                self._taken[i] = (aside, fd, taken + len(data))
 
     def _append(self, into: Path, aside: Path, path: Path, data: bytes) -> None:
         try:
