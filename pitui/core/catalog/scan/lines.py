@@ -9,6 +9,7 @@ takes its place, read as the same malformed, non-blank line.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -18,6 +19,17 @@ CHUNK = 4 * 1024 * 1024
 # What a long line that cannot be JSON is given as. Only one without a CR: readline (as Pi
 # lists sessions) also ends a line at a lone CR, and what follows one could be JSON.
 NOT_JSON = b"\x00"
+
+
+def _size(fh: BinaryIO) -> int | None:
+    """The file's size now (None: not a file on disk). A read asks for what is there, not
+    CHUNK: `read(n)` allocates n bytes before it reads, and a session being written is read
+    on from where its last read ended on each change, a few KB each time (4 MB asked for and
+    given back four times a second grew malloc's free space, see PERFORMANCE.md)."""
+    try:
+        return os.fstat(fh.fileno()).st_size
+    except (OSError, ValueError):  # io.UnsupportedOperation (an in-memory file) is both
+        return None
 
 
 class LineReader:
@@ -38,7 +50,11 @@ class LineReader:
         return self.offset + max(len(self.tail), self._tail_size)
 
     def _read(self, pos: int) -> bytes:
-        size = CHUNK if self.stop is None else min(CHUNK, self.stop - pos)
+        if self.stop is not None:
+            size = min(CHUNK, self.stop - pos)
+        else:  # to the end as it is now and a byte more (it may have grown since)
+            now = _size(self.fh)
+            size = CHUNK if now is None else min(CHUNK, max(now - pos, 0) + 1)
         return self.fh.read(size) if size > 0 else b""
 
     def __iter__(self) -> Iterator[tuple[bytes, int]]:
