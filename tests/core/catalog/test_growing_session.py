@@ -114,17 +114,19 @@ class _Asking:
         return self.fh.fileno()
 
 
-def test_line_reader_asks_for_what_the_file_holds(tmp_path: Path) -> None:
-    """A read asks for the bytes the file holds past where it is (and one more), not a whole
-    chunk: `read(n)` allocates n bytes first, and a session being written is read on by a
-    few KB at each change. A file that grows while it is read is still read to its end."""
+def test_line_reader_asks_for_what_was_appended(tmp_path: Path) -> None:
+    """Read on from where a read ended, it asks for the bytes the file holds past there (and
+    one more), not a whole chunk: `read(n)` allocates n bytes first, and a session being
+    written is read on by a few KB at each change. A file that grows while it is read is
+    still read to its end."""
     path = tmp_path / "s.jsonl"
-    first = b"".join(_entry(f"{n}", None) for n in range(20))
-    path.write_bytes(first)
+    before = _entry("0", None)
+    first = b"".join(_entry(f"{n}", None) for n in range(1, 21))
+    path.write_bytes(before + first)
     got: list[bytes] = []
     with path.open("rb") as raw:
         fh = _Asking(raw)
-        reader = lines.LineReader(fh, 0)  # type: ignore[arg-type]
+        reader = lines.LineReader(fh, len(before))  # type: ignore[arg-type]
         for data, _ in reader:
             got += data.split(b"\n")
             if len(got) == 20:
@@ -132,4 +134,4 @@ def test_line_reader_asks_for_what_the_file_holds(tmp_path: Path) -> None:
                     out.write(_entry("more", None) + b"{}")
     assert max(fh.asked) <= len(first) + 1 < lines.CHUNK
     assert len(got) == 21 and reader.tail == b"{}"
-    assert reader.offset == len(first) + len(_entry("more", None))
+    assert reader.offset == len(before + first) + len(_entry("more", None))
