@@ -11,7 +11,8 @@ and the last.
 
 The store is copied first (its files are appended to), and the app's index built in full before
 the first line is appended (the indexing's own memory is not the soak's). Prints each sample, then the first,
-last and largest, and the growth per minute after the first minute (the app settles first).
+last and largest, and the growth per minute after the first minute (the app settles first) and
+in the second half of the run (flat: about 0).
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ def rss_mb(pid: int) -> float:
     status = Path(f"/proc/{pid}/status").read_text()
     found = re.search(r"VmRSS:\s+(\d+) kB", status)
     return int(found.group(1)) / 1024 if found else 0.0
+
+
+def slope(samples: list[tuple[float, float]]) -> float:
+    """MB a minute from the first sample to the last."""
+    return (samples[-1][1] - samples[0][1]) / max((samples[-1][0] - samples[0][0]) / 60, 1e-9)
 
 
 def newest(sessions: Path) -> Path:
@@ -103,11 +109,11 @@ def main() -> None:
         finally:
             launch.close(tui.QUIT_PITUI)
         settled = [s for s in samples if s[0] >= 60] or samples
-        slope = (settled[-1][1] - settled[0][1]) / max((settled[-1][0] - settled[0][0]) / 60, 1e-9)
+        later = [s for s in samples if s[0] >= samples[-1][0] / 2] or samples
         print(f"\n{n} lines appended to the highlighted session in {args.minutes:g} min; "
               f"RSS first {samples[0][1]:.0f} MB, last {samples[-1][1]:.0f} MB, "
               f"max {max(s[1] for s in samples):.0f} MB; after the first minute "
-              f"{slope:+.1f} MB/min")  # fmt: skip
+              f"{slope(settled):+.1f} MB/min, in the second half {slope(later):+.1f} MB/min")  # fmt: skip
         if args.breakdown:
             print_breakdown(probe_log, appending_since)
     finally:

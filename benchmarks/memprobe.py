@@ -37,8 +37,8 @@ def _libc() -> ctypes.CDLL:
 
 
 def _sqlite_used() -> int:
-    import sqlite3  # noqa: F401  (loads the library the app uses)
     import _sqlite3
+    import sqlite3  # noqa: F401  (loads the library the app uses)
 
     lib = ctypes.CDLL(_sqlite3.__file__)
     lib.sqlite3_memory_used.restype = ctypes.c_int64

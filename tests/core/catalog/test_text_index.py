@@ -246,6 +246,29 @@ def test_a_text_being_written_is_indexed_once_its_file_settles(
         assert read == []  # now the index answers
 
 
+def test_a_file_that_grew_while_it_was_read_is_not_settled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its row has no mtime (read again next time, see `scanner.read_update`): a session
+    being written, whose whole text indexed, then deleted at its next change, grew the
+    app's memory. Read as any text not indexed yet; indexed once a read sees it settled."""
+    monkeypatch.setattr(text_index, "SETTLE_MIN_BYTES", 0)
+    root = tmp_path / "sessions"
+    path = _settled([_write(root, "s", ["a growing quokka"])])[0]
+    with Catalog(root, no_cache=True) as catalog:
+        catalog.scan()
+        catalog.index.db.execute("UPDATE files SET mtime_ns=0, text_rowid=NULL")
+        assert not catalog.index.texts_left()
+        read: list[int] = []
+        assert catalog.index.text_holding("quokka", {str(path)}, lambda: read.append(1))
+        assert read == [1]  # its text, read
+        catalog.index.db.execute("UPDATE files SET mtime_ns=1")  # read again, settled
+        _index_texts(catalog)
+        read.clear()
+        assert catalog.index.text_holding("quokka", {str(path)}, lambda: read.append(1))
+        assert read == []  # the index answers
+
+
 def test_a_small_file_just_written_is_indexed_at_once(tmp_path: Path) -> None:
     """A store just copied has every file new: small texts are indexed without waiting."""
     root = tmp_path / "sessions"

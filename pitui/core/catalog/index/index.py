@@ -59,6 +59,7 @@ __all__ = [
 ]
 
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
+KEPT_BUILDERS = 4  # files whose builder is kept to resume from (see `Index.builder`)
 
 
 def default_cache_dir() -> Path:
@@ -75,6 +76,10 @@ class Index:
         self.file = IndexFile(None if cache_dir is None else cache_dir / DB_NAME)
         self.lock = threading.RLock()
         self.db = self.file.open()
+        # the builders of the files last written here, by path, to resume from while their
+        # rows are as written (a session being written: neither its state nor its parents
+        # read back on each change); a few, the latest
+        self._kept: dict[str, tuple[FileRow, SummaryBuilder]] = {}
 
     @property
     def path(self) -> Path | None:
@@ -183,22 +188,44 @@ class Index:
     def builder(self, path: str) -> tuple[FileRow, SummaryBuilder] | None:
         """The file's row and its summary state, read together (None if not indexed). The
         builder holds none of the stored conversation text, only its length (see
-        `SummaryBuilder.text_before`): what it reads next is appended to it (`_write`)."""
+        `SummaryBuilder.text_before`): what it reads next is appended to it (`_write`).
+        The parents its tree names are stored apart, by the parts each read added
+        (`tree_parts`); the builder written last for this row is taken as it is (`keep`)."""
         with self.lock:
             found = self.db.execute(
                 "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "ctime_ns, tail_hash, state, text_chars FROM files WHERE path=?",
+                "ctime_ns, tail_hash, id, text_chars FROM files WHERE path=?",
                 (path,),
             ).fetchone()
-        if found is None:
-            return None
-        row = FileRow(*found[:7], bool(found[7]), *found[8:10])
-        state, chars = found[10:]
+            if found is None:
+                return None
+            row = FileRow(*found[:7], bool(found[7]), *found[8:10])
+            file_id, chars = found[10:]
+            kept = self._kept.pop(path, None)
+            if kept is not None and kept[0] == row:
+                return row, kept[1].resume_here(chars)
+            state = self.db.execute("SELECT state FROM files WHERE id=?", (file_id,)).fetchone()
+            parts = self.db.execute(
+                "SELECT ids FROM tree_parts WHERE file_id=? ORDER BY rowid", (file_id,)
+            ).fetchall()
         # deferred: see ARCHITECTURE.md
         from pitui.core.catalog.session_info.builder import SummaryBuilder
 
-        builder = SummaryBuilder.from_state(lossless_json.loads(state), text_before=chars)
+        fields = lossless_json.loads(state[0])
+        fields["parents"] = [name for (ids,) in parts for name in lossless_json.loads(ids)]
+        builder = SummaryBuilder.from_state(fields, text_before=chars)
         return row, builder
+
+    def keep(self, updates: Iterable[Update]) -> None:
+        """Keep the builders of these written updates to resume from (see `builder`)."""
+        with self.lock:
+            for update in updates:
+                if update.builder is not None:
+                    self._kept.pop(update.row.path, None)  # the newest last
+                    self._kept[update.row.path] = (update.row, update.builder)
+                    update.builder = None
+            while len(self._kept) > KEPT_BUILDERS:
+                del self._kept[next(iter(self._kept))]
 
     def tool_matches(self, value: str, prefix: bool, among: set[str] | None = None) -> set[str]:
         """Paths of sessions (of `among`, when given) whose indexed tool output holds every
@@ -315,6 +342,7 @@ class Index:
         self._drop_tools(found[0])
         retire_text(self.db, found[0])
         text_index.drop_parts(self.db, found[0])
+        self.db.execute("DELETE FROM tree_parts WHERE file_id=?", (found[0],))
         self.db.execute("DELETE FROM files WHERE id=?", (found[0],))
 
     def _drop_tools(self, file_id: int) -> None:
@@ -369,6 +397,7 @@ class Index:
              row.offset, int(row.is_session), update.state, update.record, base, len(base),
              tail or None, row.ctime_ns, row.tail_hash),
         ).fetchone()  # fmt: skip
+        self._add_parents(found[0], update)
         if reset:
             self._drop_tools(found[0])
 
@@ -391,8 +420,20 @@ class Index:
              row.head_hash, row.offset, int(row.is_session), update.state, update.record,
              len(update.base), update.tail or None, file_id),
         )  # fmt: skip
+        self._add_parents(file_id, update)
         if reset:
             self._drop_tools(file_id)
+
+    def _add_parents(self, file_id: int, update: Update) -> None:
+        """Store the parents the update's read named first (all of them on a reset): a
+        growing session's are appended as a part, not its whole set written again."""
+        if update.reset:
+            self.db.execute("DELETE FROM tree_parts WHERE file_id=?", (file_id,))
+        if update.parents:
+            self.db.execute(
+                "INSERT INTO tree_parts(file_id, ids) VALUES(?, ?)",
+                (file_id, lossless_json.dumps(update.parents)),
+            )
 
     def _whole(self, update: Update, file_id: int) -> Update:
         """A resumed read whose new text has a lone surrogate: its state and record must then

@@ -3,7 +3,7 @@ its new index content, and a range of tool output still to index."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -51,10 +51,20 @@ class Update:
     base: str = ""
     tail: str = ""
     after: int | None = None
+    # the parents the tree names, stored apart from `state` (see `Index.builder`): all of
+    # them on a reset, else the ones first named by what was read
+    parents: list[str] = field(default_factory=list)
+    # the builder itself, kept by the index to resume from (read here, not in a worker)
+    builder: SummaryBuilder | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(
-        cls, row: FileRow, builder: SummaryBuilder, summary: SessionSummary | None, reset: bool
+        cls,
+        row: FileRow,
+        builder: SummaryBuilder,
+        summary: SessionSummary | None,
+        reset: bool,
+        keep: bool = False,
     ) -> Update:
         base = " ".join(builder.texts)
         text = summary.all_messages_text if summary else base  # a non-session's is not searched
@@ -68,8 +78,14 @@ class Update:
         if after:  # separators after the stored text, as if it were in `texts`
             base, tail = (" " + base, tail) if base else ("", " " + tail if tail else "")
         record = lossless_json.dumps(summary.to_record()) if summary else None
-        state = lossless_json.dumps(builder.state())
-        return cls(row, summary, reset, state, record, base, tail, after)
+        fields = builder.state()
+        del fields["parents"]  # a growing session's whole set, rewritten on each change, was
+        # the largest allocation per change (about 0.75 MB at 45,000 entries)
+        parents = list(builder.parents) if reset else builder.added_parents
+        # a state holding its text (lone surrogates) resumes from the index only
+        kept = builder if keep and "text" not in fields else None
+        state = lossless_json.dumps(fields)
+        return cls(row, summary, reset, state, record, base, tail, after, parents, kept)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,9 @@ from pitui.core.catalog.index.tool_words import TOOL_TOKENIZER
 TOOL_FTS = f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', detail=none, tokenize='{TOOL_TOKENIZER}')"""
-SCHEMA_VERSION = "pitui-catalog-14"  # 14: indexed texts end with INDEX_END (short words)
+# 13: text_parts (a growing session's text by its parts); 14: tree_parts (its parents too);
+# 15: indexed texts end with INDEX_END (short words answered by the index)
+SCHEMA_VERSION = "pitui-catalog-15"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -36,6 +38,9 @@ CREATE INDEX IF NOT EXISTS file_writes_path ON file_writes(path, file_id, call_i
 CREATE INDEX IF NOT EXISTS file_writes_file ON file_writes(file_id);
 CREATE TABLE IF NOT EXISTS file_oks(file_id INTEGER NOT NULL, call_id TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS file_oks_call ON file_oks(file_id, call_id);
+CREATE TABLE IF NOT EXISTS tree_parts(
+    rowid INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, ids BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS tree_parts_file ON tree_parts(file_id);
 """
     + TOOL_FTS
     + ";"

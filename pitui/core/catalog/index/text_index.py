@@ -34,7 +34,10 @@ The text of a file of `SETTLE_MIN_BYTES` or more is indexed once the file has no
 text from the index and insert the whole new one (with a 30 MB session written at 50 lines a
 second, the app's memory grew 107 -> 600 MB in 32 minutes, SQLite's own to 102 MB). Until then
 its text is read as for any file not indexed yet, so answers stay the same. Smaller files cost
-little to index again, and are indexed at once (a store just copied has every file new).
+little to index again, and are indexed at once (a store just copied has every file new). The
+floor was 1 MB: a session written below it had its whole text deleted from the index and
+inserted again on each change, allocations growing with it to 1 MB, four times a second with
+pi at work (malloc's free space grew 17 MB in the soak's first minute, see PERFORMANCE.md).
 
 A session's stored text is `files.text` (its head), then its `text_parts` in rowid order, then
 `files.tail_text` (what a partial last line adds); the head and the parts are the text of its
@@ -73,7 +76,7 @@ CREATE INDEX IF NOT EXISTS text_parts_file ON text_parts(file_id);
 STORED = "text, text_chars, tail_text"  # the columns `whole_text` joins (with the file's id)
 TEXT_PENDING = "is_session=1 AND text_rowid IS NULL"
 SETTLE_SECONDS = 60.0  # a large file unchanged this long has its text indexed
-SETTLE_MIN_BYTES = 1024 * 1024  # smaller files are indexed at once
+SETTLE_MIN_BYTES = 64 * 1024  # smaller files are indexed at once
 STEP_BYTES = 2 * 1024 * 1024  # text indexed per transaction: searches wait at most one step
 search_form = normalize_ws_lower  # what a search value is matched in
 INDEX_END = "\n\n"  # after each indexed text: see the module's docstring
@@ -157,7 +160,11 @@ def _pending(settled: bool) -> tuple[str, tuple[int, ...]]:
     if not settled:
         return TEXT_PENDING, ()
     settled_before = time.time_ns() - int(SETTLE_SECONDS * 1e9)
-    return f"{TEXT_PENDING} AND (size < ? OR mtime_ns < ?)", (SETTLE_MIN_BYTES, settled_before)
+    # an mtime of 0 is a file that grew while it was read (see `scanner.read_update`): being
+    # written, not settled (taken as settled, a growing session's whole text was indexed and
+    # deleted again now and then, tens of MB of malloc's free space each time)
+    condition = f"{TEXT_PENDING} AND (size < ? OR (mtime_ns > 0 AND mtime_ns < ?))"
+    return condition, (SETTLE_MIN_BYTES, settled_before)
 
 
 def texts_of(

@@ -151,6 +151,7 @@ class ScanPass:
             updates = [u for u in results if isinstance(u, Update)]
             gone = [p for p, u in zip(batch, results, strict=True) if not isinstance(u, Update)]
             self._index.write(updates, gone)
+            self._index.keep(updates)
             changed += self._known.apply(updates, gone)
             for path, result in zip(batch, results, strict=True):
                 if isinstance(result, Unreadable):
@@ -177,7 +178,8 @@ class ScanPass:
             # deferred: the file scanner, ~30 ms off a listing that reads no file
             from pitui.core.catalog.scan.scanner import read_update
 
-            yield batch, [read_update(p, rows.get(p), self._index.builder) for p in batch]
+            load = self._index.builder
+            yield batch, [read_update(p, rows.get(p), load, keep=True) for p in batch]
 
     def update_paths(self, paths: Iterable[Path]) -> list[Path]:
         """Re-index just these files (new/grown/replaced/deleted); returns those that changed.

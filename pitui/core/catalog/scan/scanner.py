@@ -60,11 +60,13 @@ def read_update(
     path: str,
     row: FileRow | None,
     load: Callable[[str], tuple[FileRow, SummaryBuilder] | None],
+    keep: bool = False,
 ) -> Update | Unreadable | None:
     """The file's new index content, None when it vanished, or why it cannot be read.
 
     `load` gives the indexed row and builder state together (another catalog on the same
-    cache may have moved them on since `row` was read)."""
+    cache may have moved them on since `row` was read). `keep`: the update carries its
+    builder, for the index to resume from next time (read in this process)."""
     try:
         with open_regular_file(path) as fh:
             st = FileStat(*_fstat(fh))
@@ -102,7 +104,7 @@ def read_update(
         try:
             summary = builder.summarize(path, end, after.mtime_ns, tail)
             row.is_session = summary is not None
-            return Update.of(row, builder, summary, reset=not resume)
+            return Update.of(row, builder, summary, reset=not resume, keep=keep)
         except Exception as error:
             problem = _describe(error)
     return _partial(row, builder, after.mtime_ns, problem)

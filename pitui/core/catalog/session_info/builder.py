@@ -74,6 +74,14 @@ class SummaryBuilder(FastEntries):
         builder.text_size = len(text) + 1 if text else 0
         return builder
 
+    def resume_here(self, text_before: int) -> SummaryBuilder:
+        """This builder, as `from_state` would make it from the state it was stored with and
+        the stored text's length: what it read since is stored (its text, its parents)."""
+        self.texts, self.added_parents = [], []
+        self.text_before = text_before
+        self.text_size = text_before + 1 if text_before else 0
+        return self
+
     @property
     def is_session(self) -> bool:
         return self.header is not None and not self.rejected
@@ -89,6 +97,7 @@ class SummaryBuilder(FastEntries):
             builder = copy.copy(self)
             builder.texts = list(self.texts)
             builder.leaves, builder.parents = set(self.leaves), set(self.parents)
+            builder.added_parents = list(self.added_parents)
             builder.labels, builder.models = dict(self.labels), list(self.models)
             builder.feed_lines([tail])
         if not builder.is_session:

@@ -64,6 +64,9 @@ class EntryRules:
     rejected: str = ""
     leaves: set[str] = field(default_factory=set)
     parents: set[str] = field(default_factory=set)
+    # the parents first named since the builder was made or resumed, in order: the index
+    # stores a growing session's parents by these parts, not the whole set on each change
+    added_parents: list[str] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)
     models: list[str] = field(default_factory=list)
     tokens: int | float = 0  # JavaScript numbers: exact ints up to 2**53, then doubles
@@ -119,7 +122,9 @@ class EntryRules:
     def _track_tree(self, entry: dict[str, Any]) -> None:
         entry_id, parent = entry.get("id"), entry.get("parentId")
         if isinstance(parent, str) and parent != entry_id:
-            self.parents.add(parent)
+            if parent not in self.parents:
+                self.parents.add(parent)
+                self.added_parents.append(parent)
             self.leaves.discard(parent)
         if isinstance(entry_id, str) and entry_id not in self.parents:
             self.leaves.add(entry_id)

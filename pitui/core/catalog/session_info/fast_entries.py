@@ -79,7 +79,9 @@ class FastEntries(EntryRules):
         self.entry_count += 1
         entry_id, parent = e.id, e.parentId
         if type(parent) is str and parent != entry_id:
-            self.parents.add(parent)
+            if parent not in self.parents:
+                self.parents.add(parent)
+                self.added_parents.append(parent)
             self.leaves.discard(parent)
         if type(entry_id) is str and entry_id not in self.parents:
             self.leaves.add(entry_id)
