@@ -69,6 +69,11 @@ def default_cache_dir() -> Path:
 _ROW = "path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, ctime_ns, tail_hash"
 
 
+def _file_row(found: tuple) -> FileRow:
+    """The `FileRow` of a result whose first columns are `_ROW`'s."""
+    return FileRow(*found[:7], bool(found[7]), *found[8:10])
+
+
 class Index:
     """The SQLite store; `cache_dir=None` keeps it in memory (`--no-cache`)."""
 
@@ -126,7 +131,7 @@ class Index:
             cur = self.db.execute(
                 f"SELECT {_ROW} FROM files WHERE path >= ? AND path < ?", prefix_range(prefix)
             )
-            return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
+            return {r[0]: _file_row(r) for r in cur}
 
     def rows_and_summaries(
         self, prefix: str = ""
@@ -141,7 +146,7 @@ class Index:
                 prefix_range(prefix),
             )
             for r in cur:
-                rows[r[0]] = FileRow(*r[:7], bool(r[7]), *r[8:10])
+                rows[r[0]] = _file_row(r)
                 if r[7]:
                     summaries[r[0]] = SessionSummary.from_record(r[10], None)
         return rows, summaries
@@ -154,7 +159,7 @@ class Index:
                 f"SELECT {_ROW} FROM files WHERE path IN (SELECT value FROM json_each(?))",
                 (wanted,),
             )
-            return {r[0]: FileRow(*r[:7], bool(r[7]), *r[8:]) for r in cur}
+            return {r[0]: _file_row(r) for r in cur}
 
     def not_sessions(self) -> list[str]:
         """The paths of the indexed files that are not sessions."""
@@ -193,13 +198,12 @@ class Index:
         (`tree_parts`); the builder written last for this row is taken as it is (`keep`)."""
         with self.lock:
             found = self.db.execute(
-                "SELECT path, size, mtime_ns, inode, head_len, head_hash, offset, is_session, "
-                "ctime_ns, tail_hash, id, text_chars FROM files WHERE path=?",
+                f"SELECT {_ROW}, id, text_chars FROM files WHERE path=?",
                 (path,),
             ).fetchone()
             if found is None:
                 return None
-            row = FileRow(*found[:7], bool(found[7]), *found[8:10])
+            row = _file_row(found)
             file_id, chars = found[10:]
             kept = self._kept.pop(path, None)
             if kept is not None and kept[0] == row:
