@@ -68,12 +68,19 @@ class CatalogScanned(Message):
 
 @dataclass
 class CatalogChanged(Message):
-    """Sessions changed on disk (watcher) or by us; the picker should search again."""
+    """Sessions changed on disk (watcher) or by us (`ours`: search at once, not on the
+    writers' pace); the picker should search again."""
 
     notice: str | None = None
+    ours: bool = False
 
     def can_replace(self, message: Message) -> bool:
-        return isinstance(message, CatalogChanged) and not message.notice
+        """This pending change may be dropped for a later one that says as much."""
+        return (
+            isinstance(message, CatalogChanged)
+            and not self.notice
+            and (message.ours or not self.ours)
+        )
 
 
 @dataclass(frozen=True)

@@ -224,7 +224,12 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         kept the app busy and grew its memory)."""
         if message.notice:
             self.notify(message.notice, severity="warning", markup=False)
-        if self._changes_timer is None:
+        if message.ours:  # the user's own rename or trash shows at once
+            if self._changes_timer is not None:
+                self._changes_timer.stop()
+                self._changes_timer = None
+            self.run_search()
+        elif self._changes_timer is None:
             wait = max(0.01, CHANGES_EVERY - (time.monotonic() - self._last_research))
             self._changes_timer = self.set_timer(wait, self._search_after_changes)
         if self.scanned:
@@ -242,6 +247,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             self.app.hub.forget(path)
         if changed:
             self.app.hub.refresh(changed)
+        self.post_message(CatalogChanged(ours=True))
 
     # -- secrets -------------------------------------------------------------------------
 
