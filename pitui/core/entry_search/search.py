@@ -63,12 +63,11 @@ class EntryStream:
         query = self.matcher.query
         session_filter = replace(query, after_ms=None, before_ms=None)  # times are the entries'
         byte_filter = ByteFilter.of(self.matcher.needles)
+        candidates = (s for s in self._sessions if passes_filters(s, session_filter))
+        if byte_filter is not None:
+            candidates = byte_filter.passing(candidates, _path_of)
         try:
-            for summary in self._sessions:
-                if not passes_filters(summary, session_filter):
-                    continue
-                if byte_filter is not None and not byte_filter.may_match(summary.path):
-                    continue
+            for summary in candidates:
                 try:
                     hits = session_hits(summary.path, self.matcher, self._role)
                 except (PituiError, OSError) as error:
@@ -126,6 +125,10 @@ def session_matches(path: str, text: str, shown: int) -> tuple[list[EntryHit], i
     except RegexTooSlow:
         return [], 0
     return hits[:shown], len(hits)
+
+
+def _path_of(summary: SessionSummary) -> str:
+    return summary.path
 
 
 def _snippet(text: str, matcher: EntryMatcher, redact: bool) -> str:

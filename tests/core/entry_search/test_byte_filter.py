@@ -77,3 +77,26 @@ def test_unreadable_or_odd_files_are_left_to_the_search(tmp_path: Path) -> None:
 def test_queries_without_plain_words_have_no_filter() -> None:
     for query in ("re:pars(er|ing)", "café", "cwd:/c", "label:x"):
         assert ByteFilter.of(EntryMatcher.parse(query).needles) is None
+
+
+def test_passing_keeps_the_files_that_may_match_in_their_order(tmp_path: Path) -> None:
+    """Blocks of files are read by two threads; what passes comes out in the given order."""
+    paths = []
+    for i in range(600):  # more than two blocks
+        path = tmp_path / f"{i:03}.jsonl"
+        path.write_text('{"content":"' + ("parser" if i % 7 == 3 else "lexer") + '"}\n')
+        paths.append(str(path))
+    passed = list(_filter("parser").passing(reversed(paths), str))
+    assert passed == [p for p in reversed(paths) if int(Path(p).stem) % 7 == 3]
+    assert list(_filter("zzqx").passing(paths, str)) == []
+
+
+def test_an_other_spelling_across_two_chunks_is_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A short word's window is shorter than `\\u0130`: the chunks overlap by the longer."""
+    monkeypatch.setattr(byte_filter, "_CHUNK", 64)
+    monkeypatch.setattr(byte_filter, "_PEEK", 16)
+    for start in range(56, 66):
+        path = _file(tmp_path, "x" * start + "\\u0130" + "y" * 200)
+        assert _filter("iq").may_match(path), start
