@@ -63,7 +63,9 @@ class EntryStream:
         query = self.matcher.query
         session_filter = replace(query, after_ms=None, before_ms=None)  # times are the entries'
         byte_filter = ByteFilter.of(self.matcher.needles)
-        candidates = (s for s in self._sessions if passes_filters(s, session_filter))
+        candidates: Iterator[SessionSummary] = (
+            s for s in self._sessions if passes_filters(s, session_filter)
+        )
         if byte_filter is not None:
             candidates = byte_filter.passing(candidates, _path_of)
         try:
