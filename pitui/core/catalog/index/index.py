@@ -241,7 +241,8 @@ class Index:
             with self.lock:
                 cur = self.db.execute(
                     "SELECT DISTINCT f.path FROM tool_fts JOIN tool_rows r "
-                    "ON r.rowid = tool_fts.rowid JOIN files f ON f.id = r.file_id "
+                    "ON r.rowid = tool_fts.rowid JOIN files f INDEXED BY files_path_by_id "
+                    "ON f.id = r.file_id "
                     "WHERE tool_fts MATCH ?",
                     (fts_query,),
                 )

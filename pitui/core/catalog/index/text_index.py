@@ -68,7 +68,9 @@ INSERT INTO text_fts(text_fts, rank) VALUES('hashsize', 8388608);
 CREATE TABLE IF NOT EXISTS text_dead(rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS files_text_pending ON files(id)
     WHERE is_session=1 AND text_rowid IS NULL;
-CREATE INDEX IF NOT EXISTS files_text_rowid ON files(text_rowid) WHERE text_rowid IS NOT NULL;
+-- the path in it: a search's matches as paths without reading the rows (10,000: 30 -> 19 ms)
+CREATE INDEX IF NOT EXISTS files_text_rowid ON files(text_rowid, path)
+    WHERE text_rowid IS NOT NULL;
 CREATE TABLE IF NOT EXISTS text_parts(
     rowid INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS text_parts_file ON text_parts(file_id);
