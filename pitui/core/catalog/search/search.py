@@ -242,8 +242,9 @@ def run_search(
     query = parse_query(text)
     if query.error:
         return SearchResult([], query.error)
-    pool = [s for s in sessions if not named_only or js_trim(s.name or "")]
-    pool = [s for s in pool if passes_filters(s, query)]
+    pool = [s for s in sessions if js_trim(s.name or "")] if named_only else sessions
+    if query.filters or query.after_ms is not None or query.before_ms is not None:
+        pool = [s for s in pool if passes_filters(s, query)]
     for value in query.files:
         writing = (lookups or Lookups()).files(value)
         pool = [s for s in pool if s.path in writing]
