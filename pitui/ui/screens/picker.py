@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -354,9 +355,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             return
         worker = get_current_worker()
         try:
-            result = search_with_marks(  # pin: / tag:NAME, pinned first
-                catalog,
-                request.query,
+            search = partial(
+                catalog.search,
                 cwd=cwd,
                 sort=request.sort,
                 named_only=request.named_only,
@@ -364,6 +364,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
                 cancelled=lambda: worker.is_cancelled,
                 here=self.app.config.cwd,  # a relative file:PATH
             )
+            result = search_with_marks(request.query, search)  # pin: / tag:NAME, pinned first
         except SearchCancelled:
             return  # a newer question replaced it
         result.rows = with_secret_marks(result.rows, self.secret_paths)
