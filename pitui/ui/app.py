@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
@@ -26,6 +26,7 @@ from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_base import PituiAppBase
 from pitui.ui.app_config import AppConfig
 from pitui.ui.executor import DaemonExecutor
+from pitui.ui.failures import thread_worker
 from pitui.ui.keymap import load_pi_keymap
 from pitui.ui.screens.help import HelpScreen
 from pitui.ui.screenshot import save_screenshot, screenshot_folders
@@ -192,7 +193,7 @@ class PituiApp(PituiAppBase):
         self._save_screenshot(self.export_screenshot(), name, path)
         return None
 
-    @work(thread=True, group="screenshot", exit_on_error=False, description="saving the screenshot")
+    @thread_worker("screenshot", "saving the screenshot")
     def _save_screenshot(self, svg: str, name: str, path: str | None) -> None:
         saved = save_screenshot(svg, name, screenshot_folders(path))
         self.call_from_thread(

@@ -8,8 +8,10 @@ with the error's message, never a traceback, and the app keeps running.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar, runtime_checkable
 
+from textual import work
 from textual.app import App
 from textual.worker import Worker, WorkerState
 
@@ -36,8 +38,23 @@ def notify_failure(app: App[Any], worker: Worker[object]) -> None:
     app.notify(text, title=f"Failed: {what}", severity="error", markup=False, timeout=8)
 
 
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
+
+
+def thread_worker(
+    group: str, description: str, *, exclusive: bool = False
+) -> Callable[[Callable[Params, Result]], Callable[Params, Worker[Result]]]:
+    """`@work` for a method run in a thread: a failure is reported (`ReportsFailures`), named
+    by `description`, instead of ending the app; `exclusive`: a new start cancels the one
+    running in `group`."""
+    return work(
+        thread=True, exclusive=exclusive, group=group, exit_on_error=False, description=description
+    )
+
+
 class ReportsFailures(_Node):
-    """Mixin for DOM nodes that run workers (with `exit_on_error=False`).
+    """Mixin for DOM nodes that run workers (`thread_worker`, or `exit_on_error=False`).
 
     Textual calls the handler of every class along the MRO: a subclass's own
     `on_worker_state_changed` must not call `super()` (the failure would be reported twice)."""

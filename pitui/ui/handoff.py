@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.message import Message
 
 from pitui.core.changes.archive import unarchive_session
@@ -17,6 +16,7 @@ from pitui.core.remotes.remote_run import folder_there, remote_of, resume_argv
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session import run_pi as core_handoff
 from pitui.ui.app_config import AppConfig
+from pitui.ui.failures import thread_worker
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.dialog_body import PathText
 
@@ -95,7 +95,7 @@ class HandoffFlow(_App):
         )
         self.push_screen(modal, callback=chosen)
 
-    @work(thread=True, group="handoff", exit_on_error=False, description="asking the remote")
+    @thread_worker("handoff", "asking the remote")
     def _check_folder_there(self, remote: Remote, cwd: str, there: str) -> None:
         present = folder_there(remote, cwd)  # a remote out of reach: the failure handler says
         self.post_message(RemoteFolderChecked(remote, cwd, there, present))

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 
-from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.search.search import SearchResult
 from pitui.core.catalog.search.threads import CatalogRow
 from pitui.core.errors import PituiError
@@ -34,28 +33,11 @@ def load_marks() -> Marks:
         return Marks()
 
 
-def search_with_marks(
-    catalog: Catalog,
-    query: str,
-    *,
-    cwd: str | None,
-    sort: str,
-    named_only: bool,
-    store: str,
-    cancelled: Callable[[], bool],
-    here: str,
-) -> SearchResult:
-    """`catalog.search` with pins and tags: tokens taken out, rows filtered, pinned first."""
+def search_with_marks(query: str, search: Callable[[str], SearchResult]) -> SearchResult:
+    """`search` (a catalog's, its options bound) with pins and tags: their tokens taken out
+    of the query it is asked, its rows filtered, pinned first."""
     mark_query = split_query(query)
-    result = catalog.search(
-        mark_query.text,
-        cwd=cwd,
-        sort=sort,
-        named_only=named_only,
-        store=store,
-        cancelled=cancelled,
-        here=here,
-    )
+    result = search(mark_query.text)
     marks = load_marks()
     rows = apply_marks(result.rows, marks, mark_query)
     result.rows = [_marked(row, marks) for row in rows]

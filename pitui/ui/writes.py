@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
 from textual.message import Message
 
 from pitui.core.catalog.scan import discovery
@@ -25,6 +24,7 @@ from pitui.core.live.open_by import holders_of
 from pitui.core.remotes.config import load_remotes
 from pitui.core.remotes.mirror import mirrored_remote
 from pitui.core.remotes.remote_run import write_there
+from pitui.ui.failures import thread_worker
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.widgets.session_preview import open_in
 
@@ -130,7 +130,7 @@ class WriteFlow(_App):
     def run_write(self, job: WriteJob, *, force: bool = False) -> None:
         self._write_in_thread(job, force)
 
-    @work(thread=True, group="write", exit_on_error=False, description="writing session")
+    @thread_worker("write", "writing session")
     def _write_in_thread(self, job: WriteJob, force: bool) -> None:
         action = job_action(job)
         if job.what in CHANGES_THE_FILE and not force:

@@ -175,7 +175,7 @@ def test_every_node_with_workers_reports_failures() -> None:
             if cls.__module__ != module.__name__ or not issubclass(cls, DOMNode):
                 continue
             source = inspect.getsource(cls)
-            if "run_worker(" in source or "@work(" in source:
+            if any(start in source for start in ("run_worker(", "@work(", "@thread_worker(")):
                 starters.append(cls)
                 assert issubclass(cls, ReportsFailures), cls
     assert len(starters) >= 4

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -21,7 +21,7 @@ from pitui.core.errors import PituiError
 from pitui.core.file_history.session_changes import ERROR, NO_RESULT
 from pitui.core.file_history.session_files import FileCall, FileUse, session_files
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.failures import ReportsFailures
+from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.message_parts import as_text
 
@@ -81,7 +81,7 @@ class FilesViewScreen(ReportsFailures, Screen[str | None]):
     def on_mount(self) -> None:
         self.read_files()
 
-    @work(thread=True, exclusive=True, group="files", exit_on_error=False, description="files")
+    @thread_worker("files", "files", exclusive=True)
     def read_files(self) -> None:
         try:
             files = session_files(str(self.path))

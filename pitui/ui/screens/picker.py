@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import getters, on, work
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -28,7 +29,7 @@ from pitui.core.live import hub
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_base import ListsSessions, PituiAppBase
 from pitui.ui.branch_actions import ask_tags, toggle_pin
-from pitui.ui.failures import ReportsFailures
+from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.folder_move import ask_move_folder
 from pitui.ui.marks import search_with_marks
 from pitui.ui.screens import picker_actions
@@ -162,13 +163,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
 
     # -- catalog -------------------------------------------------------------------------
 
-    @work(
-        thread=True,
-        exclusive=True,
-        group="scan",
-        exit_on_error=False,
-        description="indexing sessions",
-    )
+    @thread_worker("scan", "indexing sessions", exclusive=True)
     def _scan(self) -> None:
         if (catalog := self.app.catalog) is None:
             return
@@ -235,12 +230,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if self.scanned:
             self._look_for_secrets(delay=DEBOUNCE)
 
-    @work(
-        thread=True,
-        group="catalog-update",
-        exit_on_error=False,
-        description="updating the session list",
-    )
+    @thread_worker("catalog-update", "updating the session list")
     def _update_catalog(self, changed: list[Path], deleted: list[Path]) -> None:
         """Our own writes and trashes, indexed now (the watcher may be off)."""
         for path in deleted:
@@ -340,13 +330,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._changes_timer = None
         self.run_search()
 
-    @work(
-        thread=True,
-        exclusive=True,
-        group="search",
-        exit_on_error=False,
-        description="searching sessions",
-    )
+    @thread_worker("search", "searching sessions", exclusive=True)
     def _search(self, request: SearchRequest, asked: int) -> None:
         cwd = None if request.all_scope else self.app.config.cwd
         catalog = self.app.catalog  # answers from what is indexed so far, from any thread
@@ -354,9 +338,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             return
         worker = get_current_worker()
         try:
-            result = search_with_marks(  # pin: / tag:NAME, pinned first
-                catalog,
-                request.query,
+            search = partial(
+                catalog.search,
                 cwd=cwd,
                 sort=request.sort,
                 named_only=request.named_only,
@@ -364,6 +347,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
                 cancelled=lambda: worker.is_cancelled,
                 here=self.app.config.cwd,  # a relative file:PATH
             )
+            result = search_with_marks(request.query, search)  # pin: / tag:NAME, pinned first
         except SearchCancelled:
             return  # a newer question replaced it
         result.rows = with_secret_marks(result.rows, self.secret_paths)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, getters, on, work
+from textual import events, getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -31,7 +31,7 @@ from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
 from pitui.core.session.reader import NotASession
 from pitui.ui.app_base import PituiAppBase, ShowsSession
-from pitui.ui.failures import ReportsFailures
+from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.screens.files_view import FilesViewScreen
 from pitui.ui.screens.session_commands import SessionCommands
 from pitui.ui.screens.session_header import SessionHeader
@@ -157,7 +157,7 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
             self._retry_timer = self.set_interval(RETRY_EVERY, self._check_grown)
         self._check_grown()
 
-    @work(thread=True, group="grown", exclusive=True, exit_on_error=False, description="waiting")
+    @thread_worker("grown", "waiting", exclusive=True)
     def _check_grown(self) -> None:
         size = self._size_now()
         if size is None:
@@ -182,13 +182,7 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
             self._unsubscribe_store()
         self.app.live.close_session(self.path)
 
-    @work(
-        thread=True,
-        exclusive=True,
-        group="load",
-        exit_on_error=False,
-        description="reading the session",
-    )
+    @thread_worker("load", "reading the session", exclusive=True)
     def _load(self, filter: str) -> None:
         """Read the file and build the tree's rows (which read what they show of tool calls)."""
         if self.live is None and (tail := peek(self.path)):
@@ -259,7 +253,7 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
             event.stop()
             await tree.run_action(action)
 
-    @work(thread=True, group="holders", exclusive=True, exit_on_error=False, description="/proc")
+    @thread_worker("holders", "/proc", exclusive=True)
     def _look_for_holders(self) -> None:
         """Who else has the file open, for the header ("open in pi (pid N)")."""
         held = holders_of(self.path, exclude=os.getpid()) or []
@@ -349,13 +343,7 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
         if self.entry is not None and self.live is not None:
             self._build_context(self.entry.id)
 
-    @work(
-        thread=True,
-        exclusive=True,
-        group="context",
-        exit_on_error=False,
-        description="building the context",
-    )
+    @thread_worker("context", "building the context", exclusive=True)
     def _build_context(self, entry_id: str) -> None:
         live = self.live
         assert live is not None

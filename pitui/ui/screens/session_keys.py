@@ -9,133 +9,86 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
+
+def _key(
+    keys: str, action: str, description: str, tooltip: str, *, name: str = "", show: bool = False
+) -> Binding:
+    """A session key with the id `session.NAME` (NAME: the action's, unless given), in the
+    footer only when `show`."""
+    name = name or action
+    return Binding(keys, action, description, id=f"session.{name}", show=show, tooltip=tooltip)
+
+
 SESSION_BINDINGS: list[BindingType] = [
-    Binding(
-        "alt+t",
-        "toggle_pane('tree')",
-        "Tree",
-        id="session.tree",
-        show=False,
-        tooltip="Show or hide the entry tree",
-    ),
-    Binding(
+    _key("alt+t", "toggle_pane('tree')", "Tree", "Show or hide the entry tree", name="tree"),
+    _key(
         "alt+m",
         "toggle_pane('message')",
         "Message",
-        id="session.message",
-        tooltip="Show or hide the message pane",
+        "Show or hide the message pane",
+        name="message",
+        show=True,
     ),
-    Binding(
+    _key(
         "alt+x",
         "toggle_pane('context')",
         "Context",
-        id="session.context",
-        tooltip="Show or hide the context preview",
+        "Show or hide the context preview",
+        name="context",
+        show=True,
     ),
-    Binding(
+    _key(
         "shift+left",
         "resize_tree(-1)",
         "Narrower tree",
-        id="session.tree_narrower",
-        show=False,
-        tooltip="Give the tree less of the width",
+        "Give the tree less of the width",
+        name="tree_narrower",
     ),
-    Binding(
+    _key(
         "shift+right",
         "resize_tree(1)",
         "Wider tree",
-        id="session.tree_wider",
-        show=False,
-        tooltip="Give the tree more of the width",
+        "Give the tree more of the width",
+        name="tree_wider",
     ),
-    Binding(
-        "alt+z",
-        "maximise",
-        "Zoom",
-        id="session.zoom",
-        show=False,
-        tooltip="Maximise the focused pane (again: restore)",
-    ),
-    Binding(
-        "L,shift+l",
-        "label",
-        "Label",
-        id="session.label",
-        show=False,
-        tooltip="Set or clear the label of the highlighted entry",
-    ),
-    Binding(
-        "ctrl+r", "rename", "Name", id="session.rename", show=False, tooltip="Name the session"
-    ),
-    Binding(
-        "delete",
-        "trash",
-        "Trash",
-        id="session.trash",
-        show=False,
-        tooltip="Move the session to the trash",
-    ),
-    Binding(
-        "ctrl+x",
-        "copy",
-        "Copy",
-        id="session.copy",
-        show=False,
-        tooltip="Copy the highlighted entry's text",
-    ),
-    Binding(
+    _key("alt+z", "maximise", "Zoom", "Maximise the focused pane (again: restore)", name="zoom"),
+    _key("L,shift+l", "label", "Label", "Set or clear the label of the highlighted entry"),
+    _key("ctrl+r", "rename", "Name", "Name the session"),
+    _key("delete", "trash", "Trash", "Move the session to the trash"),
+    _key("ctrl+x", "copy", "Copy", "Copy the highlighted entry's text"),
+    _key(
         "alt+e",
         "export",
         "Export",
-        id="session.export",
-        tooltip="Export the highlighted entry's branch (Markdown, HTML, jsonl)",
+        "Export the highlighted entry's branch (Markdown, HTML, jsonl)",
+        show=True,
     ),
-    Binding(
-        "alt+y",
-        "copy_markdown",
-        "Copy Markdown",
-        id="session.copy_markdown",
-        show=False,
-        tooltip="Copy the highlighted entry as Markdown",
-    ),
-    Binding(
-        "ctrl+e",
-        "resume",
-        "Resume",
-        id="session.resume",
-        show=False,
-        tooltip="Hand off to pi --session",
-    ),
-    Binding(  # not Alt+F: terminals send it as ESC f, which Textual reads as Ctrl+Right
+    _key("alt+y", "copy_markdown", "Copy Markdown", "Copy the highlighted entry as Markdown"),
+    _key("ctrl+e", "resume", "Resume", "Hand off to pi --session"),
+    # not Alt+F: terminals send it as ESC f, which Textual reads as Ctrl+Right
+    _key(
         "alt+n",
         "fork_entry",
         "Fork",
-        id="session.fork_entry",
-        show=False,
-        tooltip="Fork: a new session ending at the highlighted entry, after asking",
+        "Fork: a new session ending at the highlighted entry, after asking",
     ),
-    Binding(
+    _key(
         "alt+c",
         "context_edit",
         "Edit context",
-        id="session.context_edit",
-        show=False,
-        tooltip="Omit, replace or restore the message in the model's future context",
+        "Omit, replace or restore the message in the model's future context",
     ),
-    Binding(  # not Alt+B: terminals send it as ESC b, which Textual reads as Ctrl+Left
-        "alt+s",
-        "sizes",
-        "Sizes",
-        id="session.sizes",
-        show=False,
-        tooltip="What makes this session large: bytes by kind, largest entries",
+    # not Alt+B: terminals send it as ESC b, which Textual reads as Ctrl+Left
+    _key(
+        "alt+s", "sizes", "Sizes", "What makes this session large: bytes by kind, largest entries"
     ),
-    Binding(  # not Alt+F: terminals send it as ESC f, which Textual reads as Ctrl+Right
+    # not Alt+F (as Fork); in the footer where it fits (the first key it drops)
+    _key(
         "alt+w",
         "files",
         "Files",
-        id="session.files",  # in the footer where it fits (the first key it drops)
-        tooltip="The files this session read, wrote or edited; Enter shows their calls",
+        "The files this session read, wrote or edited; Enter shows their calls",
+        show=True,
     ),
-    Binding("escape", "back", "Back", id="session.back", tooltip="Back to the picker"),
+    _key("escape", "back", "Back", "Back to the picker", show=True),
 ]

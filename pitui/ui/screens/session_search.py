@@ -5,14 +5,13 @@ matches the tree marks among every row."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.failures import ReportsFailures
+from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.worker_messages import TreeSearched
 
@@ -48,13 +47,7 @@ class TreeSearchBar(ReportsFailures, Horizontal):
         self.display = bool(text)
         self._search(text)
 
-    @work(
-        thread=True,
-        exclusive=True,
-        group="tree-search",
-        exit_on_error=False,
-        description="searching the tree",
-    )
+    @thread_worker("tree-search", "searching the tree", exclusive=True)
     def _search(self, text: str) -> None:
         """Off the UI thread: the first search of a large session reads every row's text
         (once: a search typed meanwhile waits for it, and one typed after it skips it)."""

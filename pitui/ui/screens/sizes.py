@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -20,7 +20,7 @@ from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.sizes import EntrySize, SessionSize, session_size
 from pitui.ui.display_text import human_size
-from pitui.ui.failures import ReportsFailures
+from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.widgets.fitting_footer import FittingFooter
 
 TOP = 20  # largest entries listed
@@ -77,7 +77,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
     def on_mount(self) -> None:
         self.measure()
 
-    @work(thread=True, exclusive=True, group="sizes", exit_on_error=False, description="sizes")
+    @thread_worker("sizes", "sizes", exclusive=True)
     def measure(self) -> None:
         try:
             sizes = session_size(str(self.path), TOP)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, getters, work
+from textual import events, getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -23,7 +23,7 @@ from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.groups import GROUPINGS, Group, Stats, summarize
 from pitui.core.usage.load import load_usage
 from pitui.ui.app_base import PituiAppBase
-from pitui.ui.failures import ReportsFailures
+from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.usage_table import UsageTable
 
@@ -109,7 +109,7 @@ class StatsScreen(ReportsFailures, Screen[None]):
         self.by = GROUPINGS[(GROUPINGS.index(self.by) + 1) % len(GROUPINGS)]
         self.compute()
 
-    @work(thread=True, exclusive=True, group="stats", exit_on_error=False, description="usage")
+    @thread_worker("stats", "usage", exclusive=True)
     def compute(self) -> None:
         usage = load_usage(self.paths, folder=self.cache_folder, no_cache=self.cache_folder is None)
         infos, rows, lineage = usage.infos, usage.rows, usage.lineage

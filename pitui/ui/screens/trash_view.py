@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -19,7 +18,7 @@ from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_base import ListsSessions
 from pitui.ui.display_text import human_size
-from pitui.ui.failures import ReportsFailures
+from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.widgets.fitting_footer import FittingFooter
 
 
@@ -74,7 +73,7 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
     def action_close(self) -> None:
         self.app.pop_screen()
 
-    @work(thread=True, exclusive=True, group="trash", exit_on_error=False, description="trash")
+    @thread_worker("trash", "trash", exclusive=True)
     def load(self) -> None:
         try:
             self.post_message(TrashListed(list_trashed(near=self.sessions_root), None))
@@ -104,7 +103,7 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         if 0 <= table.cursor_row < len(self.items):
             self.restore_item(self.items[table.cursor_row])
 
-    @work(thread=True, group="trash-restore", exit_on_error=False, description="restore")
+    @thread_worker("trash-restore", "restore")
     def restore_item(self, item: Trashed) -> None:
         try:
             restore(item)

@@ -9,7 +9,6 @@ from pathlib import Path
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -27,7 +26,7 @@ from pitui.core.session.followed import FollowedSession
 from pitui.core.session.reader import NotASession
 from pitui.core.session.session import Session
 from pitui.ui.display_text import cost, count, stamp, tilde
-from pitui.ui.failures import ReportsFailures
+from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.marks import MarkedRow
 from pitui.ui.worker_messages import PreviewReady
 
@@ -139,13 +138,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         if summary is not None:
             self._load_exchanges(Path(summary.path), self.search_text, summary.cwd)
 
-    @work(
-        thread=True,
-        exclusive=True,
-        group="preview",
-        exit_on_error=False,
-        description="reading the preview",
-    )
+    @thread_worker("preview", "reading the preview", exclusive=True)
     def _load_exchanges(self, path: Path, query: str, cwd: str = "") -> None:
         matches: tuple[list[EntryHit], int] = ([], 0)
         try:
