@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ def _tree_parts(catalog: Catalog, path: Path) -> list[list[str]]:
         "ORDER BY p.rowid",
         (str(path),),
     )
-    return [json.loads(ids) for (ids,) in found]
+    return [json.loads(zlib.decompress(ids)) for (ids,) in found]  # stored compressed
 
 
 def test_a_growing_session_is_resumed_without_reading_its_parents_back(
