@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import io
 import json
-import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.index.index import parents_of, stored_parents
 from pitui.core.catalog.scan import lines
 from pitui.core.catalog.session_info.builder import SummaryBuilder
 
@@ -55,7 +55,7 @@ def _tree_parts(catalog: Catalog, path: Path) -> list[list[str]]:
         "ORDER BY p.rowid",
         (str(path),),
     )
-    return [json.loads(zlib.decompress(ids)) for (ids,) in found]  # stored compressed
+    return [parents_of(ids) for (ids,) in found]
 
 
 def test_a_growing_session_is_resumed_without_reading_its_parents_back(
@@ -136,3 +136,19 @@ def test_line_reader_asks_for_what_was_appended(tmp_path: Path) -> None:
     assert max(fh.asked) <= len(first) + 1 < lines.CHUNK
     assert len(got) == 21 and reader.tail == b"{}"
     assert reader.offset == len(before + first) + len(_entry("more", None))
+
+
+@pytest.mark.parametrize(
+    ("parents", "packed"),
+    [
+        (["393e4305", "a627c557", "00000000"], True),  # Pi's ids: 4 bytes each
+        (["393e4305", "A627C557"], False),  # not as Pi writes them: JSON
+        (["6f1c0e3a-9a4b-4d36-8d0e-2f1b3c4d5e6f", "393e4305"], False),
+        (["393e430", "caf\u00e9cafe", 12, None], False),
+        ([], False),
+    ],
+)
+def test_stored_parents_read_back_as_written(parents: list[object], packed: bool) -> None:
+    stored = stored_parents(parents)
+    assert parents_of(stored) == parents
+    assert (len(stored) == 1 + 4 * len(parents)) is packed

@@ -15,7 +15,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
     tools, content='', detail=none, tokenize='{TOOL_TOKENIZER}')"""
 # 13: text_parts (a growing session's text by its parts); 14: tree_parts (its parents too);
 # 15: indexed texts end with INDEX_END (short words answered by the index)
-# 16: indexes from a text rowid and from a file id to the path; tree_parts compressed
+# 16: indexes from a text rowid and from a file id to the path; Pi's ids packed in tree_parts
 SCHEMA_VERSION = "pitui-catalog-16"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
