@@ -26,6 +26,10 @@ Result = Update | Unreadable | None  # None: the file is gone
 T = TypeVar("T")
 R = TypeVar("R")
 CHUNK_FILES = 8
+# chunks of new files a worker has in hand: with 2 it ran dry while this process wrote a batch
+# to the index or read a chunk itself (the worker busy 62% of the time, 86% with 8; a cold
+# listing of 10,000 sessions 6.80 -> 6.39 s, medians of 4 alternated runs)
+FRESH_WINDOW = 8
 
 
 def _read_fresh(paths: list[str]) -> list[Result]:
@@ -58,7 +62,7 @@ class Workers:
         chunks = [fresh[i : i + CHUNK_FILES] for i in range(0, len(fresh), CHUNK_FILES)]
         paths: list[str] = []
         results: list[Result] = []
-        for chunk, found in self._shared(pool, _read_fresh, chunks, 2 * self._count):
+        for chunk, found in self._shared(pool, _read_fresh, chunks, FRESH_WINDOW * self._count):
             paths.extend(chunk)
             results.extend(found)
             if len(paths) >= batch:
