@@ -38,9 +38,13 @@ class SummaryBuilder(FastEntries):
 
     # -- persistence -------------------------------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
-        out = {key: getattr(self, key) for key in STATE_KEYS}
-        out["leaves"], out["parents"] = sorted(self.leaves), sorted(self.parents)
+    def state(self, *, with_parents: bool = True) -> dict[str, Any]:
+        """The state to resume from; `with_parents` False leaves the tree's parents out (the
+        index stores them apart, by parts, and a growing session's set is large)."""
+        out = {key: getattr(self, key) for key in STATE_KEYS if key != "parents"}
+        out["leaves"] = sorted(self.leaves)
+        if with_parents:
+            out["parents"] = sorted(self.parents)
         out["tokens"], out["cost"] = (
             lossless_json.js_number(self.tokens),
             lossless_json.js_number(self.cost),
