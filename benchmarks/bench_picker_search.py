@@ -8,8 +8,8 @@ Each query is typed into a picker that shows the whole list (pitui: `pitui --all
 `pi --resume`, then Tab to All), all of it in one `send-keys` (as a paste or a fast typist),
 after Ctrl+U cleared the box. pitui's answer is on screen when the status line counts the
 answer's rows ("N shown", N from `pitui list --all --json QUERY`) and the first row is the
-answer's first session; Pi's when its first row is that session. The screen is polled with
-`capture-pane` every 20 ms. Figures: the median and worst over the queries and repeats, and
+answer's first session; Pi's when its first row is that session. The screen is read each
+time the program writes (`bench_tui_launch.Launch`). Figures: the median and worst over the queries and repeats, and
 each query's best; the peak RSS of each app at the end.
 """
 
@@ -67,11 +67,7 @@ def typed(launch: tui.Launch, query: str, done: tui.Check) -> float:
     time.sleep(0.3)  # the empty query's answer (the whole list) is in
     launch.send("-l", query)
     sent = time.perf_counter()
-    while time.perf_counter() - sent < tui.TIMEOUT:
-        if done(launch.screen()):
-            return time.perf_counter() - sent
-        time.sleep(0.02)
-    raise SystemExit(f"timed out on {query!r}; the screen was:\n{launch.screen()}")
+    return launch.seen(done, sent) - sent
 
 
 def pitui_done(count: int, title: str) -> tui.Check:

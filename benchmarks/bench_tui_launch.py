@@ -1,5 +1,7 @@
 """The app as a user meets it: from launch to the screen showing the answer, pitui against
-Pi 1.6.0's own TUI, measured in tmux by polling the screen (`capture-pane`), in the same run.
+Pi 1.6.0's own TUI, measured in tmux, in the same run: the screen is read (`capture-pane`)
+through one control-mode client (`tmux -C`) each time the program writes to it, so an answer
+is seen within a millisecond or two of being drawn.
 
     python benchmarks/bench_tui_launch.py [--repeats 3] [--part picker|archive|session|enter|all]
                                           [--sessions 1000] [--pause 1.0] [--archived 900]
@@ -35,10 +37,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -56,8 +60,51 @@ TICK = os.sysconf("SC_CLK_TCK")
 Check = Callable[[str], bool]
 
 
+class ControlClient:
+    """One tmux control-mode client (`tmux -C attach`): commands answered without starting a
+    tmux process each (which on 2 cores competes with the program measured), and `written`
+    set whenever the pane writes."""
+
+    def __init__(self, tmux: list[str]) -> None:
+        self.process = subprocess.Popen([*tmux, "-C", "attach"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+        self.written = threading.Event()
+        self.replies: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        reply: list[str] | None = None
+        for raw in self.process.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if reply is not None:
+                if line.startswith(("%end ", "%error ")):
+                    self.replies.put("\n".join(reply))
+                    reply = None
+                else:
+                    reply.append(line)
+            elif line.startswith("%begin ") and line.endswith(" 1"):  # a reply to our command
+                reply = []
+            elif line.startswith("%output "):
+                self.written.set()
+        self.replies.put(None)
+
+    def run(self, command: str) -> str:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command.encode() + b"\n")
+        self.process.stdin.flush()
+        reply = self.replies.get(timeout=TIMEOUT)
+        if reply is None:
+            raise EOFError("the tmux server has ended")
+        return reply
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
 class Launch:
-    """One program in its own tmux server, polled until each named check holds."""
+    """One program in its own tmux server, its screen read until each named check holds."""
 
     count = 0
 
@@ -72,23 +119,28 @@ class Launch:
         pid = subprocess.run([*self.tmux, "list-panes", "-F", "#{pane_pid}"],
                              capture_output=True, text=True, check=True).stdout  # fmt: skip
         self.pid = int(pid.split()[0])
+        self.control = ControlClient(self.tmux)
 
     def screen(self) -> str:
-        return subprocess.run([*self.tmux, "capture-pane", "-p", "-J", "-S", "-200"],
-                              capture_output=True, text=True).stdout  # fmt: skip
+        return self.control.run("capture-pane -p -J -S -200")
 
     def send(self, *keys: str) -> None:
         subprocess.run([*self.tmux, "send-keys", *keys], check=True)
 
+    def seen(self, check: Check, since: float, timeout: float = TIMEOUT) -> float:
+        """The time (`perf_counter`) at which the screen first satisfies `check`: read again
+        as soon as the program writes (at least every 0.1 s)."""
+        while time.perf_counter() - since < timeout:
+            self.control.written.clear()
+            if check(self.screen()):
+                return time.perf_counter()
+            self.control.written.wait(0.1)
+        raise SystemExit(f"timed out; the screen was:\n{self.screen()}")
+
     def until(self, check: Check, timeout: float = TIMEOUT) -> dict[str, float]:
         """Seconds since launch, CPU seconds and peak RSS (MB) when `check` first holds."""
-        while time.perf_counter() - self.start < timeout:
-            text = self.screen()
-            if check(text):
-                seconds = time.perf_counter() - self.start
-                return {"s": seconds, **self.usage()}
-            time.sleep(0.02)
-        raise SystemExit(f"timed out; the screen was:\n{self.screen()}")
+        seconds = self.seen(check, self.start, timeout) - self.start
+        return {"s": seconds, **self.usage()}
 
     def usage(self) -> dict[str, float]:
         stat = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -105,6 +157,7 @@ class Launch:
             deadline = time.perf_counter() + 5
             while Path(f"/proc/{self.pid}").exists() and time.perf_counter() < deadline:
                 time.sleep(0.02)
+        self.control.close()
         subprocess.run([*self.tmux, "kill-server"], capture_output=True)
         sockets = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
         (sockets / self.server).unlink(missing_ok=True)  # kill-server leaves it behind
