@@ -114,6 +114,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         self.reading = False
         self._holders: list[Holder] = []  # other processes holding the file (Linux /proc)
         self.folder_missing = False  # the session's cwd is no folder now (the move is offered)
+        self._render_due = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-body")
@@ -134,7 +135,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
             self._exchanges, self._matches, self._holders = [], ([], 0), []
             self.folder_missing = False
         self.reading = summary is not None
-        self._render_body()
+        self._render_after_the_list()
         if summary is not None:
             self._load_exchanges(Path(summary.path), self.search_text, summary.cwd)
 
@@ -160,6 +161,18 @@ class SessionPreview(ReportsFailures, VerticalScroll):
             self.reading = False
             self._render_body()
             self.post_message(self.Loaded())
+
+    def _render_after_the_list(self) -> None:
+        """Draw the body in the frame after this one, so that the rows the preview follows
+        (a search's answer, a move of the cursor) are on screen first: the preview takes as
+        long to lay out and draw as the list (3-9 ms of a 12-23 ms frame at 10,000 sessions)."""
+        if not self._render_due:
+            self._render_due = True
+            self.call_after_refresh(self._render_now)
+
+    def _render_now(self) -> None:
+        self._render_due = False
+        self._render_body()
 
     def _render_body(self) -> None:
         body = self.query_one("#preview-body", Static)
