@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _BOUNDARY = set(" \t\n\v\f\r-_./:")  # /[\s\-_./:]/ for the characters that matter here
 _ALPHA_NUM = re.compile(r"^([a-z]+)([0-9]+)$")
@@ -49,6 +50,24 @@ def _match_query(query: str, text: str) -> tuple[bool, float]:
     if query == text:
         score -= 100
     return True, score
+
+
+def quick_miss(query: str) -> Callable[[str], bool]:
+    """A test that rules a text out at C speed: True when the text (lowercased) holds the
+    characters of `query` (lowercased) neither in order nor, for letters then digits or
+    digits then letters, swapped; `fuzzy_match(query, text)` is then (False, 0.0). Each
+    character is found as `str.find` finds it, the first after the last (no backtracking)."""
+    q = query.lower()
+    chains = [q]
+    found = _ALPHA_NUM.match(q) or _NUM_ALPHA.match(q)
+    if found is not None:
+        chains.append(found.group(2) + found.group(1))
+    pattern = re.compile("|".join(_in_order(chain) for chain in chains))
+    return lambda text: pattern.match(text) is None
+
+
+def _in_order(chain: str) -> str:
+    return "(?:" + "".join(f"[^{re.escape(ch)}]*+{re.escape(ch)}" for ch in chain) + ")"
 
 
 def fuzzy_match(query: str, text: str) -> tuple[bool, float]:

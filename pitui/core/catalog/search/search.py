@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pitui.core.catalog.search import MEASURES, SORTS
-from pitui.core.catalog.search.fuzzy import fuzzy_match
+from pitui.core.catalog.search.fuzzy import fuzzy_match, quick_miss
 from pitui.core.catalog.search.query import Query, Token, parse_query
 from pitui.core.catalog.search.regex_query import RegexTooSlow, TimedSearch
 from pitui.core.catalog.search.threads import CatalogRow, flat_rows, threaded_rows
@@ -95,6 +95,7 @@ class _Matcher:
         self._fuzzy_memo: dict[tuple[str, str], tuple[bool, float]] = {}  # cwds repeat a lot
         self._regex = TimedSearch(query.regex) if query.mode == "regex" else None
         self._values = {token: _value(token) for token in query.tokens}
+        self._fuzzy_misses = {token: quick_miss(token.value) for token in query.tokens}
 
     def _holding(self, value: str, among: list[SessionSummary]) -> set[str]:
         """The sessions of `among` whose conversation text holds `value` (a search form)."""
@@ -167,7 +168,9 @@ class _Matcher:
                 scores[i] = _tier(TIER_TEXT)
                 continue
             if not phrase:
-                fuzzy = [self._fuzzy_match(token.value, f) for f in (s.name or "", s.cwd)]
+                keys, misses = s.search_keys, self._fuzzy_misses[token]
+                texts = ((s.name or "", keys.name), (s.cwd, keys.cwd))
+                fuzzy = [self._fuzzy_match(token.value, f) for f, low in texts if not misses(low)]
                 found = [score for ok, score in fuzzy if ok]
                 if found:
                     scores[i] = _tier(TIER_FUZZY, min(found))
