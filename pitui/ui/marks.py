@@ -13,7 +13,7 @@ from pitui.core.userdata.arrange import apply_marks, split_query
 from pitui.core.userdata.store import Marks, UserData
 
 
-@dataclass(frozen=True)
+@dataclass
 class MarkedRow(CatalogRow):
     """A catalog row that knows its session's pin and tags (shown after the thread guide)."""
 

@@ -32,7 +32,7 @@ DEBOUNCE = 3.0  # seconds of quiet after a change before looking again (a sessio
 SAVE_EVERY = 5.0  # seconds: what a long first pass has read is kept if pitui quits meanwhile
 
 
-@dataclass(frozen=True)
+@dataclass
 class SecretRow(MarkedRow):
     """A row whose session holds credentials (`pitui secrets` lists them)."""
 

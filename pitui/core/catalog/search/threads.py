@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pitui.core.catalog.summary import SessionSummary
 
 
-@dataclass(frozen=True)
+@dataclass
 class CatalogRow:
     """One picker row. `ancestors_last[i]`: whether the ancestor at depth i+1 was a last child
     (draw "   " there, else "│  "); the row's own guide is "└─ " if `is_last_child` else "├─ "."""
