@@ -8,14 +8,7 @@ import argparse
 import os
 import sys
 
-from pitui.commands.support.file_scope import (
-    add_file_arguments,
-    history_of,
-    nothing_note,
-    prefix_width,
-    short_id,
-    when,
-)
+from pitui.commands.support import file_scope
 from pitui.commands.support.json_output import to_json
 from pitui.core.errors import PituiError
 from pitui.core.file_history.blame import BlamedLine, blame
@@ -25,21 +18,21 @@ UNEXPLAINED = "(no session wrote it)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_file_arguments(parser, "a file")
+    file_scope.add_file_arguments(parser, "a file")
 
 
 def run(args: argparse.Namespace) -> int:
     text = _read(args.file)
-    history = history_of(args, with_text=True)
+    history = file_scope.history_of(args, with_text=True)
     targets = history.targets
     changes = [c for c in history.changes if c.path in targets]
     if not changes:
-        raise PituiError(nothing_note(args))
+        raise PituiError(file_scope.nothing_note(args))
     lines = blame(changes, text)
     if args.json:
         sys.stdout.write(to_json([line.to_json() for line in lines]) + "\n")
     else:
-        width = prefix_width(line.change.session_id for line in lines if line.change)
+        width = file_scope.prefix_width(line.change.session_id for line in lines if line.change)
         sys.stdout.write("".join(render(line, width) + "\n" for line in lines))
     return 0
 
@@ -63,6 +56,7 @@ def render(line: BlamedLine, width: int = 8) -> str:
     if change is None:
         who = UNEXPLAINED.ljust(width + 20)
     else:
-        day = when(change.timestamp)[:10]
-        who = f"{short_id(change.session_id, width)} {short_id(change.entry_id)} {day:<10}"
+        session = file_scope.short_id(change.session_id, width)
+        entry = file_scope.short_id(change.entry_id)
+        who = f"{session} {entry} {file_scope.when(change.timestamp)[:10]:<10}"
     return f"{who} | {visible(line.text)}"

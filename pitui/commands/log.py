@@ -8,14 +8,7 @@ import argparse
 import os
 import sys
 
-from pitui.commands.support.file_scope import (
-    add_file_arguments,
-    history_of,
-    nothing_note,
-    prefix_width,
-    short_id,
-    when,
-)
+from pitui.commands.support import file_scope
 from pitui.commands.support.json_output import to_json
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.file_history.session_changes import ABANDONED, FileChange
@@ -26,22 +19,22 @@ LABEL_WIDTH = 60
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_file_arguments(parser, "a file, or a folder (everything under it)")
+    file_scope.add_file_arguments(parser, "a file, or a folder (everything under it)")
 
 
 def run(args: argparse.Namespace) -> int:
-    history = history_of(args, with_text=False)
+    history = file_scope.history_of(args, with_text=False)
     if args.json:
         sys.stdout.write(to_json([change_json(c) for c in history.changes]) + "\n")
     else:
         here = os.getcwd()
-        width = prefix_width(c.session_id for c in history.changes)
+        width = file_scope.prefix_width(c.session_id for c in history.changes)
         lines = [
             render(c, history.sessions.get(c.session_path), here, width) for c in history.changes
         ]
         sys.stdout.write("".join(line + "\n" for line in lines))
     if not history.changes:
-        print(f"pitui: {one_line(nothing_note(args))}", file=sys.stderr)
+        print(f"pitui: {one_line(file_scope.nothing_note(args))}", file=sys.stderr)
         return 1
     return 0
 
@@ -63,10 +56,10 @@ def render(change: FileChange, summary: SessionSummary | None, here: str, width:
             label = label[: LABEL_WIDTH - 1] + "…"
     counts = f"+{change.added} -{change.removed}"
     fields = [
-        f"{when(change.timestamp):<16}",
+        f"{file_scope.when(change.timestamp):<16}",
         f"{change.tool:<5}",
         f"{counts:>9}",
-        f"{short_id(change.session_id, width)} {one_line(change.entry_id)}",
+        f"{file_scope.short_id(change.session_id, width)} {one_line(change.entry_id)}",
         inert_path(file),
         label,
     ]
