@@ -47,3 +47,20 @@ async def test_double_and_triple_clicks_on_the_picker_and_the_session_keep_the_a
         assert isinstance(screen, SessionScreen)
         await click_each(pilot, SESSION_WIDGETS)
     assert app.return_code is None
+
+
+async def test_a_double_click_on_the_highlighted_session_opens_it_once(app_factory: Any) -> None:
+    """A click on the highlighted session opens it; the double-click's second click, sent to
+    the picker with it, opened it a second time, so the first Escape went back only to the
+    first copy. Escape now goes back to the picker at once, as the footer says."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        picker = app.screen  # the first row is highlighted
+        await pilot.click("#sessions", offset=(4, 1), times=2)
+        await settle(pilot)
+        assert isinstance(app.screen, SessionScreen)
+        assert app.screen_stack[-2] is picker  # opened once
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is picker

@@ -274,3 +274,20 @@ def test_a_session_file_names_itself_at_once_and_keys_typed_at_launch_reach_its_
         terminal.type("zsh startup")
         terminal.wait_to_show("zsh startup")
         terminal.quit()
+
+
+@pytest.mark.slow
+def test_escape_after_a_double_click_opened_a_session_goes_back(
+    agent: Path, tmp_path: Path
+) -> None:
+    """A click on the highlighted session opens it; the double-click's second click, read
+    with it, opened it a second time (so the first Escape went back to the first copy): now
+    it is opened once, and Escape goes back at once, as the footer says."""
+    with ended(Pty(prepare(agent, tmp_path, "warm"), size=SIZE)) as terminal:
+        terminal.wait_for(lambda: bool(highlighted_title(terminal)), 10, terminal.screen_text)
+        terminal.send(clicks(10, 5, 2))  # the first row, highlighted
+        terminal.wait_to_show("filter: default")  # the session screen's title line
+        time.sleep(0.6)  # past the double-click time
+        terminal.send(b"\x1b")
+        terminal.wait_to_show(" shown")
+        terminal.quit()

@@ -50,6 +50,7 @@ class CursorList(ScrollView, Generic[RowT]):
         super().__init__(name=name, id=id, classes=classes)
         self._rows: Sequence[RowT] = []
         self._posted: object = None  # what the last highlighted message was about
+        self._chain_selected = False  # a click of the current click chain selected its row
 
     @property
     def rows(self) -> Sequence[RowT]:
@@ -137,5 +138,10 @@ class CursorList(ScrollView, Generic[RowT]):
             return
         again = index == self.cursor_line or event.chain > 1
         self.move_to(index)
+        if event.chain == 1:
+            self._chain_selected = False
+        if self._chain_selected:
+            return  # a double-click whose first click selected (the row was highlighted)
         if self.CLICK_SELECTS == "always" or (self.CLICK_SELECTS == "again" and again):
+            self._chain_selected = True
             self.action_select()
