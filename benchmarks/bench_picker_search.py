@@ -28,8 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_tui_launch as tui
 import procs
 
-PI_LISTING_TIMEOUT = 600.0
-INDEXING_TIMEOUT = 600.0  # Pi's /resume lists 10,000 sessions in minutes on 2 cores
+PI_LISTING_TIMEOUT = 600.0  # Pi's /resume lists 10,000 sessions in minutes on 2 cores
 QUERIES = (
     "Task 9973",  # a session's name
     "cache_2472",  # a word in some sessions' text
@@ -71,12 +70,6 @@ def typed(launch: tui.Launch, query: str, done: tui.Check) -> float:
     return launch.seen(done, sent) - sent
 
 
-def indexed(text: str) -> bool:
-    """pitui's status line (the one counting the rows) no longer says it is indexing."""
-    status = next((line for line in text.splitlines() if " shown" in line), "")
-    return bool(status) and "indexing" not in status.lower()
-
-
 def pitui_done(count: int, title: str) -> tui.Check:
     def check(text: str) -> bool:
         if f" {count} shown" not in text:
@@ -107,10 +100,6 @@ def run_pitui(
     times: dict[str, list[float]] = {q: [] for q in queries}
     try:
         launch.until(tui.pitui_all(answers[""][0]))
-        # warm: a store first opened in the app after the CLI indexes its texts and tool
-        # output in the background first ("indexing for search" in the status line); a search
-        # typed meanwhile waits for the interpreter (up to 0.5-0.7 s at 1,000 sessions)
-        launch.until(indexed, INDEXING_TIMEOUT)
         for _ in range(repeats):
             for query in queries:
                 times[query].append(typed(launch, query, pitui_done(*answers[query])))
