@@ -22,6 +22,7 @@ import contextlib
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -61,6 +62,7 @@ __all__ = [
 
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
 KEPT_BUILDERS = 4  # files whose builder is kept to resume from (see `Index.builder`)
+YIELD_SECONDS = 0.001  # between two steps of the text pass: a search waiting gets the index
 
 
 def default_cache_dir() -> Path:
@@ -547,6 +549,7 @@ class Index:
             with self.lock, transaction(self.db):
                 if not index_text_step(self.db):
                     break
+            time.sleep(YIELD_SECONDS)  # else this thread takes the lock again before a waiter
             if progress:
                 progress(total - self.texts_pending_bytes(), total)
         if not stop.is_set():  # closing stays prompt
