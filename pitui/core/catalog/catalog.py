@@ -22,7 +22,6 @@ and trigrams, after).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterable
@@ -237,12 +236,7 @@ class Catalog:
             cancelled,
             files,
         )
-        # The index held for the whole search, which asks it several times: a background
-        # pass takes it again right after each step it writes (up to 0.2 s each), so a search
-        # asking between steps waited for several. A search indexing tool output itself
-        # waits for the background pass (which needs the index) instead.
-        with contextlib.nullcontext() if index_tools else self.index.lock:
-            result = run_search(sessions, query, sort, named_only, lookups)
+        result = run_search(sessions, query, sort, named_only, lookups)
         result.tools_pending = pending
         return result
 

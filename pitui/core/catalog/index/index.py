@@ -22,7 +22,6 @@ import contextlib
 import re
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -62,7 +61,6 @@ __all__ = [
 
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
 KEPT_BUILDERS = 4  # files whose builder is kept to resume from (see `Index.builder`)
-YIELD_SECONDS = 0.001  # between two steps of the text pass: a search waiting gets the index
 
 
 def default_cache_dir() -> Path:
@@ -549,7 +547,6 @@ class Index:
             with self.lock, transaction(self.db):
                 if not index_text_step(self.db):
                     break
-            time.sleep(YIELD_SECONDS)  # else this thread takes the lock again before a waiter
             if progress:
                 progress(total - self.texts_pending_bytes(), total)
         if not stop.is_set():  # closing stays prompt
