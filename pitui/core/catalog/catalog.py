@@ -236,7 +236,8 @@ class Catalog:
             cancelled,
             files,
         )
-        result = run_search(sessions, query, sort, named_only, lookups)
+        with self.index.searching():
+            result = run_search(sessions, query, sort, named_only, lookups)
         result.tools_pending = pending
         return result
 

@@ -375,3 +375,26 @@ def test_a_resumed_read_holds_none_of_the_stored_text(tmp_path: Path) -> None:
         loaded = catalog.index.builder(str(path))
         assert loaded is not None
         assert loaded[1].texts == [] and loaded[1].text_before == len("some words more words")
+
+
+def test_the_text_pass_writes_no_step_while_a_search_is_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass took the index again right after each step, before a search waiting for it
+    woke: a search asking between steps waited for the whole pass. Now no step is written
+    while a search is under way, and the pass goes on once it is over."""
+    monkeypatch.setattr(text_index, "STEP_BYTES", 1)  # a step a text
+    _settled(_store(tmp_path / "sessions"))
+    with Catalog(tmp_path / "sessions", cache_dir=tmp_path / "cache") as catalog:
+        catalog.scan(tools="later")
+        index = catalog.index
+        pending = index.texts_pending_bytes()
+        assert pending > 0
+        with index.searching():
+            passing = threading.Thread(target=index.index_texts, args=(threading.Event(),))
+            passing.start()
+            time.sleep(0.3)  # time for several steps, were any written
+            assert index.texts_pending_bytes() == pending
+        passing.join(10)
+        assert not passing.is_alive()
+        assert not index.texts_left()

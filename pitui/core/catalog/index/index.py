@@ -61,6 +61,7 @@ __all__ = [
 
 GARBAGE_MIN = 64 * 1024 * 1024  # dead tool-index bytes tolerated before a rebuild
 KEPT_BUILDERS = 4  # files whose builder is kept to resume from (see `Index.builder`)
+SEARCH_WAIT_MAX = 5.0  # seconds the text pass waits for searches before its next step
 
 
 def default_cache_dir() -> Path:
@@ -104,6 +105,8 @@ class Index:
     def __init__(self, cache_dir: Path | None) -> None:
         self.file = IndexFile(None if cache_dir is None else cache_dir / DB_NAME)
         self.lock = threading.RLock()
+        self._searches = 0  # searches under way: the text pass waits for them between steps
+        self._searches_done = threading.Condition()
         self.db = self.file.open()
         # the builders of the files last written here, by path, to resume from while their
         # rows are as written (a session being written: neither its state nor its parents
@@ -544,6 +547,7 @@ class Index:
         `progress(done, total)` in bytes of text."""
         total = self.texts_pending_bytes() if progress else 0
         while not stop.is_set():
+            self._after_searches()
             with self.lock, transaction(self.db):
                 if not index_text_step(self.db):
                     break
@@ -551,6 +555,24 @@ class Index:
                 progress(total - self.texts_pending_bytes(), total)
         if not stop.is_set():  # closing stays prompt
             self.give_back_free_pages()
+
+    @contextlib.contextmanager
+    def searching(self) -> Iterator[None]:
+        """A search under way: the text pass writes no step meanwhile. A search asks the
+        index several times, and the pass took the index again right after each step (up to
+        0.2 s) before a waiting search woke: one search waited for the whole pass."""
+        with self._searches_done:
+            self._searches += 1
+        try:
+            yield
+        finally:
+            with self._searches_done:
+                self._searches -= 1
+                self._searches_done.notify_all()
+
+    def _after_searches(self) -> None:
+        with self._searches_done:
+            self._searches_done.wait_for(lambda: self._searches == 0, timeout=SEARCH_WAIT_MAX)
 
     def give_back_free_pages(self) -> None:
         """Shrink the file when indexing left many pages free."""
