@@ -111,13 +111,17 @@ def _civil_from_days(days: int) -> tuple[int, int, int]:
 def _utc_text(ms: int | float, time_separator: str, seconds: bool) -> str:
     """UTC date and time of any JavaScript time, with JavaScript's expanded years."""
     days, rest = divmod(int(ms), _MS_PER_DAY)
-    year, month, day = _civil_from_days(days)
-    sign = "" if 0 <= year <= 9999 else "-" if year < 0 else "+"
-    year_text = f"{sign}{abs(year):0{6 if sign else 4}d}"
     minutes, millis = divmod(rest, 60_000)
     hour, minute = divmod(minutes, 60)
-    text = f"{year_text}-{month:02d}-{day:02d}{time_separator}{hour:02d}:{minute:02d}"
+    text = f"{_date_text(days)}{time_separator}{hour:02d}:{minute:02d}"
     return text + f":{millis // 1000:02d}.{millis % 1000:03d}" if seconds else text
+
+
+@lru_cache(maxsize=4096)  # a listing's sessions share their days
+def _date_text(days: int) -> str:
+    year, month, day = _civil_from_days(days)
+    sign = "" if 0 <= year <= 9999 else "-" if year < 0 else "+"
+    return f"{sign}{abs(year):0{6 if sign else 4}d}-{month:02d}-{day:02d}"
 
 
 def sort_key(value: Any) -> float:
