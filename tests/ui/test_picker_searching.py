@@ -94,3 +94,27 @@ async def test_the_status_says_while_the_text_is_indexed_for_search(
         assert not release.is_set() and "indexing for search" in status(picker)
         release.set()
         await wait_for(pilot, lambda: "indexing for search" not in status(picker), "the pass's end")
+
+
+async def test_an_answer_searched_before_the_tool_output_was_indexed_is_searched_again(
+    app_factory: Any, monkeypatch
+) -> None:
+    """A word only a tool's output holds (`cumtime`, in a profile one session ran) finds
+    nothing while the pass that indexes tool output is held; once it ends, the picker searches
+    again, so the list is not left with an answer the status line no longer says is partial."""
+    release = threading.Event()
+    real = Index.index_texts
+
+    def held(index: Index, stop: threading.Event, progress: Any = None) -> None:
+        release.wait(30)  # set by the test (30 s: never a thread left behind)
+        real(index, stop, progress)
+
+    monkeypatch.setattr(Index, "index_texts", held)  # the tool output is indexed after it
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        picker = pilot.app.screen
+        await started(pilot)
+        await pilot.press(*"cumtime")
+        await wait_for(pilot, lambda: " 0 shown" in status(picker), "the partial answer")
+        release.set()
+        await wait_for(pilot, lambda: " 1 shown" in status(picker), "the answer searched again")
+        assert picker.rows[0].summary.name == "Speed up product search"

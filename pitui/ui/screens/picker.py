@@ -91,6 +91,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self.known_count = 0  # sessions in the index, counted when an answer is empty
         self.rows: list[CatalogRow] = []  # the catalog rows listed (the answer on screen)
         self.search_error: str | None = None  # why the query could not be read (a bad re:)
+        self._tools_pending = False  # the answer shown was searched before all tool output was
         self._search_timer: Timer | None = None
         self._searching_timer: Timer | None = None
         self._changes_timer: Timer | None = None  # a search after sessions changed, coming
@@ -189,6 +190,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         done = message.done >= message.total
         self.search_indexing = None if done else (message.done, message.total)
         self._update_status()
+        if done and self._tools_pending:
+            self.run_search()  # what only the tool output matches was missing from the answer
 
     def on_catalog_scanned(self, message: CatalogScanned) -> None:
         self.scanned = True
@@ -391,6 +394,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._answered_ask = max(self._answered_ask, message.asked)
         self._answered()
         self.search_error = result.error
+        self._tools_pending = result.tools_pending
         new_question, self._shown = request != self._shown, request
         if result.error and not result.rows:
             self._update_status()
