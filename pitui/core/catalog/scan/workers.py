@@ -8,7 +8,9 @@ level behind `if __name__ == "__main__":` (the workers import the main module).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
@@ -142,7 +144,8 @@ class Workers:
             method = "forkserver" if "forkserver" in methods else "spawn"
             try:
                 context = multiprocessing.get_context(method)
-                self._pool = ProcessPoolExecutor(workers, mp_context=context)
+                with _stderr_with_a_descriptor():
+                    self._pool = ProcessPoolExecutor(workers, mp_context=context)
                 self._count = workers
             except Exception:
                 self._failed = True
@@ -169,6 +172,26 @@ class Workers:
         window = 4 * self._count  # bounds the tool text held at once
         for chunk, found in self._shared(pool, _read_tools_many, chunks, window):
             yield from zip(chunk, found, strict=True)
+
+
+@contextlib.contextmanager
+def _stderr_with_a_descriptor() -> Iterator[None]:
+    """The process's own stderr meanwhile, where the current one has no descriptor: the pool
+    hands `sys.stderr`'s to the resource tracker it starts, and the app's (Textual captures
+    it) says -1, which failed the start, so that the app read a cold store on one core
+    (10,000 sessions: 19 s to the whole list against the command's 6)."""
+    try:
+        usable = sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        yield
+        return
+    captured, sys.stderr = sys.stderr, sys.__stderr__
+    try:
+        yield
+    finally:
+        sys.stderr = captured
 
 
 def _broken(error: BaseException) -> bool:
