@@ -81,6 +81,7 @@ def print_listing(args: argparse.Namespace, cache: AnswerCache | None) -> int:
             no_cache=args.no_cache,
             store=default,
             progress=progress,
+            stats=None if depends is None else depends.stats,  # taken once for both
         )
     for problem in problems:
         print(f"pitui: {problem}", file=sys.stderr)

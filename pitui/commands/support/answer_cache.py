@@ -81,8 +81,9 @@ def _entry_type(entry: os.DirEntry[str]) -> str:
         return "?"
 
 
-def _sessions_text(path: str) -> str:
-    """A folder's `.jsonl` files (as `discovery.jsonl_files` lists them) with their stats."""
+def _sessions_text(path: str, stats: dict[str, os.stat_result] | None = None) -> str:
+    """A folder's `.jsonl` files (as `discovery.jsonl_files` lists them) with their stats
+    (added to `stats` by path, for the command to use instead of taking them again)."""
     try:
         names = [name for name in os.listdir(path) if name.endswith(".jsonl")]
     except OSError as error:
@@ -93,6 +94,8 @@ def _sessions_text(path: str) -> str:
         found = [(name, stat(prefix + name)) for name in names]
     except OSError:  # rare: one by one, each error kept
         return repr([(name, _stat_text(prefix + name)) for name in names])
+    if stats is not None:
+        stats.update((prefix + name, st) for name, st in found)
     return repr(
         [(n, s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_ino, s.st_mode) for n, s in found]
     )
@@ -120,6 +123,7 @@ class Dependencies:
 
     def __init__(self) -> None:
         self.items: list[tuple[Kind, str, str]] = []  # (kind, path, measure)
+        self.stats: dict[str, os.stat_result] = {}  # the session files' stats, by path
 
     def file(self, path: str) -> None:
         self.items.append((Kind.FILE, path, _stat_text(path)))
@@ -130,7 +134,7 @@ class Dependencies:
 
     def sessions(self, path: str) -> None:
         """A folder's `.jsonl` files and the stat of each (a missing folder has none)."""
-        self.items.append((Kind.SESSIONS, path, _sessions_text(path)))
+        self.items.append((Kind.SESSIONS, path, _sessions_text(path, self.stats)))
 
     def holders(self, path: str, found: OpenSessions | None) -> None:
         """The processes (other than this one) that held sessions under the folder open, as

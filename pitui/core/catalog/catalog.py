@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from pitui.core.catalog.index.index import Index, default_cache_dir
@@ -111,6 +111,7 @@ class Catalog:
         *,
         tools: ToolsMode = "auto",
         tools_progress: Progress | None = None,
+        stats: Mapping[str, os.stat_result] | None = None,
     ) -> ScanReport:
         """Bring the index up to date with every file in scope.
 
@@ -119,10 +120,13 @@ class Catalog:
         per `tools`: "now" (before returning), "background" (a thread; `tools_progress(done,
         total)` counts bytes, called from that thread), "later" (call `index_tools`); "auto"
         is "background" when `progress` or `on_batch` is given (an interactive caller), else
-        "now".
+        "now". `stats`: the files' stats, by path, as the caller took them a moment ago (the
+        scan takes only the others').
         """
         batch_done = None if on_batch is None else lambda: on_batch(self.sessions())
-        return self._scan.scan(progress, batch_done, tools=tools, tools_progress=tools_progress)
+        return self._scan.scan(
+            progress, batch_done, tools=tools, tools_progress=tools_progress, stats=stats
+        )
 
     def update_paths(self, paths: Iterable[Path]) -> list[Path]:
         """Re-index just these files (new/grown/replaced/deleted); returns those that changed.

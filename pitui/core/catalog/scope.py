@@ -107,10 +107,8 @@ class Scope:
             found_rows, found_summaries = index.rows_and_summaries(prefix)
             rows.update(found_rows)
             summaries.update(found_summaries)
-        return (
-            {p: r for p, r in rows.items() if self.holds(p)},
-            {p: self.placed(s) for p, s in summaries.items() if self.holds(p)},
-        )
+        rows = {p: r for p, r in rows.items() if self.holds(p)}
+        return rows, {p: self.placed(s) for p, s in summaries.items() if p in rows}
 
     def listing(self) -> discovery.Listing:
         """The `.jsonl` files in scope now (and the folders that could not be read)."""

@@ -142,19 +142,19 @@ class SessionSummary:
 
     def to_json(self) -> dict[str, Any]:
         """Pi's keys first, then pitui's extra summary fields."""
-        out = self.pi_json()
-        out.update(
-            entryCount=self.entry_count,
-            branchCount=self.branch_count,
-            labels=list(self.labels),
-            models=list(self.models),
-            totalTokens=js_json_number(self.total_tokens),
-            totalCost=js_json_number(self.total_cost),
-            malformedLines=self.malformed_lines,
-            writingInProgress=self.writing_in_progress,
-            newerFormat=self.newer_format,
-            store=self.store,
-        )
+        out = {
+            **self.pi_json(),
+            "entryCount": self.entry_count,
+            "branchCount": self.branch_count,
+            "labels": list(self.labels),
+            "models": list(self.models),
+            "totalTokens": js_json_number(self.total_tokens),
+            "totalCost": js_json_number(self.total_cost),
+            "malformedLines": self.malformed_lines,
+            "writingInProgress": self.writing_in_progress,
+            "newerFormat": self.newer_format,
+            "store": self.store,
+        }
         if self.remote_path is not None:
             out["remotePath"] = self.remote_path
         return out

@@ -6,6 +6,7 @@ caller to say before its answer."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pitui.core.catalog.catalog import CatalogRow, ScanReport, SearchResult
@@ -33,13 +34,15 @@ def list_sessions(
     store: str = "local",
     progress: Progress | None = None,
     catalogs: KeptCatalogs | None = None,
+    stats: Mapping[str, os.stat_result] | None = None,
 ) -> tuple[SearchResult, Marks, list[str]]:
     """The sessions a query finds, this folder's or `every` one (`pitui list`'s answer),
     the pins and tags, and the problems met (one line each, to say before the listing).
     `store`: "archive" (or `archived`), a remote's name, or "all" (as `in:archive`,
     `host:NAME`, `in:all`, which a query may say itself); `progress(done, total)`: the
     scan's, in files, then the search's reading of tool output, in sessions; `catalogs`: a
-    long-lived caller's open catalogs (else one is opened for this answer)."""
+    long-lived caller's open catalogs (else one is opened for this answer); `stats`: the
+    session files' stats as the caller took them (see `Catalog.scan`)."""
     cwd = os.getcwd()
     mark_query = split_query(query)  # pin: and tag:NAME are pitui's, not the catalog's
     refuse_bad_query(mark_query.text)
@@ -49,7 +52,7 @@ def list_sessions(
     with catalog_for(catalogs, store, session_dir, no_cache, problems) as catalog:
         # never waits for the tool-output and trigram indexes: a search indexes the tool
         # output of the sessions nothing else matched (the app's background pass, the rest)
-        report = catalog.scan(progress, tools="later")
+        report = catalog.scan(progress, tools="later", stats=stats)
         notice = catalog.index.notice
         result = catalog.search(
             mark_query.text,

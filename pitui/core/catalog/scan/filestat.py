@@ -48,14 +48,18 @@ def not_regular(mode: int) -> str | None:
     return f"not a regular file ({kind})"
 
 
-def stat_of(path: str) -> FileStat | Unreadable | None:
-    """The file's stat (symlinks followed, as Pi does), None if gone, or why it is not read."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        return Unreadable(path, error.strerror or str(error))
+def stat_of(path: str, taken: os.stat_result | None = None) -> FileStat | Unreadable | None:
+    """The file's stat (symlinks followed, as Pi does), None if gone, or why it is not read;
+    `taken`: its stat as the caller took it a moment ago, used instead of a new one."""
+    if taken is not None:
+        st = taken
+    else:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            return Unreadable(path, error.strerror or str(error))
     reason = not_regular(st.st_mode)
     if reason is not None:
         return Unreadable(path, reason, skipped=True)

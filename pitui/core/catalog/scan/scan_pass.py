@@ -8,9 +8,10 @@ memory (`KnownSessions`); the tool output is then left to the second pass (`Tool
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -72,15 +73,16 @@ class ScanPass:
         *,
         tools: ToolsMode = "auto",
         tools_progress: Progress | None = None,
+        stats: Mapping[str, os.stat_result] | None = None,
     ) -> ScanReport:
         """Bring the index up to date with every file in scope (see `Catalog.scan`)."""
         with self._passes:
             try:
-                report = self._scan(progress, batch_done)
+                report = self._scan(progress, batch_done, stats or {})
             except sqlite3.DatabaseError as error:
                 self._index.reset(error)
                 self._known.unload()
-                report = self._scan(progress, batch_done)
+                report = self._scan(progress, batch_done, stats or {})
             if tools == "auto":
                 interactive = progress is not None or batch_done is not None
                 tools = "background" if interactive else "now"
@@ -92,7 +94,12 @@ class ScanPass:
                 self._workers.shutdown()
             return report
 
-    def _scan(self, progress: Progress | None, batch_done: BatchDone | None) -> ScanReport:
+    def _scan(
+        self,
+        progress: Progress | None,
+        batch_done: BatchDone | None,
+        stats: Mapping[str, os.stat_result],
+    ) -> ScanReport:
         listing = self._scope.listing()
         summaries = None
         if self._known.loaded:
@@ -103,7 +110,7 @@ class ScanPass:
         stale: list[str] = []
         problems: dict[str, Unreadable] = {}
         for path in listing.files:
-            st = stat_of(path)
+            st = stat_of(path, stats.get(path))
             if isinstance(st, Unreadable):
                 problems[path] = st
                 continue
