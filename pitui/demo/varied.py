@@ -114,28 +114,37 @@ def _varied_branches(b: SessionBuilder, fork_point: str) -> None:
     turn(b, tools=0, thinking=False)
 
 
+# The compactions, in order: the role of the message each keeps from (None: it keeps none, as
+# Pi's retain-none compaction), the tools of the turn between that message and it, its summary
+# and tokens before, and what else it carries (Pi's file lists, a system message).
+_COMPACTIONS: tuple[tuple[str | None, int, str, int, Entry], ...] = (
+    (
+        "user",
+        2,
+        "## Goal\nFix the layout and the checkout flow.\n\n## Progress\n- Layout fixed\n",
+        48_211,
+        {"details": {"readFiles": ["src/app.py"], "modifiedFiles": ["src/app.py"]}},
+    ),
+    (None, 0, "## Goal\nCheckout flow.\n\n## Done\nEverything so far.", 61_004, {}),
+    (
+        "assistant",
+        1,
+        "## Goal\nShip the checkout fix.\n\n## Next\nWrite the changelog.",
+        73_520,
+        {"system_message": SYSTEM_MESSAGE},
+    ),
+)
+
+
 def _varied_compactions(b: SessionBuilder) -> None:
     turn(b, tools=1)
-    kept = b.find_on_path("user")[-1]
-    turn(b, tools=2)
-    b.compaction(
-        "## Goal\nFix the layout and the checkout flow.\n\n## Progress\n- Layout fixed\n",
-        kept,
-        48_211,
-        details={"readFiles": ["src/app.py"], "modifiedFiles": ["src/app.py"]},
-    )
-    turn(b, tools=1)
-    b.compaction("## Goal\nCheckout flow.\n\n## Done\nEverything so far.", None, 61_004)
-    turn(b, tools=1)
-    kept = b.find_on_path("assistant")[-1]
-    turn(b, tools=1)
-    b.compaction(
-        "## Goal\nShip the checkout fix.\n\n## Next\nWrite the changelog.",
-        kept,
-        73_520,
-        system_message=SYSTEM_MESSAGE,
-    )
-    turn(b, tools=1)
+    for keep_from, tools, summary, tokens_before, extra in _COMPACTIONS:
+        kept = None
+        if keep_from is not None:
+            kept = b.find_on_path(keep_from)[-1]
+            turn(b, tools=tools)
+        b.compaction(summary, kept, tokens_before, **extra)
+        turn(b, tools=1)
 
 
 def _varied_misc(b: SessionBuilder, name: str | None) -> None:
