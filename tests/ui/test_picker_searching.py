@@ -112,7 +112,8 @@ async def test_an_answer_searched_before_the_tool_output_was_indexed_is_searched
     monkeypatch.setattr(Index, "index_texts", held)  # the tool output is indexed after it
     async with app_factory().run_test(size=(160, 40)) as pilot:
         picker = pilot.app.screen
-        await started(pilot)
+        # (not `started`: it waits for every worker, and the secrets pass waits for this one)
+        await wait_for(pilot, lambda: picker.scanned, "the picker's first scan")
         await pilot.press(*"cumtime")
         await wait_for(pilot, lambda: " 0 shown" in status(picker), "the partial answer")
         release.set()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import string
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from entry_builders import header, msg
 from ui_helpers import settle
 from waiting import wait_for
 
+from pitui.core.catalog.scan.tool_pass import ToolPass
 from pitui.core.secrets.found_cache import FILE_NAME, SecretsCache
 from pitui.ui import user_activity
 from pitui.ui.screens import picker_secrets
@@ -97,4 +99,27 @@ async def test_the_pass_waits_while_the_user_types(
         await pilot.pause(0.5)  # (not `settle`: it would wait for the waiting pass)
         assert str(leaky) not in picker.secret_paths
         monkeypatch.setattr(user_activity, "QUIET_SECONDS", 0.2)  # the user stops typing
+        await wait_for(pilot, lambda: str(leaky) in picker.secret_paths)
+
+
+async def test_the_pass_waits_for_the_search_index(
+    app_factory: Any, demo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a first launch the search index is made first: both read every session."""
+    leaky = plant(demo_root)
+    held = threading.Event()
+    original = ToolPass._run
+
+    def held_run(self: ToolPass, progress: Any) -> None:
+        held.wait(30)
+        original(self, progress)
+
+    monkeypatch.setattr(ToolPass, "_run", held_run)
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        await wait_for(pilot, lambda: picker.scanned)
+        await pilot.pause(1.0)  # (not `settle`: it would wait for the waiting pass)
+        assert str(leaky) not in picker.secret_paths
+        held.set()  # the search index is made
         await wait_for(pilot, lambda: str(leaky) in picker.secret_paths)

@@ -106,6 +106,16 @@ class ToolPass:
         if sum(t.end - t.start for t in tasks) <= TOOL_BATCH_BYTES:
             self._index(tasks, None, threading.Event())
 
+    def wait_for_background(self, given_up: Callable[[], bool], every: float = 0.25) -> None:
+        """Wait for a background pass to end, or for `given_up()` (asked every `every`
+        seconds)."""
+        while not given_up():
+            with self._lock:
+                thread = self.thread
+            if thread is None or not thread.is_alive() or thread is threading.current_thread():
+                return
+            thread.join(every)
+
     def stop(self) -> None:
         """Stop a background pass (a later catalog resumes it) and wait for it."""
         self._stop.set()
