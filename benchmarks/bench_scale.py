@@ -12,7 +12,8 @@ For each store (generated into benchmarks/out/agent-Nx200 once):
   the kept answers cleared: every one computed) and the warm listing (its kept answer);
 - the index's size against the store's;
 - the app: `pitui --all` to its whole list (warm index), and the picker's last key to the
-  answer's rows for `bench_picker_search.QUERIES` (median, worst), with its peak RSS;
+  answer's rows for `bench_picker_search.QUERIES` (median, worst), with its peak RSS; then a
+  first launch with no index: to the whole list, and to the search index complete;
 - Pi's `/resume` to its whole list (Tab to All), unless `--no-pi-tui` (minutes at 10,000).
 
 Whole processes are timed with `os.wait4` (wall, CPU, peak RSS of the largest process); the app
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -80,6 +82,36 @@ def index_share(agent: Path, work: Path) -> float:
     return index / store
 
 
+def search_index_done() -> tui.Check:
+    """The status line said it was indexing for search, and says so no longer."""
+    said: list[bool] = []
+
+    def check(text: str) -> bool:
+        if "indexing for search" in text:
+            said.append(True)
+            return False
+        return bool(said)
+
+    return check
+
+
+def first_launch(agent: Path, work: Path, sessions: int) -> dict[str, float]:
+    """`pitui --all` with no index: seconds to the whole list, and to the search index
+    complete (the status line's "indexing for search" gone)."""
+    cache = work / "cache-first-launch"
+    shutil.rmtree(cache, ignore_errors=True)
+    launch = tui.Launch(procs.pitui_argv("--all"), tui.pitui_env(agent, cache), work)
+    try:
+        listed = launch.until(lambda text: f"{sessions} shown" in text
+                              and not re.search(r"indexing \d+/", text))  # fmt: skip
+        indexed = launch.until(search_index_done(), timeout=600)
+    finally:
+        launch.close(tui.QUIT_PITUI)
+        shutil.rmtree(cache, ignore_errors=True)
+    return {"first launch listed": listed["s"], "first launch indexed": indexed["s"],
+            "first launch mb": indexed["mb"]}  # fmt: skip
+
+
 def app_figures(agent: Path, work: Path, sessions: int, repeats: int, pi_tui: bool) -> dict:
     cache = work / "cache-cli"  # warm: the CLI runs built it
     launches = []
@@ -97,6 +129,7 @@ def app_figures(agent: Path, work: Path, sessions: int, repeats: int, pi_tui: bo
     found = {"launch": min(x["s"] for x in launches), "launch mb": max(x["mb"] for x in launches),
              "search median": statistics.median(every), "search worst": max(every),
              "app mb": mb}  # fmt: skip
+    found.update(first_launch(agent, work, sessions))
     if pi_tui:
         found["pi resume all"] = pi_resume(agent, work)
     return found
@@ -119,6 +152,10 @@ def report(sessions: int, cli: dict[str, procs.Figure], share: float, app: dict)
     print(f"  app: launch to the whole list {app['launch']:.2f} s ({app['launch mb']:.0f} MB), "
           f"picker search median {app['search median']:.3f} s, worst {app['search worst']:.3f} s, "
           f"{app['app mb']:.0f} MB")  # fmt: skip
+    print(f"  app, first launch (no index): the whole list {app['first launch listed']:.2f} s "
+          f"({app['first launch listed'] / pi.wall:.2f}x Pi), the search index complete "
+          f"{app['first launch indexed']:.1f} s ({app['first launch indexed'] / pi.wall:.2f}x "
+          f"Pi), {app['first launch mb']:.0f} MB")  # fmt: skip
     if "pi resume all" in app:
         print(f"  Pi /resume to its whole list (All): {app['pi resume all']:.1f} s")
 
