@@ -258,7 +258,9 @@ class Catalog:
         return matches
 
     def close(self) -> None:
-        """Stop a background pass (it resumes on the next scan) and close the index."""
+        """Stop a scan and a background pass (they resume on the next scan) and close the
+        index."""
+        self._scan.stop()
         self.tools.stop()
         self._workers.shutdown()
         self.index.close()

@@ -1,13 +1,17 @@
-"""The worker processes of a cold scan start in the app too, where Textual captures stderr."""
+"""The worker processes of a cold scan: they start in the app too (where Textual captures
+stderr), and a scan stops when its catalog is closed."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
-from pitui.demo.generate import generate_corpus
+from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.scan.scan_pass import ScanStopped
+from pitui.demo.generate import generate_corpus, generate_store
 
 # Run in a process of its own: the pool's resource tracker is started once per process, and
 # only its first start reads stderr's descriptor.
@@ -59,3 +63,40 @@ def test_workers_start_where_stderr_has_no_descriptor(tmp_path: Path) -> None:
     assert started == "True"  # it was False: the app read a cold store on one core
     assert still_captured == "True"
     assert int(files) >= 12 and read == files
+
+
+def test_closing_the_catalog_stops_its_scan(tmp_path: Path) -> None:
+    """Quitting the app during a first scan closes the catalog: the scan stops at its next
+    batch (it ran on, and a database closed under it was taken for a corrupt one, reset and
+    scanned again), and the next catalog goes on from what was indexed."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    generate_store(root, 240, 6, seed=2)  # > PARALLEL_MIN new files: the worker processes too
+    catalog = Catalog(root, cache_dir=cache)
+    reached, closed = threading.Event(), threading.Event()
+    seen: list[int] = []
+    errors: list[BaseException] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+        if 0 < done < total and not reached.is_set():
+            reached.set()
+            closed.wait(30)  # the catalog is closed meanwhile
+
+    def scan() -> None:
+        try:
+            catalog.scan(progress=progress, tools="later")
+        except BaseException as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=scan)
+    thread.start()
+    assert reached.wait(60)
+    catalog.close()
+    closed.set()
+    thread.join(60)
+    assert not thread.is_alive()
+    assert [type(e) for e in errors] == [ScanStopped]
+    assert max(seen) < 240 and seen == sorted(seen)  # stopped, and never scanned again
+    with Catalog(root, cache_dir=cache) as again:
+        report = again.scan(tools="later")
+        assert report.sessions == 240 and report.changed < 240  # resumed, not redone

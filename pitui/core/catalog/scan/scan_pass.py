@@ -30,6 +30,10 @@ BatchDone = Callable[[], None]  # a batch of files is indexed and listed
 ToolsMode = Literal["auto", "now", "background", "later"]
 
 
+class ScanStopped(Exception):
+    """The catalog was closed while it scanned."""
+
+
 @dataclass
 class ScanReport:
     """`unreadable`: folders and files that could not be read, `skipped`: `.jsonl` names that
@@ -64,6 +68,7 @@ class ScanPass:
         self._workers = workers
         self._tools = tools
         self._passes = threading.RLock()
+        self._closing = threading.Event()  # `stop`: a scan under way ends at its next batch
         self._problems: dict[str, Unreadable] = {}  # files in scope not read, and why
 
     def scan(
@@ -80,6 +85,8 @@ class ScanPass:
             try:
                 report = self._scan(progress, batch_done, stats or {})
             except sqlite3.DatabaseError as error:
+                if self._closing.is_set():  # its database closed under it: not corrupt
+                    raise ScanStopped from error
                 self._index.reset(error)
                 self._known.unload()
                 report = self._scan(progress, batch_done, stats or {})
@@ -155,6 +162,8 @@ class ScanPass:
         fresh = [p for p in stale if p not in rows]
         known = [p for p in stale if p in rows]
         for batch, results in self._read_batches(fresh, known, rows):
+            if self._closing.is_set():
+                raise ScanStopped
             updates = [u for u in results if isinstance(u, Update)]
             gone = [p for p, u in zip(batch, results, strict=True) if not isinstance(u, Update)]
             self._index.write(updates, gone)
@@ -187,6 +196,11 @@ class ScanPass:
 
             load = self._index.builder
             yield batch, [read_update(p, rows.get(p), load, keep=True) for p in batch]
+
+    def stop(self) -> None:
+        """The catalog is closing: a scan under way raises `ScanStopped` at its next batch
+        (a first scan of 10,000 sessions ran on for seconds after the app was quit)."""
+        self._closing.set()
 
     def update_paths(self, paths: Iterable[Path]) -> list[Path]:
         """Re-index just these files (new/grown/replaced/deleted); returns those that changed.
