@@ -114,7 +114,7 @@ class ScanPass:
         else:
             rows, summaries = self._scope.rows_and_summaries(self._index)
         paths: list[str] = []
-        stale: list[str] = []
+        stale_since: list[tuple[int, str]] = []
         problems: dict[str, Unreadable] = {}
         for path in listing.files:
             st = stat_of(path, stats.get(path))
@@ -123,7 +123,9 @@ class ScanPass:
                 continue
             paths.append(path)
             if st is None or not unchanged(rows.get(path), st):
-                stale.append(path)
+                stale_since.append((0 if st is None else st.mtime_ns, path))
+        # the newest first: a first launch lists the sessions at the top of the list first
+        stale = [path for _, path in sorted(stale_since, reverse=True)]
         wanted = set(paths)
         vanished = [p for p in rows if p not in wanted]
         self._known.load(rows, summaries)

@@ -1,8 +1,10 @@
-"""The worker processes of a cold scan: they start in the app too (where Textual captures
-stderr), and a scan stops when its catalog is closed."""
+"""A first scan: its worker processes start in the app too (where Textual captures stderr),
+it reads the newest sessions first, and it stops when its catalog is closed."""
 
 from __future__ import annotations
 
+import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -10,7 +12,7 @@ import threading
 from pathlib import Path
 
 from pitui.core.catalog.catalog import Catalog
-from pitui.core.catalog.scan.scan_pass import ScanStopped
+from pitui.core.catalog.scan.scan_pass import BATCH, ScanStopped
 from pitui.demo.generate import generate_corpus, generate_store
 
 # Run in a process of its own: the pool's resource tracker is started once per process, and
@@ -100,3 +102,21 @@ def test_closing_the_catalog_stops_its_scan(tmp_path: Path) -> None:
     with Catalog(root, cache_dir=cache) as again:
         report = again.scan(tools="later")
         assert report.sessions == 240 and report.changed < 240  # resumed, not redone
+
+
+def test_a_first_scan_reads_the_newest_sessions_first(tmp_path: Path) -> None:
+    """The list a first launch shows while it scans fills from its top: the sessions last
+    changed are read first (each batch of `BATCH` files, as the app refreshes its list)."""
+    root = tmp_path / "sessions"
+    files = generate_store(root, 150, 4, seed=5)  # < PARALLEL_MIN: read here, in order
+    rng = random.Random(5)
+    for path in files:
+        when = rng.randrange(1_600_000_000, 1_700_000_000)
+        os.utime(path, (when, when))
+    newest = sorted(files, key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    first_batches: list[set[str]] = []
+    with Catalog(root, cache_dir=tmp_path / "cache") as catalog:
+        catalog.scan(
+            on_batch=lambda listed: first_batches.append({s.path for s in listed}), tools="later"
+        )
+    assert first_batches[0] == {str(p) for p in newest[:BATCH]}
