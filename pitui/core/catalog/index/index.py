@@ -546,13 +546,18 @@ class Index:
         """Bring the conversation-text index up to date, a short transaction at a time;
         `progress(done, total)` in bytes of text."""
         total = self.texts_pending_bytes() if progress else 0
+        done = 0
         while not stop.is_set():
             self._after_searches()
             with self.lock, transaction(self.db):
-                if not index_text_step(self.db):
-                    break
+                indexed = index_text_step(self.db)
+            if indexed is None:
+                if progress:
+                    progress(total, total)
+                break
+            done += indexed  # (asking for what is left after each step cost 1.3 s of 13)
             if progress:
-                progress(total - self.texts_pending_bytes(), total)
+                progress(min(done, total), total)
         if not stop.is_set():  # closing stays prompt
             self.give_back_free_pages()
 

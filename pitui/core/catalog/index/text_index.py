@@ -228,9 +228,10 @@ def retire_text(db: sqlite3.Connection, file_id: int) -> None:
     db.execute("UPDATE files SET text_rowid=NULL WHERE id=?", (file_id,))
 
 
-def index_text_step(db: sqlite3.Connection) -> bool:
+def index_text_step(db: sqlite3.Connection) -> int | None:
     """Delete retired texts or index pending ones, about `STEP_BYTES` of text (the caller
-    holds a write transaction). False when nothing was left to do."""
+    holds a write transaction); returns the characters indexed, None when nothing was left
+    to do."""
     dead = db.execute("SELECT rowid, text FROM text_dead LIMIT 64").fetchall()
     for rowid, text in dead:
         db.execute(
@@ -239,12 +240,14 @@ def index_text_step(db: sqlite3.Connection) -> bool:
         )
         db.execute("DELETE FROM text_dead WHERE rowid=?", (rowid,))
     if dead:
-        return True
+        return 0
     where, values = _pending(settled=True)
     pending = db.execute(
         f"SELECT id, {STORED} FROM files INDEXED BY files_text_pending WHERE {where} LIMIT 256",
         values,
     ).fetchall()
+    if not pending:
+        return None
     size = 0
     for file_id, head, chars, tail in pending:
         base = base_text(db, file_id, head, chars)
@@ -258,7 +261,7 @@ def index_text_step(db: sqlite3.Connection) -> bool:
         size += len(text)
         if size >= STEP_BYTES:
             break
-    return bool(pending)
+    return size
 
 
 def _next_rowid(db: sqlite3.Connection) -> int:
