@@ -1,5 +1,6 @@
 """A first scan: its worker processes start in the app too (where Textual captures stderr),
-it reads the newest sessions first, and it stops when its catalog is closed."""
+it reads the newest sessions first, and it stops when its catalog is closed; the tool output
+of many sessions is read by the workers too."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ import textwrap
 import threading
 from pathlib import Path
 
+import pytest
+
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan.scan_pass import BATCH, ScanStopped
+from pitui.core.catalog.scan.workers import Workers
 from pitui.demo.generate import generate_corpus, generate_store
 
 # Run in a process of its own: the pool's resource tracker is started once per process, and
@@ -120,3 +124,26 @@ def test_a_first_scan_reads_the_newest_sessions_first(tmp_path: Path) -> None:
             on_batch=lambda listed: first_batches.append({s.path for s in listed}), tools="later"
         )
     assert first_batches[0] == {str(p) for p in newest[:BATCH]}
+
+
+def test_the_tool_output_of_many_sessions_is_read_by_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a listing that read few files itself (a warm one, or a small store), the pass over
+    many sessions' tool output starts the worker processes (it read all of it on one core)."""
+    root = tmp_path / "sessions"
+    generate_store(root, 120, 6, seed=6)  # < PARALLEL_MIN: the listing starts no workers
+    started: list[bool] = []
+    real_start = Workers.start
+
+    def spied(workers: Workers) -> bool:
+        started.append(real_start(workers))
+        return started[-1]
+
+    monkeypatch.setattr(Workers, "start", spied)
+    with Catalog(root, cache_dir=tmp_path / "cache") as catalog:
+        catalog.scan(tools="later")
+        assert started == []
+        catalog.index_tools()
+        assert started == [True]
+        assert not catalog.index.tool_tasks_left()

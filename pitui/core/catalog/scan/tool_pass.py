@@ -68,8 +68,6 @@ class ToolPass:
         """Index the tool output of these sessions not indexed yet, here (a search's);
         `progress(done, total)` counts sessions (in bytes read, as a share of them)."""
         tasks = self.index.tool_tasks(paths)
-        if len(tasks) >= PARALLEL_TOOLS:
-            self._workers.start()
         in_sessions = None
         if progress is not None and tasks:
 
@@ -151,6 +149,8 @@ class ToolPass:
     ) -> None:
         total = sum(t.end - t.start for t in tasks)
         done = 0
+        if len(tasks) >= PARALLEL_TOOLS:  # also when no first scan started the workers
+            self._workers.start()
         if progress:
             progress(0, total)
         batch: list[ToolPiece] = []
