@@ -257,10 +257,15 @@ class Catalog:
 
         return matches
 
+    def stop_scans(self) -> None:
+        """A scan under way, and any later one, stops at its next batch (`ScanStopped`): the
+        catalog is closing."""
+        self._scan.stop()
+
     def close(self) -> None:
         """Stop a scan and a background pass (they resume on the next scan) and close the
         index."""
-        self._scan.stop()
+        self.stop_scans()
         self.tools.stop()
         self._workers.shutdown()
         self.index.close()

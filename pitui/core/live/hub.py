@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.scan.scan_pass import ScanStopped
 from pitui.core.live.live import LiveSession, LiveStore
 from pitui.core.live.watcher import ChangeBatch
 from pitui.core.session.reader import Progress
@@ -98,6 +99,8 @@ class SessionHub:
         if (changed or removed) and self.catalog is not None:
             try:
                 self.catalog.update_paths(sorted(changed | removed))
+            except ScanStopped:  # closing
+                return
             except Exception:  # the watcher must survive a failing update; the next batch retries
                 log.exception("catalog update failed")
         if changed or removed or batch.notice:
@@ -115,6 +118,10 @@ class SessionHub:
 
     def close(self) -> None:
         self._unsubscribe_store()
+        if self.catalog is not None:
+            # first: the watcher, stopped next, may be waiting for a scan to index a change
+            # (quitting during a first scan while pi wrote a session took 6-7 s)
+            self.catalog.stop_scans()
         self.live.close()
         if self.catalog is not None:
             self.catalog.close()

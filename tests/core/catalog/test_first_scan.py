@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,42 @@ def test_the_tool_output_of_many_sessions_is_read_by_the_workers(
         catalog.index_tools()
         assert started == [True]
         assert not catalog.index.tool_tasks_left()
+
+
+def test_stopping_the_scans_ends_an_update_waiting_for_one(tmp_path: Path) -> None:
+    """The app's watcher indexes a change only once a scan under way is done; quitting stops
+    the scans first, so the watcher (joined next) does not wait for the whole first scan."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = generate_store(root, 240, 6, seed=7)
+    catalog = Catalog(root, cache_dir=cache)
+    reached, release = threading.Event(), threading.Event()
+    outcomes: dict[str, object] = {}
+
+    def progress(done: int, total: int) -> None:
+        if 0 < done < total and not reached.is_set():
+            reached.set()
+            release.wait(30)
+
+    def run(name: str, work: Callable[[], object]) -> threading.Thread:
+        def target() -> None:
+            try:
+                outcomes[name] = work()
+            except BaseException as error:
+                outcomes[name] = error
+
+        thread = threading.Thread(target=target)
+        thread.start()
+        return thread
+
+    scan = run("scan", lambda: catalog.scan(progress=progress, tools="later"))
+    assert reached.wait(60)
+    new = files[0].with_name("2030-01-01T00-00-00-000Z_new.jsonl")
+    new.write_bytes(files[0].read_bytes())
+    update = run("update", lambda: catalog.update_paths([new]))  # waits for the scan
+    catalog.stop_scans()
+    release.set()
+    scan.join(60)
+    update.join(60)
+    assert isinstance(outcomes["scan"], ScanStopped)
+    assert isinstance(outcomes["update"], ScanStopped)
+    catalog.close()
