@@ -244,9 +244,10 @@ def pi_all(text: str) -> bool:
 
 def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict]]:
     agent = store(sessions)
-    cache = work / "cache"
+    cache = work / f"cache-{sessions}"
     title = first_title(agent, cache)
-    pi_agent, pi_home = work / "pi-agent", work / "pi-home"
+    # one of each per store: a Pi folder kept from a run at another size listed that store
+    pi_agent, pi_home = work / f"pi-agent-{sessions}", work / "pi-home"
     pi_home.mkdir(parents=True, exist_ok=True)
     if not pi_agent.exists():
         pi_agent.mkdir(parents=True)
