@@ -288,13 +288,13 @@ def bench_picker(sessions: int, repeats: int, work: Path) -> dict[str, list[dict
 def archived_copy(agent: Path, archived: int, work: Path) -> Path:
     """A copy of the store with its `archived` oldest sessions (by file name: their creation
     time) moved to pitui's archive by `pitui archive`, as a user would."""
-    copy = work / f"agent-{archived}-archived"
+    copy = work / f"{agent.name}-{archived}-archived"  # one per store size
     if (copy / "sessions-archive").exists():
         return copy
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(agent / "sessions", copy / "sessions")  # copy2 keeps the mtimes
     files = sorted((copy / "sessions").glob("*/*.jsonl"), key=lambda p: p.name)[:archived]
-    env = procs.pitui_env(copy, work / "cache-archived")
+    env = procs.pitui_env(copy, work / f"cache-{copy.name}")
     env.pop("PITUI_ARCHIVE_DIR", None)
     procs.run(procs.pitui_argv("archive", "--yes", *map(str, files)), env)
     return copy
@@ -307,7 +307,8 @@ def bench_archived(sessions: int, archived: int, repeats: int, work: Path) -> di
     copy = archived_copy(agent, archived, work)
     pi_home = work / "pi-home"
     pi_home.mkdir(parents=True, exist_ok=True)
-    agents = {"pi": work / "pi-agent", f"pi, {archived} archived": work / "pi-agent-archived"}
+    agents = {"pi": work / f"pi-agent-{sessions}",
+              f"pi, {archived} archived": work / f"pi-agent-{sessions}-{archived}-archived"}  # fmt: skip
     for side, source in zip(agents, (agent, copy), strict=True):
         if not agents[side].exists():
             agents[side].mkdir(parents=True)
