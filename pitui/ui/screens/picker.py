@@ -54,9 +54,11 @@ from pitui.ui.worker_messages import (
 
 SEARCH_DELAY = 0.02  # seconds of quiet typing before a search (a newer key cancels it)
 SEARCHING_AFTER = 0.15  # seconds before the status line says a search is still running
-RESEARCH_EVERY = 0.5  # while indexing, refresh the list at most this often, and at most
-RESEARCH_PER_SESSION = 0.0002  # every this many seconds per session indexed: each refresh
-# searches them all (a first launch on 10,000 sessions: the whole list at 8.3-9.6 -> 7.8-8.0 s)
+# While indexing, the list is refreshed at most every RESEARCH_EVERY seconds, and at most every
+# RESEARCH_PER_SESSION seconds per session indexed: each refresh searches them all (a first
+# launch on 10,000 sessions: the whole list at 8.3-9.6 -> 7.8-8.0 s)
+RESEARCH_EVERY = 0.5
+RESEARCH_PER_SESSION = 0.0002
 SCAN_AT_THE_LATEST = 2.0  # seconds after mounting, whether the first answer came or not
 CHANGES_EVERY = 1.0  # while sessions change, search again at most this often (at 10,000
 # sessions each search and its rows cost about 0.1 s of CPU: every 0.25 s took 18% of a core)
