@@ -127,9 +127,11 @@ class Launch:
     def send(self, *keys: str) -> None:
         subprocess.run([*self.tmux, "send-keys", *keys], check=True)
 
-    def seen(self, check: Check, since: float, timeout: float = TIMEOUT) -> float:
-        """The time (`perf_counter`) at which the screen first satisfies `check`: read again
-        as soon as the program writes (at least every 0.1 s)."""
+    def seen(self, check: Check, since: float, timeout: float | None = None) -> float:
+        """The time (`perf_counter`) at which the screen first satisfies `check` (within
+        `timeout` seconds of `since`, by default `TIMEOUT`): read again as soon as the program
+        writes (at least every 0.1 s)."""
+        timeout = TIMEOUT if timeout is None else timeout
         while time.perf_counter() - since < timeout:
             self.control.written.clear()
             if check(self.screen()):
@@ -137,7 +139,7 @@ class Launch:
             self.control.written.wait(0.1)
         raise SystemExit(f"timed out; the screen was:\n{self.screen()}")
 
-    def until(self, check: Check, timeout: float = TIMEOUT) -> dict[str, float]:
+    def until(self, check: Check, timeout: float | None = None) -> dict[str, float]:
         """Seconds since launch, CPU seconds and peak RSS (MB) when `check` first holds."""
         seconds = self.seen(check, self.start, timeout) - self.start
         return {"s": seconds, **self.usage()}
@@ -505,6 +507,7 @@ def report(title: str, runs: dict[str, list[dict]]) -> None:
 
 
 def main() -> None:
+    global TIMEOUT
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
@@ -517,7 +520,11 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--pause", type=float, default=1.0,
                         help="enter: seconds from the list shown to Enter (0: at once)")  # fmt: skip
+    parser.add_argument("--timeout", type=float, default=TIMEOUT,
+                        help="seconds a screen may take (Pi's /resume All at 20,000 sessions "
+                             "takes more than the default)")  # fmt: skip
     args = parser.parse_args()
+    TIMEOUT = args.timeout
     if shutil.which("tmux") is None or not PI_CLI.exists():
         raise SystemExit("needs tmux and Pi's package (scripts/install-oracle.sh)")
     work = OUT / "tui-launch"
