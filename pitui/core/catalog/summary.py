@@ -37,6 +37,12 @@ def js_json_number(value: int | float) -> int | float | None:
     return value
 
 
+def node_mtime_ms(mtime_ns: int) -> float:
+    """Node's `stats.mtimeMs`, a double."""
+    sec, nsec = divmod(mtime_ns, 1_000_000_000)
+    return sec * 1e3 + nsec / 1e6
+
+
 def _iso(ms: int | None) -> str | None:
     return None if ms is None else iso_ms(ms)
 
@@ -89,6 +95,7 @@ class SessionSummary:
     _lower: str | None = field(default=None, repr=False, compare=False)
     _normalized: str | None = field(default=None, repr=False, compare=False)
     _keys: SearchKeys | None = field(default=None, repr=False, compare=False)
+    _times: tuple[float, float] | None = field(default=None, repr=False, compare=False)
 
     @property
     def created(self) -> str | None:
@@ -118,6 +125,16 @@ class SessionSummary:
                 _words_of_folder(self.cwd),
             )
         return self._keys
+
+    @property
+    def order_times(self) -> tuple[float, float]:
+        """Pi's sort keys: `modified` (-inf for an Invalid Date) and the file's mtime as
+        Node's `mtimeMs` (computed once: the picker orders every session again on each change
+        while pi writes, and computing them took a third of that at 20,000 sessions)."""
+        if self._times is None:
+            modified = self.modified_ms if self.modified_ms is not None else -math.inf
+            self._times = (modified, node_mtime_ms(self.mtime_ns))
+        return self._times
 
     @property
     def normalized_text(self) -> str:
@@ -196,6 +213,7 @@ _RECORD_FIELDS = tuple(
         "_lower",
         "_normalized",
         "_keys",
+        "_times",
         "text_loaded",
         "store",
         "remote_path",

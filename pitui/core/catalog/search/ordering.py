@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 import os
 from collections.abc import Iterable
 
@@ -18,14 +17,14 @@ def newest_first(
     default root only) the file's mtime, newest first, then the file name by `localeCompare`,
     descending (`list(cwd)` and a custom dir: the name only). Names are compared only
     where the times tie (rare, and a collation key costs more than the rest of the sort)."""
-
-    def times(s: SessionSummary) -> tuple[float, float]:
-        modified = s.modified_ms if s.modified_ms is not None else -math.inf
-        return modified, _node_mtime_ms(s.mtime_ns) if by_mtime else 0.0
-
     listed = list(summaries)
-    keys = [times(s) for s in listed]  # once each (the sort and the grouping ask again)
+    if by_mtime:
+        keys = [s.order_times for s in listed]
+    else:
+        keys = [(s.order_times[0], 0.0) for s in listed]
     ordered = sorted(range(len(listed)), key=keys.__getitem__, reverse=True)  # stable
+    if len(set(keys)) == len(keys):  # no two tie (the common case): no names to compare
+        return [listed[i] for i in ordered]
     out: list[SessionSummary] = []
     for _, run in itertools.groupby(ordered, key=keys.__getitem__):
         tied = [listed[i] for i in run]
@@ -33,9 +32,3 @@ def newest_first(
             tied.sort(key=lambda s: collation_key(os.path.basename(s.path)), reverse=True)
         out += tied
     return out
-
-
-def _node_mtime_ms(mtime_ns: int) -> float:
-    """Node's `stats.mtimeMs`, a double."""
-    sec, nsec = divmod(mtime_ns, 1_000_000_000)
-    return sec * 1e3 + nsec / 1e6
