@@ -120,7 +120,7 @@ def _summaries(root: Path, cache: Path) -> list[dict[str, object]]:
     with Catalog(root, cache_dir=cache) as catalog:
         catalog.scan(tools="now")
         found = catalog.sessions()
-    ignored = {"path", "size", "mtime_ns", "modified_ms"}
+    ignored = {"path", "size", "mtime_ns", "modified_ms", "_times"}  # _times: of the last two
     return [{k: v for k, v in vars(s).items() if k not in ignored} for s in found]
 
 
