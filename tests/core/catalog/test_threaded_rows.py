@@ -44,3 +44,19 @@ def test_a_listed_parent_or_a_path_listed_twice_takes_the_tree_walk() -> None:
     assert not _all_roots(twice, [_key(s.path) for s in twice])
     alone = [child, _summary(PATHS[2], None, 9)]  # its parent not listed
     assert _all_roots(alone, [_key(s.path) for s in alone])
+
+
+def test_root_rows_are_given_again_only_where_they_fit() -> None:
+    older, newer = _summary(PATHS[0], None, 5), _summary(PATHS[1], None, 7)
+    first = _root_rows([older, newer])
+    again = _root_rows([newer, older])
+    assert [row.summary for row in again] == [newer, older]
+    assert all(a is b for a, b in zip(first, again, strict=True))  # the same rows, unchanged
+    oldest = _summary(PATHS[2], None, 3)
+    third = _root_rows([older, newer, oldest])
+    assert [row.summary for row in third] == [newer, older, oldest]
+    assert third[0] is first[0]
+    assert third[1] is not first[1] and not third[1].is_last_child  # no longer the last
+    assert third[2].is_last_child
+    replaced = _summary(PATHS[1], None, 7)  # the same session read again: a new summary
+    assert _root_rows([replaced])[0].summary is replaced
