@@ -297,11 +297,13 @@ def _stored(catalog: Catalog, path: Path) -> tuple[str, dict[str, object]]:
     return text, loaded[1].state()
 
 
-def _parts(catalog: Catalog, path: Path) -> int:
-    return catalog.index.db.execute(
-        "SELECT count(*) FROM text_parts p JOIN files f ON f.id = p.file_id WHERE f.path=?",
+def _part_texts(catalog: Catalog, path: Path) -> list[str]:
+    found = catalog.index.db.execute(
+        "SELECT p.text FROM text_parts p JOIN files f ON f.id = p.file_id WHERE f.path=? "
+        "ORDER BY p.rowid",
         (str(path),),
-    ).fetchone()[0]
+    )
+    return [text for (text,) in found]
 
 
 @pytest.mark.parametrize("indexed_first", [False, True])
@@ -336,9 +338,7 @@ def test_appended_lines_store_the_text_by_parts(
         catalog.scan()
         if indexed_first:
             assert not catalog.index.texts_left()
-        head = catalog.index.db.execute(
-            "SELECT text FROM files WHERE path=?", (str(target),)
-        ).fetchone()[0]
+        head = _part_texts(catalog, target)
         for n, lines in enumerate(steps):
             with target.open("ab") as fh:
                 fh.write(b"".join(lines))
@@ -348,20 +348,14 @@ def test_appended_lines_store_the_text_by_parts(
                 assert _stored(catalog, target) == _stored(fresh, target)
                 assert _answers(catalog, True) == _answers(fresh, True)
             assert _answers(catalog, True) == _answers(catalog, False)
-            if n == 0:
-                assert _parts(catalog, target) == 1  # the text before it stays as it was
-                assert (
-                    catalog.index.db.execute(
-                        "SELECT text FROM files WHERE path=?", (str(target),)
-                    ).fetchone()[0]
-                    == head
-                )
+            if n == 0:  # the text before it stays as it was, the new lines a part after it
+                assert _part_texts(catalog, target)[:-1] == head and len(head) == 1
         assert "quokka" in _stored(catalog, target)[0]
         assert "capped" not in _stored(catalog, target)[0]
         assert str(target) in _holding(catalog, "after the tail")
         _settled([target])
         _index_texts(catalog)  # the parts are joined into one when the text is indexed
-        assert _parts(catalog, target) == 0
+        assert len(_part_texts(catalog, target)) == 1
         catalog.index.db.execute("INSERT INTO text_fts(text_fts) VALUES('integrity-check')")
         assert _answers(catalog, True) == _answers(catalog, False)
         assert str(target) in _holding(catalog, "a growing quokka")
@@ -398,3 +392,28 @@ def test_the_text_pass_writes_no_step_while_a_search_is_under_way(
         passing.join(10)
         assert not passing.is_alive()
         assert not index.texts_left()
+
+
+def test_stored_texts_read_together_are_each_sessions_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The texts a search reads of many sessions at once (their parts in one query) are each
+    session's own: one without text, one in one part, one grown by appended parts."""
+    monkeypatch.setattr(text_index, "SETTLE_MIN_BYTES", 0)  # not indexed: the parts stay
+    root = tmp_path / "sessions"
+    silent = _write(root, "silent", [])
+    whole = _write(root, "whole", ["the whole text", "in one part"])
+    grown = _write(root, "grown", ["first words"])
+    with Catalog(root, cache_dir=tmp_path / "cache") as catalog:
+        catalog.scan(tools="later")
+        for n in range(3):
+            with grown.open("ab") as fh:
+                fh.write(_message(n, f"appended {n}"))
+            catalog.update_paths([grown])
+        assert len(_part_texts(catalog, grown)) == 4
+        stored = {p: s.all_messages_text for p, s in catalog.index.summaries().items()}
+        paths = {str(silent), str(whole), str(grown)}
+        read = dict(text_index.texts_of(catalog.index.db, paths, pending_only=True))
+    assert read == stored
+    assert read[str(silent)] == "" and "appended 2" in read[str(grown)]
+    assert read[str(grown)].index("first words") < read[str(grown)].index("appended 0")

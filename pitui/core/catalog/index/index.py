@@ -6,8 +6,8 @@ hashes of the file's first bytes and of those just before where reading resumes 
 `scan.scanner`: a file changed other than by an append is read again whole); a bad or
 unusable database file is dealt with in `file` (`IndexFile`).
 
-Summaries and conversation text live in `files` (a growing session's text by its appended
-parts, see `text_index`; the picker searches them in memory, as Pi does). Tool output is
+Summaries live in `files`, conversation text in `text_parts` (a growing session's by its
+appended parts, see `text_index`). Tool output is
 indexed apart, after the listing (`tools_offset`: bytes of the file whose tool output is in
 `tool_fts`). `tool_fts` is contentless (it stores no text), so a file's rows
 are dropped by forgetting their `tool_rows` (the join hides them); the dead entries are
@@ -198,8 +198,7 @@ class Index:
     ) -> dict[str, SessionSummary]:
         """The stored summaries (`with_text` False: without their conversation text, see
         `SessionSummary.text_loaded`)."""
-        stored = f"id, {text_index.STORED}" if with_text else "NULL, NULL, NULL, NULL"
-        sql = f"SELECT path, summary, {stored} FROM files WHERE is_session=1"
+        sql = "SELECT path, summary, id, tail_text FROM files WHERE is_session=1"
         with self.lock:
             if paths is None:
                 found = self.db.execute(
@@ -212,9 +211,9 @@ class Index:
                 ).fetchall()
             return {
                 path: SessionSummary.from_record(
-                    record, text_index.whole_text(self.db, *text) if with_text else None
+                    record, text_index.whole_text(self.db, file_id, tail) if with_text else None
                 )
-                for path, record, *text in found
+                for path, record, file_id, tail in found
             }
 
     def builder(self, path: str) -> tuple[FileRow, SummaryBuilder] | None:
@@ -407,28 +406,25 @@ class Index:
             update = self._whole(update, old[0])
         base, tail = storable(update.base), storable(update.tail)
         if old is not None and old[1] is not None:  # indexed: is its text another now?
-            stored = self.db.execute(
-                f"SELECT {text_index.STORED} FROM files WHERE id=?", (old[0],)
-            ).fetchone()
-            if summary is None or text_index.whole_text(self.db, old[0], *stored) != base + tail:
+            stored = text_index.whole_text(self.db, old[0], old[3])
+            if summary is None or stored != base + tail:
                 retire_text(self.db, old[0])
-        if old is not None:
-            text_index.drop_parts(self.db, old[0])
         found = self.db.execute(
             "INSERT INTO files(path, size, mtime_ns, inode, head_len, head_hash, offset, "
-            "is_session, state, summary, text, text_chars, tail_text, ctime_ns, tail_hash) "
-            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+            "is_session, state, summary, text_chars, tail_text, ctime_ns, tail_hash) "
+            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns, "
             "ctime_ns=excluded.ctime_ns, tail_hash=excluded.tail_hash, "
             "inode=excluded.inode, head_len=excluded.head_len, head_hash=excluded.head_hash, "
             "offset=excluded.offset, is_session=excluded.is_session, state=excluded.state, "
-            "summary=excluded.summary, text=excluded.text, text_chars=excluded.text_chars, "
+            "summary=excluded.summary, text_chars=excluded.text_chars, "
             "tail_text=excluded.tail_text, "
             f"tools_offset={'0' if reset else 'tools_offset'} RETURNING id",
             (row.path, row.size, row.mtime_ns, row.inode, row.head_len, row.head_hash,
-             row.offset, int(row.is_session), update.state, update.record, base, len(base),
+             row.offset, int(row.is_session), update.state, update.record, len(base),
              tail or None, row.ctime_ns, row.tail_hash),
         ).fetchone()  # fmt: skip
+        text_index.write_whole(self.db, found[0], base)
         self._add_parents(found[0], update)
         if reset:
             self._drop_tools(found[0])
@@ -470,10 +466,7 @@ class Index:
     def _whole(self, update: Update, file_id: int) -> Update:
         """A resumed read whose new text has a lone surrogate: its state and record must then
         hold the whole text (SQLite's cannot), so the stored text before it is read."""
-        stored = self.db.execute(
-            "SELECT text, text_chars FROM files WHERE id=?", (file_id,)
-        ).fetchone()
-        base = text_index.base_text(self.db, file_id, *stored) + update.base
+        base = text_index.base_text(self.db, file_id) + update.base
         text = base + update.tail
         state = lossless_json.loads(update.state)
         state.pop("text", None)

@@ -16,7 +16,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
 # 13: text_parts (a growing session's text by its parts); 14: tree_parts (its parents too);
 # 15: indexed texts end with INDEX_END (short words answered by the index)
 # 16: indexes from a text rowid and from a file id to the path; Pi's ids packed in tree_parts
-SCHEMA_VERSION = "pitui-catalog-16"
+# 17: the text only in text_parts (out of the files rows a listing reads)
+SCHEMA_VERSION = "pitui-catalog-17"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
@@ -26,7 +27,7 @@ CREATE TABLE IF NOT EXISTS files(
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, head_len INTEGER NOT NULL,
     head_hash BLOB NOT NULL, offset INTEGER NOT NULL, is_session INTEGER NOT NULL,
     ctime_ns INTEGER NOT NULL DEFAULT 0, tail_hash BLOB NOT NULL DEFAULT x'',
-    tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, text TEXT, tail_text TEXT,
+    tools_offset INTEGER NOT NULL DEFAULT 0, state BLOB, summary BLOB, tail_text TEXT,
     text_chars INTEGER NOT NULL DEFAULT 0, text_rowid INTEGER);
 CREATE INDEX IF NOT EXISTS files_tools_pending ON files(id)
     WHERE is_session=1 AND tools_offset < offset;
