@@ -4,7 +4,7 @@
 // Protocol: one JSON request per line on stdin, one JSON response per line on stdout:
 //   {"ok":true,"result":...} or {"ok":false,"error":"..."}.
 // Ops: ping, context, listAll, list, listAllDefault, listDefault, open, roundtrip, labelTimes, treeText, treeRows,
-// branch, contextEdit
+// branch, contextEdit, search
 // (see tests/oracle.py).
 // Package location: $PITUI_ORACLE_DIR (default <repo>/.oracle).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -27,6 +27,9 @@ const sm = await import(pathToFileURL(join(pkg, "dist/core/session-manager.js"))
 const compaction = await import(pathToFileURL(join(pkg, "dist/core/compaction/compaction.js")).href);
 const { loadEntriesFromFile, migrateSessionEntries, buildSessionContext, SessionManager } = sm;
 const { estimateContextTokens } = compaction;
+const selectorSearch = await import(
+	pathToFileURL(join(pkg, "dist/modes/interactive/components/session-selector-search.js")).href
+);
 
 /** Run fn on a private copy of file (Pi appends "\n" to files with a partial last line). */
 function withCopy(file, fn) {
@@ -230,6 +233,16 @@ function opContextEdit({ file, targetId, replacement }) {
 	});
 }
 
+/** Pi's picker search: filterAndSortSessions over listAll() of the agent dir, for each query
+ * the paths it shows, in order. */
+async function opSearch({ agentDir, queries, sortMode, nameFilter = "all" }) {
+	process.env.PI_CODING_AGENT_DIR = agentDir;
+	const sessions = await SessionManager.listAll();
+	return queries.map((query) =>
+		selectorSearch.filterAndSortSessions(sessions, query, sortMode, nameFilter).map((s) => s.path),
+	);
+}
+
 async function handle(req) {
 	switch (req.op) {
 		case "ping":
@@ -260,6 +273,8 @@ async function handle(req) {
 			return opBranch(req);
 		case "contextEdit":
 			return opContextEdit(req);
+		case "search":
+			return opSearch(req);
 		default:
 			throw new Error(`unknown op: ${req.op}`);
 	}
