@@ -48,8 +48,9 @@ def _iso(ms: int | None) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)  # sessions share a few folders
-def _words_of_folder(cwd: str) -> str:
-    return normalize_ws_lower(cwd)
+def _folder_keys(cwd: str) -> tuple[str, str]:
+    """The folder lowercased, and as a phrase is compared with it."""
+    return cwd.lower(), normalize_ws_lower(cwd)
 
 
 class SearchKeys(NamedTuple):
@@ -117,13 +118,9 @@ class SessionSummary:
         """The name, id and cwd as the picker's search compares them (computed once)."""
         if self._keys is None:
             name = self.name or ""
-            self._keys = SearchKeys(
-                name.lower(),
-                str(self.id).lower(),
-                self.cwd.lower(),
-                normalize_ws_lower(name),
-                _words_of_folder(self.cwd),
-            )
+            cwd, cwd_words = _folder_keys(self.cwd)
+            name_words = normalize_ws_lower(name) if name else ""
+            self._keys = SearchKeys(name.lower(), str(self.id).lower(), cwd, name_words, cwd_words)
         return self._keys
 
     @property

@@ -92,7 +92,7 @@ def _regex(s: SessionSummary, search: TimedSearch, in_text: bool) -> float | Non
 class _Matcher:
     def __init__(self, query: Query, lookups: Lookups, pool: list[SessionSummary]) -> None:
         self.query, self.lookups = query, lookups
-        self._fuzzy_memo: dict[tuple[str, str], tuple[bool, float]] = {}  # cwds repeat a lot
+        self._fuzzy_memo: dict[tuple[str, str], float | None] = {}
         self._regex = TimedSearch(query.regex) if query.mode == "regex" else None
         self._values = {token: _value(token) for token in query.tokens}
         self._fuzzy_misses = {token: quick_miss(token.value) for token in query.tokens}
@@ -168,10 +168,9 @@ class _Matcher:
                 scores[i] = _tier(TIER_TEXT)
                 continue
             if not phrase:
-                keys, misses = s.search_keys, self._fuzzy_misses[token]
-                texts = ((s.name or "", keys.name), (s.cwd, keys.cwd))
-                fuzzy = [self._fuzzy_match(token.value, f) for f, low in texts if not misses(low)]
-                found = [score for ok, score in fuzzy if ok]
+                on_name = self._fuzzy_score(token, s.name or "", s.search_keys.name)
+                on_cwd = self._fuzzy_score(token, s.cwd, s.search_keys.cwd)
+                found = [score for score in (on_name, on_cwd) if score is not None]
                 if found:
                     scores[i] = _tier(TIER_FUZZY, min(found))
                     continue
@@ -179,12 +178,20 @@ class _Matcher:
                 scores[i] = _tier(TIER_LABEL)
         return scores
 
-    def _fuzzy_match(self, query: str, text: str) -> tuple[bool, float]:
-        key = (query, text)
-        found = self._fuzzy_memo.get(key)
-        if found is None:
-            found = self._fuzzy_memo[key] = fuzzy_match(query, text)
-        return found
+    def _fuzzy_score(self, token: Token, text: str, lowered: str) -> float | None:
+        """The word's fuzzy score on `text` (`lowered`: it lowercased), None when it does not
+        match; remembered by text, as folders, and unnamed sessions' empty names, repeat."""
+        key = (token.value, text)
+        try:
+            return self._fuzzy_memo[key]
+        except KeyError:
+            pass
+        score = None
+        if not self._fuzzy_misses[token](lowered):
+            matches, found = fuzzy_match(token.value, text)
+            score = found if matches else None
+        self._fuzzy_memo[key] = score
+        return score
 
     def _tool_paths(self, token: Token, among: set[str]) -> set[str]:
         return self.lookups.tools(token.value, token.kind != "phrase", among)
