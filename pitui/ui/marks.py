@@ -40,7 +40,9 @@ def search_with_marks(query: str, search: Callable[[str], SearchResult]) -> Sear
     result = search(mark_query.text)
     marks = load_marks()
     rows = apply_marks(result.rows, marks, mark_query)
-    result.rows = [_marked(row, marks) for row in rows]
+    if marks.pinned or marks.tags:  # else no row changes: most users mark nothing
+        rows = [_marked(row, marks) for row in rows]
+    result.rows = rows
     return result
 
 

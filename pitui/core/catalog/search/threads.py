@@ -42,12 +42,8 @@ def _normal(path: str) -> str:
     return os.path.normpath(os.path.abspath(path))
 
 
-def _time(s: SessionSummary) -> float:
-    return float(s.modified_ms) if s.modified_ms is not None else float("-inf")
-
-
 def _build(sessions: list[SessionSummary], keys: list[str]) -> list[_Node]:
-    nodes = {key: _Node(s, latest=_time(s)) for key, s in zip(keys, sessions, strict=True)}
+    nodes = {key: _Node(s, latest=s.order_times[0]) for key, s in zip(keys, sessions, strict=True)}
     roots: list[_Node] = []
     for key, s in zip(keys, sessions, strict=True):
         node, parent = nodes[key], nodes.get(_key(s.parent_session_path))
@@ -114,7 +110,7 @@ def _root_rows(sessions: list[SessionSummary]) -> list[CatalogRow]:
     time brought one of the collector's full passes every third time (at 20,000 sessions,
     the rows 52-58 -> 28-41 ms a time in the app, the full passes 9 -> 2 in 30 s)."""
     global _last_roots
-    ordered = sorted(sessions, key=lambda s: -_time(s))
+    ordered = sorted(sessions, key=lambda s: -s.order_times[0])
     last = len(ordered) - 1
     before, kept = _last_roots, {}
     rows: list[CatalogRow] = []
