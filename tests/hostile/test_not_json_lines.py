@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 import tracemalloc
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -121,7 +122,7 @@ def _summaries(root: Path, cache: Path) -> list[dict[str, object]]:
         catalog.scan(tools="now")
         found = catalog.sessions()
     ignored = {"path", "size", "mtime_ns", "modified_ms", "_times"}  # _times: of the last two
-    return [{k: v for k, v in vars(s).items() if k not in ignored} for s in found]
+    return [{f.name: getattr(s, f.name) for f in fields(s) if f.name not in ignored} for s in found]
 
 
 @pytest.mark.parametrize("junk", [b"", b"x\ry"])

@@ -61,7 +61,7 @@ class SearchKeys(NamedTuple):
     cwd_words: str
 
 
-@dataclass
+@dataclass(slots=True)
 class SessionSummary:
     """Pi's `SessionInfo` (times as Unix ms; None = Invalid Date) and the extra fields.
 
