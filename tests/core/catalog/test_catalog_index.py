@@ -128,6 +128,39 @@ def test_an_index_of_an_older_schema_gives_its_pages_back(tmp_path: Path) -> Non
     assert (cache / DB_NAME).stat().st_size < big - 7_000_000
 
 
+def _make_outdated(db_path: Path) -> None:
+    import sqlite3
+
+    db = sqlite3.connect(db_path)
+    db.execute("UPDATE meta SET value='old' WHERE key='schema'")
+    db.commit()
+    db.close()
+
+
+def test_an_index_of_an_older_schema_is_made_anew_unless_shared(tmp_path: Path) -> None:
+    """Alone on it, an index of another schema is deleted and made anew (emptying a big
+    one took seconds before the app could draw); while another Index has it open, it is
+    emptied in place, never deleted from under that one."""
+    from pitui.core.catalog.index.file import Claim
+
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    generate_corpus(root, seed=4, count=8)
+    _indexed(root, cache)
+    db_path = cache / DB_NAME
+    for shared in (False, True):
+        _make_outdated(db_path)
+        old_file = os.open(db_path, os.O_RDONLY)  # held open: its inode is not reused
+        other = Claim(db_path)  # what another Index holds while it has the file open
+        assert not shared or other.share()
+        try:
+            assert _indexed(root, cache) == _fresh(root)
+            deleted = os.fstat(old_file).st_nlink == 0
+        finally:
+            other.release()
+            os.close(old_file)
+        assert deleted != shared
+
+
 def test_two_catalogs_one_cache(tmp_path: Path) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     paths = generate_corpus(root, seed=5, count=30)

@@ -76,6 +76,12 @@ def create_schema(db: sqlite3.Connection) -> None:
             db.execute("VACUUM")
 
 
+def outdated(db: sqlite3.Connection) -> bool:
+    """Whether the database holds an index of another schema (`create_schema` empties it)."""
+    version = _version(db)
+    return version != SCHEMA_VERSION and (version is not None or _has_tables(db))
+
+
 def give_back_free_pages(db: sqlite3.Connection) -> None:
     """Shrink the file by its free pages when they are many (FTS5's segment merges leave
     a tenth of the file free after indexing a big store)."""
