@@ -61,9 +61,8 @@ def create_schema(db: sqlite3.Connection) -> None:
     pages can be given back later (`give_back_free_pages`)."""
     created = False
     with transaction(db):
-        version = _version(db)
-        if version != SCHEMA_VERSION:
-            if version is not None or _has_tables(db):
+        if _version(db) != SCHEMA_VERSION:
+            if outdated(db):
                 _drop_all(db)
             for statement in SCHEMA.split(";"):
                 if statement.strip():
