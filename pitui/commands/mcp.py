@@ -462,8 +462,9 @@ class _Tools:
                 f"path: at most {MAX_REFERENCE:,} characters (this one has {len(path):,})"
             )
         limit, start = _limit(limit, MAX_RESULTS), _start(offset)
-        sessions = self._scope("", "all", remotes=False).sessions  # this machine's files
         targets = targets_of(path)
+        # this machine's files, only those the index says wrote a target
+        sessions = self._scope("", "all", remotes=False, writing=targets).sessions
         if scope != "all":
             sessions = related(sessions, targets)
         history = history_of_file(sessions, targets, with_text=False)
@@ -482,9 +483,16 @@ class _Tools:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _scope(self, query: str, scope: str, remotes: bool = True) -> SessionsInScope:
+    def _scope(
+        self,
+        query: str,
+        scope: str,
+        remotes: bool = True,
+        writing: tuple[str, ...] | None = None,
+    ) -> SessionsInScope:
         """The sessions of this folder, or all ("all": with the remotes' mirrors unless not
-        `remotes`, as `pitui grep --all`)."""
+        `remotes`, as `pitui grep --all`); `writing`: only those that may have written one of
+        these paths (see `sessions_in_scope`)."""
         return sessions_in_scope(
             query,
             every=scope == "all",
@@ -492,6 +500,7 @@ class _Tools:
             no_cache=self.no_cache,
             store=all_sessions(remotes) if scope == "all" else "local",
             catalogs=self.catalogs,
+            writing=writing,
         )
 
     def _leaf_page(

@@ -480,9 +480,11 @@ async def test_one_server_sees_sessions_written_between_its_calls(store: Path) -
 
 
 async def test_file_history_answers_what_log_json_answers(
-    store: Path, capsys: pytest.CaptureFixture[str]
+    store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from file_edits import EditingSession
+
+    from pitui.core.file_history import history
 
     cwd = Path(os.getcwd())
     s = EditingSession(cwd, seed=7)
@@ -490,11 +492,15 @@ async def test_file_history_answers_what_log_json_answers(
     s.edit("notes.txt", "token", "the token")
     s.edit("notes.txt", "nowhere", "x", error=True)  # failed: left out
     s.write(f"keys/{KEY}.txt", "x\n")
-    s.save(store.parent.parent)
+    written = s.save(store.parent.parent)
     assert main(["log", ".", "--json"]) == 0
     logged = json.loads(capsys.readouterr().out)
+    read: list[str] = []
+    parse = history.session_changes
+    monkeypatch.setattr(history, "session_changes", lambda path: read.append(path) or parse(path))
     page = await _page("file_history", path=".", redact=False)
     assert page["changes"] == logged
+    assert read == [str(written)]  # only the session the index says wrote here
     assert "nextOffset" not in page and len(page["changes"]) == 3
     redacted = await _page("file_history", path=str(cwd), limit=2)
     assert [c["id"] for c in redacted["changes"]] == [c["id"] for c in logged[:2]]

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from pitui.commands.support.progress import progress_on_stderr
 from pitui.commands.support.store_options import add_store_arguments, default_store
 from pitui.core.file_history.history import FileHistory, file_history, related, targets_of
 from pitui.core.format.timestamps import local_minutes, to_ms
@@ -32,14 +33,21 @@ def add_file_arguments(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def history_of(args: argparse.Namespace, *, with_text: bool) -> FileHistory:
-    """FILE's history in the sessions of the scope the options choose (`with_text`: the
-    written text kept, for a replay); their problems (unreadable files, a scan's notices)
-    said on stderr."""
+    """FILE's history in the sessions of the scope the options choose, of which only those
+    the index says wrote FILE are read (`with_text`: the written text kept, for a replay);
+    their problems (unreadable files, a scan's notices) said on stderr."""
     store = default_store(args.archived, args.remote, args.everywhere)
-    scope = sessions_in_scope(
-        "", every=True, session_dir=args.session_dir, no_cache=args.no_cache, store=store
-    )
     targets = targets_of(args.file)
+    with progress_on_stderr("indexing tool output", quiet=args.json) as progress:
+        scope = sessions_in_scope(
+            "",
+            every=True,
+            session_dir=args.session_dir,
+            no_cache=args.no_cache,
+            store=store,
+            writing=targets,
+            progress=progress,
+        )
     sessions = scope.sessions if args.all else related(scope.sessions, targets)
     history = file_history(sessions, targets, with_text=with_text)
     for problem in scope.problems + [f"cannot read {one_line(p)}" for p in history.unreadable]:

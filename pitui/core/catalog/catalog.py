@@ -189,6 +189,23 @@ class Catalog:
             if s.path in local or (s.store != "local" and os.path.dirname(s.path) in folders)
         ]
 
+    def writers(
+        self,
+        sessions: list[SessionSummary],
+        targets: tuple[str, ...],
+        progress: Progress | None = None,
+    ) -> list[SessionSummary]:
+        """The sessions of `sessions` (in their order) that may hold a successful write or
+        edit of a target (absolute and resolved) or of anything under it: those the index's
+        file ops name, their tool output indexed first (`progress(done, total)` in
+        sessions), and those whose tool output could not be indexed (for the caller to
+        read). `pitui log` then reads only these instead of every session."""
+        paths = {s.path for s in sessions}
+        self.tools.index_of(paths, progress)
+        kept = self.index.sessions_writing(targets)
+        kept.update(task.path for task in self.index.tool_tasks(paths))
+        return [s for s in sessions if s.path in kept]
+
     def search(
         self,
         query: str,

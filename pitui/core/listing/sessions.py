@@ -87,10 +87,15 @@ def sessions_in_scope(
     no_cache: bool = False,
     store: str = "local",
     catalogs: KeptCatalogs | None = None,
+    writing: tuple[str, ...] | None = None,
+    progress: Progress | None = None,
 ) -> SessionsInScope:
     """The sessions `pitui list` would search (this folder's, or every one; of `store`, or of
     the one a query's `in:` / `host:` token names), newest first, those that a query's
-    `pin:` / `tag:NAME` tokens leave out removed."""
+    `pin:` / `tag:NAME` tokens leave out removed. `writing`: only those that may have written
+    one of these paths (absolute, resolved) or anything under them, as the index tells
+    (`Catalog.writers`; `progress(done, total)` its indexing, in sessions); without an index
+    (`no_cache`) every one, for the caller to read."""
     cwd = os.getcwd()
     mark_query = split_query(query)
     refuse_bad_query(mark_query.text)  # before any file is read
@@ -100,6 +105,8 @@ def sessions_in_scope(
         report = catalog.scan(tools="later")  # entry search reads the files, not the indexes
         problems += scan_problems(report, catalog.index.notice)
         sessions = catalog.sessions(None if every else cwd, store=store)
+        if writing is not None and not no_cache:
+            sessions = catalog.writers(sessions, writing, progress)
         left_out = None if every else left_out_of_catalog(catalog, cwd, store, session_dir)
     problems += [left_out] if left_out else []
     if mark_query.active:
