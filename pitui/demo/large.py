@@ -43,11 +43,37 @@ class _TextPool:
         return self.blob[start : start + size]
 
 
-def _large_turn(b: SessionBuilder, pool: _TextPool) -> None:
+EDIT_SHARE = 0.2  # of the calls, in a store with edits: an edit, or (one in four) a write
+
+
+def _file_call(b: SessionBuilder, pool: _TextPool, edits: bool) -> Entry:
+    """A read of one of the project's files, or with `edits` sometimes an edit or a write."""
+    rng = b.rng
+    path = rng.choice(FILES)
+    roll = rng.random() if edits else 1.0  # no draw without edits: the same stores as before
+    if roll < EDIT_SHARE * 0.75:
+        old = pool.take(rng.randint(20, 120))
+        replacement = {"oldText": old, "newText": old + "\n# changed"}
+        return b.tool_call("edit", {"path": path, "edits": [replacement]})
+    if roll < EDIT_SHARE:
+        return b.tool_call("write", {"path": path, "content": pool.take(rng.randint(200, 2_000))})
+    return b.tool_call("read", {"path": path})
+
+
+def _result_text(b: SessionBuilder, call: Entry, pool: _TextPool) -> str:
+    path = call["arguments"]["path"]
+    if call["name"] == "edit":
+        return f"Successfully replaced 1 block(s) in {path}."
+    if call["name"] == "write":
+        return f"Successfully wrote {len(call['arguments']['content'])} bytes to {path}"
+    return pool.take(b.rng.randint(200, 2_000))
+
+
+def _large_turn(b: SessionBuilder, pool: _TextPool, edits: bool = False) -> None:
     rng = b.rng
     b.user(pick_text(rng, ASKS) + " " + pool.take(rng.randint(20, 200)))
     for _ in range(rng.randint(1, 4)):
-        calls = [b.tool_call("read", {"path": rng.choice(FILES)}) for _ in range(rng.randint(1, 2))]
+        calls = [_file_call(b, pool, edits) for _ in range(rng.randint(1, 2))]
         blocks: list[Entry] = [
             {
                 "type": "thinking",
@@ -57,7 +83,7 @@ def _large_turn(b: SessionBuilder, pool: _TextPool) -> None:
         ]
         b.assistant(blocks + calls, stop="toolUse")
         for call in calls:
-            b.tool_result(call, pool.take(rng.randint(200, 2_000)), is_error=rng.random() < 0.03)
+            b.tool_result(call, _result_text(b, call, pool), is_error=rng.random() < 0.03)
     b.assistant(
         [
             {
@@ -115,9 +141,15 @@ def generate_large_session(
 
 
 def generate_store(
-    root: Path | str, n_sessions: int, entries_per_session: int, seed: int = 0
+    root: Path | str,
+    n_sessions: int,
+    entries_per_session: int,
+    seed: int = 0,
+    *,
+    edits: bool = False,
 ) -> list[Path]:
-    """Many sessions over ~20 project folders under a sessions root (catalog benchmarks)."""
+    """Many sessions over ~20 project folders under a sessions root (catalog benchmarks);
+    `edits`: a fifth of the tool calls edit or write the project's files (else all read)."""
     root = Path(root)
     rng = random.Random(seed)
     cwds = [f"/home/dev/projects/project-{i:02d}" for i in range(20)]
@@ -130,7 +162,7 @@ def generate_store(
         b = _FastBuilder(rng, ms)
         b.set_model(rng.randrange(len(MODELS)))
         while len(b.entries) < entries_per_session:
-            _large_turn(b, pool)
+            _large_turn(b, pool, edits)
             _large_events(b, len(b.entries))
         entries = b.entries[:entries_per_session]
         if rng.random() < 0.3:
