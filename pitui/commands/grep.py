@@ -12,6 +12,7 @@ import argparse
 import itertools
 import sys
 
+from pitui.commands.support.progress import progress_on_stderr
 from pitui.commands.support.store_options import add_store_arguments, store_asked
 from pitui.core.errors import UsageError
 from pitui.core.rows.safe_text import one_line
@@ -62,13 +63,15 @@ def print_hits(args: argparse.Namespace) -> int:
     from pitui.core.listing.sessions import sessions_in_scope
 
     store = store_asked(args)
-    scope = sessions_in_scope(
-        args.query,
-        every=args.all or store not in ("local", "archive"),
-        session_dir=args.session_dir,
-        no_cache=args.no_cache,
-        store=store,
-    )
+    with progress_on_stderr("indexing sessions", quiet=args.json) as progress:
+        scope = sessions_in_scope(
+            args.query,
+            every=args.all or store not in ("local", "archive"),
+            session_dir=args.session_dir,
+            no_cache=args.no_cache,
+            store=store,
+            progress=progress,
+        )
     stream = EntryStream(scope.sessions, scope.text, role=args.role)
     _warn(scope.problems)
     hits = (stream.finish(hit) for hit in itertools.islice(stream, args.limit))

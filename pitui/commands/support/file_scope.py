@@ -38,7 +38,7 @@ def history_of(args: argparse.Namespace, *, with_text: bool) -> FileHistory:
     their problems (unreadable files, a scan's notices) said on stderr."""
     store = default_store(args.archived, args.remote, args.everywhere)
     targets = targets_of(args.file)
-    with progress_on_stderr("indexing tool output", quiet=args.json) as progress:
+    with progress_on_stderr("indexing sessions", quiet=args.json) as progress:
         scope = sessions_in_scope(
             "",
             every=True,

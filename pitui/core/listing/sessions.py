@@ -94,15 +94,16 @@ def sessions_in_scope(
     the one a query's `in:` / `host:` token names), newest first, those that a query's
     `pin:` / `tag:NAME` tokens leave out removed. `writing`: only those that may have written
     one of these paths (absolute, resolved) or anything under them, as the index tells
-    (`Catalog.writers`; `progress(done, total)` its indexing, in sessions); without an index
-    (`no_cache`) every one, for the caller to read."""
+    (`Catalog.writers`); without an index (`no_cache`) every one, for the caller to read.
+    `progress(done, total)`: the scan's, in files, then that indexing's, in sessions."""
     cwd = os.getcwd()
     mark_query = split_query(query)
     refuse_bad_query(mark_query.text)  # before any file is read
     store, text = split_store(mark_query.text, store)
     problems: list[str] = []
     with catalog_for(catalogs, store, session_dir, no_cache, problems) as catalog:
-        report = catalog.scan(tools="later")  # entry search reads the files, not the indexes
+        # entry search reads the files, not the indexes
+        report = catalog.scan(progress, tools="later")
         problems += scan_problems(report, catalog.index.notice)
         sessions = catalog.sessions(None if every else cwd, store=store)
         if writing is not None and not no_cache:
