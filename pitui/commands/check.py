@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from pitui.commands.support.progress import Progress, progress_on_stderr
 from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.continued import Continued, find_continued
@@ -30,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     scope = scope_of_paths(args.files) if args.files else scope_of(args.all, args.session_dir)
     for problem in scope.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
-    checked = list(_checked(scope))
+    with progress_on_stderr("checking sessions", quiet=args.json) as progress:
+        checked = _checked(scope, progress)
     continued = _continued(checked)
     if args.json:
         data = [_to_json(path, c, continued.get(path)) for path, c in checked]
@@ -40,10 +42,14 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(c.problems for _, c in checked) else 0
 
 
-def _checked(scope: Scope) -> list[tuple[str, SessionCheck]]:
+def _checked(scope: Scope, progress: Progress | None = None) -> list[tuple[str, SessionCheck]]:
     """Each file of the scope checked (a shared session dir's other projects left out, and
-    said)."""
-    found = [(path, check_session(path)) for path in scope.files]
+    said); `progress(done, total)` in files."""
+    found = []
+    for done, path in enumerate(scope.files, 1):
+        found.append((path, check_session(path)))
+        if progress is not None:
+            progress(done, len(scope.files))
     kept = [(path, c) for path, c in found if c.cwd is None or scope.accepts(c.cwd)]
     say_left_out(len(found) - len(kept))
     return kept
