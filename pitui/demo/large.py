@@ -166,17 +166,19 @@ def generate_store(
             _large_events(b, len(b.entries))
         entries = b.entries[:entries_per_session]
         if rng.random() < 0.3:
-            entries.append(_session_info(b, f"Task {i}: {rng.choice(TOPICS)}"))
+            entries.append(_session_info(b, entries[-1], f"Task {i}: {rng.choice(TOPICS)}"))
         paths.append(write_session(session_path(root, header), header, entries))
     return paths
 
 
-def _session_info(b: SessionBuilder, name: str) -> Entry:
+def _session_info(b: SessionBuilder, last: Entry, name: str) -> Entry:
+    """The session's name, after `last` (the builder's entries may go on past the store's
+    cut: a parent taken from them was no entry of the file)."""
     b.tick()
     return {
         "type": "session_info",
         "id": b.new_id(),
-        "parentId": b.entries[-1]["id"] if b.entries else None,
+        "parentId": last["id"],
         "timestamp": iso_ms(b.ms),
         "name": name,
     }

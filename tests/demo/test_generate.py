@@ -234,6 +234,24 @@ def test_large_session_and_store(tmp_path: Path) -> None:
     assert all(len(p.read_text().splitlines()) >= 51 for p in paths)
 
 
+def test_stores_keep_to_pis_format_and_edits_are_real_calls(tmp_path: Path) -> None:
+    """Every generated session is one Pi could have written (a named session's name entry
+    hangs off its last entry); with `edits`, a fifth of the calls edit or write a file, and
+    `pitui log` finds them."""
+    from pitui.core.file_history.session_changes import session_changes
+    from pitui.core.session.check import check_session
+
+    plain = generate_store(tmp_path / "plain", 40, 60)
+    edited = generate_store(tmp_path / "edited", 40, 60, edits=True)
+    assert all(check_session(str(p)).problems == [] for p in plain + edited)
+    named = [p for p in plain if b'"session_info"' in p.read_bytes()]
+    assert named
+    assert all(session_changes(str(p)) == [] for p in plain)
+    changes = [c for p in edited for c in session_changes(str(p))]
+    assert len(changes) > 40 and {c.tool for c in changes} == {"edit", "write"}
+    assert sum(c.succeeded for c in changes) > 0.9 * len(changes)
+
+
 @pytest.mark.slow
 def test_large_session_default_is_about_100mb(tmp_path: Path) -> None:
     """Benchmarks rely on the default being ~100k entries of ~1.1 KB: checked on a tenth of
