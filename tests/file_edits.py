@@ -76,3 +76,8 @@ class EditingSession:
     def save(self, sessions: Path) -> Path:
         path = session_path(sessions, self.header)
         return write_session(path, self.header, self.builder.entries)
+
+
+def sessions_folder(project: Path) -> Path:
+    """Pi's sessions folder beside the `project` fixture's folder (tests/commands/conftest.py)."""
+    return project.parent / "agent" / "sessions"

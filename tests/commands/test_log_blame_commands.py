@@ -7,7 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from file_edits import CALC_AFTER, CALC_BEFORE, CALC_DETAILS, CALC_EDITS, EditingSession
+from file_edits import (
+    CALC_AFTER,
+    CALC_BEFORE,
+    CALC_DETAILS,
+    CALC_EDITS,
+    EditingSession,
+    sessions_folder,
+)
 
 from pitui.cli import main
 from pitui.demo.builder import BASE_MS
@@ -15,25 +22,6 @@ from pitui.demo.builder import BASE_MS
 HOUR = 3_600_000
 LOG_KEYS = ["path", "sessionId", "id", "tool", "timestamp", "added", "removed", "branch", "file"]
 BLAME_KEYS = ["line", "text", "path", "sessionId", "id", "timestamp"]
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An agent folder with no sessions yet, pitui's cache beside it, and a project folder
-    (the current folder) holding src/."""
-    agent = tmp_path / "agent"
-    (agent / "sessions").mkdir(parents=True)
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
-    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
-    project = tmp_path / "proj"
-    (project / "src").mkdir(parents=True)
-    monkeypatch.chdir(project)
-    return project
-
-
-def _sessions(project: Path) -> Path:
-    return project.parent / "agent" / "sessions"
 
 
 def _json(capsys: pytest.CaptureFixture[str]) -> list[dict]:
@@ -48,7 +36,7 @@ def _calc_history(project: Path) -> dict[str, str]:
     one.edit("src/calc.py", "not in the file", "x", error=True)
     one.write("README.md", "# calc\n")
     one.builder.add("session_info", name="first \x1b[31mred\x1b[0m session")
-    one.save(_sessions(project))
+    one.save(sessions_folder(project))
     two = EditingSession(project, seed=2, ms=BASE_MS + HOUR)
     ids["edit"] = two.call(
         "edit", {"path": str(project / "src/calc.py"), "edits": CALC_EDITS}, details=CALC_DETAILS
@@ -59,7 +47,7 @@ def _calc_history(project: Path) -> dict[str, str]:
         "edit",
         {"path": "src/calc.py", "oldText": "    return a - b", "newText": "    return b - a"},
     )
-    two.save(_sessions(project))
+    two.save(sessions_folder(project))
     three = EditingSession(project / "src", seed=3, ms=BASE_MS + 2 * HOUR)  # run in src/
     ids["string"] = three.call(
         "edit",
@@ -68,7 +56,7 @@ def _calc_history(project: Path) -> dict[str, str]:
             "edits": json.dumps({"oldText": "total = a + b", "newText": "total = b + a"}),
         },
     )
-    three.save(_sessions(project))
+    three.save(sessions_folder(project))
     return ids
 
 
@@ -102,7 +90,7 @@ def test_log_of_a_folder_and_the_scopes(project: Path, capsys) -> None:  # type:
     _calc_history(project)
     elsewhere = EditingSession("/somewhere/else", seed=4, ms=BASE_MS + 3 * HOUR)
     far = elsewhere.write(str(project / "src/new.py"), "x = 1\n")
-    elsewhere.save(_sessions(project))
+    elsewhere.save(sessions_folder(project))
     assert main(["log", ".", "--json"]) == 0
     files = [c["file"] for c in _json(capsys)]
     assert set(files) == {str(project / "src/calc.py"), str(project / "README.md")}
@@ -157,7 +145,7 @@ def test_blame_text_is_inert(project: Path, capsys) -> None:  # type: ignore[no-
     s = EditingSession(project, seed=5)
     s.write("src/evil.txt", "ok\n\x1b]0;title\x07bell \u202eevil\n")
     s.write("src/\x1b[2Jname\n.txt", "x\n")
-    s.save(_sessions(project))
+    s.save(sessions_folder(project))
     (project / "src/evil.txt").write_text("ok\n\x1b]0;title\x07bell \u202eevil\n")
     assert main(["blame", "src/evil.txt"]) == 0
     out = capsys.readouterr().out
@@ -184,10 +172,10 @@ def test_blame_bad_input_is_one_line(project: Path, capsys) -> None:  # type: ig
 def test_sessions_are_never_written(project: Path) -> None:
     _calc_history(project)
     (project / "src/calc.py").write_text("anything\n")
-    before = {p: p.read_bytes() for p in _sessions(project).rglob("*.jsonl")}
+    before = {p: p.read_bytes() for p in sessions_folder(project).rglob("*.jsonl")}
     assert main(["log", ".", "--all", "--json"]) == 0
     assert main(["blame", "src/calc.py"]) == 0
-    assert {p: p.read_bytes() for p in _sessions(project).rglob("*.jsonl")} == before
+    assert {p: p.read_bytes() for p in sessions_folder(project).rglob("*.jsonl")} == before
 
 
 def test_session_id_prefixes_grow_until_they_differ() -> None:

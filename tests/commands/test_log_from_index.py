@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from file_edits import CALC_BEFORE, CALC_EDITS, EditingSession
+from file_edits import CALC_BEFORE, CALC_EDITS, EditingSession, sessions_folder
 
 from pitui.cli import main
 from pitui.core.catalog.scan.tool_pass import ToolPass
@@ -20,29 +20,12 @@ HOUR = 3_600_000
 REAL_V1 = Path(__file__).resolve().parents[1] / "fixtures" / "pi-real-v1-large-session.jsonl"
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    agent = tmp_path / "agent"
-    (agent / "sessions").mkdir(parents=True)
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
-    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
-    project = tmp_path / "proj"
-    (project / "src").mkdir(parents=True)
-    monkeypatch.chdir(project)
-    return project
-
-
-def _sessions(project: Path) -> Path:
-    return project.parent / "agent" / "sessions"
-
-
 def _store(project: Path) -> dict[str, Path]:
     """Sessions that write src/calc.py in several ways, and sessions that do not."""
     made: dict[str, Path] = {}
 
     def save(name: str, session: EditingSession) -> None:
-        made[name] = session.save(_sessions(project))
+        made[name] = session.save(sessions_folder(project))
 
     writer = EditingSession(project, seed=1)
     writer.write("src/calc.py", CALC_BEFORE)
@@ -109,8 +92,8 @@ def test_the_same_history_as_reading_every_session(
     _store(project)
     growing = EditingSession(project, seed=9, ms=BASE_MS + 9 * HOUR)
     growing.write("docs/page-9.md", "# page\n")
-    grown = growing.save(_sessions(project))
-    real_folder = _sessions(project) / "--Users-badlogic-workspaces-pi-mono--"
+    grown = growing.save(sessions_folder(project))
+    real_folder = sessions_folder(project) / "--Users-badlogic-workspaces-pi-mono--"
     real_folder.mkdir()
     shutil.copy(REAL_V1, real_folder / "2025-11-20T23-33-50-805Z_d703a1a9.jsonl")
     real = "/Users/badlogic/workspaces/pi-mono"
@@ -120,7 +103,7 @@ def test_the_same_history_as_reading_every_session(
         assert _same_from_index(path, capsys), path
     later = EditingSession(project, seed=10, ms=BASE_MS + 10 * HOUR)
     later.write("src/calc.py", "x = 1\n")
-    new = later.save(_sessions(project))
+    new = later.save(sessions_folder(project))
     found = _log("src/calc.py", "--all", capsys=capsys)[1]
     assert found[0]["path"] == str(new) and str(grown) not in {c["path"] for c in found}
     before = grown.read_bytes()
