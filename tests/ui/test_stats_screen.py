@@ -4,6 +4,8 @@ trash view (alt+z: restore)."""
 from __future__ import annotations
 
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,36 @@ async def test_stats_follow_the_pickers_list(app_factory: Any, demo_root: Path) 
         part = summarize(*load_usage(some, no_cache=True)[:2], "day")
         assert screen.stats.total.cost == pytest.approx(part.total.cost)
         assert part.total.cost < expected.total.cost
+
+
+async def test_the_usage_read_so_far_is_shown_while_it_is_worked_out(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold usage cache reads every session (10,000: about 14 s): the screen counts them."""
+    from pitui.ui.screens import stats
+
+    release = threading.Event()
+
+    def slow_load(paths: list[str], **options: Any) -> Any:
+        options["progress"](0, len(paths))  # the first is never said (no time has passed)
+        time.sleep(stats.PROGRESS_EVERY)
+        options["progress"](2, len(paths))
+        release.wait(10)
+        return load_usage(paths, no_cache=True)
+
+    monkeypatch.setattr(stats, "load_usage", slow_load)
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        count = len(picker.rows)
+        await pilot.press("alt+s")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, StatsScreen))
+        shown = f"Working out usage… read 2 of {count:,} sessions"
+        await wait_for(pilot, lambda: shown in "\n".join(screen_lines(pilot.app)))
+        release.set()
+        screen = pilot.app.screen
+        await wait_for(pilot, lambda: screen.stats is not None)
+        await settle(pilot)
+        assert "Working out" not in "\n".join(screen_lines(pilot.app))
 
 
 async def _group_by(pilot: Any, screen: StatsScreen, by: str) -> None:

@@ -3,6 +3,7 @@ and tokens per day and per model. The numbers are worked out in a thread worker.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.usage_table import UsageTable
 
+PROGRESS_EVERY = 0.2  # seconds between the worker's progress messages
 MAX_BARS = 12  # per plot: the latest days, the costliest models
 Y_AXIS = 8  # columns of a plot's y axis and frame
 LABEL_ROOM = {"day": 7, "model": 16}  # columns a bar's label takes ("11-25"; 14), with a gap
@@ -34,6 +36,14 @@ PLOTS: tuple[tuple[str, str, Callable[[Group], float]], ...] = (
     ("cost", "Cost per {} ($)", lambda g: g.cost),
     ("tokens", "Tokens per {} (k)", lambda g: g.tokens / 1000),
 )
+
+
+@dataclass
+class UsageRead(Message):
+    """How many of the sessions' usage the worker has read (a cold cache reads them all)."""
+
+    done: int
+    total: int
 
 
 @dataclass
@@ -111,7 +121,12 @@ class StatsScreen(ReportsFailures, Screen[None]):
 
     @thread_worker("stats", "usage", exclusive=True)
     def compute(self) -> None:
-        usage = load_usage(self.paths, folder=self.cache_folder, no_cache=self.cache_folder is None)
+        usage = load_usage(
+            self.paths,
+            folder=self.cache_folder,
+            no_cache=self.cache_folder is None,
+            progress=self._say_read(),
+        )
         infos, rows, lineage = usage.infos, usage.rows, usage.lineage
         ready = StatsReady(
             summarize(infos, rows, self.by, lineage=lineage),
@@ -121,6 +136,24 @@ class StatsScreen(ReportsFailures, Screen[None]):
         )
         if not get_current_worker().is_cancelled:
             self.post_message(ready)
+
+    def _say_read(self) -> Callable[[int, int], None]:
+        """The worker's progress, posted at most every `PROGRESS_EVERY` seconds."""
+        said = time.monotonic()
+
+        def progress(done: int, total: int) -> None:
+            nonlocal said
+            now = time.monotonic()
+            if now - said >= PROGRESS_EVERY:
+                said = now
+                self.post_message(UsageRead(done, total))
+
+        return progress
+
+    def on_usage_read(self, message: UsageRead) -> None:
+        table = self.query_one(UsageTable)
+        if table.stats is None:
+            table.working(message.done, message.total)
 
     def on_stats_ready(self, message: StatsReady) -> None:
         if message.table.by != self.by:

@@ -50,14 +50,23 @@ class UsageTable(Widget):
         self.stats: Stats | None = None
         self.titles: Mapping[str, str] = {}
         self.home = home
+        self.read: tuple[int, int] | None = None  # sessions read of all, while working
 
     def show(self, stats: Stats, titles: Mapping[str, str]) -> None:
         self.stats, self.titles = stats, titles
         self.refresh(layout=True)
 
+    def working(self, done: int, total: int) -> None:
+        """How far the sessions' usage has been read (before there is a table)."""
+        self.read = (done, total)
+        self.refresh()
+
     def render(self) -> RenderableType:
         if self.stats is None:
-            return Text("Working out usage…", style="dim")
+            if self.read is None:
+                return Text("Working out usage…", style="dim")
+            done, total = self.read
+            return Text(f"Working out usage… read {done:,} of {total:,} sessions", style="dim")
         return usage_table(self.stats, self.content_size.width, self.titles, self.home)
 
 
