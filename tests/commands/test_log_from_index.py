@@ -5,6 +5,7 @@ answers: at 10,000 sessions that is a third of a second instead of ten."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -130,3 +131,27 @@ def test_sessions_whose_tool_output_is_not_indexed_are_read(
     monkeypatch.setattr(ToolPass, "index_of", lambda self, paths, progress=None: None)
     status, found, _ = _log("src/calc.py", "--all", capsys=capsys)
     assert status == 0 and len({c["path"] for c in found}) == 3
+
+
+def test_a_file_name_that_is_not_utf8_is_found_as_by_reading(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A path with a byte that is not UTF-8 (a lone surrogate in Python and in Pi's JSON):
+    the index stores it with U+FFFD, and the history is still the one reading every session
+    gives."""
+    odd = "src/caf\udcff.py"
+    session = EditingSession(project, seed=11)
+    session.write("src/cafQQQQ.py", "x = 1\n")
+    saved = session.save(sessions_folder(project))
+    saved.write_bytes(saved.read_bytes().replace(b"QQQQ", b"\\udcff"))  # as Node writes it
+    status, found, _ = _log(odd, "--all", capsys=capsys)
+    assert status == 0 and len(found) == 1
+    assert _same_from_index(odd, capsys)
+    named = EditingSession(project, seed=12)  # a session file whose name is not UTF-8
+    named.write("src/calc.py", "y = 2\n")
+    saved = named.save(sessions_folder(project))
+    oddly_named = os.fsencode(saved).replace(b".jsonl", b"-\xff.jsonl")
+    os.rename(saved, oddly_named)
+    status, found, _ = _log("src/calc.py", "--all", capsys=capsys)
+    assert status == 0 and [c["sessionId"] for c in found] == [named.id]
+    assert _same_from_index("src/calc.py", capsys)

@@ -198,12 +198,11 @@ class Catalog:
         """The sessions of `sessions` (in their order) that may hold a successful write or
         edit of a target (absolute and resolved) or of anything under it: those the index's
         file ops name, their tool output indexed first (`progress(done, total)` in
-        sessions), and those whose tool output could not be indexed (for the caller to
+        sessions), and those whose tool output the index does not hold (for the caller to
         read). `pitui log` then reads only these instead of every session."""
         paths = {s.path for s in sessions}
         self.tools.index_of(paths, progress)
-        kept = self.index.sessions_writing(targets)
-        kept.update(task.path for task in self.index.tool_tasks(paths))
+        kept = self.index.sessions_writing(targets) | self.index.tools_unknown(paths)
         return [s for s in sessions if s.path in kept]
 
     def search(

@@ -293,6 +293,18 @@ class Index:
                 ).fetchall()
         return [ToolTask(*r) for r in found]
 
+    def tools_unknown(self, paths: Iterable[str]) -> set[str]:
+        """Those of `paths` whose tool output the index does not hold whole: not indexed yet,
+        or the file not stored at all (a name that is not UTF-8, see `write`)."""
+        wanted = set(paths)
+        sql = (
+            "SELECT path FROM files WHERE path IN (SELECT value FROM json_each(?)) "
+            "AND tools_offset >= offset"
+        )
+        with self.lock:
+            held = self.db.execute(sql, (lossless_json.dumps(list(wanted)),)).fetchall()
+        return wanted.difference(path for (path,) in held)
+
     def tool_tasks_left(self) -> bool:
         with self.lock:
             return (
@@ -520,7 +532,9 @@ class Index:
 
     def sessions_writing(self, targets: Iterable[str]) -> set[str]:
         """Paths of the sessions with a successful write or edit call (as far as their tool
-        output is indexed) of a target (absolute and resolved) or of anything under it."""
+        output is indexed) of a target (absolute and resolved) or of anything under it. A
+        path that is not UTF-8 is stored, and asked, with U+FFFD for its lone surrogates:
+        the sessions that wrote it are among those found."""
         found: set[str] = set()
         sql = (
             "SELECT DISTINCT f.path FROM file_writes w JOIN files f ON f.id = w.file_id "
@@ -528,7 +542,7 @@ class Index:
             "file_oks o WHERE o.file_id = w.file_id AND o.call_id = w.call_id)"
         )
         with self.lock:
-            for target in targets:
+            for target in map(storable, targets):
                 low, high = prefix_range(target if target.endswith("/") else target + "/")
                 found.update(r[0] for r in self.db.execute(sql, (target, low, high)))
         return found
