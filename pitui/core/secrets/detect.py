@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -169,11 +170,22 @@ def redact(text: str) -> tuple[str, Counter[str]]:
 
 def is_secret_key(name: str) -> bool:
     """A JSON key or variable name whose value is a secret (`apiKey`, `password`, ...)."""
+    # a few short keys ("text", "path", "command") come again and again: remembered
+    return _is_secret_name(name) if len(name) <= KEY_REMEMBERED else _secret_name(name)
+
+
+KEY_REMEMBERED = 64  # characters: a longer (a hostile) key is not kept in memory
+
+
+def _secret_name(name: str) -> bool:
     flat = name.lower().replace("-", "_")
     squashed = flat.replace("_", "")
     if _NOT_SECRET_KEY.search(flat) or squashed.endswith("tokens"):
         return False
     return bool(_SECRET_KEY.search(squashed))
+
+
+_is_secret_name = functools.lru_cache(maxsize=4096)(_secret_name)
 
 
 def redact_json(
