@@ -7,7 +7,6 @@ migration can write exactly the ids the user has been looking at.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from pitui.core.format.entry_types import EntryType
@@ -82,6 +81,9 @@ class Migrator:
                 del raw["firstKeptEntryIndex"]
 
     def _new_id(self, parsed_index: int) -> str:
+        # deferred: hashlib loads OpenSSL, ~5 ms off every command; only v1 sessions need it
+        import hashlib
+
         counter = 0
         while True:
             digest = hashlib.sha1(f"{self._seed}:{parsed_index}:{counter}".encode()).hexdigest()
