@@ -84,16 +84,26 @@ def scan_session(path: str, offset: int = 0, first_line: int = 1) -> SessionSecr
     result = SessionSecrets(path)
     complete = data.rfind(b"\n") + 1
     result.scanned, result.lines = offset + complete, first_line - 1
-    with deep_nesting_allowed(frames_per_level=2):  # once: lifting it per line cost 10%
-        for number, line in enumerate(data[:complete].split(b"\n")[:-1], first_line):
-            result.lines = number
-            try:
-                raw = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                raw = _as_pi_reads(line)  # what orjson refuses and JSON.parse reads (deep JSON)
-            if isinstance(raw, dict):
-                _entry(raw, number, result)
+    for number, line in enumerate(data[:complete].split(b"\n")[:-1], first_line):
+        result.lines = number
+        try:
+            raw = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            raw = _as_pi_reads(line)  # what orjson refuses and JSON.parse reads (deep JSON)
+        if isinstance(raw, dict):
+            _entry_of_any_depth(raw, number, result)
     return result
+
+
+def _entry_of_any_depth(raw: dict[str, Any], number: int, result: SessionSecrets) -> None:
+    """`_entry`, the recursion limit lifted only for a line nested deeper than it allows
+    (lifting it for every line was a tenth of the scan; the limit is the whole process's,
+    so it is lifted for as short a time as can be)."""
+    try:
+        _entry(raw, number, result)
+    except RecursionError:  # `_entry` adds its hits at the end: none were added
+        with deep_nesting_allowed(frames_per_level=2):
+            _entry(raw, number, result)
 
 
 def _as_pi_reads(line: bytes) -> Any:
