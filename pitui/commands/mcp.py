@@ -33,6 +33,7 @@ from typing_extensions import TypedDict
 
 from pitui.commands.support.store_options import all_sessions
 from pitui.core.catalog.search.resolve import resolve_session
+from pitui.core.catalog.summary import SessionSummary
 from pitui.core.entry_search.search import search_entries
 from pitui.core.errors import PituiError
 from pitui.core.export.pages import MAX_LIMIT as MAX_ENTRIES
@@ -463,10 +464,9 @@ class _Tools:
             )
         limit, start = _limit(limit, MAX_RESULTS), _start(offset)
         targets = targets_of(path)
+        keep = None if scope == "all" else functools.partial(related, targets=targets)
         # this machine's files, only those the index says wrote a target
-        sessions = self._scope("", "all", remotes=False, writing=targets).sessions
-        if scope != "all":
-            sessions = related(sessions, targets)
+        sessions = self._scope("", "all", remotes=False, keep=keep, writing=targets).sessions
         history = history_of_file(sessions, targets, with_text=False)
         redactor = Redactor(redact)
         cwds = {s.path: s.cwd for s in sessions}
@@ -488,11 +488,12 @@ class _Tools:
         query: str,
         scope: str,
         remotes: bool = True,
+        keep: Callable[[SessionSummary], bool] | None = None,
         writing: tuple[str, ...] | None = None,
     ) -> SessionsInScope:
         """The sessions of this folder, or all ("all": with the remotes' mirrors unless not
-        `remotes`, as `pitui grep --all`); `writing`: only those that may have written one of
-        these paths (see `sessions_in_scope`)."""
+        `remotes`, as `pitui grep --all`); `keep` and `writing` narrow them (see
+        `sessions_in_scope`)."""
         return sessions_in_scope(
             query,
             every=scope == "all",
@@ -500,6 +501,7 @@ class _Tools:
             no_cache=self.no_cache,
             store=all_sessions(remotes) if scope == "all" else "local",
             catalogs=self.catalogs,
+            keep=keep,
             writing=writing,
         )
 

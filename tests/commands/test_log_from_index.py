@@ -155,3 +155,21 @@ def test_a_file_name_that_is_not_utf8_is_found_as_by_reading(
     status, found, _ = _log("src/calc.py", "--all", capsys=capsys)
     assert status == 0 and [c["sessionId"] for c in found] == [named.id]
     assert _same_from_index("src/calc.py", capsys)
+
+
+def test_without_all_only_the_folders_sessions_are_indexed(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A first `pitui log FILE` reads, and indexes the tool output of, only the sessions run
+    in a folder that holds FILE: at 10,000 sessions a twentieth of the tool output."""
+    from pitui.core.catalog.catalog import Catalog
+
+    made = _store(project)
+    status, found, _ = _log("src/calc.py", capsys=capsys)
+    assert status == 0 and str(made["absolute edit"]) not in {c["path"] for c in found}
+    with Catalog(sessions_folder(project)) as catalog:
+        pending = {task.path for task in catalog.index.tool_tasks()}
+    assert pending == {str(made["absolute edit"])}  # run in /elsewhere
+    assert _log("src/calc.py", "--all", capsys=capsys)[0] == 0
+    with Catalog(sessions_folder(project)) as catalog:
+        assert catalog.index.tool_tasks() == []

@@ -4,6 +4,7 @@ sessions, as `pitui grep`'s) and the history of FILE across the sessions of that
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -45,11 +46,11 @@ def history_of(args: argparse.Namespace, *, with_text: bool) -> FileHistory:
             session_dir=args.session_dir,
             no_cache=args.no_cache,
             store=store,
+            keep=None if args.all else functools.partial(related, targets=targets),
             writing=targets,
             progress=progress,
         )
-    sessions = scope.sessions if args.all else related(scope.sessions, targets)
-    history = file_history(sessions, targets, with_text=with_text)
+    history = file_history(scope.sessions, targets, with_text=with_text)
     for problem in scope.problems + [f"cannot read {one_line(p)}" for p in history.unreadable]:
         print(f"pitui: {problem}", file=sys.stderr)
     return history

@@ -33,17 +33,13 @@ def touches(change: FileChange, targets: Iterable[str]) -> bool:
     return any(is_within(target, change.path) for target in targets)
 
 
-def related(summaries: Iterable[SessionSummary], targets: Iterable[str]) -> list[SessionSummary]:
-    """The sessions run in a folder that holds a target, or inside a target folder: those
-    that could have named it by a relative path (any session may name it absolutely: the
-    callers' `--all` reads every one)."""
-    wanted = tuple(targets)
-    return [
-        summary
-        for summary in summaries
-        if summary.cwd
-        and any(is_within(summary.cwd, t) or is_within(t, summary.cwd) for t in wanted)
-    ]
+def related(summary: SessionSummary, targets: Iterable[str]) -> bool:
+    """Whether the session was run in a folder that holds a target, or inside a target
+    folder: one that could have named it by a relative path (any session may name it
+    absolutely: the callers' `--all` reads every one)."""
+    return bool(summary.cwd) and any(
+        is_within(summary.cwd, t) or is_within(t, summary.cwd) for t in targets
+    )
 
 
 def file_history(

@@ -6,7 +6,7 @@ caller to say before its answer."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from pitui.core.catalog.catalog import CatalogRow, ScanReport, SearchResult
@@ -87,14 +87,16 @@ def sessions_in_scope(
     no_cache: bool = False,
     store: str = "local",
     catalogs: KeptCatalogs | None = None,
+    keep: Callable[[SessionSummary], bool] | None = None,
     writing: tuple[str, ...] | None = None,
     progress: Progress | None = None,
 ) -> SessionsInScope:
     """The sessions `pitui list` would search (this folder's, or every one; of `store`, or of
     the one a query's `in:` / `host:` token names), newest first, those that a query's
-    `pin:` / `tag:NAME` tokens leave out removed. `writing`: only those that may have written
-    one of these paths (absolute, resolved) or anything under them, as the index tells
-    (`Catalog.writers`); without an index (`no_cache`) every one, for the caller to read.
+    `pin:` / `tag:NAME` tokens leave out removed; `keep`: only those it accepts. `writing`:
+    of these, only those that may have written one of these paths (absolute, resolved) or
+    anything under them, as the index tells (`Catalog.writers`, which indexes their tool
+    output first); without an index (`no_cache`) every one, for the caller to read.
     `progress(done, total)`: the scan's, in files, then that indexing's, in sessions."""
     cwd = os.getcwd()
     mark_query = split_query(query)
@@ -106,6 +108,8 @@ def sessions_in_scope(
         report = catalog.scan(progress, tools="later")
         problems += scan_problems(report, catalog.index.notice)
         sessions = catalog.sessions(None if every else cwd, store=store)
+        if keep is not None:
+            sessions = [s for s in sessions if keep(s)]
         if writing is not None and not no_cache:
             sessions = catalog.writers(sessions, writing, progress)
         left_out = None if every else left_out_of_catalog(catalog, cwd, store, session_dir)
