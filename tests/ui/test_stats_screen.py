@@ -96,6 +96,47 @@ async def test_the_usage_read_so_far_is_shown_while_it_is_worked_out(
         assert "Working out" not in "\n".join(screen_lines(pilot.app))
 
 
+async def test_leaving_or_regrouping_stops_the_usage_read(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Esc, or another grouping, while the usage is worked out stops that read (it would hold
+    the CPU, and the GIL, from the picker for seconds at 10,000 sessions); the new grouping's
+    read goes on to its table."""
+    from pitui.ui.screens import stats
+
+    reading, stopped = threading.Event(), threading.Event()
+    calls: list[int] = []
+
+    def endless_load(paths: list[str], **options: Any) -> Any:
+        calls.append(1)
+        reading.clear()
+        try:
+            for done in range(10_000 if len(calls) % 2 else 3):  # the second read ends
+                options["progress"](done, 10_000)
+                reading.set()
+                time.sleep(0.01)
+        except BaseException:
+            stopped.set()
+            raise
+        return load_usage(paths, no_cache=True)
+
+    monkeypatch.setattr(stats, "load_usage", endless_load)
+    async with app_factory().run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("alt+s")
+        screen = pilot.app.screen
+        await wait_for(pilot, reading.is_set)
+        await pilot.press("b")
+        await wait_for(pilot, stopped.is_set)
+        await wait_for(pilot, lambda: screen.stats is not None and screen.stats.by == "week")
+        stopped.clear()
+        await pilot.press("b")  # a third read, endless: left by Esc
+        await wait_for(pilot, reading.is_set)
+        await pilot.press("escape")
+        await wait_for(pilot, stopped.is_set)
+        assert not isinstance(pilot.app.screen, StatsScreen)
+
+
 async def _group_by(pilot: Any, screen: StatsScreen, by: str) -> None:
     while screen.by != by:
         await pilot.press("b")

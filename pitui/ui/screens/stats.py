@@ -38,6 +38,10 @@ PLOTS: tuple[tuple[str, str, Callable[[Group], float]], ...] = (
 )
 
 
+class _Left(Exception):
+    """The usage is no longer wanted: its read stops (see `StatsScreen._say_read`)."""
+
+
 @dataclass
 class UsageRead(Message):
     """How many of the sessions' usage the worker has read (a cold cache reads them all)."""
@@ -121,12 +125,15 @@ class StatsScreen(ReportsFailures, Screen[None]):
 
     @thread_worker("stats", "usage", exclusive=True)
     def compute(self) -> None:
-        usage = load_usage(
-            self.paths,
-            folder=self.cache_folder,
-            no_cache=self.cache_folder is None,
-            progress=self._say_read(),
-        )
+        try:
+            usage = load_usage(
+                self.paths,
+                folder=self.cache_folder,
+                no_cache=self.cache_folder is None,
+                progress=self._say_read(),
+            )
+        except _Left:  # Textual has marked the worker cancelled already: end it quietly
+            return
         infos, rows, lineage = usage.infos, usage.rows, usage.lineage
         ready = StatsReady(
             summarize(infos, rows, self.by, lineage=lineage),
@@ -138,11 +145,16 @@ class StatsScreen(ReportsFailures, Screen[None]):
             self.post_message(ready)
 
     def _say_read(self) -> Callable[[int, int], None]:
-        """The worker's progress, posted at most every `PROGRESS_EVERY` seconds."""
+        """The worker's progress, posted at most every `PROGRESS_EVERY` seconds; once the
+        worker is cancelled (the screen left, another grouping asked, the app quitting) the
+        read stops, what it read kept in the cache for the next time."""
+        worker = get_current_worker()
         said = time.monotonic()
 
         def progress(done: int, total: int) -> None:
             nonlocal said
+            if worker.is_cancelled:
+                raise _Left
             now = time.monotonic()
             if now - said >= PROGRESS_EVERY:
                 said = now
