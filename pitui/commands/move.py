@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         if not args.yes and not confirm(_question(moves, behind)):
             print("nothing was moved", file=sys.stderr)
             return 1
-        moved, skipped, failed, notes = move_all(moves, force=args.force)
+        with progress_on_stderr("moving sessions", quiet=args.json) as progress:
+            moved, skipped, failed, notes = move_all(moves, force=args.force, progress=progress)
         behind += left_behind(old, [m.target for m in moved], root)  # made while it moved
         rejoined = _rejoin(behind)
         touched = [m.source for m in moves] + [m.target for m in moves]

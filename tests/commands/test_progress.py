@@ -56,6 +56,31 @@ def test_cold_commands_say_nothing_more_with_json(agent: Path, monkeypatch, argv
     assert what not in written and b"\x1b" not in written
 
 
+LONG = [
+    (["check", "--all"], b"checking sessions"),
+    (["grep", "zzqx-nowhere", "--all"], b"indexing sessions"),
+    (["log", "/nowhere/file.py", "--all"], b"indexing sessions"),
+    (["archive", "--all", "--cwd-missing", "--yes", "--force"], b"moving sessions"),
+]
+
+
+@pytest.mark.parametrize(("argv", "what"), LONG)
+def test_long_commands_show_their_work_on_a_terminal(agent: Path, monkeypatch, argv, what) -> None:  # type: ignore[no-untyped-def]
+    """At 10,000 sessions each of these took 6-38 s without a sign of work."""
+    with terminal_stderr(monkeypatch) as written:
+        main(argv)
+    assert what in written
+
+
+def test_moving_a_projects_sessions_shows_its_work(agent: Path, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    old = json.loads(_a_session(agent).read_text().splitlines()[0])["cwd"]
+    with terminal_stderr(monkeypatch) as written:
+        assert main(["move", old, str(tmp_path / "moved"), "--yes", "--force"]) == 0
+    assert b"moving sessions" in written
+
+
 def _a_session(agent: Path) -> Path:
     return max((agent / "sessions").rglob("*.jsonl"), key=lambda p: p.stat().st_size)
 

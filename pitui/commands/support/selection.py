@@ -193,7 +193,8 @@ def carry_out(args: argparse.Namespace, chosen: list[SessionSummary], how: Movin
     ):
         print("nothing was moved", file=sys.stderr)
         return 1
-    result = move_each((s.path for s in chosen), how.move, _busy(args, how))
+    with progress_on_stderr("moving sessions", quiet=args.json) as progress:
+        result = move_each([s.path for s in chosen], how.move, _busy(args, how), progress)
     if args.json:
         print_json(to_json(chosen, total, False, result))
     else:

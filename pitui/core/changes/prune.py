@@ -94,16 +94,19 @@ class MoveResult:
 
 
 def move_each(
-    paths: Iterable[str],
+    paths: list[str],
     move: Callable[[str], object],
     busy: Callable[[str], str | None] = activity_warning,
+    progress: Callable[[int, int], None] | None = None,
 ) -> MoveResult:
     """Move each file (to the trash, to the archive) unless another program seems to be
     writing it (then skip it). A file gone since it was selected (another pitui moved it) is
-    skipped, saying so."""
+    skipped, saying so. `progress(done, total)`: after each file."""
     result = MoveResult()
-    for path in paths:
+    for done, path in enumerate(paths, 1):
         _move_one(path, move, busy, result)
+        if progress is not None:
+            progress(done, len(paths))
     return result
 
 

@@ -25,7 +25,7 @@ import errno
 import json
 import os
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,17 +164,23 @@ Outcome = tuple[Relocation, str]
 
 
 def move_all(
-    moves: list[Relocation], *, force: bool = False
+    moves: list[Relocation],
+    *,
+    force: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[Relocation], list[Outcome], list[Outcome], list[str]]:
     """Move each session: (moved, skipped with why, failed with why, notes). One another
     process may be writing (`RemovalGuard`; a pi in the moved folder has its new path as its
-    cwd) is skipped unless `force`, as is one whose target exists."""
+    cwd) is skipped unless `force`, as is one whose target exists. `progress(done, total)`:
+    before each session."""
     moved: list[Relocation] = []
     skipped: list[Outcome] = []
     failed: list[Outcome] = []
     notes: list[str] = []
     guard = RemovalGuard()
-    for move in moves:
+    for done, move in enumerate(moves):
+        if progress is not None:
+            progress(done, len(moves))
         try:
             warning = None if force else guard.warning(move.source, also_cwds=(move.new_cwd,))
             if warning is not None:
