@@ -115,7 +115,7 @@ def _confirm(app: PituiAppBase, moves: list[Relocation], old: str, new: str, mov
     if len(moves) > LISTED:
         body.append(f"  and {len(moves) - LISTED} more")
     body.append("A session pi may be writing is left where it is. pitui move NEW OLD undoes it.")
-    count = f"{len(moves)} session{'s' * (len(moves) != 1)}"
+    count = _count(len(moves))
 
     def answered(yes: bool | None) -> None:
         if yes:
@@ -126,6 +126,10 @@ def _confirm(app: PituiAppBase, moves: list[Relocation], old: str, new: str, mov
 
 
 def _move_in_thread(app: PituiAppBase, moves: list[Relocation], new: str, moved: Moved) -> None:
+    count = _count(len(moves))
+    # said at once: a project of thousands of sessions takes seconds (525: 2.9 s)
+    app.notify(f"Moving {count} to {one_line(tilde(new, app.config.home))}…", markup=False)
+
     def work() -> None:
         done, skipped, failed, notes = move_all(moves)
         said = [f"Moved {len(done)} of {len(moves)} to {tilde(new, app.config.home)}"]
@@ -136,3 +140,7 @@ def _move_in_thread(app: PituiAppBase, moves: list[Relocation], new: str, moved:
         app.call_from_thread(moved, [m.target for m in done], [m.source for m in done], note)
 
     app.run_worker(work, thread=True, group="folder-move", exit_on_error=False)
+
+
+def _count(n: int) -> str:
+    return f"{n:,} session{'s' * (n != 1)}"

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
-from ui_helpers import plain, screen_lines, started
+from ui_helpers import plain, screen_lines, started, toast_saying
 from waiting import wait_for
 
 from pitui.core.catalog.scan import discovery
@@ -44,7 +44,7 @@ async def test_alt_m_moves_the_sessions_of_a_missing_folder(
 ) -> None:
     new = tmp_path / "writing" / "blog-renamed"
     new.mkdir(parents=True)
-    async with app_factory().run_test(size=SIZE) as pilot:
+    async with app_factory().run_test(size=SIZE, notifications=True) as pilot:
         picker = await started(pilot)
         await highlight_cwd(pilot, picker, "writing/blog")
         preview = picker.query_one(SessionPreview)
@@ -64,6 +64,7 @@ async def test_alt_m_moves_the_sessions_of_a_missing_folder(
         assert pilot.app.screen._title == "Move 2 sessions to the new folder?"
         assert all(p.exists() for p in old_paths)  # nothing moved before the answer
         await pilot.press("enter")
+        await toast_saying(pilot, "Moving 2 sessions to")  # at once: a big move takes seconds
 
         await wait_for(pilot, lambda: not any(p.exists() for p in old_paths), "moved")
         moved = [discovery.project_dir(demo_root, str(new)) / p.name for p in old_paths]
