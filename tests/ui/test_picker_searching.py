@@ -4,6 +4,7 @@ are the last question's, dimmed), and a newer question cancels the one it replac
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from ui_helpers import plain, started
@@ -78,15 +79,15 @@ async def test_the_status_says_while_the_text_is_indexed_for_search(
     app_factory: Any, monkeypatch
 ) -> None:
     release = threading.Event()
-    real = Index.index_texts
+    real = Index.text_steps
 
-    def held(index: Index, stop: threading.Event, progress: Any = None) -> None:
+    def held(index: Index, stop: threading.Event, progress: Any = None) -> Iterator[int]:
         if progress is not None:
             progress(0, 100)  # what the pass reports as it starts
         release.wait(30)  # set by the test (30 s: never a thread left behind)
-        real(index, stop, progress)
+        yield from real(index, stop, progress)
 
-    monkeypatch.setattr(Index, "index_texts", held)
+    monkeypatch.setattr(Index, "text_steps", held)
     async with app_factory().run_test(size=(160, 40)) as pilot:
         picker = pilot.app.screen
         await wait_for(pilot, lambda: "indexing for search 0%" in status(picker), "the status")
@@ -103,13 +104,14 @@ async def test_an_answer_searched_before_the_tool_output_was_indexed_is_searched
     nothing while the pass that indexes tool output is held; once it ends, the picker searches
     again, so the list is not left with an answer the status line no longer says is partial."""
     release = threading.Event()
-    real = Index.index_texts
+    real = Index.text_steps
 
-    def held(index: Index, stop: threading.Event, progress: Any = None) -> None:
+    def held(index: Index, stop: threading.Event, progress: Any = None) -> Iterator[int]:
         release.wait(30)  # set by the test (30 s: never a thread left behind)
-        real(index, stop, progress)
+        yield from real(index, stop, progress)
 
-    monkeypatch.setattr(Index, "index_texts", held)  # the tool output is indexed after it
+    # with a few sessions (no worker processes) the tool output is indexed after the text
+    monkeypatch.setattr(Index, "text_steps", held)
     async with app_factory().run_test(size=(160, 40)) as pilot:
         picker = pilot.app.screen
         # (not `started`: it waits for every worker, and the secrets pass waits for this one)

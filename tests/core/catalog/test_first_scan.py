@@ -6,16 +6,23 @@ from __future__ import annotations
 
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import textwrap
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
 
+import pitui.core.catalog.index.index as index_module
+import pitui.core.catalog.scan.tool_pass as tool_pass
 from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.index import text_index
+from pitui.core.catalog.index.index import Index
+from pitui.core.catalog.index.records import ToolPiece
 from pitui.core.catalog.scan.scan_pass import BATCH, ScanStopped
 from pitui.core.catalog.scan.workers import Workers
 from pitui.demo.generate import generate_corpus, generate_store
@@ -148,6 +155,39 @@ def test_the_tool_output_of_many_sessions_is_read_by_the_workers(
         catalog.index_tools()
         assert started == [True]
         assert not catalog.index.tool_tasks_left()
+
+
+def test_the_text_is_indexed_while_the_workers_read_the_tool_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index has one writer. While the worker processes read the tool output, this process
+    indexes the conversation text, writing what they read between two steps; it indexed all
+    the text first, its core idle meanwhile (10,000 sessions: 22 s for both, now 18 s)."""
+    root = tmp_path / "sessions"
+    generate_store(root, 120, 6, seed=6)
+    written: list[str] = []
+    real_step, real_add = index_module.index_text_step, Index.add_tools
+
+    def text_step(db: sqlite3.Connection) -> int | None:
+        if "tools" not in written:
+            time.sleep(0.02)  # 120 steps: 2.4 s, ample time for the workers to read some
+        written.append("text")
+        return real_step(db)
+
+    def add_tools(index: Index, done: Iterable[ToolPiece]) -> None:
+        written.append("tools")
+        real_add(index, done)
+
+    monkeypatch.setattr(text_index, "STEP_BYTES", 1)  # a step for each session's text
+    monkeypatch.setattr(tool_pass, "TOOL_BATCH_BYTES", 1)  # a write for each one's tool output
+    monkeypatch.setattr(index_module, "index_text_step", text_step)
+    monkeypatch.setattr(Index, "add_tools", add_tools)
+    with Catalog(root, cache_dir=tmp_path / "cache") as catalog:
+        catalog.scan(tools="later")
+        catalog.index_tools()
+        assert not catalog.index.tool_tasks_left() and not catalog.index.texts_left()
+        last_text = len(written) - 1 - written[::-1].index("text")
+        assert written.index("tools") < last_text
 
 
 def test_stopping_the_scans_ends_an_update_waiting_for_one(tmp_path: Path) -> None:

@@ -552,6 +552,14 @@ class Index:
     ) -> None:
         """Bring the conversation-text index up to date, a short transaction at a time;
         `progress(done, total)` in bytes of text."""
+        for _ in self.text_steps(stop, progress):
+            pass
+
+    def text_steps(
+        self, stop: threading.Event, progress: Callable[[int, int], None] | None = None
+    ) -> Iterator[int]:
+        """`index_texts`, a step (a short transaction) each time it is advanced, so that the
+        caller can write something else between two; yields the characters each indexed."""
         total = self.texts_pending_bytes() if progress else 0
         done = 0
         while not stop.is_set():
@@ -565,6 +573,7 @@ class Index:
             done += indexed  # (asking for what is left after each step cost 1.3 s of 13)
             if progress:
                 progress(min(done, total), total)
+            yield indexed
         if not stop.is_set():  # closing stays prompt
             self.give_back_free_pages()
 
