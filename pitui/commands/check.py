@@ -1,7 +1,8 @@
-"""`pitui check [FILE... | --all | --session-dir DIR] [--json]`: every departure from Pi's
-format, per session; exit status 1 when there is any. A headerless file that continues an
-archived, trashed or moved session (`core/changes/continued.py`) says so, and the command
-that joins it back."""
+"""`pitui check [FILE... | --all | --session-dir DIR] [--no-cache] [--json]`: every departure
+from Pi's format, per session; exit status 1 when there is any. A headerless file that
+continues an archived, trashed or moved session (`core/changes/continued.py`) says so, and the
+command that joins it back. What each file holds is remembered until it changes
+(`support/check_cache.py`)."""
 
 from __future__ import annotations
 
@@ -10,20 +11,23 @@ import json
 import sys
 from pathlib import Path
 
+from pitui.commands.support.check_cache import CheckCache
 from pitui.commands.support.progress import Progress, progress_on_stderr
 from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.continued import Continued, find_continued
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import escape_json_c1, one_line
-from pitui.core.session.check import NOT_A_SESSION, SessionCheck, check_session
+from pitui.core.session.check import NOT_A_SESSION, SessionCheck
 from pitui.core.usage.scope import Scope, scope_of, scope_of_paths
+from pitui.core.user_dirs import cache_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE", help="session .jsonl files")
     parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
     parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
+    parser.add_argument("--no-cache", action="store_true", help="do not keep the check cache")
     parser.add_argument("--json", action="store_true", help="print [{path, problems}] as JSON")
 
 
@@ -31,8 +35,12 @@ def run(args: argparse.Namespace) -> int:
     scope = scope_of_paths(args.files) if args.files else scope_of(args.all, args.session_dir)
     for problem in scope.unreadable:
         print(f"pitui: cannot read {one_line(problem)}", file=sys.stderr)
+    cache = CheckCache(None if args.no_cache else cache_dir())
     with progress_on_stderr("checking sessions", quiet=args.json) as progress:
-        checked = _checked(scope, progress)
+        checked = _checked(scope, cache, progress)
+    cache.close()
+    if cache.notice:
+        print(f"pitui: {one_line(cache.notice)}", file=sys.stderr)
     continued = _continued(checked)
     if args.json:
         data = [_to_json(path, c, continued.get(path)) for path, c in checked]
@@ -42,12 +50,14 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(c.problems for _, c in checked) else 0
 
 
-def _checked(scope: Scope, progress: Progress | None = None) -> list[tuple[str, SessionCheck]]:
+def _checked(
+    scope: Scope, cache: CheckCache, progress: Progress | None = None
+) -> list[tuple[str, SessionCheck]]:
     """Each file of the scope checked (a shared session dir's other projects left out, and
     said); `progress(done, total)` in files."""
     found = []
     for done, path in enumerate(scope.files, 1):
-        found.append((path, check_session(path)))
+        found.append((path, cache.check(path)))
         if progress is not None:
             progress(done, len(scope.files))
     kept = [(path, c) for path, c in found if c.cwd is None or scope.accepts(c.cwd)]
