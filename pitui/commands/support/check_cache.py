@@ -13,8 +13,6 @@ never an error.
 from __future__ import annotations
 
 import hashlib
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +21,7 @@ import orjson
 import pitui.core.format
 import pitui.core.session
 from pitui.core.session.check import Problem, SessionCheck, check_session
-from pitui.core.usage.cache_file import write_cache
+from pitui.core.usage.cache_file import file_stamp, regular_stat, write_cache
 from pitui.core.version import pitui_version
 
 SCHEMA_VERSION = "pitui-check-1"
@@ -57,14 +55,18 @@ class CheckCache:
         return files if isinstance(files, dict) else {}
 
     def check(self, path: str) -> SessionCheck:
-        st = _regular(path)
+        st = regular_stat(path)
         if st is None:  # not a regular file, or gone: checked as is (it says why)
             return check_session(path)
-        kept = _from_record(self._files.get(path), _stamp(st))
+        kept = _from_record(self._files.get(path), file_stamp(st))
         if kept is not None:
             return kept
         found = check_session(path)
-        self._files[path] = [*_stamp(st), found.cwd, [_problem_record(p) for p in found.problems]]
+        self._files[path] = [
+            *file_stamp(st),
+            found.cwd,
+            [_problem_record(p) for p in found.problems],
+        ]
         self._dirty = True
         return found
 
@@ -85,18 +87,6 @@ def _meta() -> dict[str, str]:
         for source in sorted(Path(package.__file__).parent.glob("*.py")):
             digest.update(source.name.encode() + b"\0" + source.read_bytes())
     return {"schema": SCHEMA_VERSION, "rules": digest.hexdigest()}
-
-
-def _stamp(st: os.stat_result) -> list[int]:
-    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
-
-
-def _regular(path: str) -> os.stat_result | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st if stat.S_ISREG(st.st_mode) else None
 
 
 def _problem_record(problem: Problem) -> list[Any]:

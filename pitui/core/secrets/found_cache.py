@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -24,7 +23,7 @@ import orjson
 from pitui.core.errors import PituiError
 from pitui.core.secrets.patterns import PATTERNS
 from pitui.core.secrets.scan import SessionSecrets, scan_session
-from pitui.core.usage.cache_file import write_cache
+from pitui.core.usage.cache_file import file_stamp, regular_stat, write_cache
 
 SCHEMA_VERSION = "pitui-secrets-3"
 FILE_NAME = "secrets-cache.json"
@@ -61,7 +60,7 @@ class SecretsCache:
     def cached(self, path: str, st: os.stat_result) -> Counter[str] | None:
         """The kinds found when the file last had this stat (None: not known)."""
         record = self._record(path)
-        if record is None or record[:4] != _stamp(st):
+        if record is None or record[:4] != file_stamp(st):
             return None
         return Counter(record[4])
 
@@ -72,12 +71,12 @@ class SecretsCache:
 
     def _remember(self, path: str, st: os.stat_result, kinds: Counter[str], found: Any) -> None:
         mark = _mark(path, found.scanned)
-        self._files[path] = [*_stamp(st), dict(kinds), found.scanned, found.lines, mark]
+        self._files[path] = [*file_stamp(st), dict(kinds), found.scanned, found.lines, mark]
         self._dirty = True
 
     def scan(self, path: str) -> SessionSecrets | None:
         """A full scan of a regular file, remembered (None: not a regular file, unreadable)."""
-        st = _regular(path)
+        st = regular_stat(path)
         if st is None:
             return None
         try:
@@ -90,7 +89,7 @@ class SecretsCache:
     def _kinds(self, path: str) -> Counter[str]:
         """Cached, or read: only the lines appended since the last read when the file grew
         and what was read is still there (a session file only grows), else the whole file."""
-        st = _regular(path)
+        st = regular_stat(path)
         if st is None:
             return Counter()
         kinds = self.cached(path, st)
@@ -131,22 +130,10 @@ class SecretsCache:
         self.notice = write_cache(self.path, value, "secrets cache") or self.notice
 
 
-def _stamp(st: os.stat_result) -> list[int]:
-    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
-
-
 def _appended(record: list[Any], st: os.stat_result) -> bool:
     """Whether the file may have changed only by an append since `record`: the same inode,
     grown (the same size with another mtime or ctime is an edit in place)."""
     return st.st_ino == record[2] and st.st_size > record[0]
-
-
-def _regular(path: str) -> os.stat_result | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st if stat.S_ISREG(st.st_mode) else None
 
 
 def _mark(path: str, offset: int) -> str:

@@ -1,14 +1,31 @@
-"""Writing one of pitui's JSON caches: to a temporary file renamed into place, so a reader
-sees the old cache or the new one, never half of one."""
+"""pitui's JSON caches of what session files hold: the stat a file's record is kept by, and
+writing a cache to a temporary file renamed into place, so a reader sees the old cache or the
+new one, never half of one."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 import orjson
+
+
+def file_stamp(st: os.stat_result) -> list[int]:
+    """What a file's record is kept by: its size, mtime, inode and ctime (an edit in place may
+    keep the size and set the mtime back; the ctime moves all the same)."""
+    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
+
+
+def regular_stat(path: str) -> os.stat_result | None:
+    """The stat of a regular file (None: gone, unreadable, or not a regular file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st if stat.S_ISREG(st.st_mode) else None
 
 
 def write_cache(path: Path, value: object, what: str) -> str | None:
