@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 import pitui.core.catalog.index.index as index_module
 import pitui.core.catalog.scan.tool_pass as tool_pass
@@ -188,6 +189,36 @@ def test_the_text_is_indexed_while_the_workers_read_the_tool_output(
         assert not catalog.index.tool_tasks_left() and not catalog.index.texts_left()
         last_text = len(written) - 1 - written[::-1].index("text")
         assert written.index("tools") < last_text
+
+
+def test_the_background_pass_writes_tool_output_after_the_searches_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search in the picker while the tool output is indexed: the pass writes after it (its
+    writes held the index a step at a time, the search waiting behind them)."""
+    root = tmp_path / "sessions"
+    generate_store(root, 40, 4, seed=7)
+    written: list[int] = []
+    real_add = Index.add_tools
+
+    def add_tools(index: Index, done: Iterable[ToolPiece]) -> None:
+        written.append(1)
+        time.sleep(0.02)  # 40 writes: 0.8 s, the search below starts among them
+        real_add(index, done)
+
+    monkeypatch.setattr(tool_pass, "TOOL_BATCH_BYTES", 1)  # a write for each session
+    monkeypatch.setattr(Index, "add_tools", add_tools)
+    with Catalog(root, cache_dir=tmp_path / "cache") as catalog:
+        catalog.scan(tools="later")
+        catalog.index.index_texts(threading.Event())  # only the tool output is left
+        catalog.tools.start(None)
+        wait_until(lambda: written, "the pass's first write", 20)
+        with catalog.index.searching():
+            during = len(written) + 1  # one may have begun as the search did
+            time.sleep(0.4)
+            assert len(written) <= during and catalog.tools_pending
+        wait_until(lambda: not catalog.tools_pending, "the tool output indexed", 20)
+        assert len(written) == 40
 
 
 def test_stopping_the_scans_ends_an_update_waiting_for_one(tmp_path: Path) -> None:

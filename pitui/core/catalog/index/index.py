@@ -563,7 +563,7 @@ class Index:
         total = self.texts_pending_bytes() if progress else 0
         done = 0
         while not stop.is_set():
-            self._after_searches()
+            self.after_searches()
             with self.lock, transaction(self.db):
                 indexed = index_text_step(self.db)
             if indexed is None:
@@ -591,7 +591,9 @@ class Index:
                 self._searches -= 1
                 self._searches_done.notify_all()
 
-    def _after_searches(self) -> None:
+    def after_searches(self) -> None:
+        """Wait (at most `SEARCH_WAIT_MAX`) for the searches under way: a background pass
+        writes after them."""
         with self._searches_done:
             self._searches_done.wait_for(lambda: self._searches == 0, timeout=SEARCH_WAIT_MAX)
 

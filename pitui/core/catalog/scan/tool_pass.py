@@ -157,7 +157,8 @@ class ToolPass:
         has one writer, and reading the tool output was a fifth of this thread's time: at
         10,000 sessions both took 22 s, this way 18 s)."""
         steps = self.index.text_steps(stop, text_progress)
-        self._index(tasks, tools_progress, stop, meanwhile=lambda: next(steps, None) is not None)
+        more_text = lambda: next(steps, None) is not None  # noqa: E731
+        self._index(tasks, tools_progress, stop, meanwhile=more_text, after_searches=True)
         for _ in steps:  # what is left of the text (or all of it: no tool output to read)
             pass
 
@@ -167,7 +168,11 @@ class ToolPass:
         progress: Progress | None,
         stop: threading.Event,
         meanwhile: Callable[[], bool] | None = None,
+        after_searches: bool = False,
     ) -> None:
+        """Index the tool output of `tasks`; `meanwhile` as `Workers.read_tools` takes it;
+        `after_searches`: each write waits for the searches under way (a background pass;
+        never a search's own, which would wait for itself)."""
         total = sum(t.end - t.start for t in tasks)
         done = 0
         if len(tasks) >= PARALLEL_TOOLS:  # also when no first scan started the workers
@@ -176,6 +181,12 @@ class ToolPass:
             progress(0, total)
         batch: list[ToolPiece] = []
         size = 0
+
+        def write() -> None:
+            if after_searches:
+                self.index.after_searches()
+            self.index.add_tools(batch)
+
         for task, pieces in self._workers.read_tools(tasks, meanwhile):
             if stop.is_set():
                 return
@@ -183,12 +194,12 @@ class ToolPass:
             size += sum(len(text) for _, text, _ in pieces)
             done += task.end - task.start
             if size >= TOOL_BATCH_BYTES:
-                self.index.add_tools(batch)
+                write()
                 batch, size = [], 0
                 if progress:
                     progress(done, total)
         if batch:
-            self.index.add_tools(batch)
+            write()
         self.index.give_back_free_pages()
         if progress:
             progress(total, total)
