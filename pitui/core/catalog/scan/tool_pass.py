@@ -157,7 +157,10 @@ class ToolPass:
         has one writer, and reading the tool output was a fifth of this thread's time: at
         10,000 sessions both took 22 s, this way 18 s)."""
         steps = self.index.text_steps(stop, text_progress)
-        more_text = lambda: next(steps, None) is not None  # noqa: E731
+
+        def more_text() -> bool:
+            return next(steps, None) is not None
+
         self._index(tasks, tools_progress, stop, meanwhile=more_text, after_searches=True)
         for _ in steps:  # what is left of the text (or all of it: no tool output to read)
             pass
