@@ -10,6 +10,7 @@ For each store (generated into benchmarks/out/agent-Nx200 once):
   (`parser`: the conversation text indexed then when it is large), a word found nowhere (the
   tool output read and indexed for it, once), then warm searches of `QUERIES` (each once with
   the kept answers cleared: every one computed) and the warm listing (its kept answer);
+  `pitui grep` of `GREPS`; `pitui check --all` with no check cache, then again;
 - the index's size against the store's;
 - the app: `pitui --all` to its whole list (warm index), and the picker's last key to the
   answer's rows for `bench_picker_search.QUERIES` (median, worst), with its peak RSS; then a
@@ -73,6 +74,9 @@ def cli_figures(agent: Path, work: Path, repeats: int) -> dict[str, procs.Figure
     for word in GREPS:
         grep = procs.pitui_argv("grep", word, "--all")
         found[f"grep {word}"] = best(grep, env, repeats, ok=(0, 1))
+    check = procs.pitui_argv("check", "--all", "--json")  # exit 1: a departure found
+    found["check --all, first"] = procs.measure(check, env, (0, 1))[0]
+    found["check --all, again"] = best(check, env, repeats, ok=(0, 1))
     return found
 
 
