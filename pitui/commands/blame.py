@@ -13,6 +13,7 @@ from pitui.commands.support.json_output import to_json
 from pitui.core.errors import PituiError
 from pitui.core.file_history.blame import BlamedLine, blame
 from pitui.core.rows.safe_text import visible
+from pitui.core.session.source import read_regular
 
 UNEXPLAINED = "(no session wrote it)"
 
@@ -41,8 +42,7 @@ def _read(path: str) -> str:
     if os.path.isdir(path):
         raise PituiError(f"{path} is a folder: blame takes a file (pitui log takes a folder)")
     try:
-        with open(path, "rb") as file:
-            data = file.read()
+        data = read_regular(path)  # never a FIFO or a device (NotRegularFile says which)
     except FileNotFoundError:
         raise PituiError(f"no such file: {path}") from None
     except OSError as error:

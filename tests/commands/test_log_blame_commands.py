@@ -4,6 +4,7 @@ and the call that last wrote each of its lines; scopes, JSON, inert text, bad in
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -162,6 +163,14 @@ def test_blame_bad_input_is_one_line(project: Path, capsys) -> None:  # type: ig
     assert capsys.readouterr().err == "pitui: no such file: src/missing.py\n"
     assert main(["blame", "src"]) == 1
     assert "is a folder" in capsys.readouterr().err
+    os.mkfifo(project / "pipe.txt")  # opened, it would wait for a writer forever
+    assert main(["blame", "pipe.txt"]) == 1
+    assert capsys.readouterr().err == "pitui: pipe.txt is not a regular file (a FIFO)\n"
+    (project / "zeros.txt").symlink_to("/dev/zero")  # read, it would fill the memory
+    assert main(["blame", "zeros.txt"]) == 1
+    assert (
+        capsys.readouterr().err == "pitui: zeros.txt is not a regular file (a character device)\n"
+    )
     (project / "untouched.txt").write_text("never written by a session\n")
     assert main(["blame", "untouched.txt"]) == 1
     captured = capsys.readouterr()

@@ -86,6 +86,25 @@ def test_trash(session: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert taken == [str(session)]
 
 
+@pytest.mark.parametrize("content", [b"", b"root:x:0:0\n", b'{"type":"message","id":"a"}\n'])
+def test_trash_takes_only_sessions(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    content: bytes,
+) -> None:
+    """Any other file would sit in the trash where `pitui restore` never finds it."""
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(content)
+    monkeypatch.setattr(trash, "send2trash", lambda p: pytest.fail(f"trashed {p}"))
+    assert main(["trash", str(other)]) == 1
+    assert (
+        capsys.readouterr().err
+        == f"pitui: {other} is not a Pi session (no session header with an id)\n"
+    )
+    assert other.read_bytes() == content
+
+
 def test_trash_refused(
     session: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
