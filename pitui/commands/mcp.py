@@ -137,7 +137,7 @@ def _limit_field(what: str, most: int) -> Any:
 class SessionFound(TypedDict):
     """A session (`pitui list --json`'s fields, those without a value left out)."""
 
-    id: str
+    id: NotRequired[str]  # Pi lists a header whose id is null too
     path: str
     cwd: str
     name: NotRequired[str]

@@ -285,6 +285,19 @@ async def test_answers_are_compact_without_empty_fields(store: Path) -> None:
     assert padding < 300, text  # about 850 characters a session before
 
 
+async def test_a_header_without_an_id_is_listed_as_pi_lists_it(store: Path) -> None:
+    """Pi's listAll lists a session whose header id is null (its loader then opens none);
+    the typed answer left it out of nothing but raised on the missing id."""
+    header = {"type": "session", "id": None, "timestamp": "2026-06-01T00:00:00.000Z",
+              "cwd": os.getcwd()}  # fmt: skip
+    (store.parent / "u.jsonl").write_bytes(
+        orjson.dumps(header) + b"\n" + _lines([_entry(0, None, "no id here")])
+    )
+    page = await _page("search_sessions", query="no id here")
+    (session,) = page["sessions"]
+    assert "id" not in session and session["path"].endswith("u.jsonl")
+
+
 @pytest.mark.parametrize(
     ("tool", "arguments", "said"),
     [
