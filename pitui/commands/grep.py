@@ -40,7 +40,7 @@ def _positive(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
-    return value
+    return min(value, sys.maxsize)  # more than any store holds, and what islice takes
 
 
 def run(args: argparse.Namespace) -> int:

@@ -61,6 +61,8 @@ def test_all_json_newest_first_and_limit(agent: Path, capsys: pytest.CaptureFixt
     assert ranks == sorted(ranks)
     assert main(["grep", "--all", "--json", "--limit", "3", "parser"]) == 0
     assert json.loads(capsys.readouterr().out) == hits[:3]
+    assert main(["grep", "--all", "--json", "--limit", "9" * 30, "parser"]) == 0  # > sys.maxsize
+    assert json.loads(capsys.readouterr().out) == hits
     assert main(["grep", "--all", "--json", "--role", "user", "parser"]) == 0
     assert {h["role"] for h in json.loads(capsys.readouterr().out)} == {"user"}
 
