@@ -98,7 +98,7 @@ def print_listing(args: argparse.Namespace, cache: AnswerCache | None) -> int:
     sys.stdout.write(out)
     if cache is not None and depends is not None and not problems:
         cache.put(depends, out)  # only a clean answer: a warning is said every time
-    return 0
+    return 2 if result.error else 0  # as `pitui grep`: the search could not be made
 
 
 def render(result: SearchResult, show_cwd: bool, marks: Marks) -> str:

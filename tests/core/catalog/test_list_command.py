@@ -39,8 +39,8 @@ def test_current_folder_scope(agent: Path, capsys, monkeypatch) -> None:  # type
     assert "\x1b" not in out and "\x07" not in out and "red" in out
 
 
-def test_invalid_regex_exit_zero(agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["list", "--all", "--json", "re:("]) == 0
+def test_invalid_regex_exit_two(agent: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--all", "--json", "re:("]) == 2  # as grep: the search was not made
     captured = capsys.readouterr()
     assert json.loads(captured.out) == [] and "regular expression" in captured.err
 
