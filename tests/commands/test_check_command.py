@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from itertools import pairwise
 from pathlib import Path
@@ -167,3 +168,20 @@ def test_a_session_dir_read_for_this_folder_says_what_it_left_out(
     assert " of 1 session" in said.out or "1 session checked" in said.out
     main(["check", "--all", "--session-dir", str(shared)])
     assert capsys.readouterr().err == ""
+
+
+def test_a_fifo_in_the_store_is_reported_and_the_rest_checked(
+    tmp_path: Path, good: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Looking for what a headerless file continues opened it: `check --all` stopped at it."""
+    folder = tmp_path / "agent" / "sessions" / "--w--"
+    folder.mkdir(parents=True)
+    good.rename(folder / "good.jsonl")
+    fifo = folder / "pipe.jsonl"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    code, found = _check(capsys, "--all")
+    by_path = {Path(f["path"]).name: [p["problem"] for p in f["problems"]] for f in found}
+    assert code == 1 and set(by_path) == {"good.jsonl", "pipe.jsonl"}
+    assert by_path["pipe.jsonl"] == [f"not a Pi session: {fifo} is not a regular file (a FIFO)"]

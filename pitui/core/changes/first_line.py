@@ -9,7 +9,7 @@ from typing import Any
 
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
-from pitui.core.session.source import open_regular
+from pitui.core.session.source import NotRegularFile, open_regular
 
 SCAN_BYTES = 1 << 20  # as far as a first entry is looked for (Pi's header scan is shorter)
 CHUNK = 1 << 16
@@ -19,7 +19,7 @@ def first_entry(path: Path) -> dict[str, Any] | None:
     """The file's first entry (a JSON object), None if it has none or cannot be read."""
     try:
         fd = open_regular(path)
-    except (OSError, ValueError):
+    except (OSError, ValueError, NotRegularFile):
         return None
     try:
         return _first(fd)
