@@ -155,7 +155,7 @@ class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
             raw = parse_line(data)
         except ValueError:
             raw = None
-        if isinstance(raw, dict) and raw.get("id") == self.raw_id and raw.get("type") == self.type:
+        if isinstance(raw, dict) and self._is_read_from(raw):
             return raw
         return {
             "type": self.type,
@@ -164,6 +164,13 @@ class Entry(msgspec.Struct, gc=False, eq=False, kw_only=True):
             "timestamp": self.timestamp,
             "pitui": f"line {self.line} changed on disk after it was read; reopen the session",
         }
+
+    def _is_read_from(self, raw: dict[str, Any]) -> bool:
+        """Whether `raw` has this entry's id and type, as `from_raw` reads them (a missing or
+        odd type is "?", an id that is not a string None)."""
+        kind = raw.get("type")
+        same_type = (kind if isinstance(kind, str) else "?") == self.type
+        return same_type and _text_or_none(raw.get("id")) == self.raw_id
 
     @property
     def message(self) -> dict[str, Any] | None:

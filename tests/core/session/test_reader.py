@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from entry_builders import header
@@ -406,3 +407,18 @@ def test_a_small_file_growing_while_read_takes_no_whole_chunk(
         (e.id, e.line, e.offset, e.raw) for e in whole.entries
     ]
     assert len(reads) > 1 and max(reads) <= len(data) + 1
+
+
+@pytest.mark.parametrize(
+    "odd", [{"no": "type"}, {"type": 7, "id": "x7"}, {"type": "custom", "id": 5}, {"type": None}]
+)
+def test_a_lazy_entry_without_a_string_type_or_id_reads_its_own_line(
+    tmp_path: Path, odd: dict[str, Any]
+) -> None:
+    """Its type reads as "?" and its id as none, so the line read again matched neither and
+    the tree said it had changed on disk."""
+    path = write(
+        tmp_path / "s.jsonl", line(HEADER) + line(entry(1)) + json.dumps(odd).encode() + b"\n"
+    )
+    entries = SessionReader(path).read().entries
+    assert entries[-1].raw == odd
