@@ -40,7 +40,7 @@ def write_cache_stat(
     """`write_cache`, and the stat of the file written once in place (None if another
     writer's file replaced it already, or if it was not kept)."""
     try:
-        body = orjson.dumps(value)
+        body = _dumped(value)
     except (TypeError, ValueError) as error:  # a value orjson cannot write: not kept
         return f"{what} not kept ({error})", None
     try:
@@ -61,3 +61,26 @@ def write_cache_stat(
         return f"{what} not kept ({error.strerror or error})", None
     same = found.st_ino == ours.st_ino and found.st_dev == ours.st_dev
     return None, found if same else None
+
+
+def _dumped(value: object) -> bytes:
+    """`value` as JSON; a record of its tables (`files`, ...) that orjson cannot write, a
+    file name that is not UTF-8 (a lone surrogate), is left out (that file is read again
+    next time) rather than the whole cache."""
+    try:
+        return orjson.dumps(value)
+    except (TypeError, ValueError):
+        if not isinstance(value, dict):
+            raise
+    return orjson.dumps(
+        {key: _writable(part) if isinstance(part, dict) else part for key, part in value.items()}
+    )
+
+
+def _writable(records: dict[object, object]) -> dict[object, object]:
+    kept = {}
+    for key, record in records.items():
+        with contextlib.suppress(TypeError, ValueError):
+            orjson.dumps({key: record})
+            kept[key] = record
+    return kept

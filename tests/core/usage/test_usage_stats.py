@@ -4,6 +4,7 @@ forks, usage entries and repeated ids; each reply counted once; served from the 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,25 @@ def test_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
     cache.close()
     kept = json.loads((folder / cache_module.FILE_NAME).read_bytes())
     assert set(kept["files"]) == set(files)
+
+
+def test_a_file_name_that_is_not_utf8_leaves_only_itself_out_of_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """orjson refuses its lone surrogate: the whole cache was not kept, every file read again."""
+    build_store(tmp_path / "sessions")
+    files = _paths(tmp_path / "sessions")
+    odd = os.fsdecode(os.fsencode(files[0])[:-6] + b"\xff.jsonl")
+    os.rename(files[0], odd)
+    files = [odd, *files[1:]]
+    first = load_usage(files, folder=tmp_path / "cache")
+    assert first[2] is None  # no notice
+    kept = json.loads((tmp_path / "cache" / cache_module.FILE_NAME).read_bytes())
+    assert set(kept["files"]) == set(files[1:])
+    read: list[str] = []
+    import pitui.core.usage.extract as extract
+
+    real = extract.read_usage
+    monkeypatch.setattr(extract, "read_usage", lambda p: read.append(p) or real(p))
+    again = load_usage(files, folder=tmp_path / "cache")
+    assert read == [odd] and again[:2] == first[:2]
