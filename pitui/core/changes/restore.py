@@ -17,7 +17,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import unquote_to_bytes
 
 import orjson
 
@@ -106,7 +106,7 @@ def _read_item(trash: Path, top: Path, info_name: str) -> Trashed | None:
     fields = _info_fields(text)
     if "Path" not in fields:
         return None
-    original = Path(unquote(fields["Path"]))
+    original = Path(os.fsdecode(unquote_to_bytes(fields["Path"])))  # any bytes of a name
     if not original.is_absolute():
         original = top / original
     if original.suffix != ".jsonl":
