@@ -458,6 +458,26 @@ def test_a_client_that_never_reads_stderr_is_still_answered(store: Path) -> None
     assert len(wire.process.stderr.read()) < 2_000  # little was logged
 
 
+def test_requests_written_before_stdin_closes_are_all_answered(store: Path) -> None:
+    """`... | pitui mcp`: the end of stdin cancelled the calls under way (6 of 44 answers
+    were missing); a cancelled request is not waited for."""
+    calls = [{"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {
+        "name": "search_sessions" if n % 2 else "read_session",
+        "arguments": {"query": f"step {n}"} if n % 2 else {"session": "0190aaaa"}}}
+        for n in range(1, 41)]  # fmt: skip
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}
+    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"}, *calls, cancel]  # fmt: skip
+    wire = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    done = subprocess.run([sys.executable, "-m", "pitui", "mcp"], input=wire, env=_env(),
+                          capture_output=True, timeout=120, check=True)  # fmt: skip
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert sorted(a["id"] for a in answers) == list(range(41))
+    assert not any(a["result"].get("isError") for a in answers if a["id"])
+
+
 def test_mcp_help_prints_the_line_with_the_full_path() -> None:
     script = Path(sys.executable).with_name("pitui")
     done = subprocess.run([str(script), "mcp", "--help"], capture_output=True, text=True,

@@ -6,7 +6,10 @@ client that sent one waited for ever: an unparsable line got no -32700 error, an
 holding a lone surrogate (`"\\ud800"`, which JSON allows and Unicode does not) no answer at
 all. Here each line is checked first: one that is not JSON is answered with -32700 (id
 null), one that is JSON but not a message the SDK takes with -32600, under its own id when
-it has one; a line over `MAX_LINE` bytes is not read whole (-32600 as well).
+it has one; a line over `MAX_LINE` bytes is not read whole (-32600 as well). When stdin
+ends, the requests read are answered before the server stops: the SDK cancelled those under
+way, so a client that wrote its requests and closed the pipe (`... | pitui mcp`) went without
+the last answers.
 
 The SDK logs with Rich at INFO (a box per failing call): a client that never reads the
 server's stderr filled the pipe after ~193 failing calls, and every later write blocked
@@ -37,6 +40,8 @@ from pydantic import ValidationError
 
 MAX_LINE = 4 << 20  # bytes of one JSON-RPC message
 LOG_QUEUE = 100  # records waiting for stderr; more are dropped
+ANSWERS_POLL = 0.02  # seconds between looks at the requests still unanswered at stdin's end
+CANCELLED = "notifications/cancelled"
 _ID = re.compile(rb'"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,18})\s*[,}]')
 
 
@@ -97,9 +102,31 @@ async def answered_stdio(source: BinaryIO | None = None) -> Any:
     stderr) reading lines from `source` (default: stdin) through `_Lines`."""
     lines = _Lines(source if source is not None else sys.stdin.buffer)
     async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
-        lines.answers = write_stream
+        lines.answers = _Answers(write_stream, lines.unanswered)
         lines.ready.set()
-        yield read_stream, write_stream
+        yield read_stream, lines.answers
+
+
+class _Answers:
+    """The SDK's write stream, noting which requests it answered."""
+
+    def __init__(self, stream: Any, unanswered: set[Any]) -> None:
+        self._stream, self._unanswered = stream, unanswered
+
+    async def send(self, item: SessionMessage) -> None:
+        await self._stream.send(item)
+        if isinstance(item.message, (types.JSONRPCResponse, types.JSONRPCError)):
+            self._unanswered.discard(item.message.id)
+
+    async def __aenter__(self) -> _Answers:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> Any:
+        return await self._stream.__aexit__(*exc)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 class _Lines:
@@ -109,6 +136,7 @@ class _Lines:
         self.source = source
         self.ready = anyio.Event()
         self.answers: Any = None
+        self.unanswered: set[Any] = set()  # the ids of the requests read and not answered
 
     def __aiter__(self) -> _Lines:
         return self
@@ -117,15 +145,26 @@ class _Lines:
         while True:
             raw = await anyio.to_thread.run_sync(self._read, abandon_on_cancel=True)
             if raw is None:
+                while self.unanswered:  # the end of stdin would cancel them
+                    await anyio.sleep(ANSWERS_POLL)
                 raise StopAsyncIteration
             if not raw.strip():
                 continue
             line, error = checked_line(raw)
             if line is not None:
+                self._note(line)
                 return line
             assert error is not None  # the line, or the error that answers it
             await self.ready.wait()
             await self.answers.send(SessionMessage(error))
+
+    def _note(self, line: str) -> None:
+        """A request waits for its answer, unless the client cancels it (then none comes)."""
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        if isinstance(message, types.JSONRPCRequest):
+            self.unanswered.add(message.id)
+        elif isinstance(message, types.JSONRPCNotification) and message.method == CANCELLED:
+            self.unanswered.discard((message.params or {}).get("requestId"))
 
     def _read(self) -> bytes | None:
         """The next line (b"" and None at the end); one over `MAX_LINE` bytes is read past
