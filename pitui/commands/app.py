@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import os
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -50,7 +51,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def require_terminal() -> None:
+    """The browser draws on a terminal and reads keys from one: without, it would write
+    escapes into a file or a pipe and wait for keys that never come."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise PituiError(
+            "the browser needs a terminal (stdin and stdout); pitui list prints the sessions"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.file == "":
+        raise PituiError("no such session file: '' (an empty name)")
     if args.file and args.demo:
         raise PituiError("give either a session file or --demo, not both")
     with _demo_folder() if args.demo else contextlib.nullcontext() as demo_dir:
