@@ -524,3 +524,37 @@ async def test_large_session_reads_off_the_ui_thread_with_progress(
     assert bulk_reads_on_ui == []
     assert notices[-2].startswith("reading the session: 100% (")  # (never coalesced away)
     assert notices[-1] == "building the tree"
+
+
+def _cursor_in_view(tree: EntryTree) -> bool:
+    top = tree.scroll_offset.y
+    return top <= tree.cursor_line < top + tree.scrollable_content_region.height
+
+
+@pytest.mark.parametrize("opened", ["as a file", "from the picker"])
+async def test_a_long_session_opens_with_its_cursor_in_view(
+    app_factory: Any, tmp_path: Path, opened: str
+) -> None:
+    """The tree was centred on its leaf before its screen's layout, which did nothing: a
+    session of 300 entries showed its top, the highlighted leaf out of view."""
+    folder = tmp_path / "store" / "--home-dev-big-project--"
+    folder.mkdir(parents=True)
+    path = generate_large_session(folder / "big.jsonl", n_entries=300)
+    if opened == "as a file":
+        app = app_factory(sessions_root=None, session_file=path)
+    else:
+        app = app_factory(sessions_root=tmp_path / "store")
+    async with app.run_test(size=(100, 24)) as pilot:
+        if opened == "as a file":
+            screen = await loaded(pilot)
+        else:
+            await wait_for(pilot, lambda: bool(pilot.app.screen.query_one("#sessions").rows))
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+            screen = pilot.app.screen
+            await wait_for(pilot, lambda: screen.live is not None)
+            await settle(pilot)
+        tree = screen.query_one(EntryTree)
+        assert len(tree.rows) > 2 * tree.scrollable_content_region.height
+        assert tree.cursor_line > tree.scrollable_content_region.height  # the leaf, far down
+        assert _cursor_in_view(tree) and not tree.show_horizontal_scrollbar

@@ -91,6 +91,7 @@ class EntryTree(CursorList[Row], can_focus=True):
         self._filter = filter
         self._search = TreeSearch()
         self.renderer = RowRenderer(self)
+        self._centring = False  # the cursor's row is centred once the tree is laid out
         if tree is not None:
             self.load(tree)
 
@@ -127,7 +128,7 @@ class EntryTree(CursorList[Row], can_focus=True):
         self.model = rows
         self.model.label_times = label_times
         self._after_change(self.model.nearest_index(tree.leaf.id if tree.leaf else None) or 0)
-        self.call_after_refresh(self.scroll_to_cursor, True)
+        self._centre_cursor_when_laid_out()
 
     def append(self, entries: list[Entry]) -> None:
         """After `tree.extend(entries)`: keep the highlighted entry, or follow the end if the
@@ -298,7 +299,7 @@ class EntryTree(CursorList[Row], can_focus=True):
         self._search.set(text, matches, self.model.rows if self.model else [], marking=True)
         found = self._search.matches
         self._after_change(found[0] if found else self._model_cursor(), research=False)
-        self.call_after_refresh(self.scroll_to_cursor, True)
+        self._centre_cursor_when_laid_out()
         return len(found)
 
     def match_position(self) -> tuple[int, int]:
@@ -368,6 +369,21 @@ class EntryTree(CursorList[Row], can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         self.renderer.clear()
         self.virtual_size = Size(event.size.width, len(self.rows))
+        if self._centring:
+            self._centre_cursor()
+        else:
+            self.scroll_to_cursor()
+
+    def _centre_cursor_when_laid_out(self) -> None:
+        """Centre the cursor's row now, or once the tree has its size: a session opened (or
+        loaded) before its screen's layout otherwise showed its top, the cursor out of view."""
+        self._centring = True
+        self.call_after_refresh(self._centre_cursor)
+
+    def _centre_cursor(self) -> None:
+        if self._centring and self.scrollable_content_region.height > 0:
+            self._centring = False
+            self.scroll_to_cursor(center=True)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

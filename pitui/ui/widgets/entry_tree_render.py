@@ -31,7 +31,7 @@ STYLE_CLASSES = {
 }
 COMPONENT_CLASSES = {"entry-tree--cursor", "entry-tree--match", *STYLE_CLASSES.values()}
 ENTRY_TREE_CSS = """
-    EntryTree { background: $surface; }
+    EntryTree { background: $surface; overflow-x: hidden; }  /* rows are drawn to its width */
     EntryTree > .entry-tree--cursor { background: $accent 20%; text-style: bold; }
     EntryTree:focus > .entry-tree--cursor { background: $accent 35%; }
     EntryTree > .entry-tree--match { background: $warning 25%; }
