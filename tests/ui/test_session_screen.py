@@ -558,3 +558,34 @@ async def test_a_long_session_opens_with_its_cursor_in_view(
         assert len(tree.rows) > 2 * tree.scrollable_content_region.height
         assert tree.cursor_line > tree.scrollable_content_region.height  # the leaf, far down
         assert _cursor_in_view(tree) and not tree.show_horizontal_scrollbar
+
+
+@pytest.mark.parametrize("pane", ["tree", "message", "context"])
+async def test_typing_in_a_zoomed_pane_shows_the_search_and_esc_clears_it_first(
+    app_factory: Any, tmp_path: Path, pane: str
+) -> None:
+    """Zoomed, the tree's search line was hidden: typing searched out of sight, and Textual's
+    Esc restored the panes before the search was cleared (README: the search first)."""
+    from pitui.ui.screens.session_search import TreeSearchBar
+
+    path = generate_large_session(tmp_path / "big.jsonl", n_entries=100)
+    app = app_factory(sessions_root=None, session_file=path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        tree = screen.query_one(EntryTree)
+        await pilot.press(*["tab"] * ["tree", "message", "context"].index(pane), "alt+z")
+        await settle(pilot)
+        assert screen.maximized is not None and pane in (screen.maximized.id or "")
+        await pilot.press("escape")  # nothing typed: Esc restores the panes
+        await settle(pilot)
+        assert screen.maximized is None and pilot.app.screen is screen
+        await pilot.press("alt+z", "u", "s")
+        await settle(pilot)
+        bar = screen.query_one(TreeSearchBar)
+        assert tree.typed == "us" and screen.maximized is None and bar.region.height == 1
+        await pilot.press("alt+z", "escape")
+        await settle(pilot)
+        assert tree.typed == "" and screen.maximized is not None  # the search first
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.maximized is None and pilot.app.screen is screen

@@ -84,6 +84,7 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
     (`PaneLayout`) and what its keys do to the session (`SessionCommands`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = SESSION_BINDINGS
+    ESCAPE_TO_MINIMIZE = False  # Esc clears the search first (`action_back`), as Pi's /tree
     app = getters.app(PituiAppBase)
 
     def __init__(self, path: Path, *, standalone: bool = False, search: str = "") -> None:
@@ -383,6 +384,8 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
 
     @on(EntryTree.SearchTyped)
     def _search_typed(self, event: EntryTree.SearchTyped) -> None:
+        if event.text and self.maximized is not None:
+            self.minimize()  # a zoomed pane hides the tree and the search line typed into
         self.query_one(TreeSearchBar).typed(event.text)
 
     def _clear_search(self) -> None:
