@@ -3,6 +3,7 @@ the picker resumes and forks from its search box without typing."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,33 @@ async def test_shift_t_label_times_and_delete_trashes(app_factory: Any) -> None:
         await pilot.press("delete")
         assert isinstance(pilot.app.screen, ConfirmModal)
         await pilot.press("escape")
+
+
+@pytest.mark.parametrize("remap", [None, "alt+j"])
+async def test_label_times_from_every_pane_with_the_users_keys(
+    app_factory: Any, tmp_path: Path, remap: str | None
+) -> None:
+    """Shift+T was the tree's alone: from the message or context pane it typed "T" into the
+    search instead, where Shift+L (label) works from every pane."""
+    keybindings = tmp_path / "keybindings.json"
+    if remap:
+        keybindings.write_text(json.dumps({"app.tree.toggleLabelTimestamp": remap}))
+    app = app_factory(keybindings=keybindings)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_session(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        for pane in (MessagePane, ContextList):
+            screen.set_focus(screen.query_one(pane))
+            await settle(pilot)
+            shown = tree.label_times
+            await pilot.press(remap or "T")  # a terminal sends Shift+T as "T"
+            await settle(pilot)
+            assert tree.label_times is not shown and tree.typed == ""
+        if remap:
+            screen.set_focus(screen.query_one(MessagePane))
+            await pilot.press("T")  # no longer the key: it types, as in Pi
+            await settle(pilot)
+            assert tree.typed == "T"
 
 
 async def test_theme_toggle_is_in_the_palette_and_f2(app_factory: Any) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import ClassVar
 
@@ -57,16 +57,18 @@ from pitui.ui.worker_messages import (
     SessionProgress,
 )
 
-# The tree's keys that act on it from another pane too (no Pi id maps to them: never remapped)
-TREE_KEYS_FROM_A_PANE = frozenset({"entry_tree.leaf"})
+# The tree's keys that act on it from another pane too
+TREE_KEYS_FROM_A_PANE = frozenset({"entry_tree.leaf", "session.label_times"})
 
 
-def tree_action_from_a_pane(key: str) -> str | None:
-    """The tree's action for `key` when another pane has the focus (Alt+L: the active leaf)."""
+def tree_action_from_a_pane(key: str, keymap: Mapping[str, str]) -> str | None:
+    """The tree's action for `key` when another pane has the focus (Alt+L: the active leaf;
+    Shift+T: label times), its keys as the user's Pi remaps (`keymap`) have them."""
     for binding in ENTRY_TREE_BINDINGS:
         if not isinstance(binding, Binding) or binding.id not in TREE_KEYS_FROM_A_PANE:
             continue
-        if key in (k.strip() for k in binding.key.split(",")):
+        keys = keymap.get(binding.id, binding.key)
+        if key in (k.strip() for k in keys.split(",")):
             return binding.action
     return None
 
@@ -247,12 +249,12 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
         tree = self.query_one(EntryTree)
         if self.focused is tree or await run_binding_now(self, event):
             return
-        if types_text(event):
-            event.stop()
-            tree.type_search(tree.typed + (event.character or ""))
-        elif (action := tree_action_from_a_pane(event.key)) is not None:
+        if (action := tree_action_from_a_pane(event.key, self.app.config.keymap)) is not None:
             event.stop()
             await tree.run_action(action)
+        elif types_text(event):
+            event.stop()
+            tree.type_search(tree.typed + (event.character or ""))
 
     @thread_worker("holders", "/proc", exclusive=True)
     def _look_for_holders(self) -> None:
