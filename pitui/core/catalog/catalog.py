@@ -84,6 +84,7 @@ class Catalog:
         self._workers = Workers()
         self.tools = ToolPass(self.index, self._workers)
         self._scan = ScanPass(self.scope, self.index, self.known, self._workers, self.tools)
+        self._closing = threading.Event()  # a search under way stops at its next text
 
     @property
     def root(self) -> Path:
@@ -239,8 +240,11 @@ class Catalog:
             return self.index.text_holding(value, among, on_text)
 
         def on_text() -> None:
-            if cancelled():
+            if cancelled() or self._closing.is_set():
                 raise SearchCancelled
+
+        def texts_where(found: Callable[[str], bool], among: set[str]) -> set[str]:
+            return self.index.texts_where(found, among, on_text)
 
         sessions = self.sessions(cwd, store)
 
@@ -252,7 +256,7 @@ class Catalog:
         lookups = Lookups(
             self._tool_matcher(index_tools, tools_progress),
             texts,
-            self.index.texts_where,
+            texts_where,
             cancelled,
             files,
         )
@@ -281,6 +285,7 @@ class Catalog:
     def close(self) -> None:
         """Stop a scan and a background pass (they resume on the next scan) and close the
         index."""
+        self._closing.set()  # a regex search holds the index for up to 2 s otherwise
         self.stop_scans()
         self.tools.stop()
         self._workers.shutdown()

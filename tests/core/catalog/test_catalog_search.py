@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import io
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,52 @@ def test_a_regex_that_backtracks_without_end_stops_with_a_message(
     assert slow.rows == []
     assert slow.error == "Regular expression too slow: /(a|aa)+$/ took over 0.3 s; simplify it"
     assert _ids(catalog, "re:a{80}!") == ["slow"]  # the next search has its own budget
+
+
+def test_closing_the_catalog_stops_a_regex_search_at_its_next_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The regex ran over every stored text with the index's lock held: quitting the app
+    waited for it (up to its 2 s budget) to close the index."""
+    from pitui.core.catalog.search import regex_query
+    from pitui.core.catalog.search.search import SearchCancelled
+
+    root = tmp_path / "s"
+    for n in range(40):
+        _write(root, f"s{n:02d}", "/w", [f"text {n}"])
+    catalog = Catalog(root, cache_dir=tmp_path / "cache")
+    catalog.scan()
+    catalog.index.index_texts(threading.Event())  # every text from the index: the lock held
+    looked: list[str] = []
+    first = threading.Event()
+
+    def slow_found(self: Any, text: str) -> bool:
+        looked.append(text)
+        first.set()
+        closed.wait(5)  # the catalog is closed while the search looks at this text
+        return False
+
+    monkeypatch.setattr(regex_query.TimedSearch, "found", slow_found)
+    closed = threading.Event()
+    outcome: list[BaseException] = []
+
+    def search() -> None:
+        try:
+            catalog.search("re:text", index_tools=False)
+        except BaseException as error:
+            outcome.append(error)
+
+    searching = threading.Thread(target=search)
+    searching.start()
+    assert first.wait(5)
+    stop_scans = catalog.stop_scans
+    monkeypatch.setattr(catalog, "stop_scans", lambda: (closed.set(), stop_scans()))
+    closer = threading.Thread(target=catalog.close)  # sets `closed` once it is closing
+    closer.start()
+    closer.join(5)
+    searching.join(5)
+    assert not closer.is_alive() and not searching.is_alive()
+    assert len(looked) == 1 and isinstance(outcome[0], SearchCancelled)
 
 
 def test_a_cwd_path_is_that_folder_and_those_under_it(tmp_path: Path) -> None:

@@ -330,10 +330,21 @@ class Index:
             found = self.db.execute("SELECT 1 FROM files WHERE path=?", (path,)).fetchone()
         return found is not None
 
-    def texts_where(self, found: Callable[[str], bool], among: set[str]) -> set[str]:
-        """Paths of `among` whose conversation text (as stored) satisfies `found`."""
+    def texts_where(
+        self,
+        found: Callable[[str], bool],
+        among: set[str],
+        on_text: Callable[[], None] = lambda: None,
+    ) -> set[str]:
+        """Paths of `among` whose conversation text (as stored) satisfies `found`;
+        `on_text()` before each text (it may raise to stop)."""
+        kept = set()
         with self.lock:
-            return {path for path, text in text_index.texts_of(self.db, among) if found(text)}
+            for path, text in text_index.texts_of(self.db, among):
+                on_text()
+                if found(text):
+                    kept.add(path)
+        return kept
 
     def texts_pending_bytes(self) -> int:
         with self.lock:
