@@ -40,8 +40,11 @@ def ask_name(app: PituiAppBase, path: Path, current: str, done: Done) -> None:
     app.push_screen(TextInputModal("Name the session", current), callback=named)
 
 
-def ask_label(app: PituiAppBase, path: Path, entry_id: str, current: str, done: Done) -> None:
-    """Set the label of one entry (an empty label clears it)."""
+def ask_label(
+    app: PituiAppBase, path: Path, entry_id: str, current: str, done: Done, what: str
+) -> None:
+    """Set the label of one entry (an empty label clears it); `what`: the entry as the tree
+    shows it, for the dialog to say which it labels."""
 
     def labelled(text: str | None) -> None:
         if text is None:
@@ -51,7 +54,7 @@ def ask_label(app: PituiAppBase, path: Path, entry_id: str, current: str, done: 
         there = ("label", [entry_id, *([text] if text else [])])  # pitui there, if mirrored
         app.run_write(WriteJob("label", path, write, done=lambda _: done(note), there=there))
 
-    app.push_screen(TextInputModal("Label this entry", current), callback=labelled)
+    app.push_screen(TextInputModal(f"Label {what}", current), callback=labelled)
 
 
 def _trash(path: Path, force: bool) -> None:

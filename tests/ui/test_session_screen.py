@@ -210,8 +210,12 @@ async def test_label_set_and_clear(app_factory: Any) -> None:
         await pilot.press("home")
         await settle(pilot)
         target = tree.highlighted
+        tag, _, body, _ = tree.highlighted_row.display()
         await pilot.press("L")
         assert isinstance(pilot.app.screen, TextInputModal)
+        title = plain(pilot.app.screen.query_one(".dialog-title"), 300).strip()
+        shown = f"{tag}{body}"  # which entry it labels, as the tree shows it, on one line
+        assert title == f"Label {shown if len(shown) <= 50 else shown[:49] + '…'}"
         await pilot.press(*"start", "enter")
         await wait_for(pilot, lambda: screen.live.session.tree.label_of(target.id) == "start")
         entry = last_entry(screen.path)

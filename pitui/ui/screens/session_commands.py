@@ -24,6 +24,9 @@ from pitui.ui.branch_actions import ask_context_edit, ask_fork
 from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.context_pane import ContextList, prepare_context
+from pitui.ui.widgets.entry_tree import EntryTree
+
+SHOWN_ENTRY_WIDTH = 50  # characters of the entry a dialog's title names (one line at 80x24)
 from pitui.ui.worker_messages import ContextBuilt
 
 
@@ -101,7 +104,16 @@ class SessionCommands:
             return
         with live.lock:
             current = live.session.tree.label_of(entry.id) or ""
-        ask_label(screen.app, screen.path, entry.id, current, self._written)
+        ask_label(screen.app, screen.path, entry.id, current, self._written, self._shown_entry())
+
+    def _shown_entry(self) -> str:
+        """The highlighted entry as its tree row reads (`user: Why is…`)."""
+        row = self._screen.query_one(EntryTree).highlighted_row
+        if row is None:
+            return "this entry"
+        tag, _, body, _ = row.display()
+        text = f"{tag}{body}"
+        return text if len(text) <= SHOWN_ENTRY_WIDTH else text[: SHOWN_ENTRY_WIDTH - 1] + "…"
 
     def rename(self) -> None:
         live = self._screen.live
