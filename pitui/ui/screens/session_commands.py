@@ -25,9 +25,9 @@ from pitui.ui.modals.export import ask_export
 from pitui.ui.session_actions import ask_label, ask_name, ask_trash
 from pitui.ui.widgets.context_pane import ContextList, prepare_context
 from pitui.ui.widgets.entry_tree import EntryTree
+from pitui.ui.worker_messages import ContextBuilt
 
 SHOWN_ENTRY_WIDTH = 50  # characters of the entry a dialog's title names (one line at 80x24)
-from pitui.ui.worker_messages import ContextBuilt
 
 
 class SessionHost(Protocol):
