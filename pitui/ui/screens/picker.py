@@ -113,6 +113,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._answered_ask = 0  # ...this one of them (an answer to an older is not due)
         self._queued: Callable[[], None] | None = None  # an action pressed before the answer
         self._move_offered = False  # Alt+M is in the footer (the preview's folder is gone)
+        self._removed: set[str] = set()  # sessions pitui trashed or moved away (`forget`)
 
     def compose(self) -> ComposeResult:
         yield SearchBox(
@@ -285,6 +286,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             show_paths=self.show_paths,
             home=self.app.config.home,
             top=top,
+            removed=self._removed,
         )
 
     @on(Input.Changed, "#search")
@@ -475,6 +477,22 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         return binding_id
 
     def _update_status(self) -> None:
+        """The status line; a query in error puts its warning on a line of its own above it,
+        readable at 80 columns."""
+        lines = [self._status_line()]
+        if self.search_error:
+            lines.insert(0, f"⚠ {one_line(self.search_error)}")
+        status = self.query_one("#picker-status", Static)
+        status.update(Text("\n".join(lines), no_wrap=True, overflow="ellipsis"))
+        status.styles.height = len(lines) if self.search_error else None  # None: the CSS's 1
+        status.set_class(bool(self.search_error), "-error")
+        # rows dimmed: they are not the answer to the query (still searching, or in error)
+        stale = self.searching or bool(self.search_error)
+        self.query_one("#picker-list").set_class(stale, "-searching")
+        # the list shows the measure its rows are sorted by (the answer's sort, not one asked)
+        self.query_one(SessionTable).show_sort((self._shown or self.current_request()).sort)
+
+    def _status_line(self) -> str:
         config = self.app.config
         scope = "all sessions" if self.all_scope else status_scope(config.cwd, config.home)
         if self.all_scope and not self.archive and self._remotes_in_all:
@@ -484,7 +502,20 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             parts.insert(0, "archive")
         if self.named_only:
             parts.append("named only")
-        parts.append("searching..." if self.searching else f"{len(self.rows)} shown")
+        if self.search_error and not self.searching:  # first: the rows are an older answer
+            parts.insert(0, f"query not applied: {len(self.rows)} shown from the last search")
+        else:
+            parts.append("searching..." if self.searching else f"{len(self.rows)} shown")
+        parts += self._progress_parts()
+        if self.app.catalog is not None and self.app.catalog.archive_dir is not None:
+            parts.append(
+                f"{self._key_of('picker.archive')}: {'back' if self.archive else 'archive'}"
+            )
+        return " · ".join(parts)
+
+    def _progress_parts(self) -> list[str]:
+        """What is still running: the scan, the search index, a sync."""
+        parts: list[str] = []
         if self.progress is not None:
             searched = " (searched so far)" if self._shown and self._shown.query.strip() else ""
             parts.append(f"indexing {self.progress[0]}/{self.progress[1]}{searched}")
@@ -493,18 +524,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             parts.append(f"indexing for search {100 * done // max(total, 1)}%")
         if self.syncing is not None:
             parts.append(f"syncing {one_line(self.syncing[0])} {self.syncing[1]}%")
-        if self.app.catalog is not None and self.app.catalog.archive_dir is not None:
-            parts.append(
-                f"{self._key_of('picker.archive')}: {'back' if self.archive else 'archive'}"
-            )
-        status = " · ".join(parts)
-        if self.search_error:
-            status += f"  ⚠ {self.search_error}"
-        self.query_one("#picker-status", Static).update(Text(status))
-        self.query_one("#picker-status").set_class(bool(self.search_error), "-error")
-        self.query_one("#picker-list").set_class(self.searching, "-searching")  # rows dimmed
-        # the list shows the measure its rows are sorted by (the answer's sort, not one asked)
-        self.query_one(SessionTable).show_sort((self._shown or self.current_request()).sort)
+        return parts
 
     # -- keys ----------------------------------------------------------------------------
 
@@ -618,10 +638,12 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         """Re-read these sessions into the catalog (after our own writes) and search again."""
         if note:
             self.notify(note)
+        self._removed.difference_update(str(path) for path in paths)  # back from the trash
         if self.app.catalog is not None:
             self._update_catalog(paths, [])
 
     def forget(self, path: Path) -> None:
+        self._removed.add(str(path))
         if self.app.catalog is not None:
             self._update_catalog([], [path])
 

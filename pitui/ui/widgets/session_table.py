@@ -8,7 +8,7 @@ in a cache, so replacing 5,000 rows costs no more than replacing 10.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
@@ -117,10 +117,13 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         show_paths: bool,
         home: str | None = None,
         top: bool = False,
+        removed: Collection[str] = (),
     ) -> None:
         """Replace the rows. The first row is highlighted (as results stream in too) unless the
         user moved the cursor to a session since the question was asked (`top`: a new
-        question), which then stays highlighted while it is listed."""
+        question), which then stays highlighted while it is listed. Once it is gone, the first
+        row is again, unless the user `removed` it (trashed it): the row that took its place
+        is then, or the new last row."""
         if top:
             self.chosen = False
         keep = self.highlighted_path if self.chosen else None
@@ -130,7 +133,8 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
             self._longest_path = max((len(self._path(r.summary)) for r in rows), default=0)
         cursor = 0
         if keep is not None:
-            cursor = next((i for i, r in enumerate(rows) if r.summary.path == keep), 0)
+            gone_at = self.cursor_line if keep in removed else 0  # past the end: clamped
+            cursor = next((i for i, r in enumerate(rows) if r.summary.path == keep), gone_at)
         self._strips.clear()
         self.virtual_size = Size(self.size.width, len(rows) + 1)
         self.refresh()
@@ -159,25 +163,40 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
 
     @property
     def columns(self) -> list[Column]:
-        """The columns shown: the session title takes the width the others leave (the path
-        column gives up width first, down to its end)."""
+        """The columns shown: the session title takes the width the others leave. The path
+        column, asked for, takes its width before the folder column, which gives way first."""
         fixed = [
             Column("count", "Msgs", COUNT_WIDTH, right=True),
             Column("age", "Age", AGE_WIDTH, right=True),
         ]
         if self.measure is not None:  # what the list is sorted by: never gives way
             fixed.insert(0, Column(self.measure, self.measure.capitalize(), MEASURE_WIDTH, True))
-        width = self.scrollable_content_region.width
-        room = width - sum(c.width + GAP for c in fixed) - GAP - SESSION_WIDTH_MIN - GAP
-        if self.all_scope and min(CWD_WIDTH, room) >= CWD_MIN:  # the folder gives way first
-            fixed.append(Column("cwd", "Cwd", min(CWD_WIDTH, room), middle=True))
-        free = width - sum(c.width + GAP for c in fixed) - GAP
-        if self.show_paths:
-            room = free - SESSION_WIDTH_WITH_PATHS - GAP
-            path = max(PATH_MIN, min(PATH_WIDTH, self._longest_path, room))
-            fixed.append(Column("path", "Path", path, middle=True))
-            free -= path + GAP
+        free = self.scrollable_content_region.width - sum(c.width + GAP for c in fixed) - GAP
+        path = self._path_column(free)
+        if path is not None:
+            free -= path.width + GAP
+        cwd = self._cwd_column(free)
+        if cwd is not None:
+            fixed.append(cwd)
+            free -= cwd.width + GAP
+        if path is not None:
+            fixed.append(path)
         return [Column("session", "Session", max(SESSION_WIDTH_MIN, free)), *fixed]
+
+    def _path_column(self, free: int) -> Column | None:
+        """The file path beside a readable title, cut in its middle when too long."""
+        if not self.show_paths:
+            return None
+        room = free - SESSION_WIDTH_WITH_PATHS - GAP
+        width = max(PATH_MIN, min(PATH_WIDTH, self._longest_path, room))
+        return Column("path", "Path", width, middle=True)
+
+    def _cwd_column(self, free: int) -> Column | None:
+        """The session's folder (all folders listed), when the title keeps its minimum."""
+        width = min(CWD_WIDTH, free - SESSION_WIDTH_MIN - GAP)
+        if not self.all_scope or width < CWD_MIN:
+            return None
+        return Column("cwd", "Cwd", width, middle=True)
 
     @property
     def highlighted(self) -> SessionSummary | None:
