@@ -163,7 +163,7 @@ class PituiApp(PituiAppBase):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette: each command of the current screen once, on one line with its key
-        (no text-box editing keys), then Textual's own commands that pitui does not replace."""
+        (no text-box editing keys), then the one Textual command pitui keeps: Screenshot."""
         seen: set[str] = set()
         for active in screen.active_bindings.values():
             binding = active.binding
@@ -176,7 +176,7 @@ class PituiApp(PituiAppBase):
             run = partial(self.run_action, binding.action, active.node)
             yield SystemCommand(f"{title} ({self.get_key_display(binding)})", "", run)
         for command in super().get_system_commands(screen):
-            if command.title not in TEXTUAL_COMMANDS_REPLACED:
+            if command.title in TEXTUAL_COMMANDS_KEPT:
                 yield command
 
     def deliver_screenshot(
@@ -202,7 +202,9 @@ class PituiApp(PituiAppBase):
 
 
 USER_INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
-TEXTUAL_COMMANDS_REPLACED = frozenset({"Theme", "Quit", "Keys"})  # pitui's own keys do these
+# Textual's Theme, Quit and Keys are done by pitui's own F2, Ctrl+Q and F1; its Maximize hid the
+# picker's list behind the search box (pitui's session screen has its own Alt+Z, restored by Esc)
+TEXTUAL_COMMANDS_KEPT = frozenset({"Screenshot"})
 
 
 def _is_command(node: DOMNode, binding: Binding) -> bool:

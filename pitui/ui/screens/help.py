@@ -77,8 +77,8 @@ class HelpScreen(ModalScreen[None]):
             binding = active.binding
             if _means_nothing_here(active.node, binding):
                 continue
-            if binding.description and not binding.system:
-                text = binding.tooltip or binding.description
+            text = self._text_of(binding)
+            if text is not None:
                 groups.setdefault(active.node, {}).setdefault(text, []).append(_key_name(key))
         typing = TYPING.get(type(self.under.focused).__name__)
         result = []
@@ -89,6 +89,24 @@ class HelpScreen(ModalScreen[None]):
             result.append((self._title_of(node), listed))
         return result
 
+    def _text_of(self, binding: Binding) -> str | None:
+        """What the help says a key does; None: not listed (a key Textual binds on every
+        screen that means nothing here, or one pitui does not show)."""
+        if binding.action in TEXTUAL_COPY:
+            return None
+        if binding.action in TEXTUAL_FOCUS_KEYS:
+            return self._focus_key_text(binding.action)
+        if binding.description and not binding.system:
+            return binding.tooltip or binding.description
+        return None
+
+    def _focus_key_text(self, action: str) -> str | None:
+        """Tab / Shift+Tab in pitui's words, where there is somewhere else to go."""
+        if len(self.under.focus_chain) < 2:
+            return None
+        place = "field" if isinstance(self.under, ModalScreen) else "pane"
+        return f"{TEXTUAL_FOCUS_KEYS[action]} {place}"
+
     def _title_of(self, node: DOMNode) -> str:
         if node is self.under:
             return "This screen"
@@ -97,6 +115,13 @@ class HelpScreen(ModalScreen[None]):
         return _title(type(node).__name__)
 
 
+# Textual's keys on every screen: Tab and Shift+Tab move the focus; its Super+C copies the
+# text selected, which pitui's Ctrl+C does (and a terminal rarely passes Super on)
+TEXTUAL_FOCUS_KEYS = {
+    "app.focus_next": "Go to the next",
+    "app.focus_previous": "Go to the previous",
+}
+TEXTUAL_COPY = frozenset({"screen.copy_text"})
 HORIZONTAL_SCROLLING = frozenset({"scroll_left", "scroll_right", "page_left", "page_right"})
 
 
