@@ -262,8 +262,8 @@ class ContextPane(Vertical):
         text = Text("context  ", style="bold")
         text.append(f"model {view.model}  ", "yellow")
         text.append(f"thinking {view.thinking_level}  ")
-        text.append(f"~{view.tokens:,} tokens  ", "bold")
-        text.append(f"{view.message_count:,} messages", "dim")
+        text.append(f"~{_counted(view.tokens, 'token')}  ", "bold")
+        text.append(_counted(view.message_count, "message"), "dim")
         if view.edits:
             text.append(f"\n{view.edits:,} edited: ~{view.tokens_unedited:,} unedited, ", "yellow")
             text.append(f"edits cut ~{view.tokens_cut:,}", "yellow")
@@ -275,3 +275,8 @@ class ContextPane(Vertical):
         event.stop()
         if event.row.entry_id is not None:
             self.post_message(self.EntrySelected(self, event.row.entry_id))
+
+
+def _counted(number: int, noun: str) -> str:
+    """ "1 message", "2 messages", "1,024 tokens"."""
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
