@@ -131,7 +131,8 @@ class FilesViewScreen(ReportsFailures, Screen[str | None]):
             result, style = STATUS_TEXT.get(call.status, ("ok", "green"))
             table.add_row(
                 Text(call.tool, style="bold"),
-                Text(one_line(call.call_entry_id), style="cyan"),
+                # the entry Enter shows: the tree shows a call at its result's row
+                Text(one_line(call.entry_id), style="cyan"),
                 Text(one_line(as_text(call.timestamp)), style="dim"),
                 Text(result, style=style),
             )
