@@ -3,6 +3,7 @@ and tokens per day and per model. The numbers are worked out in a thread worker.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from pitui.core.usage.load import load_usage
 from pitui.ui.app_base import PituiAppBase
 from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.widgets.fitting_footer import FittingFooter
-from pitui.ui.widgets.usage_table import UsageTable
+from pitui.ui.widgets.usage_table import COMPACT_UNITS, UsageTable
 
 PROGRESS_EVERY = 0.2  # seconds between the worker's progress messages
 MAX_BARS = 12  # per plot: the latest days, the costliest models
@@ -34,8 +35,9 @@ Y_AXIS = 8  # columns of a plot's y axis and frame
 LABEL_ROOM = {"day": 7, "model": 16}  # columns a bar's label takes ("11-25"; 14), with a gap
 PLOTS: tuple[tuple[str, str, Callable[[Group], float]], ...] = (
     ("cost", "Cost per {} ($)", lambda g: g.cost),
-    ("tokens", "Tokens per {} (k)", lambda g: g.tokens / 1000),
+    ("tokens", "Tokens per {}", lambda g: g.tokens),
 )
+Y_STEPS = 4  # at most, from 0 to the tallest bar's value or just above
 
 
 class _Left(Exception):
@@ -206,7 +208,32 @@ def _bars(widget: PlotextPlot, title: str, labels: list[str], values: list[float
     plt.title(title)
     if values:
         plt.bar([one_line(label) for label in labels], values)
+    if max(values, default=0) > 0:
+        ticks = _y_ticks(max(values))
+        plt.ylim(0, ticks[-1])
+        plt.yticks(ticks, [_tick_label(tick) for tick in ticks])
     widget.refresh()
+
+
+def _y_ticks(top: float) -> list[float]:
+    """Round values from 0 to `top` or just above it, a round step apart: 0, 2G, 4G, 6G, 8G
+    for 7,008,584,800 (plotext's own ticks are the axis cut in equal parts: 7008584.8)."""
+    step = _round_step(top / Y_STEPS)
+    return [index * step for index in range(math.ceil(top / step - 1e-9) + 1)]
+
+
+def _round_step(rough: float) -> float:
+    """The smallest of 1, 2, 2.5 or 5 times a power of ten that is at least `rough`."""
+    power = 10.0 ** math.floor(math.log10(rough))
+    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= rough * (1 - 1e-9))
+
+
+def _tick_label(value: float) -> str:
+    """A round value in at most five characters: 0, 0.05, 250, 7.5k, 12.5M, 2G."""
+    for limit, unit in COMPACT_UNITS:
+        if value >= limit:
+            return f"{value / limit:.3g}{unit}"
+    return f"{value:.3g}"
 
 
 def _short(model: str) -> str:

@@ -20,6 +20,7 @@ KEY_MIN = 24  # below this the numbers go compact, to leave the group's name roo
 KEY_MAX = 72
 GAP = 2
 NO_TITLE = "(no title)"
+COMPACT_UNITS = ((1e9, "G"), (1e6, "M"), (1e3, "k"))  # the stats plots' axes use them too
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def _whole(value: float) -> str:
 
 def _compact(value: float) -> str:
     """1,047 as 1.0k, 1,489,455 as 1.5M (three significant figures or so)."""
-    for limit, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+    for limit, unit in COMPACT_UNITS:
         if value >= limit:
             return f"{value / limit:.1f}{unit}"
     return str(int(value))
