@@ -1,4 +1,5 @@
-"""The Pi sessions in the freedesktop trash, with restore (as `pitui restore`)."""
+"""The Pi sessions in the freedesktop trash, with restore (as `pitui restore`): each named by
+its title (its name, else its first message) over where it was."""
 
 from __future__ import annotations
 
@@ -7,25 +8,33 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events, getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from pitui.core.catalog.session_info.builder import SummaryBuilder
 from pitui.core.changes.restore import Trashed, list_trashed, restore
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
-from pitui.ui.app_base import ListsSessions
-from pitui.ui.display_text import human_size
+from pitui.core.session.source import open_regular_file
+from pitui.ui.app_base import ListsSessions, PituiAppBase
+from pitui.ui.display_text import human_size, middle_ellipsis, tilde
 from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.widgets.fitting_footer import FittingFooter
+
+TITLE_BYTES = 256 * 1024  # of a trashed session read for its title (a 100 MB one: its start)
+SESSION_MIN = 20  # columns of the session column, however narrow the screen
+HEADERS = ("Deleted", "Size", "Session")
 
 
 @dataclass
 class TrashListed(Message):
     items: list[Trashed] | None
     error: str | None
+    titles: list[str] | None = None  # the items' titles, in order
 
 
 @dataclass
@@ -54,16 +63,18 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         Binding("escape,q", "close", "Back", id="trash.close", tooltip="Back to the picker"),
     ]
 
+    app = getters.app(PituiAppBase)
+
     def __init__(self, sessions_root: Path | None) -> None:
         super().__init__(id="trash-view")
         self.sessions_root = sessions_root
         self.items: list[Trashed] = []
+        self.titles: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Sessions in the trash", style="bold"), id="trash-title")
         yield Static(Text("Reading the trash…", style="dim"), id="trash-note")
         table: DataTable[Text] = DataTable(id="trash-table", cursor_type="row")
-        table.add_columns("Deleted", "Size", "Original path")
         yield table
         yield FittingFooter()
 
@@ -76,27 +87,54 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
     @thread_worker("trash", "trash", exclusive=True)
     def load(self) -> None:
         try:
-            self.post_message(TrashListed(list_trashed(near=self.sessions_root), None))
+            items = list_trashed(near=self.sessions_root)
         except PituiError as error:
             self.post_message(TrashListed(None, str(error)))
+            return
+        self.post_message(TrashListed(items, None, [session_title(i.trashed) for i in items]))
 
     def on_trash_listed(self, message: TrashListed) -> None:
         note = self.query_one("#trash-note", Static)
-        table = self.query_one("#trash-table", DataTable)
-        table.clear()
-        self.items = message.items or []
+        self.items, self.titles = message.items or [], message.titles or []
+        self._fill_table()
         if message.error:
             note.update(Text(one_line(message.error), style="bold red"))
             return
         count = len(self.items)
         note.update(Text(f"{count} session{'s' * (count != 1)} · Enter restores", style="dim"))
-        for item in self.items:
-            table.add_row(
-                Text(one_line(item.deleted.replace("T", " "))),
-                Text(human_size(item.size)),
-                Text(one_line(str(item.original))),
-            )
-        table.focus()
+        self.query_one("#trash-table", DataTable).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fill_table)  # the session column fits the new width
+
+    def _fill_table(self) -> None:
+        """The rows, the session column taking the width the others leave: its title over
+        where it was, each cut with an ellipsis (a path in its middle, keeping its file)."""
+        table = self.query_one("#trash-table", DataTable)
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        cells = [_fixed_cells(item) for item in self.items]
+        widths = [max([len(h), *(len(c[i]) for c in cells)]) for i, h in enumerate(HEADERS[:-1])]
+        for header, width in zip(HEADERS[:-1], widths, strict=True):
+            table.add_column(header, width=width)
+        session_width = self._session_width(table, widths)
+        table.add_column(HEADERS[-1], width=session_width)
+        for item, title, fixed in zip(self.items, self.titles, cells, strict=True):
+            session = self._session_cell(title, item.original, session_width)
+            table.add_row(*(Text(cell) for cell in fixed), session, height=2)
+        if self.items:
+            table.move_cursor(row=min(cursor, len(self.items) - 1))
+
+    def _session_width(self, table: DataTable[Text], widths: list[int]) -> int:
+        padding = 2 * table.cell_padding
+        taken = sum(width + padding for width in widths) + padding
+        room = table.size.width - table.styles.scrollbar_size_vertical - taken
+        return max(SESSION_MIN, room)
+
+    def _session_cell(self, title: str, original: Path, width: int) -> Text:
+        path = middle_ellipsis(one_line(tilde(str(original), self.app.config.home)), width)
+        title = one_line(title) or "(no messages)"
+        return Text.assemble(title, "\n", (path, "dim"), no_wrap=True, overflow="ellipsis")
 
     def action_restore(self) -> None:
         table = self.query_one("#trash-table", DataTable)
@@ -121,3 +159,23 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
                 if isinstance(screen, ListsSessions):
                     screen.refresh_paths([message.item.original])
         self.load()
+
+
+def _fixed_cells(item: Trashed) -> list[str]:
+    return [one_line(item.deleted.replace("T", " ")), human_size(item.size)]
+
+
+def session_title(path: Path) -> str:
+    """A trashed session's title as the picker gives it, its name or else its first message,
+    read from the start of its file (a name given further on is not seen); "" if unreadable."""
+    try:
+        with open_regular_file(path) as file:
+            start = file.read(TITLE_BYTES)
+    except (OSError, PituiError):
+        return ""
+    builder = SummaryBuilder()
+    try:
+        builder.feed_lines(start.split(b"\n")[:-1])  # the complete lines
+    except Exception:  # a value nothing expected: the title only is lost, not the list
+        return ""
+    return builder.name or builder.first_message
