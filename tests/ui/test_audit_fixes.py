@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import send2trash.plat_other as plat_other
 from test_context_pane import PaneApp, chain, user
+from textual import events
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 from ui_helpers import open_from_picker, plain, screen_lines, settle, started
@@ -205,3 +206,26 @@ async def test_the_trash_view_names_each_session_at_80_columns(app_factory: Any)
             path = lines[at + 1].strip()
             assert "…" in path and len(lines[at + 1]) <= 80, path
             assert summary.path.endswith(path.split("…")[1])
+
+
+@pytest.mark.usefixtures("trash_here")
+async def test_down_and_enter_sent_at_once_restore_the_row_below(app_factory: Any) -> None:
+    """Enter, a priority key, ran before the table handled the Down typed just before it
+    (a terminal sends both in one read): the first row was restored, not the second."""
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        picker = await started(pilot)
+        for row in picker.rows[:2]:
+            trash.trash_session(row.summary.path)
+        await pilot.press("alt+z")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, TrashViewScreen))
+        view = pilot.app.screen
+        await wait_for(pilot, lambda: len(view.items) == 2)
+        await settle(pilot)
+        first, second = view.items
+        for key in (events.Key("down", None), events.Key("enter", "\r")):  # as one read
+            key.set_sender(pilot.app)
+            pilot.app._driver.send_message(key)
+        await settle(pilot)
+        await wait_for(pilot, lambda: Path(second.original).exists())
+        await settle(pilot)
+        assert not Path(first.original).exists()
