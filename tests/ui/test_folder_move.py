@@ -48,7 +48,8 @@ async def test_alt_m_moves_the_sessions_of_a_missing_folder(
         picker = await started(pilot)
         await highlight_cwd(pilot, picker, "writing/blog")
         preview = picker.query_one(SessionPreview)
-        assert "missing" in plain(preview.query_one("#preview-body"), 100)
+        said = plain(preview.query_one("#preview-body"), 100)
+        assert "missing here (alt+m: move its sessions)" in said  # the key, not "Folder"
         await wait_for(pilot, lambda: "alt+m Folder" in shown(pilot))
         old_paths = [Path(r.summary.path) for r in picker.rows]
         assert len(old_paths) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -11,7 +12,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import getters, on
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
@@ -129,7 +130,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
 
     def on_mount(self) -> None:
         self.set_reactive(PickerScreen.all_scope, self.app.config.all_scope)  # asked below
-        self.query_one(SessionPreview).home = self.app.config.home
+        preview = self.query_one(SessionPreview)
+        preview.home, preview.move_key = self.app.config.home, self._key_of("picker.move_folder")
         # At once, not after a refresh as `focus()` does: the app hands keys on only once this
         # screen is mounted, and every one of them is for the search box.
         self.set_focus(self.query_one("#search", Input), scroll_visible=False)
@@ -470,10 +472,16 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         return "No sessions found"
 
     def _key_of(self, binding_id: str) -> str:
-        """The key bound to `binding_id` now (a keymap may have changed it), as displayed."""
+        """The key bound to `binding_id` now (a keymap may have changed it), as displayed; of
+        a key not active now (Alt+M while no folder is gone), as the keymap gives it."""
         for active in self.active_bindings.values():
             if active.binding.id == binding_id:
                 return self.app.get_key_display(active.binding)
+        for binding in PICKER_BINDINGS:
+            if isinstance(binding, Binding) and binding.id == binding_id:
+                keys = self.app.config.keymap.get(binding_id, binding.key)
+                first = keys.split(",")[0].strip()
+                return self.app.get_key_display(replace(binding, key=first))
         return binding_id
 
     def _update_status(self) -> None:

@@ -114,6 +114,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         self.reading = False
         self._holders: list[Holder] = []  # other processes holding the file (Linux /proc)
         self.folder_missing = False  # the session's cwd is no folder now (the move is offered)
+        self.move_key = "alt+m"  # the key that offers it, as the picker has it (a remap)
         self._render_due = False
 
     def compose(self) -> ComposeResult:
@@ -240,7 +241,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         if self._holders:
             rows.insert(0, ("open in", open_in(self._holders)))
         if self.folder_missing:
-            rows.insert(1, ("folder", "missing here (Folder moves it)"))
+            rows.insert(1, ("folder", f"missing here ({self.move_key}: move its sessions)"))
         for key, value in rows:
             table.add_row(key, Text(one_line(str(value))))
         return table
