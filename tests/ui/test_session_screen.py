@@ -593,3 +593,26 @@ async def test_typing_in_a_zoomed_pane_shows_the_search_and_esc_clears_it_first(
         await pilot.press("escape")
         await settle(pilot)
         assert screen.maximized is None and pilot.app.screen is screen
+
+
+async def test_the_footer_at_80_columns_cuts_no_label_in_any_pane(
+    app_factory: Any, tmp_path: Path
+) -> None:
+    """With the message or context pane focused their own keys pushed F1's label past the
+    edge ("f1 He", or no label at all): keys are now left out whole, never Esc or F1."""
+    from pitui.ui.widgets.fitting_footer import FittingFooter
+
+    path = generate_large_session(tmp_path / "big.jsonl", n_entries=50)
+    app = app_factory(sessions_root=None, session_file=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(pilot)
+        footer = screen.query_one(FittingFooter)
+        for _ in range(3):
+            await settle(pilot)
+            shown = [key for key in footer.query("FooterKey") if key.display]
+            palette = next(key for key in shown if key.action == "command_palette")
+            for key in shown:  # each whole, left of the palette's key docked at the right
+                if key is not palette:
+                    assert key.region.right <= palette.region.x, key.action
+            assert {"back", "help"} <= {key.action for key in shown}
+            await pilot.press("tab")

@@ -1,8 +1,8 @@
 """Textual's Footer, compact (one space between keys, not two) below 100 columns, that gives
-up the keys named in `drop_first` when they do not fit: at 80 columns the session screen's keys
-pushed F1's "Help" label out of view. Every key a footer drops is in the help (F1). Its keys
-are let go of when it is rebuilt (every change of the bindings), which Textual's Footer does
-not do."""
+up the keys named in `drop_first` when they do not fit, then others from the right: at 80
+columns the session screen's keys pushed F1's "Help" label out of view. Every key a footer
+drops is in the help (F1). Its keys are let go of when it is rebuilt (every change of the
+bindings), which Textual's Footer does not do."""
 
 from __future__ import annotations
 
@@ -37,13 +37,26 @@ class FittingFooter(Footer):
         self.call_after_refresh(self._fit)
 
     def _fit(self) -> None:
+        """Hide the `drop_first` keys while the keys do not fit, then, if they still do not
+        (a pane adds its own keys), others from the right: never Esc, F1 or the palette,
+        and never a label cut in the middle."""
         keys = list(self.query("FooterKey"))
         excess = sum(_width(key) for key in keys) - self.size.width
-        for action in self.drop_first:
-            for key in (key for key in keys if getattr(key, "action", None) == action):
-                key.display = excess <= 0
-                if not key.display:
-                    excess -= _width(key)
+        if keys:  # the last key's right margin (compact: 1) may lie under the palette's key
+            excess -= keys[0].styles.margin.right
+        ordered = [key for action in self.drop_first for key in keys if _action(key) == action]
+        ordered += [key for key in reversed(keys) if _action(key) not in (*self.drop_first, *KEPT)]
+        for key in ordered:
+            key.display = excess <= 0
+            if not key.display:
+                excess -= _width(key)
+
+
+KEPT = ("back", "help", "command_palette")  # the way out, the help and the palette
+
+
+def _action(key: Widget) -> str | None:
+    return getattr(key, "action", None)
 
 
 def _width(key: Widget) -> int:
