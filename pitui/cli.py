@@ -59,9 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         parser.add_argument("--version", action="version", version=f"pitui {pitui_version()}")
         module.add_arguments(parser)
-        options = parser.parse_args(args)  # --help and --version answer without a terminal
-        module.require_terminal()
-        return int(module.run(options) or 0)
+        return int(module.run(parser.parse_args(args)) or 0)
     except PituiError as error:  # a path or session text in it never reaches the terminal raw
         print(f"pitui: {one_line(str(error))}", file=sys.stderr)
         return error.exit_status

@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
 def _run_app(args: argparse.Namespace, demo_dir: Path | None) -> tuple[Any, int]:
     keybindings = discovery.agent_dir() / "keybindings.json"  # the user's Pi keys
     with _demo_environment(demo_dir) if demo_dir else contextlib.nullcontext():
-        options = _options(args, demo_dir)
+        options = _options(args, demo_dir)  # a wrong file or setting is said first
+        require_terminal()
         with opening_splash(args.file) if args.file else contextlib.nullcontext():
             from pitui.ui.app import make_app  # deferred: Textual, ~0.3 s off `pitui --help`
 

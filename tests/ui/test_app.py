@@ -60,6 +60,7 @@ class _FakeApp:
 
 
 def test_demo_runs_the_app_then_hands_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app_command, "require_terminal", lambda: None)  # as on a terminal
     record = stub_pi(tmp_path, monkeypatch)
     seen: dict[str, Any] = {}
 
@@ -77,6 +78,7 @@ def test_demo_runs_the_app_then_hands_off(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_plain_run_uses_pi_agent_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app_command, "require_terminal", lambda: None)  # as on a terminal
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
     monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
     seen: dict[str, Any] = {}
