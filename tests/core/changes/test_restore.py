@@ -3,7 +3,6 @@ other platforms told clearly."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -56,22 +55,3 @@ def test_other_platforms_are_told(monkeypatch) -> None:
     monkeypatch.setattr(restore.sys, "platform", "darwin")
     with pytest.raises(PituiError, match=r"freedesktop trash .* on darwin"):
         restore.list_trashed()
-
-
-def test_a_name_that_is_not_utf8_comes_back_with_its_own_bytes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The trash records it as %FF; it was decoded as UTF-8, so the file came back named
-    with U+FFFD instead."""
-    from pitui.core.changes.trash import trash_session
-
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    folder = tmp_path / "sessions"
-    folder.mkdir()
-    original = folder / os.fsdecode(b"bad\xffname.jsonl")
-    original.write_bytes(HEADER)
-    trash_session(original)
-    (item,) = restore.list_trashed()
-    assert item.original == original
-    assert restore.restore(item) == original
-    assert os.listdir(os.fsencode(folder)) == [b"bad\xffname.jsonl"]

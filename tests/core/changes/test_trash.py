@@ -88,3 +88,22 @@ def test_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
     assert link.is_symlink()
     with pytest.raises(PituiError, match="cannot trash"):
         trash_session(tmp_path / "missing.jsonl")
+
+
+def test_a_name_that_is_not_utf8_comes_back_with_its_own_bytes(
+    home_trash: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trash records it as %FF; it was decoded as UTF-8, so the file came back named
+    with U+FFFD instead."""
+    from pitui.core.changes import restore
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(home_trash.parent))  # where restore looks
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    original = folder / os.fsdecode(b"bad\xffname.jsonl")
+    original.write_text('{"type":"session","id":"x","timestamp":"2025-01-01T00:00:00.000Z"}\n')
+    trash_session(original)
+    (item,) = restore.list_trashed()
+    assert item.original == original
+    assert restore.restore(item) == original
+    assert os.listdir(os.fsencode(folder)) == [b"bad\xffname.jsonl"]
