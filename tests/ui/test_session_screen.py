@@ -552,12 +552,7 @@ async def test_a_long_session_opens_with_its_cursor_in_view(
         if opened == "as a file":
             screen = await loaded(pilot)
         else:
-            await wait_for(pilot, lambda: bool(pilot.app.screen.query_one("#sessions").rows))
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
-            screen = pilot.app.screen
-            await wait_for(pilot, lambda: screen.live is not None)
-            await settle(pilot)
+            screen = await open_from_picker(pilot, "")  # Enter on the only session
         tree = screen.query_one(EntryTree)
         assert len(tree.rows) > 2 * tree.scrollable_content_region.height
         assert tree.cursor_line > tree.scrollable_content_region.height  # the leaf, far down
