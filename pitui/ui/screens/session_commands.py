@@ -108,7 +108,7 @@ class SessionCommands:
 
     def _shown_entry(self) -> str:
         """The highlighted entry as its tree row reads (`user: Why is…`)."""
-        row = self._screen.query_one(EntryTree).highlighted_row
+        row = self._screen.screen.query_one(EntryTree).highlighted_row
         if row is None:
             return "this entry"
         tag, _, body, _ = row.display()
