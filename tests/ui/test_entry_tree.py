@@ -81,6 +81,25 @@ async def test_keys_move_cursor_and_post_highlighted() -> None:
         assert typed == ["/", "/x", "/"]  # keys that type search, as in Pi's /tree
 
 
+async def test_a_click_on_a_fold_sign_folds_and_unfolds_its_branch() -> None:
+    """The signs (⊟ ⊞) looked like buttons and did nothing; a click beside them still only
+    highlights the row."""
+    app = TreeApp(SessionTree(entries(BRANCHED)))
+    async with app.run_test(size=(60, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.pause()
+        sign = rendered(tree)[2].index("⊟")  # b2's branch
+        await pilot.click(EntryTree, offset=(sign + 1, 2))  # beside it: no fold
+        assert len(tree.rows) == 6 and tree.highlighted.id == "b2"
+        await pilot.click(EntryTree, offset=(sign, 2))
+        await pilot.pause()
+        assert [r.entry.id for r in tree.rows] == ["r", "a", "b2", "b1", "b1a"]
+        assert rendered(tree)[2].index("⊞") == sign
+        await pilot.click(EntryTree, offset=(sign, 2))
+        await pilot.pause()
+        assert len(tree.rows) == 6 and tree.highlighted.id == "b2"
+
+
 async def test_fold_unfold_and_parent() -> None:
     app = TreeApp(SessionTree(entries(BRANCHED)))
     async with app.run_test(size=(60, 10)) as pilot:

@@ -198,6 +198,27 @@ class EntryTree(CursorList[Row], can_focus=True):
         if parent is not None:
             self.move_to(self._search.to_view(parent))
 
+    async def _on_click(self, event: events.Click) -> None:
+        """A click on a row's fold sign (⊟, ⊞) folds or unfolds its branch; elsewhere it
+        highlights the row, as in any list."""
+        offset = event.get_content_offset(self)
+        if offset is None or not self._fold_at(offset.x, offset.y + self.scroll_offset.y):
+            await super()._on_click(event)
+
+    def _fold_at(self, x: int, index: int) -> bool:
+        """Fold or unfold the branch of row `index` if column `x` is its fold sign."""
+        if self.model is None or not 0 <= index < len(self.rows):
+            return False
+        row = self.rows[index]
+        signs = row.guide + row.fold_marker
+        if x != max(signs.rfind("⊟"), signs.rfind("⊞")):
+            return False
+        self.move_to(index)
+        toggle = self.model.unfold if row.folded else self.model.fold
+        if toggle(row.entry.id):
+            self._after_change(self.model.index_of(row.entry.id) or 0)
+        return True
+
     def action_unfold_or_child(self) -> None:
         """Unfold a folded row; otherwise go to its first child row."""
         row = self.highlighted_row
