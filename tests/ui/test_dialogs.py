@@ -138,7 +138,7 @@ async def test_fork_dialogs_show_the_file_names_whole_at_80x24(app_factory: Any)
     from test_branches import forks_of, highlight_user_message
     from ui_helpers import open_from_picker
 
-    async with app_factory().run_test(size=(80, 24)) as pilot:
+    async with app_factory().run_test(size=(80, 24), notifications=True) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         earlier = set(forks_of(screen.path))
         await highlight_user_message(pilot, screen)
@@ -155,4 +155,5 @@ async def test_fork_dialogs_show_the_file_names_whole_at_80x24(app_factory: Any)
         [fork] = set(forks_of(screen.path)) - earlier
         lines = dialog_lines(pilot.app)
         assert fork.name in lines
+        assert not pilot.app.screen.query("Toast")  # "Writing the fork..." covered the buttons
         await pilot.press("escape")
