@@ -4,7 +4,8 @@ store's sessions by size, with per project folder totals.
 A line's bytes go to the kind of its content: the JSON of each image, thinking, text and
 tool-call block is counted under that kind, and the rest of the line (ids, usage, metadata)
 under the line's own kind (a tool result's under its tool, a user message's under user text)
-or under "other". So the kinds of a session add up to its size exactly.
+or under "metadata and other entries" (an assistant message's usage, ids and times; the
+header, model changes, labels, names). So the kinds of a session add up to its size exactly.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ TOOL_CALLS = "tool calls"
 USER_TEXT = "user text"
 SUMMARIES = "compaction and branch summaries"
 CUSTOM = "custom entries"
-OTHER = "other"
+OTHER = "metadata and other entries"  # "other" said too little (an audit)
 TOOL_RESULT = "tool result: "  # + the tool's name
 USER_BASH = "user bash (!)"
 _BLOCK_KINDS = {"image": IMAGES, "thinking": THINKING, "toolCall": TOOL_CALLS}

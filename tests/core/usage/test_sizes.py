@@ -76,6 +76,8 @@ def test_kinds_add_up_to_the_file_and_name_what_they_hold(tmp_path: Path) -> Non
     assert result.kinds[sizes.CUSTOM] >= 900
     assert result.kinds[sizes.USER_TEXT] >= 300
     assert result.kinds[sizes.TOOL_CALLS] > 0 and result.kinds[sizes.ASSISTANT_TEXT] > 0
+    header_and_junk = len(_line(lines[0])) + len('not json\n{"partial')
+    assert result.kinds["metadata and other entries"] > header_and_junk  # said what it holds
     assert [e.id for e in result.largest] == ["u1", "r1", "a1"]
     assert [e.bytes for e in result.largest] == sorted(
         (e.bytes for e in result.largest), reverse=True
