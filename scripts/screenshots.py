@@ -74,8 +74,7 @@ async def session(pilot: Any) -> None:
 
 async def session_context(pilot: Any) -> None:
     await open_session(pilot, "compactions")
-    await press(pilot, "3")
-    await press(pilot, "3")  # shown again, with the focus
+    await press(pilot, "end", "tab", "tab")  # the last entry's context, with the focus
 
 
 async def help_screen(pilot: Any) -> None:
@@ -94,7 +93,7 @@ async def label_modal(pilot: Any) -> None:
 
 async def light_theme(pilot: Any) -> None:
     await open_session(pilot, "rounding")
-    await press(pilot, "ctrl+t")
+    await press(pilot, "f2")  # the theme (Ctrl+T is Pi's no-tools filter)
 
 
 SHOTS: dict[str, Steps] = {
@@ -110,6 +109,8 @@ SHOTS: dict[str, Steps] = {
 
 
 async def shoot(name: str, steps: Steps, sessions: Path, cache: Path, out: Path) -> Path:
+    # each shot from pitui's default settings, never the user's (a theme chosen with F2)
+    os.environ["PITUI_CONFIG_DIR"] = tempfile.mkdtemp(prefix="config-", dir=cache.parent)
     app = make_app(
         sessions_root=sessions,
         all_scope=True,

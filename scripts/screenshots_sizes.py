@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write an SVG screenshot of the session screen's size view (alt+b / B) from the demo data
+"""Write an SVG screenshot of the session screen's size view (alt+s) from the demo data
 into `screenshots/`.
 
     .venv/bin/python scripts/screenshots_sizes.py [OUTPUT_DIR]
@@ -26,7 +26,7 @@ from screenshots import ROOT, open_session, press, shoot
 
 async def size_view(pilot: Any) -> None:
     await open_session(pilot, "rounding")
-    await press(pilot, "B")
+    await press(pilot, "alt+s")
     await pilot.pause(0.3)
     await press(pilot, "down", "down")
 
