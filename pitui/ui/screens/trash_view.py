@@ -50,7 +50,14 @@ class TrashTable(DataTable[Text]):
 class TrashListed(Message):
     items: list[Trashed] | None
     error: str | None
-    titles: list[str] | None = None  # the items' titles, in order
+
+
+@dataclass
+class TrashTitled(Message):
+    """The titles of a listing's items, in order (read after it: 1.1 s for 1,000)."""
+
+    items: list[Trashed]
+    titles: list[str]
 
 
 @dataclass
@@ -77,7 +84,7 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         super().__init__(id="trash-view")
         self.sessions_root = sessions_root
         self.items: list[Trashed] = []
-        self.titles: list[str] = []
+        self.titles: list[str | None] = []  # None: not read yet
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Sessions in the trash", style="bold"), id="trash-title")
@@ -99,11 +106,13 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         except PituiError as error:
             self.post_message(TrashListed(None, str(error)))
             return
-        self.post_message(TrashListed(items, None, [session_title(i.trashed) for i in items]))
+        self.post_message(TrashListed(items, None))  # at once: the titles take longer
+        self.post_message(TrashTitled(items, [session_title(i.trashed) for i in items]))
 
     def on_trash_listed(self, message: TrashListed) -> None:
         note = self.query_one("#trash-note", Static)
-        self.items, self.titles = message.items or [], message.titles or []
+        self.items = message.items or []
+        self.titles = [None] * len(self.items)
         self._fill_table()
         if message.error:
             note.update(Text(one_line(message.error), style="bold red"))
@@ -111,6 +120,11 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         count = len(self.items)
         note.update(Text(f"{count} session{'s' * (count != 1)} · Enter restores", style="dim"))
         self.query_one("#trash-table", DataTable).focus()
+
+    def on_trash_titled(self, message: TrashTitled) -> None:
+        if message.items is self.items:  # else a newer listing is shown
+            self.titles = list(message.titles)
+            self._fill_table()
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._fill_table)  # the session column fits the new width
@@ -139,10 +153,11 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         room = table.size.width - table.styles.scrollbar_size_vertical - taken
         return max(SESSION_MIN, room)
 
-    def _session_cell(self, title: str, original: Path, width: int) -> Text:
+    def _session_cell(self, title: str | None, original: Path, width: int) -> Text:
+        """The title ("…" while it is read) over the path."""
         path = middle_ellipsis(one_line(tilde(str(original), self.app.config.home)), width)
-        title = one_line(title) or "(no messages)"
-        return Text.assemble(title, "\n", (path, "dim"), no_wrap=True, overflow="ellipsis")
+        shown = "…" if title is None else one_line(title) or "(no messages)"
+        return Text.assemble(shown, "\n", (path, "dim"), no_wrap=True, overflow="ellipsis")
 
     def action_restore(self) -> None:
         table = self.query_one("#trash-table", DataTable)
