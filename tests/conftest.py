@@ -1,6 +1,7 @@
 # --- Pi oracle fixture (self-contained; other fixtures may follow below) -----------------------
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,8 +44,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: one and a half workers per core. A third of a worker's time is spent
     waiting (a real terminal drawing, a child process starting, a debounce), so two workers
     on two cores left the machine a third idle."""
-    import os
-
     return max(2, (os.cpu_count() or 1) * 3 // 2)
 
 
@@ -56,7 +55,6 @@ def pytest_configure(config: pytest.Config) -> None:
     """No test reads or writes the real user's cache, data, config or trash folders. Set
     before any test module is imported: send2trash reads XDG_DATA_HOME once, at its import
     (a fixture would come too late, and the trash tests would fill the user's own trash)."""
-    import os
     import tempfile
 
     base = Path(tempfile.mkdtemp(prefix="pitui-test-user-folders-"))
@@ -115,3 +113,20 @@ def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
     return agent
+
+
+@pytest.fixture
+def home_trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The freedesktop home trash in the test's folder, on the same device: for send2trash
+    (which reads XDG_DATA_HOME once, when first imported) and for `pitui restore` (which
+    reads it each time). Returns the trash folder."""
+    from send2trash import plat_other
+
+    data_home = tmp_path / "xdg-data"
+    data_home.mkdir(exist_ok=True)
+    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", str(data_home / "Trash"))
+    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)  # "same device as home"
+    return data_home / "Trash"

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import send2trash.plat_other as plat_other
 from denied_folders import deny
 
 from pitui.cli import main
@@ -23,18 +22,6 @@ from pitui.core.errors import PituiError
 from pitui.demo.generate import generate_varied_session, make_header, session_path, write_session
 
 OLD = 1_600_000_000
-
-
-@pytest.fixture
-def home_trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    data_home = tmp_path / "xdg-data"
-    data_home.mkdir()
-    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
-    monkeypatch.setattr(plat_other, "HOMETRASH", str(data_home / "Trash"))
-    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)
-    return data_home / "Trash"
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import send2trash.plat_other as plat_other
 
 from pitui.cli import main
 from pitui.core.changes import migrate_file, trash, write_guard
@@ -100,16 +99,8 @@ def test_migration_messages(folder: Path, capsys: Any, monkeypatch: pytest.Monke
     assert "open for writing by pid 7" in _printed(capsys)
 
 
-def test_trash_messages(
-    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
-) -> None:
-    data_home = tmp_path / "xdg-data"
-    data_home.mkdir()
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
-    monkeypatch.setattr(plat_other, "HOMETRASH", str(data_home / "Trash"))
-    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)
-    monkeypatch.setattr(trash, "send2trash", plat_other.send2trash)
+@pytest.mark.usefixtures("home_trash")
+def test_trash_messages(folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     path = _session(folder)
     assert main(["trash", str(path)]) == 0
     assert "moved" in _printed(capsys) and not path.exists()

@@ -5,13 +5,11 @@ readable stats axes on a large store, and the trash view naming each session."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-import send2trash.plat_other as plat_other
 from test_context_pane import PaneApp, chain, user
 from textual import events
 from textual.widgets import DataTable, Static
@@ -175,17 +173,7 @@ async def test_stats_axes_use_compact_units(app_factory: Any, tmp_path: Path) ->
         assert not any("(k)" in line for line in lines)  # the axis carries the unit
 
 
-@pytest.fixture
-def trash_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The freedesktop trash in the test's folder."""
-    data_home = tmp_path / "data"
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
-    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)
-    monkeypatch.setattr(trash, "send2trash", plat_other.send2trash)
-
-
-@pytest.mark.usefixtures("trash_here")
+@pytest.mark.usefixtures("home_trash")
 async def test_the_trash_view_names_each_session_at_80_columns(app_factory: Any) -> None:
     """Each trashed session: its title as the picker showed it, over where it was, cut in
     the middle so that its file name's end shows."""
@@ -208,7 +196,7 @@ async def test_the_trash_view_names_each_session_at_80_columns(app_factory: Any)
             assert summary.path.endswith(path.split("…")[1])
 
 
-@pytest.mark.usefixtures("trash_here")
+@pytest.mark.usefixtures("home_trash")
 async def test_down_and_enter_sent_at_once_restore_the_row_below(app_factory: Any) -> None:
     """Enter, a priority key, ran before the table handled the Down typed just before it
     (a terminal sends both in one read): the first row was restored, not the second."""
@@ -231,7 +219,7 @@ async def test_down_and_enter_sent_at_once_restore_the_row_below(app_factory: An
         assert not Path(first.original).exists()
 
 
-@pytest.mark.usefixtures("trash_here")
+@pytest.mark.usefixtures("home_trash")
 async def test_the_trash_is_listed_before_its_titles_are_read(
     app_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,14 +3,12 @@ trash view (alt+z: restore)."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-import send2trash.plat_other as plat_other
 from test_picker import search, started
 from textual_plotext import PlotextPlot
 from ui_helpers import screen_lines, settle
@@ -182,14 +180,8 @@ async def test_day_plots_show_every_label_and_separate_bars_at_80_columns(
         assert len(bars) == len(days)  # a gap between each two bars
 
 
-async def test_trash_view_restores(
-    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    data_home = tmp_path / "data"
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
-    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)
-    monkeypatch.setattr(trash, "send2trash", plat_other.send2trash)
+@pytest.mark.usefixtures("home_trash")
+async def test_trash_view_restores(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         victim = Path(picker.rows[0].summary.path)

@@ -13,18 +13,6 @@ from pitui.core.changes.trash import trash_session
 from pitui.core.errors import PituiError
 
 
-@pytest.fixture
-def home_trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point the freedesktop home trash at a folder on the same device as tmp_path."""
-    data_home = tmp_path / "xdg-data"
-    data_home.mkdir()
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data_home))
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
-    monkeypatch.setattr(plat_other, "HOMETRASH", str(data_home / "Trash"))
-    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)  # "same device as home"
-    return data_home / "Trash"
-
-
 def _session(tmp_path: Path) -> Path:
     path = tmp_path / "s.jsonl"
     path.write_text('{"type":"session","id":"x","timestamp":"2025-01-01T00:00:00.000Z"}\n')
