@@ -150,17 +150,15 @@ class _Lines:
                 raise StopAsyncIteration
             if not raw.strip():
                 continue
-            line, error = checked_line(raw)
+            line, message = checked_line(raw)
             if line is not None:
-                self._note(line)
+                self._note(message)
                 return line
-            assert error is not None  # the line, or the error that answers it
-            await self.ready.wait()
-            await self.answers.send(SessionMessage(error))
+            await self.ready.wait()  # the message is the error that answers the line
+            await self.answers.send(SessionMessage(message))
 
-    def _note(self, line: str) -> None:
+    def _note(self, message: types.JSONRPCMessage) -> None:
         """A request waits for its answer, unless the client cancels it (then none comes)."""
-        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
         if isinstance(message, types.JSONRPCRequest):
             self.unanswered.add(message.id)
         elif isinstance(message, types.JSONRPCNotification) and message.method == CANCELLED:
@@ -180,19 +178,20 @@ class _Lines:
                 return line[:MAX_LINE]
 
 
-def checked_line(raw: bytes) -> tuple[str, None] | tuple[None, types.JSONRPCError]:
-    """The line as the SDK reads it, or the error that answers it."""
+def checked_line(
+    raw: bytes,
+) -> tuple[str, types.JSONRPCMessage] | tuple[None, types.JSONRPCError]:
+    """The line as the SDK reads it and its message, or no line and the error that answers
+    it."""
     if len(raw) >= MAX_LINE and not raw.endswith(b"\n"):
         return None, _error(
             _id_in(raw), types.INVALID_REQUEST, f"Invalid Request: over {MAX_LINE >> 20} MiB"
         )
     text = raw.decode("utf-8", errors="replace")
     try:
-        types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+        return text, types.jsonrpc_message_adapter.validate_json(text, by_name=False)
     except ValidationError:
         pass
-    else:
-        return text, None
     try:
         data = json.loads(text)  # Python's parser takes lone surrogates; the SDK's does not
     except (ValueError, RecursionError):
