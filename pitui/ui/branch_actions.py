@@ -56,7 +56,6 @@ def ask_fork(
             f"{result.entries:,} entries",
         ]
         choices = [("open", "Open in pitui"), ("pi", "Resume in pi"), ("stay", "Stay here")]
-        app.clear_notifications()  # "Writing the fork..." is done, and covered the buttons
         app.push_screen(ChoiceModal("Fork written", body, choices), callback=chosen)
 
     def confirmed(yes: bool | None) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.widgets import Button, Label
-from ui_helpers import plain, screen_lines, settle
+from ui_helpers import plain, screen_lines, settle, toasts
 from waiting import wait_for
 
 from pitui.ui.display_text import middle_ellipsis
@@ -18,6 +18,7 @@ from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathLine, PathText
 from pitui.ui.modals.export import ExportModal
+from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.screens.picker import PickerScreen
 
 REASON = (
@@ -157,3 +158,27 @@ async def test_fork_dialogs_show_the_file_names_whole_at_80x24(app_factory: Any)
         assert fork.name in lines
         assert not pilot.app.screen.query("Toast")  # "Writing the fork..." covered the buttons
         await pilot.press("escape")
+
+
+DIALOGS = {
+    "confirm": lambda: ConfirmModal("Trash it?", "a session", confirm_label="Trash"),
+    "choice": lambda: ChoiceModal("Folder gone", "run where?", [("here", "Here")]),
+    "text": lambda: TextInputModal("Name the session", "old name"),
+    "export": lambda: ExportModal("Export", "the active branch", Path("/tmp")),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DIALOGS))
+async def test_a_dialog_clears_the_toasts_of_earlier_actions(kind: str) -> None:
+    """An earlier action's toast ("Pinned", "Copied") sat over the dialog's buttons at
+    80x24 for its few seconds."""
+    app = DialogApp()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.notify("Copied the entry's text\nas Markdown", timeout=30)
+        await wait_for(pilot, lambda: bool(toasts(app)))
+        app.push_screen(DIALOGS[kind]())
+        await pilot.pause()
+        await pilot.pause()
+        assert not toasts(app)
+        app.notify("Written")  # what is said while the dialog is open still shows
+        await wait_for(pilot, lambda: toasts(app) == ["Written"])

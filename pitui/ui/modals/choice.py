@@ -7,14 +7,14 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from pitui.ui.display_text import block
+from pitui.ui.modals.dialog import Dialog
 from pitui.ui.modals.dialog_body import Body, body_widgets
 
 
-class ChoiceModal(ModalScreen[str | None]):
+class ChoiceModal(Dialog[str | None]):
     """Dismisses with the chosen key, or None on Esc. The first choice has the focus."""
 
     AUTO_FOCUS = "Button"  # focused once composed (never looked for after a quit)

@@ -7,14 +7,14 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from pitui.ui.display_text import block
+from pitui.ui.modals.dialog import Dialog
 from pitui.ui.modals.dialog_body import Body, body_widgets
 
 
-class ConfirmModal(ModalScreen[bool]):
+class ConfirmModal(Dialog[bool]):
     """Dismisses with True (Enter or the confirm button) or False (Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -14,7 +14,6 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
 
@@ -24,6 +23,7 @@ from pitui.core.export.options import EXTENSIONS, FORMATS, ExportOptions, Format
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
 from pitui.ui.display_text import line
+from pitui.ui.modals.dialog import Dialog
 from pitui.ui.widgets.export_progress import ExportProgress, show_export_progress
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "jsonl": "Pi session (.jsonl)"}
@@ -36,7 +36,7 @@ class ExportRequest:
     destination: Path
 
 
-class ExportModal(ModalScreen[ExportRequest | None]):
+class ExportModal(Dialog[ExportRequest | None]):
     """Dismisses with what to export where, or None on Esc."""
 
     DEFAULT_CSS = """

@@ -8,7 +8,6 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Label
 from textual.widgets.input import Selection
@@ -16,9 +15,10 @@ from textual.widgets.input import Selection
 from pitui.core.format.jsvalues import js_trim
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.display_text import line
+from pitui.ui.modals.dialog import Dialog
 
 
-class TextInputModal(ModalScreen[str | None]):
+class TextInputModal(Dialog[str | None]):
     """Dismisses with the text (stripped; "" means clear) on Enter, or None on Esc."""
 
     AUTO_FOCUS = "Input"  # focused once composed (never looked for after a quit)
