@@ -92,4 +92,7 @@ def render_store(sizes: StoreSizes, top: int) -> str:
             lines.append(
                 f"{human_size(size):>10}  {count:>8}  {one_line(os.path.basename(folder))}"
             )
+    if sizes.others:
+        lines += ["", f"{'BYTES':>10}  NOT SESSIONS (no session header: Pi lists none of them)"]
+        lines += [f"{human_size(s):>10}  {one_line(p)}" for p, s in sizes.others]
     return "\n".join(lines) + "\n"

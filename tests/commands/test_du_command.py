@@ -64,3 +64,25 @@ def test_one_session_is_not_plural(
     store[0].rename(folder / store[0].name)
     assert main(["du", "--all", "--session-dir", str(folder)]) == 0  # started elsewhere
     assert capsys.readouterr().out.startswith("1 session, ")
+
+
+def test_files_that_are_no_sessions_are_counted_apart(
+    store: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pi lists no session for a file without a session header; `du` said "N sessions" for
+    every `.jsonl` file."""
+    folder = store[0].parent
+    (folder / "notes.jsonl").write_text('{"type":"message","id":"x"}\n')
+    (folder / "empty.jsonl").write_bytes(b"")
+    assert main(["du", "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sessions"] == len(store)
+    assert data["bytes"] == sum(p.stat().st_size for p in store)
+    assert [(o["path"], o["bytes"]) for o in data["notSessions"]] == [
+        (str(folder / "notes.jsonl"), 28),
+        (str(folder / "empty.jsonl"), 0),
+    ]
+    assert main(["du", "--all"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{len(store)} sessions")
+    assert "NOT SESSIONS" in out and out.rstrip().endswith("empty.jsonl")

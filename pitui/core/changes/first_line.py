@@ -12,6 +12,7 @@ from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.session.source import NotRegularFile, open_regular
 
 SCAN_BYTES = 1 << 20  # as far as a first entry is looked for (Pi's header scan is shorter)
+FIRST_READ = 4096  # a header's line fits: most files take one small read
 CHUNK = 1 << 16
 
 
@@ -29,6 +30,12 @@ def first_entry(path: Path) -> dict[str, Any] | None:
         os.close(fd)
 
 
+def has_session_header(path: Path) -> bool:
+    """Whether the file's first entry is a session header (a file Pi can list)."""
+    entry = first_entry(path)
+    return entry is not None and entry.get("type") == EntryType.SESSION
+
+
 def header_cwd(path: Path) -> str | None:
     """The header's cwd of the session at `path` (None: no header, or no cwd in it)."""
     entry = first_entry(path)
@@ -42,7 +49,7 @@ def _first(fd: int) -> dict[str, Any] | None:
     pending = b""
     scanned = 0
     while scanned < SCAN_BYTES:
-        chunk = os.read(fd, CHUNK)
+        chunk = os.read(fd, CHUNK if scanned else FIRST_READ)
         if not chunk:
             return _parsed(pending)
         scanned += len(chunk)

@@ -15,10 +15,12 @@ import os
 import stat
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import orjson
 
+from pitui.core.changes.first_line import has_session_header
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
 from pitui.core.session.source import read_regular
@@ -180,10 +182,12 @@ def _blocks(blocks: list[Any], text_kind: str) -> list[tuple[str, Any]]:
 
 @dataclass
 class StoreSizes:
-    """Every session file in scope by size, and totals per project folder."""
+    """Every session file in scope by size, totals per project folder, and the files in scope
+    that are no sessions (no session header: Pi lists none of them)."""
 
     sessions: list[tuple[str, int]]
     folders: list[tuple[str, int, int]]  # folder, sessions, bytes
+    others: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -195,12 +199,15 @@ class StoreSizes:
             "bytes": self.total,
             "largest": [{"path": p, "bytes": s} for p, s in self.sessions[:top]],
             "folders": [{"folder": f, "sessions": n, "bytes": b} for f, n, b in self.folders],
+            "notSessions": [{"path": p, "bytes": s} for p, s in self.others],
         }
 
 
 def store_sizes(files: list[str]) -> StoreSizes:
-    """Sizes from the file system alone (no file is read)."""
+    """Sizes from the file system; each file's first line only tells a session from another
+    file."""
     sessions: list[tuple[str, int]] = []
+    others: list[tuple[str, int]] = []
     folders: dict[str, list[int]] = {}
     for path in files:
         try:
@@ -209,10 +216,18 @@ def store_sizes(files: list[str]) -> StoreSizes:
             continue
         if not stat.S_ISREG(st.st_mode):
             continue
+        if not has_session_header(Path(path)):
+            others.append((path, st.st_size))
+            continue
         sessions.append((path, st.st_size))
         folder = folders.setdefault(os.path.dirname(path), [0, 0])
         folder[0] += 1
         folder[1] += st.st_size
-    sessions.sort(key=lambda item: (-item[1], item[0]))
+    sessions.sort(key=_largest_first)
+    others.sort(key=_largest_first)
     ordered = sorted(((f, n, b) for f, (n, b) in folders.items()), key=lambda x: (-x[2], x[0]))
-    return StoreSizes(sessions, ordered)
+    return StoreSizes(sessions, ordered, others)
+
+
+def _largest_first(item: tuple[str, int]) -> tuple[int, str]:
+    return -item[1], item[0]
