@@ -511,12 +511,12 @@ async def test_the_preview_shows_the_entries_that_match(app_factory: Any) -> Non
         picker = await started(pilot)
         await search(pilot, picker, "nvm startup")
         preview = picker.query_one("#preview-body")
-        await wait_for(pilot, lambda: "matches (" in plain(preview, 80))
+        await wait_for(pilot, lambda: "entry matches" in plain(preview, 80))
         text = plain(preview, 80)
-        assert "matches (1)" in text and "assistant" in text
+        assert "1 entry matches" in text and "assistant" in text
         assert "`nvm` accounts for 71% of the startup time" in " ".join(text.split())
         await search(pilot, picker, "")  # no search: no matches shown
-        await wait_for(pilot, lambda: "matches (" not in plain(preview, 80))
+        await wait_for(pilot, lambda: "entry matches" not in plain(preview, 80))
 
 
 async def test_a_key_on_an_empty_list_with_the_answer_due_acts_on_that_answer(
