@@ -6,7 +6,8 @@ import math
 import os
 from datetime import UTC, datetime, timedelta
 
-from rich.text import Text
+from rich.style import Style
+from rich.text import Span, Text
 
 from pitui.core.format.timestamps import utc_minutes
 from pitui.core.rows.safe_text import one_line, visible
@@ -118,3 +119,17 @@ def count(value: float | None) -> str:
 
 def cost(value: float | None) -> str:
     return "-" if not value else f"${value:.4f}" if value < 1 else f"${value:.2f}"
+
+
+def in_text_colour(text: Text) -> None:
+    """Draw every part of `text` in the row's own text colour, keeping bold, italic and the
+    like: for a highlighted row (the cursor, a search's match), where a part's colour on the
+    highlight's background fell to 2.9-4:1 (2.5:1 in a 256-colour terminal)."""
+    text.spans = [Span(s.start, s.end, _colourless(s.style)) for s in text.spans]
+
+
+def _colourless(style: str | Style) -> Style:
+    style = Style.parse(style) if isinstance(style, str) else style
+    return Style(
+        bold=style.bold, italic=style.italic, underline=style.underline, strike=style.strike
+    )

@@ -10,7 +10,11 @@ from ui_helpers import screen_lines
 from pitui.core.session.context import build_context
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
-from pitui.ui.widgets.context_pane import ContextList, ContextPane, prepare_context
+from pitui.ui.widgets.context_pane import (
+    ContextList,
+    ContextPane,
+    prepare_context,
+)
 
 EVIL = "x\x1b]52;c;aGVsbG8=\x07y\x9b[bold]z[/bold]"
 
@@ -118,14 +122,17 @@ async def test_rows_markers_and_header() -> None:
         assert "\x1b" not in svg and "\x9b" not in svg
 
 
-async def test_omitted_rows_are_dim_and_struck() -> None:
+async def test_omitted_rows_are_muted_and_struck() -> None:
     async with PaneApp().run_test(size=(100, 30)) as pilot:
         pane = pilot.app.query_one(ContextPane)
         pane.show_context(build_context(sample_tree(), "u3"))
         await pilot.pause()
-        strip = pilot.app.query_one(ContextList).render_line(4)
+        context = pilot.app.query_one(ContextList)
+        strip = context.render_line(4)
         styles = [seg.style for seg in strip if "to be dropped" in seg.text]
-        assert styles and styles[0].strike and styles[0].dim
+        muted = context.get_component_rich_style("context-list--muted").color
+        assert styles and styles[0].strike and styles[0].color == muted
+        assert muted != context.rich_style.color
 
 
 async def test_enter_and_click_post_entry_selected() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -27,6 +28,7 @@ from pitui.core.format.tokens import estimate_context_tokens, estimate_tokens
 from pitui.core.rows.render_text import entry_text, message_text
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.context import Context, ProjectedEntry, entry_messages
+from pitui.ui.display_text import in_text_colour
 from pitui.ui.widgets.cursor_list import CursorList
 from pitui.ui.widgets.widget_message import WidgetMessage
 
@@ -142,20 +144,19 @@ def _edit_figures(view: ContextView, context: Context) -> None:
     view.tokens_cut = before - after
 
 
-def row_text(row: ContextRow) -> Text:
-    """A row as styled text (session text is never parsed as markup)."""
+def row_text(row: ContextRow, muted: Style) -> Text:
+    """A row as styled text (session text is never parsed as markup); the token count, and
+    the whole of an omitted row (struck through), in the `muted` colour."""
     if row.role is None:
         return Text(row.text, style="bold magenta")
-    style = "dim strike" if row.omitted else ""
-    text = Text()  # the count alone is dim (a Text's own style would dim the whole row)
-    text.append(f"{row.tokens:>7,} ", "dim")
-    text.append(
-        f"{row.role:<14.14}",
-        ROLE_STYLES.get(row.role, "bold") + (" dim strike" if row.omitted else ""),
-    )
+    omitted = muted + Style(strike=True) if row.omitted else Style()
+    text = Text()  # the count alone is muted (a Text's own style would mute the whole row)
+    text.append(f"{row.tokens:>7,} ", muted)
+    role = Style.parse(ROLE_STYLES.get(row.role, "bold"))
+    text.append(f"{row.role:<14.14}", role + omitted)
     if row.replaced:
         text.append("✎ ", "bold yellow")
-    text.append(row.text, style)
+    text.append(row.text, omitted)
     return text
 
 
@@ -169,10 +170,11 @@ class ContextList(CursorList[ContextRow], can_focus=True):
     CLICK_SELECTS = "always"
     DEFAULT_CSS = """
     ContextList { height: 1fr; overflow-x: hidden; }
-    ContextList > .context-list--cursor { background: $accent 40%; }
-    ContextList:focus > .context-list--cursor { background: $accent; }
+    ContextList > .context-list--cursor { background: $accent 20%; text-style: bold; }
+    ContextList:focus > .context-list--cursor { background: $accent 35%; }
+    ContextList > .context-list--muted { color: $text-muted; }
     """
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"context-list--cursor"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"context-list--cursor", "context-list--muted"}
 
     class Selected(Message):
         def __init__(self, row: ContextRow) -> None:
@@ -195,7 +197,10 @@ class ContextList(CursorList[ContextRow], can_focus=True):
         width = self.scrollable_content_region.width
         if not 0 <= index < len(self.rows):
             return Strip.blank(width, self.rich_style)
-        text = row_text(self.rows[index])
+        muted = self.get_component_rich_style("context-list--muted").color  # blends $text-muted
+        text = row_text(self.rows[index], Style(color=muted))
+        if index == self.cursor_line:
+            in_text_colour(text)
         text.truncate(width, overflow="ellipsis")
         segments = list(text.render(self.app.console))
         strip = Strip(segments).extend_cell_length(width).crop(0, width)

@@ -14,6 +14,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from pitui.core.rows.row import Row
+from pitui.ui.display_text import in_text_colour
 
 STYLE_CLASSES = {
     "guide": "entry-tree--guide",
@@ -75,6 +76,8 @@ class RowRenderer:
     def render_row(self, row: Row, width: int, is_cursor: bool, is_match: bool = False) -> Strip:
         widget = self._widget
         text = self._row_text(row, width)
+        if is_cursor or is_match:
+            in_text_colour(text)
         base = widget.rich_style
         if is_match:
             base = base + widget.get_component_rich_style("entry-tree--match")

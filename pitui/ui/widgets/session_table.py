@@ -30,6 +30,7 @@ from pitui.ui.display_text import (
     age_good_until,
     cost,
     human_size,
+    in_text_colour,
     middle_ellipsis,
     tilde,
     to_datetime,
@@ -262,6 +263,8 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
                 base = base + self.get_component_rich_style("session-table--cursor")
             cells = self._cells(self.rows[index], {c.key for c in columns})
         text = self._line(columns, cells)
+        if is_cursor:
+            in_text_colour(text)
         text.stylize_before(base)
         segments = list(text.render(self.app.console))
         return Strip(segments).crop_extend(0, width, base).simplify()
