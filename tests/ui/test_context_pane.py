@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.style import Style
 from textual.app import App, ComposeResult
 from ui_helpers import screen_lines
 
@@ -11,9 +12,12 @@ from pitui.core.session.context import build_context
 from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
 from pitui.ui.widgets.context_pane import (
+    ROLE_STYLES,
     ContextList,
     ContextPane,
+    ContextRow,
     prepare_context,
+    row_text,
 )
 
 EVIL = "x\x1b]52;c;aGVsbG8=\x07y\x9b[bold]z[/bold]"
@@ -217,3 +221,11 @@ async def test_context_given_before_mount_is_shown() -> None:
     async with EarlyApp().run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert "── compaction c1" in "\n".join(screen_lines(pilot.app))
+
+
+def test_a_long_role_keeps_a_space_before_the_text() -> None:
+    """`compactionSummary` filled its 14 columns and ran into its text: "compactionSumm##"."""
+    for role in ROLE_STYLES:
+        text = row_text(ContextRow("e1", "## Goal", role=role, tokens=15), Style()).plain
+        shown_role, _, rest = text.strip().partition(" ")[2].lstrip().partition(" ")
+        assert role.startswith(shown_role) and rest.lstrip() == "## Goal", text

@@ -153,7 +153,7 @@ def row_text(row: ContextRow, muted: Style) -> Text:
     text = Text()  # the count alone is muted (a Text's own style would mute the whole row)
     text.append(f"{row.tokens:>7,} ", muted)
     role = Style.parse(ROLE_STYLES.get(row.role, "bold"))
-    text.append(f"{row.role:<14.14}", role + omitted)
+    text.append(f"{row.role:<14.14} ", role + omitted)
     if row.replaced:
         text.append("✎ ", "bold yellow")
     text.append(row.text, omitted)
