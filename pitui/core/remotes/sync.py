@@ -7,12 +7,15 @@ has. Only `*.jsonl` files are mirrored, made read-only (`--chmod=F444`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import select
 import shlex
+import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,6 +110,8 @@ def sync_remote(remote: Remote, progress: Progress | None = None) -> SyncResult:
         result.error = "rsync is not installed here"
     except subprocess.TimeoutExpired:
         result.error = "rsync took more than 10 minutes"
+    except SyncStopped:
+        result.error = "stopped (pitui quit)"
     else:
         if status in (0, VANISHED):
             _read_stats(out, result)
@@ -136,35 +141,98 @@ def _rsync(argv: list[str]) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
+class SyncStopped(Exception):
+    """`stop_syncs()` ended the rsync under way."""
+
+
+class _Running:
+    """The watched rsyncs under way, each in a process group of its own with its ssh, so that
+    the app ending ends them: re-parented, they went on writing the mirror, unseen."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._groups: set[int] = set()
+        self._stopped: set[int] = set()
+
+    def add(self, process: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._groups.add(process.pid)
+
+    def remove(self, process: subprocess.Popen[bytes]) -> bool:
+        """No longer under way; whether `stop_all` stopped it."""
+        with self._lock:
+            self._groups.discard(process.pid)
+            stopped = process.pid in self._stopped
+            self._stopped.discard(process.pid)
+            return stopped
+
+    def stop_all(self) -> None:
+        with self._lock:
+            for group in self._groups:
+                self._stopped.add(group)
+                with contextlib.suppress(OSError):
+                    os.killpg(group, signal.SIGTERM)
+
+
+_RUNNING = _Running()
+
+
+def stop_syncs() -> None:
+    """End the syncs under way now (rsync and its ssh), without waiting for them: the app is
+    quitting. Their `sync_remote` says "stopped"; the mirror keeps what had arrived."""
+    _RUNNING.stop_all()
+
+
 def _rsync_watched(argv: list[str], progress: Progress) -> tuple[int, str, str]:
     """`_rsync`, its progress lines read as they come (stderr goes to a file: never a full
     pipe while stdout is read)."""
     deadline = time.monotonic() + TIMEOUT
     out = bytearray()
-    percent = 0
     with tempfile.TemporaryFile() as errors:
         with subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            process_group=0,
         ) as process:
-            assert process.stdout is not None
-            fd = process.stdout.fileno()
-            while True:
-                if time.monotonic() > deadline:
-                    process.kill()
-                    raise subprocess.TimeoutExpired(argv, TIMEOUT)
-                if select.select([fd], [], [], TICK)[0]:
-                    chunk = os.read(fd, 65536)
-                    if not chunk:
-                        break
-                    out += chunk
-                    percent = _last_percent(out, percent)
-                progress(percent, 100)
-            status = process.wait()
+            _RUNNING.add(process)
+            try:
+                status = _watch(process, argv, deadline, out, progress)
+            finally:
+                stopped = _RUNNING.remove(process)
+        if stopped:
+            raise SyncStopped
         if status in (0, VANISHED):
             progress(100, 100)  # done (its last progress line may sit before the statistics)
         errors.seek(0)
         err = errors.read().decode(errors="replace")
     return status, out.decode(errors="replace"), err
+
+
+def _watch(
+    process: subprocess.Popen[bytes],
+    argv: list[str],
+    deadline: float,
+    out: bytearray,
+    progress: Progress,
+) -> int:
+    """Read rsync's output until it ends, saying its progress; its exit status."""
+    assert process.stdout is not None
+    fd = process.stdout.fileno()
+    percent = 0
+    while True:
+        if time.monotonic() > deadline:
+            process.kill()
+            raise subprocess.TimeoutExpired(argv, TIMEOUT)
+        if select.select([fd], [], [], TICK)[0]:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            out += chunk
+            percent = _last_percent(out, percent)
+        progress(percent, 100)
+    return process.wait()
 
 
 def folder_bytes(folder: os.PathLike[str] | str) -> int:

@@ -27,6 +27,7 @@ from pitui.core.catalog.search.search import SearchCancelled
 from pitui.core.catalog.search.threads import CatalogRow
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.live import hub
+from pitui.core.remotes.sync import stop_syncs
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_base import ListsSessions, PituiAppBase
 from pitui.ui.branch_actions import ask_tags, toggle_pin
@@ -171,6 +172,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        stop_syncs()  # the app quits: a sync under way would go on unseen
 
     # -- catalog -------------------------------------------------------------------------
 
