@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
@@ -81,6 +82,9 @@ class PituiApp(PituiAppBase):
     async def on_mount(self) -> None:
         if not self.is_headless:
             self.set_interval(EVERY, self._exit_if_terminal_gone)
+            loop = asyncio.get_running_loop()
+            for ending in (signal.SIGTERM, signal.SIGHUP):  # a window closed, a kill
+                loop.add_signal_handler(ending, self.exit)  # as Ctrl+Q: the demo's folder goes
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
         if self.config.keymap_notices:

@@ -6,6 +6,7 @@ into a temporary folder here) are left as they were."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,18 @@ def test_a_demo_session_resumed_in_pi_is_there_while_pi_runs_then_removed(
     assert lines == ["there", f"HOME={tmp_path / 'home'}"]  # pi in the user's own HOME
     assert not list((tmp_path / "tmp").iterdir())
     assert files_under(tmp_path / "home") == home_before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ending", ["SIGTERM", "SIGHUP"])
+def test_the_demo_folder_goes_when_pitui_is_killed_or_its_terminal_closed(
+    tmp_path: Path, ending: str
+) -> None:
+    """Closing the terminal window (SIGHUP) or `kill` (SIGTERM) ended pitui at once, and each
+    time its demo folder, about 0.7 MB, stayed in TMPDIR. pitui now quits as on Ctrl+Q."""
+    with ended(Pty(user_env(tmp_path), args=("--demo",), size=SIZE)) as terminal:
+        terminal.wait_to_show(" shown")
+        assert demo_folder(tmp_path).is_dir()
+        terminal.process.send_signal(getattr(signal, ending))
+        assert terminal.process.wait(timeout=30) == 0
+    assert not list((tmp_path / "tmp").iterdir())
