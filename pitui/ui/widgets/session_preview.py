@@ -191,8 +191,8 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         highlighted; then how many more."""
         hits, total = self._matches
         text = Text()
-        said = "1 entry matches" if total == 1 else f"{total:,} entries match"  # not /tree rows
-        text.append(f"\n{said}\n", style="bold")
+        heading = "1 entry matches" if total == 1 else f"{total:,} entries match"  # not /tree rows
+        text.append(f"\n{heading}\n", style="bold")
         words = search_words(self._shown_query)
         for hit in hits:
             text.append(f"{hit.role}", style=ROLE_STYLES.get(hit.role, "dim"))
