@@ -389,6 +389,8 @@ async def test_large_body_is_cut_and_show_all_renders_the_rest() -> None:
         assert pane.has_more
         button = pane.query_one(".show-all", Button)
         assert "Show all (" in str(button.label)
+        assert str(button.label).endswith("; alt+a)")  # it said "key a": "a" types a search
+        assert pane.check_action("show_all", ()) is True
         shown = source_text(pane)
         assert "THE-END" not in shown
         assert HEAD_CHARS <= len(shown) < HEAD_CHARS + 500
@@ -396,6 +398,7 @@ async def test_large_body_is_cut_and_show_all_renders_the_rest() -> None:
         await settle(pilot)
         assert not pane.has_more
         assert not pane.query(".show-all")
+        assert pane.check_action("show_all", ()) is False  # no longer offered in the footer
         assert source_text(pane, ".part", "") == body
 
 

@@ -135,6 +135,11 @@ def rest_widgets(rest: list[Part]) -> Iterator[Widget]:
             yield plain_widget(part.text[start : start + CHUNK_CHARS], part.style)
 
 
+SHOW_ALL = Binding(
+    "alt+a", "show_all", "Show all", id="message_pane.show_all", tooltip="Render the rest"
+)
+
+
 class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
     """Shows one entry in full: header, markdown text, thinking, tool calls and results,
     and every other entry type; unknown ones as JSON."""
@@ -149,11 +154,7 @@ class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
     MessagePane .show-all { margin: 1 0; }
     MessagePane .empty { color: $text-muted; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "alt+a", "show_all", "Show all", id="message_pane.show_all", tooltip="Render the rest"
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [SHOW_ALL]
 
     def __init__(
         self, *, name: str | None = None, id: str | None = None, classes: str | None = None
@@ -188,7 +189,12 @@ class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
         if not self._rest:
             return
         rest, self._rest = self._rest, []
+        self.refresh_bindings()
         self._run(partial(self._show_rest, rest), "rendering the rest of the entry")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Alt+A only while part of the entry is not shown (not in the footer after)."""
+        return bool(self._rest) if action == "show_all" else True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.has_class("show-all"):
@@ -202,6 +208,7 @@ class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
             await self.mount_all(widgets)
         self.scroll_home(animate=False)
         self._rest = rest
+        self.refresh_bindings()
 
     async def _show_rest(self, rest: list[Part]) -> None:
         await self.query(".show-all").remove()
@@ -228,6 +235,7 @@ class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
         widgets += [part.make(part.text) for part in head]
         if rest:
             size = sum(len(part.text) for part in rest)
-            label = f"Show all ({total // 1024:,} KB, {size // 1024:,} KB more; key a)"
+            key = self.app.get_key_display(SHOW_ALL)  # no Pi id remaps it
+            label = f"Show all ({total // 1024:,} KB, {size // 1024:,} KB more; {key})"
             widgets.append(Button(label, classes="show-all", compact=True))
         return widgets, rest
