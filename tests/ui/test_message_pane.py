@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from typing import Any
@@ -446,3 +447,23 @@ def test_a_role_that_is_no_string_is_shown_as_unknown() -> None:
     for role in (["user"], {"name": "user"}, 7):
         parts = message_parts({"role": role, "content": "hi"})
         assert len(parts) == 2 and '"role"' in parts[1].text
+
+
+async def test_a_burst_of_entries_never_ends_the_app() -> None:
+    """Holding PgDn in a large session highlights an entry every 25 ms; each cancels the
+    pane's render of the one before. A render cancelled while it waited for the old widgets'
+    removal cancelled their tasks, the app then awaited them, and pitui ended (exit 0)."""
+    blocks = [{"type": "text", "text": f"paragraph {j}"} for j in range(60)]
+    blocks += [{"type": "thinking", "thinking": "folded"}] * 40  # nested: slow to remove
+    entries = [make_entry(message("assistant", content=blocks), i) for i in range(12)]
+    app = PaneApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.query_one(MessagePane)
+        for delay in (0, 0.001):
+            for entry in entries:
+                pane.show_entry(entry)
+                await asyncio.sleep(delay)
+                assert app.is_running, delay
+        await settle(pilot)
+        assert app.is_running and pane.entry is entries[-1]
+        assert source_text(pane).count("paragraph 59") == 1  # one entry shown, once

@@ -204,14 +204,17 @@ class MessagePane(ReportsFailures, VerticalScroll, can_focus=True):
     async def _show(self, entry: Entry | None, tree: SessionTree | None) -> None:
         widgets, rest = self._first_widgets(entry, tree)
         with self.app.batch_update():
-            await self.remove_children()
+            self.remove_children()  # see _show_rest
             await self.mount_all(widgets)
         self.scroll_home(animate=False)
         self._rest = rest
         self.refresh_bindings()
 
     async def _show_rest(self, rest: list[Part]) -> None:
-        await self.query(".show-all").remove()
+        # A removal is not awaited here: this worker is cancelled when another entry is
+        # highlighted, and a cancelled wait for a removal cancelled the removed widgets' own
+        # tasks, which the app then awaited: a burst of PgDn ended pitui (exit status 0).
+        self.query(".show-all").remove()
         for widget in rest_widgets(rest):
             await self.mount(widget)
             await asyncio.sleep(0)
