@@ -50,10 +50,32 @@ def test_context_and_tree_read_the_last_line_as_pi(tmp_path: Path, pi_oracle: An
     assert "text 3" in text
 
 
-def test_no_write_is_glued_onto_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_write_ends_the_line_first_as_pi_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pi_oracle: Any
+) -> None:
+    """A whole entry left without its newline (a writer that stopped there): Pi ends the line
+    when it opens the session, then appends. pitui refused every label and name, for ever,
+    with "try again in a moment". Now it ends the line as Pi does, never glues onto it."""
+    monkeypatch.setattr(writer, "PARTIAL_WAIT_SECONDS", 0.1)
+    ours, pis = tmp_path / "ours.jsonl", tmp_path / "pis.jsonl"
+    data = write_unterminated(ours)
+    write_unterminated(pis)
+    pi_oracle.request({"op": "open", "file": str(pis)})  # Pi's SessionManager.open
+    assert pis.read_bytes() == data + b"\n"
+    writer.set_label(ours, "m3", "mine", force=True)
+    assert ours.read_bytes().startswith(data + b"\n{")
+    label = json.loads(ours.read_bytes().splitlines()[-1])
+    assert label["type"] == "label" and label["parentId"] == "m3"
+    assert pi_oracle.request({"op": "open", "file": str(ours)})["labels"] == {"m3": "mine"}
+
+
+def test_a_line_still_being_written_is_never_ended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(writer, "PARTIAL_WAIT_SECONDS", 0.1)
     path = tmp_path / "s.jsonl"
-    data = write_unterminated(path)
+    data = write_unterminated(path) + b'\n{"type":"message","id":"m4","par'
+    path.write_bytes(data)
     with pytest.raises(PituiError, match="incomplete line"):
         writer.set_label(path, "m3", "mine", force=True)
     with pytest.raises(PituiError, match="incomplete line"):

@@ -230,16 +230,32 @@ def _migrate(session: Session) -> None:
 
 
 def _wait_for_complete_line(session: Session) -> None:
-    """Refresh until the file ends with a newline; refuse if it stays partial."""
+    """Refresh until the file ends with a newline; refuse if it stays partial. A last line
+    that is a whole entry and stays without its newline for the wait is ended, as Pi ends it
+    when it opens the session: a writer that stopped there will not add it."""
     deadline = time.monotonic() + PARTIAL_WAIT_SECONDS
     while session.writing_in_progress and time.monotonic() < deadline:
         time.sleep(POLL_SECONDS)
+        session.refresh()
+    if session.reader.unterminated and session.reader.partial_bytes == 0:
+        _end_last_line(session)
         session.refresh()
     if session.writing_in_progress:
         raise PituiError(
             f"{shown(session.path.name)} ends with an incomplete line (pi may be writing it): "
             "nothing was changed; try again in a moment"
         )
+
+
+def _end_last_line(session: Session) -> None:
+    """Append the newline of the whole entry the file ends with, if it still ends there."""
+    path = session.path
+    fd = _open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK, "cannot write")
+    try:
+        if _in_step(session, fd, terminated=False):
+            write_all(fd, b"\n", path)
+    finally:
+        os.close(fd)
 
 
 def _append(
@@ -291,14 +307,16 @@ def _ends_with_complete_line(path: Path, fd: int) -> bool:
         time.sleep(POLL_SECONDS)
 
 
-def _in_step(session: Session, fd: int) -> bool:
-    """The open file is the one read, it ends where reading ended, on a complete line."""
+def _in_step(session: Session, fd: int, terminated: bool = True) -> bool:
+    """The open file is the one read, it ends where reading ended, on a complete line (or,
+    not `terminated`, on the whole entry read without its newline)."""
     info = os.fstat(fd)
     try:
         same_file = os.stat(session.path).st_ino == info.st_ino
     except OSError:
         return False
-    return same_file and info.st_size == session.reader.offset and not session.writing_in_progress
+    ended = not session.writing_in_progress if terminated else session.reader.unterminated
+    return same_file and info.st_size == session.reader.offset and ended
 
 
 # --------------------------------------------------------------------------- helpers
