@@ -61,8 +61,10 @@ class HandoffFlow(_App):
                 self._check_folder_there(mirrored[0], header_cwd, mirrored[1])
                 return
             pi = core_handoff.resolve_pi_command(self.config.pi_command)
-            make = core_handoff.fork_argv if fork else core_handoff.resume_argv
-            argv = list(make(Path(path), pi))
+            if fork:
+                argv = core_handoff.fork_argv(path, pi, self.config.custom_dir)
+            else:
+                argv = core_handoff.resume_argv(path, pi)
             found = core_handoff.find_program(argv)
         except PituiError as error:
             self.notify(str(error), severity="error", markup=False)

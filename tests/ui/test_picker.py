@@ -554,3 +554,24 @@ async def test_a_key_on_an_empty_list_with_the_answer_due_acts_on_that_answer(
         assert app.screen is picker and not picker.rows  # the answer is still held
         release.set()
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceModal), "the folder question")
+
+
+async def test_fork_in_pi_writes_into_pituis_custom_session_dir(
+    app_factory: Any, demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pitui --session-dir DIR`: Alt+R ran `pi --fork FILE`, whose fork went to pi's default
+    folder, out of DIR (pitui's own fork, Alt+N, writes into DIR)."""
+    stub_pi(tmp_path, monkeypatch)
+    folder = next(p for p in sorted(demo_root.iterdir()) if p.is_dir())
+    app = app_factory(custom_dir=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        path = Path(picker.rows[0].summary.path)
+        assert path.parent == folder
+        await pilot.press("up", "alt+r", "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmModal))
+        if isinstance(app.screen, ChoiceModal):  # the demo's folder is not on this machine
+            await pilot.press("enter")
+        await pilot.pause()
+    assert isinstance(app.return_value, Handoff)
+    assert app.return_value.argv == ["pi", "--fork", str(path), "--session-dir", str(folder)]

@@ -37,9 +37,15 @@ def resume_argv(session_path: str | os.PathLike[str], pi_command: Sequence[str])
     return [*pi_command, "--session", os.path.abspath(session_path)]
 
 
-def fork_argv(session_path: str | os.PathLike[str], pi_command: Sequence[str]) -> list[str]:
-    """`pi --fork /abs/path.jsonl`: a new session copied from it, in the current folder."""
-    return [*pi_command, "--fork", os.path.abspath(session_path)]
+def fork_argv(
+    session_path: str | os.PathLike[str],
+    pi_command: Sequence[str],
+    session_dir: str | os.PathLike[str] | None = None,
+) -> list[str]:
+    """`pi --fork /abs/path.jsonl`: a new session copied from it, in the current folder; in
+    `session_dir` when pitui reads a custom one (`--session-dir`), as pitui's own fork."""
+    where = ["--session-dir", os.path.abspath(session_dir)] if session_dir else []
+    return [*pi_command, "--fork", os.path.abspath(session_path), *where]
 
 
 def handoff_cwd(header_cwd: str | None) -> str | None:
