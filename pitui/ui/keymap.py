@@ -10,10 +10,11 @@ use are skipped and named in the notices; a Pi id pitui has no feature for is sk
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import orjson
+from textual.binding import ActiveBinding
 from textual.keys import _character_to_key
 
 from pitui.core.format.jsonline import JsonValue
@@ -44,6 +45,28 @@ PI_TO_PITUI: Mapping[str, tuple[str, ...]] = {
     "app.session.togglePath": ("picker.paths",),
     "app.session.toggleSort": ("picker.sort",),
     "app.session.toggleNamedFilter": ("picker.named",),
+}
+
+# Pi's older names of the ids above (its KEYBINDING_NAME_MIGRATIONS): Pi reads a file that
+# uses them as if it used the new ids; an entry under the new id wins over its old name.
+LEGACY_NAMES: Mapping[str, str] = {
+    "selectUp": "tui.select.up",
+    "selectDown": "tui.select.down",
+    "selectPageUp": "tui.select.pageUp",
+    "selectPageDown": "tui.select.pageDown",
+    "selectConfirm": "tui.select.confirm",
+    "selectCancel": "tui.select.cancel",
+    "cursorLeft": "tui.editor.cursorLeft",
+    "cursorRight": "tui.editor.cursorRight",
+    "treeFoldOrUp": "app.tree.foldOrUp",
+    "treeUnfoldOrDown": "app.tree.unfoldOrDown",
+    "treeEditLabel": "app.tree.editLabel",
+    "treeToggleLabelTimestamp": "app.tree.toggleLabelTimestamp",
+    "toggleSessionNamedFilter": "app.session.toggleNamedFilter",
+    "toggleSessionPath": "app.session.togglePath",
+    "toggleSessionSort": "app.session.toggleSort",
+    "renameSession": "app.session.rename",
+    "deleteSession": "app.session.delete",
 }
 
 MODIFIERS = ("ctrl", "shift", "alt", "super")
@@ -103,9 +126,7 @@ def pi_keymap(config: JsonValue) -> tuple[dict[str, str], list[str]]:
         return {}, ["keybindings.json is not a JSON object"]
     keymap: dict[str, str] = {}
     notices: list[str] = []
-    for pi_id, value in config.items():
-        if pi_id == "$schema":
-            continue
+    for pi_id, value in _migrated(config).items():
         targets = PI_TO_PITUI.get(pi_id)
         if targets is None:
             if not pi_id.startswith(("app.", "tui.")):
@@ -115,12 +136,43 @@ def pi_keymap(config: JsonValue) -> tuple[dict[str, str], list[str]]:
         if keys is None:
             notices.append(f"{pi_id}: not a key or list of keys Pi accepts")
             continue
+        if typed := [key for key in _pi_keys(value) if _arrives_typed(key)]:
+            notices.append(
+                f"{pi_id}: {typed[0]} arrives as a typed character (terminals send Alt with a "
+                "digit or sign as Esc, then the character)"
+            )
+            continue
         if not keys:
             notices.append(f"{pi_id}: an empty list cannot unbind a pitui key")
             continue
         for target in targets:
             keymap[target] = ",".join(keys)
     return keymap, notices
+
+
+def _pi_keys(value: JsonValue) -> list[str]:
+    return [key for key in (value if isinstance(value, list) else [value]) if isinstance(key, str)]
+
+
+def _arrives_typed(pi_key: str) -> bool:
+    """Alt with a digit or a sign: the terminal sends Esc and the character, which Textual
+    reads as that character, so it would type into the search."""
+    mods, base = (pi_key[:-1].split("+"), "+") if pi_key.endswith("+") else (pi_key.split("+"), "")
+    base = base or mods.pop()
+    return "alt" in mods and len(base) == 1 and not base.isalpha()
+
+
+def _migrated(config: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """The entries under Pi's current ids, an old name's dropped where the new id is there."""
+    current: dict[str, JsonValue] = {}
+    for name, value in config.items():
+        if name == "$schema":
+            continue
+        pi_id = LEGACY_NAMES.get(name, name)
+        if pi_id != name and pi_id in config:
+            continue
+        current[pi_id] = value
+    return current
 
 
 def _keys_of(value: JsonValue) -> list[str] | None:
@@ -149,3 +201,24 @@ def load_pi_keymap(path: Path) -> tuple[dict[str, str], list[str]]:
     except orjson.JSONDecodeError as error:
         return {}, [f"{path} is not valid JSON: {error}"]
     return pi_keymap(config)
+
+
+def keys_taken(
+    keymap: Mapping[str, str], active: Mapping[str, ActiveBinding], ids: Iterable[str]
+) -> dict[str, str]:
+    """{binding id: the key and what has it} for each of `ids` whose key in the user's
+    `keymap` another binding of the screen answers first (a focused widget's own key is
+    looked up before the screen's: the user's key would never reach the action)."""
+    taken: dict[str, str] = {}
+    for binding_id in ids:
+        for key in (k.strip() for k in keymap.get(binding_id, "").split(",")):
+            found = active.get(key)
+            if found is not None and found.binding.id != binding_id:
+                what = found.binding.description or "own key"
+                taken[binding_id] = f"{key} is pitui's '{what}'"
+    return taken
+
+
+def pi_id_of(binding_id: str) -> str:
+    """The Pi id a keybindings.json entry names for pitui's `binding_id`."""
+    return next((p for p, targets in PI_TO_PITUI.items() if binding_id in targets), binding_id)

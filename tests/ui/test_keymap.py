@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 from oracle import oracle_available, oracle_dir
 from ui_helpers import open_from_picker, started, toast_saying
+from waiting import wait_for
 
 from pitui.ui.keymap import PI_TO_PITUI, load_pi_keymap, pi_keymap, textual_keys
+from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -83,17 +85,8 @@ def test_bad_entries_are_named_never_raised(tmp_path: Path) -> None:
     assert load_pi_keymap(bom) == ({"session.copy": "ctrl+y"}, [])
 
 
-def test_pi_accepts_what_pitui_accepts(pi_oracle: Any, tmp_path: Path) -> None:
-    """Pi's own loader (KeybindingsManager.loadFromFile) keeps exactly the entries pitui maps."""
-    config = {
-        "app.tree.filter.noTools": "ctrl+y",
-        "app.tree.filter.userOnly": ["shift+ctrl+u", "alt+u"],
-        "app.tree.filter.all": "ctrl+ctrl+a",
-        "app.tree.editLabel": "shift+L",
-        "app.tree.filter.labeledOnly": ["pageUp", "f12", "ctrl+/"],
-        "app.message.copy": "hyper+c",
-        "app.session.rename": "esc",
-    }
+def pi_loads(tmp_path: Path, config: dict[str, Any]) -> dict[str, Any]:
+    """What Pi's own loader (KeybindingsManager.loadFromFile) makes of `config`."""
     path = tmp_path / "keybindings.json"
     path.write_text(json.dumps(config))
     module = oracle_dir() / "node_modules/@earendil-works/pi-coding-agent/dist/core/keybindings.js"
@@ -111,7 +104,46 @@ def test_pi_accepts_what_pitui_accepts(pi_oracle: Any, tmp_path: Path) -> None:
         check=True,
         cwd=tmp_path,
     )
-    kept_by_pi = set(json.loads(out.stdout))
+    loaded: dict[str, Any] = json.loads(out.stdout)
+    return loaded
+
+
+def test_pis_old_names_are_read_as_pi_reads_them(pi_oracle: Any, tmp_path: Path) -> None:
+    """An older keybindings.json ("toggleSessionSort") lost every remap: "not a Pi key id".
+    Pi renames them (its KEYBINDING_NAME_MIGRATIONS); the new id wins over its old name."""
+    config = {
+        "toggleSessionSort": "ctrl+g",
+        "treeEditLabel": "alt+g",
+        "renameSession": "ctrl+y",
+        "app.session.rename": "ctrl+b",
+        "selectDown": ["ctrl+j", "down"],
+    }
+    keymap, notices = pi_keymap(config)
+    assert notices == []
+    pis = pi_loads(tmp_path, config)
+    assert pis == {
+        "tui.select.down": ["ctrl+j", "down"],
+        "app.session.toggleSort": "ctrl+g",
+        "app.session.rename": "ctrl+b",
+        "app.tree.editLabel": "alt+g",
+    }
+    for pi_id, keys in pis.items():
+        for target in PI_TO_PITUI[pi_id]:
+            assert keymap[target] == ",".join(keys if isinstance(keys, list) else [keys])
+
+
+def test_pi_accepts_what_pitui_accepts(pi_oracle: Any, tmp_path: Path) -> None:
+    """Pi's own loader (KeybindingsManager.loadFromFile) keeps exactly the entries pitui maps."""
+    config = {
+        "app.tree.filter.noTools": "ctrl+y",
+        "app.tree.filter.userOnly": ["shift+ctrl+u", "alt+u"],
+        "app.tree.filter.all": "ctrl+ctrl+a",
+        "app.tree.editLabel": "shift+L",
+        "app.tree.filter.labeledOnly": ["pageUp", "f12", "ctrl+/"],
+        "app.message.copy": "hyper+c",
+        "app.session.rename": "esc",
+    }
+    kept_by_pi = set(pi_loads(tmp_path, config))
     keymap, _ = pi_keymap(config)
     kept_by_pitui = {pi_id for pi_id in config if PI_TO_PITUI[pi_id][0] in keymap}
     assert kept_by_pitui == kept_by_pi
@@ -160,3 +192,36 @@ async def test_a_remapped_select_down_moves_the_list_from_the_search_box(
         assert table.cursor_line == 2
         await pilot.press("down")  # no longer the key
         assert table.cursor_line == 2
+
+
+async def test_a_remap_onto_one_of_pituis_own_keys_keeps_the_pi_key_and_says_so(
+    app_factory: Any, tmp_path: Path
+) -> None:
+    """`{"app.tree.editLabel": "alt+l"}`: Alt+L is pitui's "go to the active leaf", which the
+    tree answers first. The label editor had no key at all, and nothing said why."""
+    file = tmp_path / "keybindings.json"
+    file.write_text(json.dumps({"app.tree.editLabel": "alt+l"}))
+    app = app_factory(keybindings=file)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await started(pilot)
+        screen = await open_from_picker(pilot, "rounding")
+        said = await toast_saying(pilot, "app.tree.editLabel")
+        assert "alt+l is pitui's 'Active leaf'" in said and said.endswith("stays on shift+l")
+        await pilot.press("L")  # Shift+L: Pi's own key for the label editor
+        await wait_for(pilot, lambda: isinstance(app.screen, TextInputModal))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+
+
+def test_alt_with_a_digit_or_sign_is_refused_with_a_notice() -> None:
+    """A terminal sends Alt+. as Esc then ".", which Textual reads as a typed "." (into the
+    search): the footer offered "alt+. Sort", the key never fired, and Ctrl+S was gone."""
+    keymap, notices = pi_keymap(
+        {
+            "app.session.toggleSort": "alt+.",
+            "app.session.togglePath": ["alt+1"],
+            "app.session.rename": "alt+r",
+        }
+    )
+    assert keymap == {"picker.rename": "alt+r", "session.rename": "alt+r"}
+    assert len(notices) == 2 and "alt+. arrives as a typed character" in notices[0]
