@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -32,6 +33,7 @@ from pitui.core.session.entry import Entry
 from pitui.core.session.reader import NotASession
 from pitui.ui.app_base import PituiAppBase, ShowsSession
 from pitui.ui.failures import ReportsFailures, thread_worker
+from pitui.ui.keymap import keys_taken, pi_id_of
 from pitui.ui.screens.files_view import FilesViewScreen
 from pitui.ui.screens.session_commands import SessionCommands
 from pitui.ui.screens.session_header import SessionHeader
@@ -127,12 +129,43 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
         self.panes.apply()
         self.query_one("#panes").loading = True
         self.set_focus(self.query_one(EntryTree), scroll_visible=False)
+        self.call_after_refresh(self._keep_remaps_reachable)
         self.query_one("#session-notice", Static).update("reading the session")
         self.add_class("-reading")
         # the first frame before the worker: its reading holds the GIL most of the time
         self.call_after_refresh(self._load, self.query_one(EntryTree).filter)
         if self.standalone:  # no picker to show the watcher's notices
             self._unsubscribe_store = self.app.hub.subscribe(self._hub_changed)
+
+    def _keep_remaps_reachable(self) -> None:
+        """A user's key that one of pitui's own keys here answers first (Alt+L, the active
+        leaf) would leave the action with no key at all: its Pi key is kept, and said."""
+        keymap = self.app.config.keymap
+        mine = [i for i in keymap if i.startswith("session.")]
+        taken = keys_taken(keymap, self.active_bindings, mine)
+        if not taken:
+            return
+        defaults = {b.id: b for b in SESSION_BINDINGS if isinstance(b, Binding) and b.id}
+        restored = {binding_id: defaults[binding_id].key for binding_id in taken}
+        keymap.update(restored)
+        self.app.update_keymap(restored)
+        said = [
+            f"{pi_id_of(binding_id)}: {why} here; it stays on {self._shown(defaults[binding_id])}"
+            for binding_id, why in taken.items()
+        ]
+        self.notify(
+            "\n".join(said),
+            title="keybindings.json: keys kept",
+            severity="warning",
+            markup=False,
+            timeout=10,
+        )
+
+    def _shown(self, binding: Binding) -> str:
+        """A binding's key as displayed: its first with a modifier (Shift+L, not L)."""
+        keys = [key.strip() for key in binding.key.split(",")]
+        key = next((k for k in keys if "+" in k), keys[0])
+        return self.app.get_key_display(replace(binding, key=key))
 
     def _hub_changed(self, event: hub.CatalogChanged) -> None:
         """Watcher thread (or this one, for a standing notice): only post."""
