@@ -25,8 +25,8 @@ console.debug = console.log;
 
 const sm = await import(pathToFileURL(join(pkg, "dist/core/session-manager.js")).href);
 const compaction = await import(pathToFileURL(join(pkg, "dist/core/compaction/compaction.js")).href);
-const { loadEntriesFromFile, migrateSessionEntries, buildSessionContext, SessionManager } = sm;
-const { estimateContextTokens } = compaction;
+const { loadEntriesFromFile, migrateSessionEntries, buildSessionProjection, SessionManager } = sm;
+const { estimateProjectedContextTokens } = compaction;
 const selectorSearch = await import(
 	pathToFileURL(join(pkg, "dist/modes/interactive/components/session-selector-search.js")).href
 );
@@ -54,15 +54,28 @@ function opContext({ file, leafIndex = null, leafId = null }) {
 			if (leafIndex < 0 || leafIndex >= entries.length) throw new Error(`leafIndex ${leafIndex} out of range`);
 			leaf = entries[leafIndex].id;
 		}
-		const ctx = buildSessionContext(entries, leaf);
+		const ctx = buildSessionProjection(entries, leaf);
 		return {
 			messages: ctx.messages,
 			thinkingLevel: ctx.thinkingLevel,
 			model: ctx.model,
-			tokens: estimateContextTokens(ctx.messages).tokens,
+			// as Pi's getContextUsage: usage from before a later edit or compaction not trusted
+			tokens: estimateProjectedContextTokens(ctx, branchOf(entries, leaf)).tokens,
 			leafIds: entries.map((e) => e.id),
 		};
 	});
+}
+
+/** The entries from the root to `leaf` (the last entry when undefined), as getBranch. */
+function branchOf(entries, leaf) {
+	const byId = new Map(entries.map((e) => [e.id, e]));
+	const path = [];
+	let current = byId.get(leaf === undefined ? entries.at(-1)?.id : leaf);
+	while (current) {
+		path.push(current);
+		current = current.parentId ? byId.get(current.parentId) : undefined;
+	}
+	return path.reverse();
 }
 
 function isoOrNull(d) {

@@ -13,7 +13,11 @@ from typing import Any
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsvalues import js_truthy
 from pitui.core.format.timestamps import to_ms
-from pitui.core.format.tokens import estimate_context_tokens
+from pitui.core.format.tokens import (
+    estimate_context_tokens,
+    estimate_without_usage,
+    last_usage_index,
+)
 from pitui.core.session.collector import collector_paused
 from pitui.core.session.entry import Entry
 from pitui.core.session.prefetch import prefetch_raw
@@ -60,7 +64,31 @@ class Context:
 
     @property
     def tokens(self) -> int:
-        return estimate_context_tokens(self.messages)
+        """Pi's estimate of this context (estimateProjectedContextTokens, as its context
+        usage shows): the last assistant usage, unless a context edit or a compaction on the
+        path comes after that message's entry; then chars/4 of every message."""
+        messages = self.messages
+        index = last_usage_index(messages)
+        if index is not None and self._usage_still_holds(index):
+            return estimate_context_tokens(messages)
+        return estimate_without_usage(messages)
+
+    def _usage_still_holds(self, message_index: int) -> bool:
+        source = self._entry_of_message(message_index)
+        ids = [entry.raw_id for entry in self.path]
+        at = ids.index(source.raw_id) if source is not None and source.raw_id in ids else -1
+        invalidating = (EntryType.CONTEXT_EDIT, EntryType.COMPACTION)
+        last_edit = max((i for i, e in enumerate(self.path) if e.type in invalidating), default=-1)
+        return at > last_edit
+
+    def _entry_of_message(self, message_index: int) -> Entry | None:
+        """The entry whose projection holds message `message_index`."""
+        start = 0
+        for item in self.items:
+            start += len(item.messages)
+            if message_index < start:
+                return item.entry
+        return None
 
 
 def build_context(tree: SessionTree, leaf_id: str | object | None = ...) -> Context:

@@ -74,3 +74,91 @@ def test_real_v1_fixture_matches_pi(pi_oracle: Any, tmp_path: Path) -> None:
     copy = tmp_path / "real.jsonl"
     shutil.copyfile(FIXTURE, copy)
     assert assert_same_contexts(pi_oracle, copy, random.Random(2)) > 20
+
+
+def _line(**fields: Any) -> str:
+    return json.dumps(fields)
+
+
+def test_usage_before_a_later_edit_or_compaction_is_not_trusted(
+    pi_oracle: Any, tmp_path: Path
+) -> None:
+    """After a context edit, Pi's context usage is chars/4 of what is sent, not the last
+    usage, which counted the message now omitted: pitui showed the same ~2,292 tokens before
+    and after the omit (Pi: 253). System messages are replayed into one, sections patched
+    and tools added and removed by name, as Pi's getCurrentSystemMessage."""
+    stamp = "2026-01-01T00:00:0{}.000Z"
+    big = "word " * 4000
+    usage = {"input": 5000, "output": 10, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 5010}
+    tool = {"name": "read", "description": "Read a file", "parameters": {"type": "object"}}
+
+    def system(n: int, **fields: Any) -> dict[str, Any]:
+        return {"role": "system", "timestamp": n, **fields}
+
+    lines = [
+        _line(type="session", version=3, id="s", timestamp=stamp.format(0), cwd="/w"),
+        _line(
+            type="message",
+            id="y1",
+            parentId=None,
+            timestamp=stamp.format(1),
+            message=system(1, content="base", sections={"a": "one", "b": "two"}, toolsAdded=[tool]),
+        ),
+        _line(
+            type="message",
+            id="u1",
+            parentId="y1",
+            timestamp=stamp.format(2),
+            message={"role": "user", "content": big, "timestamp": 2},
+        ),
+        _line(
+            type="message",
+            id="a1",
+            parentId="u1",
+            timestamp=stamp.format(3),
+            message={
+                "role": "assistant",
+                "content": [{"type": "text", "text": "ok"}],
+                "usage": usage,
+                "stopReason": "stop",
+                "timestamp": 3,
+            },
+        ),
+        _line(
+            type="message",
+            id="y2",
+            parentId="a1",
+            timestamp=stamp.format(4),
+            message=system(
+                4,
+                content=[{"type": "text", "text": "more"}],
+                sections={"a": None},
+                toolsRemoved=[{"name": "read"}],
+            ),
+        ),
+        _line(
+            type="context_edit",
+            id="e1",
+            parentId="y2",
+            timestamp=stamp.format(5),
+            targetId="u1",
+            replacement=None,
+        ),
+        _line(
+            type="message",
+            id="u2",
+            parentId="e1",
+            timestamp=stamp.format(6),
+            message={"role": "user", "content": "and now?", "timestamp": 6},
+        ),
+    ]
+    path = tmp_path / "edited.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    session = Session(path)
+    for leaf in ("a1", "y2", "e1", "u2"):
+        pi = pi_oracle.request({"op": "context", "file": str(path), "leafId": leaf})
+        ours = session.context(leaf)
+        assert as_json(ours.to_json())["messages"] == pi["messages"], leaf
+        assert ours.tokens == pi["tokens"], leaf
+    assert session.context("a1").tokens == 5010  # the usage holds: nothing after it
+    assert session.context("u2").tokens < 100  # the omitted message's 5,000 are gone
