@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
+from textual.worker import get_current_worker
 
 from pitui.core.errors import PituiError
 from pitui.core.export.destination import proposed_name, write_result
@@ -147,11 +148,27 @@ def ask_export(screen: Widget, path: Path, leaf_id: str | None, title: str, what
     screen.app.push_screen(ExportModal(title, what, Path.cwd()), callback=chosen)
 
 
+class _Stopped(Exception):
+    """The app quits while the export is being made: it stops, nothing written."""
+
+
 def _run(
     screen: Widget, path: Path, leaf_id: str | None, request: ExportRequest, shown: ExportProgress
 ) -> None:
+    """The export; it stops at its next step once the app quits: a thread left running into
+    the interpreter's exit was ended inside a Rust extension, and the process aborted
+    ("FATAL: exception not rethrown", exit status 134)."""
+    worker = get_current_worker()
+
+    def moved(done: int, total: int) -> None:
+        if worker.is_cancelled:
+            raise _Stopped
+        shown.moved(done, total)
+
     try:
-        _export(screen, path, leaf_id, request, shown.moved)
+        _export(screen, path, leaf_id, request, moved)
+    except _Stopped:
+        pass
     finally:
         shown.finished()
 
