@@ -8,6 +8,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,6 +62,12 @@ def require_terminal() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    code = _run(args)
+    _end_now_if_workers_remain(code)
+    return code
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.file == "":
         raise PituiError("no such session file: '' (an empty name)")
     if args.file and args.demo:
@@ -73,6 +80,17 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(result, Handoff):  # pi resumes a demo session: its folder stays till then
             return run_handoff(result.argv, result.cwd)
         return code
+
+
+def _end_now_if_workers_remain(code: int) -> None:
+    """A worker thread still running after the app quit and gave it its grace (a credential
+    scan of a 300 MB session, inside a Rust extension): Python's exit would end it there,
+    and the process aborted ("FATAL: exception not rethrown", exit status 134). Everything
+    of the app is closed by now: the process ends without that step."""
+    if any(t.daemon and t.is_alive() for t in threading.enumerate()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
 
 
 def _run_app(args: argparse.Namespace, demo_dir: Path | None) -> tuple[Any, int]:
