@@ -232,3 +232,30 @@ async def test_shift_t_shows_label_times_as_pi() -> None:
         await pilot.press("T")
         await pilot.pause()
         assert "[keep] assistant: answer" in "".join(rendered(tree))
+
+
+async def test_a_search_edit_unfolds_every_branch_as_pi() -> None:
+    """Pi's /tree clears its folds at every edit of the search: with branches folded, a
+    search answered "(0/0)" for words that are in them."""
+    app = TreeApp(SessionTree(entries(BRANCHED)))
+    async with app.run_test(size=(60, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.press("alt+up")  # fold every branch
+        await pilot.pause()
+        assert [r.entry.id for r in tree.rows] == ["r", "a", "b2", "b1"]
+        await pilot.press("r")  # the search's first edit
+        await pilot.pause()
+        assert len(tree.rows) == 6
+        assert tree.search("reply") == 2  # b2a and b1a, each in a branch that was folded
+
+
+async def test_up_and_down_go_round_as_pis_tree() -> None:
+    app = TreeApp(SessionTree(entries(BRANCHED)))
+    async with app.run_test(size=(60, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.press("home", "up")
+        await pilot.pause()
+        assert tree.highlighted.id == "b1a"  # the last row
+        await pilot.press("down")
+        await pilot.pause()
+        assert tree.highlighted.id == "r"

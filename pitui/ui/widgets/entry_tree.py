@@ -356,12 +356,21 @@ class EntryTree(CursorList[Row], can_focus=True):
 
     def clear_search(self) -> None:
         self._search.typed = ""
+        self.action_unfold_all()  # as Pi's /tree at every change of its search
         self.show_matches("", [])
 
     def type_search(self, text: str) -> None:
-        """The search is now `text`: the screen searches and calls `show_matches()`."""
+        """The search is now `text`: the screen searches and calls `show_matches()`. The
+        folds are cleared first, as Pi's /tree does at every edit of its search: a match in
+        a folded branch was not found ("(0/0)")."""
         self._search.typed = text
+        self.action_unfold_all()
         self.post_message(self.SearchTyped(self, text))
+
+    def action_cursor(self, step: int) -> None:
+        """Up / Down: past either end to the other, as in Pi's /tree."""
+        if self.rows:
+            self.move_to((self.cursor_line + step) % len(self.rows))
 
     # -- events ---------------------------------------------------------------------------
     async def on_key(self, event: events.Key) -> None:
