@@ -39,8 +39,8 @@ from pitui.core.errors import PituiError
 from pitui.core.export.pages import MAX_LIMIT as MAX_ENTRIES
 from pitui.core.export.pages import PAGE_CHARS, branch_page, context_page
 from pitui.core.export.redactor import Redactor
+from pitui.core.file_history.history import earlier_paths, folder_moves, related, targets_of
 from pitui.core.file_history.history import file_history as history_of_file
-from pitui.core.file_history.history import related, targets_of
 from pitui.core.file_history.session_changes import FileChange
 from pitui.core.listing.catalogs import KeptCatalogs
 from pitui.core.listing.sessions import (
@@ -466,8 +466,10 @@ class _Tools:
         targets = targets_of(path)
         keep = None if scope == "all" else functools.partial(related, targets=targets)
         # this machine's files, only those the index says wrote a target
-        sessions = self._scope("", "all", remotes=False, keep=keep, writing=targets).sessions
-        history = history_of_file(sessions, targets, with_text=False)
+        moves = folder_moves()
+        writing = earlier_paths(targets, moves)  # written under a folder since moved
+        sessions = self._scope("", "all", remotes=False, keep=keep, writing=writing).sessions
+        history = history_of_file(sessions, targets, with_text=False, moves=moves)
         redactor = Redactor(redact)
         cwds = {s.path: s.cwd for s in sessions}
         changes = history.changes[start : start + limit]

@@ -27,6 +27,7 @@ from pitui.core.changes.relocate import (
 )
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
+from pitui.core.userdata.store import UserData
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     with Catalog(root, custom_dir=custom) as catalog:
         with progress_on_stderr("indexing sessions", quiet=args.json) as progress:
             catalog.scan(progress, tools="later")
-        sessions = [(s.path, s.cwd) for s in catalog.sessions() if isinstance(s.cwd, str)]
+        listed = [s for s in catalog.sessions() if isinstance(s.cwd, str)]
+        sessions = [(s.path, s.cwd) for s in listed]
         moves = plan(sessions, old, new, root, custom)
         under_new = [Path(p) for p, cwd in sessions if moved_cwd(cwd, new, new) is not None]
         behind = left_behind(old, under_new, root)  # a pi wrote at OLD since an earlier move
@@ -64,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         with progress_on_stderr("moving sessions", quiet=args.json) as progress:
             moved, skipped, failed, notes = move_all(moves, force=args.force, progress=progress)
+        _remember_moves(moved, {s.path: s.id for s in listed}, old, new)
         behind += left_behind(old, [m.target for m in moved], root)  # made while it moved
         rejoined = _rejoin(behind)
         touched = [m.source for m in moves] + [m.target for m in moves]
@@ -74,6 +77,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(_render_result(moved, skipped, failed, notes, rejoined))
     return 1 if failed or rejoined.failed else 0
+
+
+def _remember_moves(moved: list[Relocation], ids: dict[str, object], old: str, new: str) -> None:
+    """For `pitui log` and `blame`: what these sessions wrote by absolute path under OLD is
+    now under NEW (their headers keep only the new cwd)."""
+    records = [(i, old, new) for m in moved if isinstance(i := ids.get(str(m.source)), str)]
+    if not records:
+        return
+    try:
+        UserData().record_cwd_moves(records)
+    except PituiError as error:
+        print(f"pitui: the move is done; {error}: `pitui log` will not follow it", file=sys.stderr)
 
 
 def _question(moves: list[Relocation], behind: list[Continuation]) -> str:

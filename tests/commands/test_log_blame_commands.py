@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,32 @@ def test_session_id_prefixes_grow_until_they_differ() -> None:
     assert prefix_width(["abc", "abc"]) == 8 and prefix_width([]) == 8
     assert prefix_width(["s1", "s1-longer"]) == 8  # one is all of the other's prefix
     assert short_id("\x1b[2Jxxxxxx", 8) == "␛[2Jxxxx" and short_id(7, 4) == "7   "
+
+
+def test_log_and_blame_follow_a_project_pitui_move_moved(
+    project: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`pitui move` rewrites only the sessions' header cwd: a write a session made by its
+    absolute path under the old folder became "(no session wrote it)" in blame, and left
+    the log, while its relative edits followed the move."""
+    monkeypatch.setenv("PITUI_DATA_DIR", str(tmp_path / "data"))
+    session = EditingSession(project, seed=1)
+    wrote = session.write(project / "src" / "calc.py", CALC_BEFORE)  # by its absolute path
+    edited = session.call("edit", {"path": "src/calc.py", "edits": CALC_EDITS})
+    saved = session.save(sessions_folder(project))
+    os.utime(saved, (time.time() - 3600,) * 2)  # nobody is writing it
+    (project / "src" / "calc.py").write_text(CALC_AFTER)
+    moved = tmp_path / "renamed project"
+    project.rename(moved)
+    monkeypatch.chdir(moved)
+    assert main(["move", str(project), str(moved), "--yes"]) == 0
+    capsys.readouterr()
+    assert main(["log", "src/calc.py", "--json"]) == 0
+    logged = _json(capsys)
+    assert [c["id"] for c in logged] == [edited, wrote]
+    assert {c["file"] for c in logged} == {str(moved / "src" / "calc.py")}
+    assert main(["blame", "src/calc.py", "--json"]) == 0
+    assert {line["id"] for line in _json(capsys)} == {wrote, edited}  # every line explained

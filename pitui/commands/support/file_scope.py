@@ -11,7 +11,14 @@ from typing import Any
 
 from pitui.commands.support.progress import progress_on_stderr
 from pitui.commands.support.store_options import add_store_arguments, default_store
-from pitui.core.file_history.history import FileHistory, file_history, related, targets_of
+from pitui.core.file_history.history import (
+    FileHistory,
+    earlier_paths,
+    file_history,
+    folder_moves,
+    related,
+    targets_of,
+)
 from pitui.core.format.timestamps import local_minutes, to_ms
 from pitui.core.listing.sessions import sessions_in_scope
 from pitui.core.rows.safe_text import one_line
@@ -39,6 +46,7 @@ def history_of(args: argparse.Namespace, *, with_text: bool) -> FileHistory:
     their problems (unreadable files, a scan's notices) said on stderr."""
     store = default_store(args.archived, args.remote, args.everywhere)
     targets = targets_of(args.file)
+    moves = folder_moves()
     with progress_on_stderr("indexing sessions", quiet=args.json) as progress:
         scope = sessions_in_scope(
             "",
@@ -47,10 +55,10 @@ def history_of(args: argparse.Namespace, *, with_text: bool) -> FileHistory:
             no_cache=args.no_cache,
             store=store,
             keep=None if args.all else functools.partial(related, targets=targets),
-            writing=targets,
+            writing=earlier_paths(targets, moves),  # written under a folder since moved
             progress=progress,
         )
-    history = file_history(scope.sessions, targets, with_text=with_text)
+    history = file_history(scope.sessions, targets, with_text=with_text, moves=moves)
     for problem in scope.problems + [f"cannot read {one_line(p)}" for p in history.unreadable]:
         print(f"pitui: {problem}", file=sys.stderr)
     return history

@@ -6,13 +6,15 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pitui.core.catalog.search.file_filter import file_targets
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.errors import PituiError
 from pitui.core.file_history.session_changes import FileChange, session_changes
 from pitui.core.format.pi_paths import is_within
+from pitui.core.format.timestamps import to_ms
+from pitui.core.userdata.store import CwdMove, UserData
 
 
 @dataclass
@@ -42,21 +44,59 @@ def related(summary: SessionSummary, targets: Iterable[str]) -> bool:
     )
 
 
+def folder_moves() -> dict[str, list[CwdMove]]:
+    """The folder moves `pitui move` recorded, by session id (none when unreadable)."""
+    try:
+        return UserData().cwd_moves()
+    except PituiError:
+        return {}
+
+
+def earlier_paths(targets: tuple[str, ...], moves: dict[str, list[CwdMove]]) -> tuple[str, ...]:
+    """`targets`, and where they were before the recorded folder moves (a session that
+    moved wrote them there by absolute path): what the index is asked about."""
+    found = list(targets)
+    every = {(move.old, move.new) for held in moves.values() for move in held}
+    for path in found:  # grows: a folder moved twice leads back twice
+        for old, new in every:
+            if is_within(new, path) and (earlier := old + path[len(new) :]) not in found:
+                found.append(earlier)
+    return tuple(found)
+
+
+def followed(change: FileChange, moves: list[CwdMove]) -> FileChange:
+    """`change` with its path where the session's folder moves took it: a call made before
+    a move, by absolute path under the old folder, wrote what is now under the new one."""
+    path, made = change.path, to_ms(change.timestamp)
+    for move in moves:
+        if (made is None or made < move.at * 1000) and is_within(move.old, path):
+            path = move.new + path[len(move.old) :]
+    return change if path == change.path else replace(change, path=path)
+
+
 def file_history(
-    summaries: Iterable[SessionSummary], targets: tuple[str, ...], *, with_text: bool = True
+    summaries: Iterable[SessionSummary],
+    targets: tuple[str, ...],
+    *,
+    with_text: bool = True,
+    moves: dict[str, list[CwdMove]] | None = None,
 ) -> FileHistory:
     """The successful writes and edits of `summaries`' sessions that touched a target,
     newest first; a call a fork copied into another session counted once, in the oldest
     session that holds it (the copy did not run the tool again). Without `with_text`, the
-    changes keep no written text (a log needs only their counts)."""
+    changes keep no written text (a log needs only their counts). A session `pitui move`
+    moved has its calls' paths followed to its new folder (`moves`: `folder_moves()`)."""
     history = FileHistory(targets)
     created: dict[str, float] = {}
+    moved = folder_moves() if moves is None else moves
     for summary in summaries:
         try:
             changes = session_changes(summary.path)
         except (PituiError, OSError) as error:
             history.unreadable.append(f"{summary.path}: {error}")
             continue
+        if isinstance(summary.id, str) and (its := moved.get(summary.id)) is not None:
+            changes = [followed(change, its) for change in changes]
         kept = [c for c in changes if c.succeeded and touches(c, targets)]
         if not with_text:
             for change in kept:

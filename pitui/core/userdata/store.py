@@ -1,4 +1,5 @@
-"""Pins and tags, in a small SQLite file in the user data folder.
+"""Pins and tags, and the folder moves of sessions, in a small SQLite file in the user data
+folder.
 
 They are the user's data, not a cache: nothing here is ever dropped to rebuild it. Keyed by
 session id (so a moved, renamed, trashed and restored file keeps them), with the last path
@@ -40,6 +41,24 @@ CREATE TABLE IF NOT EXISTS tags (
     PRIMARY KEY (session_id, tag)
 );
 """
+# Made when first written, in a file of either version: older pitui versions ignore it.
+_CWD_MOVES = """
+CREATE TABLE IF NOT EXISTS cwd_moves (
+    session_id TEXT NOT NULL,
+    old_cwd TEXT NOT NULL,
+    new_cwd TEXT NOT NULL,
+    moved_at REAL NOT NULL
+)
+"""
+
+
+@dataclass(frozen=True)
+class CwdMove:
+    """`pitui move` took a session from the folder `old` to `new` at `at` (epoch seconds)."""
+
+    old: str
+    new: str
+    at: float
 
 
 @dataclass(frozen=True)
@@ -99,7 +118,34 @@ class UserData:
                 tags.setdefault(session_id, []).append(tag)
         return Marks(pinned, {key: tuple(value) for key, value in tags.items()})
 
+    def cwd_moves(self) -> dict[str, list[CwdMove]]:
+        """The folder moves recorded, by session id, oldest first."""
+        if not os.path.lexists(self.path):
+            return {}
+        with self._connect(write=False) as db:
+            try:
+                rows = db.execute(
+                    "SELECT session_id, old_cwd, new_cwd, moved_at FROM cwd_moves ORDER BY moved_at"
+                ).fetchall()
+            except sqlite3.OperationalError:  # none recorded yet: no table
+                return {}
+        moves: dict[str, list[CwdMove]] = {}
+        for session_id, old, new, at in rows:
+            moves.setdefault(session_id, []).append(CwdMove(old, new, at))
+        return moves
+
     # -- writing --------------------------------------------------------------------
+    def record_cwd_moves(self, moves: Iterable[tuple[str, str, str]]) -> None:
+        """Remember that each `(session id, old cwd, new cwd)` session moved now: its
+        writes by absolute path under the old folder are the new folder's files."""
+        now = time.time()
+        with self._connect(write=True) as db:
+            db.execute(_CWD_MOVES)
+            db.executemany(
+                "INSERT INTO cwd_moves VALUES (?, ?, ?, ?)",
+                [(session_id, old, new, now) for session_id, old, new in moves],
+            )
+
     def set_pinned(self, session_id: str, path: str, pinned: bool) -> bool:
         """Pin or unpin; returns whether anything changed."""
         with self._connect(write=True) as db:
