@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from test_session_screen import loaded, session_path
-from ui_helpers import settle, toasts
+from ui_helpers import settle, toast_saying, toasts
 from waiting import wait_for
 
 from pitui.core.export import html_pages
@@ -191,3 +191,31 @@ async def test_an_export_shows_its_progress_above_the_footer(
         await settle(pilot)
         notes = toasts(pilot.app)
     assert any("Exported to" in note for note in notes)
+
+
+async def test_the_dialog_proposes_a_free_name_and_a_failed_export_is_said(
+    app_factory: Any, demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second export of a session proposed the first's name (then refused it, its reason
+    cut at "NAME exists:"); an export that failed ("[Errno 20] Not a directory") was read as
+    markup by the notification and ended the app with a traceback."""
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    path = session_path(demo_root, "Fix rounding bug in checkout totals")
+    async with app_factory(sessions_root=None, session_file=path).run_test(
+        size=(80, 24), notifications=True
+    ) as pilot:
+        await loaded(pilot)
+        await pilot.press("alt+e")
+        field = pilot.app.screen.query_one("#export-path")
+        first = Path(field.value)
+        first.write_text("an earlier export")
+        await pilot.press("escape", "alt+e")
+        field = pilot.app.screen.query_one("#export-path")
+        assert Path(field.value) == first.with_name(f"{first.stem}-2.md")
+        field.value = str(first / "inside-a-file.md")  # its folder is a file
+        await pilot.press("enter")
+        said = await toast_saying(pilot, "Export failed")
+        assert "Not a directory" in said
+        assert pilot.app.is_running

@@ -192,6 +192,11 @@ def _same_file(existing: os.stat_result, source: Path) -> bool:
         return False
 
 
+def free_path(path: Path) -> Path:
+    """`path`, or the first of `name-2.ext`... beside it that is free (as `-o DIR/` picks)."""
+    return next((p for p in [path, *_numbered(path)] if not os.path.lexists(p)), path)
+
+
 def _numbered(path: Path) -> list[Path]:
     """`name-2.ext` to `name-{NUMBERED}.ext`, beside `path`."""
     return [path.with_name(f"{path.stem}-{n}{path.suffix}") for n in range(2, NUMBERED + 1)]

@@ -19,11 +19,11 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 from textual.worker import get_current_worker
 
 from pitui.core.errors import PituiError
-from pitui.core.export.destination import proposed_name, write_result
+from pitui.core.export.destination import free_path, proposed_name, write_result
 from pitui.core.export.options import EXTENSIONS, FORMATS, ExportOptions, Format
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
-from pitui.ui.display_text import line
+from pitui.ui.display_text import block, line
 from pitui.ui.modals.dialog import Dialog
 from pitui.ui.widgets.export_progress import ExportProgress, show_export_progress
 
@@ -67,7 +67,7 @@ class ExportModal(Dialog[ExportRequest | None]):
                     yield RadioButton(FORMAT_NAMES[fmt], value=fmt == "md", id=f"format-{fmt}")
             yield Checkbox("Exact LLM context instead of the branch", id="export-context")
             yield Checkbox("Redact secrets", id="export-redact")
-            yield Input(str(self._folder / self._proposed()), id="export-path")
+            yield Input(str(free_path(self._folder / self._proposed())), id="export-path")
             yield Label("", id="export-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export", id="export-go", variant="primary")
@@ -97,7 +97,8 @@ class ExportModal(Dialog[ExportRequest | None]):
         """The proposed name follows the format and the context choice, in the same folder."""
         path_input = self.query_one("#export-path", Input)
         folder = Path(path_input.value).parent if path_input.value else self._folder
-        path_input.value = str(folder / self._proposed())
+        path_input.value = str(free_path(folder / self._proposed()))
+        self.query_one("#export-error", Label).update("")  # said of the name before
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -118,7 +119,7 @@ class ExportModal(Dialog[ExportRequest | None]):
             return
         path = Path(os.path.expanduser(text))
         if path.exists() or path.is_symlink():
-            error.update(line(f"{path.name} exists: choose another name"))
+            error.update(block(f"{path.name} exists: choose another name"))
             return
         options = ExportOptions(
             format=self._chosen_format,
@@ -191,8 +192,8 @@ def _export(
         written = write_result(request.destination, result, source=session.path)
     except (PituiError, OSError) as error:
         screen.app.call_from_thread(
-            screen.notify, line(f"Export failed: {error}"), severity="error"
-        )
+            screen.notify, one_line(f"Export failed: {error}"), severity="error", markup=False
+        )  # the reason names the path: "[Errno 20] ..." read as markup ended the app
         return
     note = f"Exported to {written}"
     if result.paged is not None:
