@@ -25,7 +25,7 @@ PI_TO_PITUI: Mapping[str, tuple[str, ...]] = {
     "tui.select.pageUp": ("session.page_up", "picker.page_up"),
     "tui.select.pageDown": ("session.page_down", "picker.page_down"),
     "tui.select.confirm": ("session.select", "picker.open"),
-    "tui.select.cancel": ("session.back", "picker.quit"),
+    "tui.select.cancel": ("session.back", "session.quit", "picker.quit"),
     "tui.editor.cursorLeft": ("session.page_left",),  # Pi's /tree pages with it
     "tui.editor.cursorRight": ("session.page_right",),
     "app.tree.foldOrUp": ("session.fold_up",),

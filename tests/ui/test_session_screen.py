@@ -107,14 +107,28 @@ async def test_a_session_opened_from_a_search_shows_every_entry_its_matches_mark
 
 
 async def test_direct_file_open_and_escape_quits(app_factory: Any, demo_root: Path) -> None:
+    """`pitui FILE` has no picker: Esc quits, and the footer, the help and the palette say
+    "Quit" (they said "Back to the picker")."""
     path = session_path(demo_root, "Neovim: set up pyright")
     app = app_factory(sessions_root=None, session_file=path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         assert screen.standalone and screen.path == path
+        escape = screen.active_bindings["escape"].binding
+        assert escape.description == "Quit" and escape.tooltip.startswith("Quit pitui")
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot, lambda: not app.is_running)
     assert app.return_value is None
+
+
+async def test_escape_says_back_under_the_picker(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        escape = screen.active_bindings["escape"].binding
+        assert escape.description == "Back" and escape.tooltip == "Back to the picker"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: pilot.app.screen is not screen)
+        assert pilot.app.is_running
 
 
 async def test_moving_the_cursor_updates_message_and_context(app_factory: Any) -> None:

@@ -440,6 +440,19 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
         else:
             self.app.pop_screen()
 
+    def action_leave(self) -> None:
+        """Esc in `pitui FILE`: as in the picker's session screen, but it quits."""
+        self.action_back()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc says "Back" (to the picker) or, in `pitui FILE`, "Quit": one of its two
+        bindings is active, in the footer, the help and the palette."""
+        if action == "back":
+            return not self.standalone
+        if action == "leave":
+            return self.standalone
+        return True
+
     def action_toggle_pane(self, name: str) -> None:
         self.panes.toggle(name)
 

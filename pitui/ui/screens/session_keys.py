@@ -29,6 +29,7 @@ _TOOLTIPS = {
     "sizes": "What makes this session large: bytes by kind, largest entries",
     "files": "The files this session read, wrote or edited; Enter shows their calls",
     "back": "Back to the picker",
+    "quit": "Quit pitui (opened as pitui FILE: no picker to go back to)",
 }
 
 
@@ -64,4 +65,5 @@ SESSION_BINDINGS: list[BindingType] = [
     # not Alt+F (as Fork); in the footer where it fits (the first key it drops)
     _key("alt+w", "files", "Files", show=True),
     _key("escape", "back", "Back", show=True),
+    _key("escape", "leave", "Quit", name="quit", show=True),  # `pitui FILE` (check_action)
 ]

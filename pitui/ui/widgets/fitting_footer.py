@@ -52,7 +52,7 @@ class FittingFooter(Footer):
                 excess -= _width(key)
 
 
-KEPT = ("back", "help", "command_palette")  # the way out, the help and the palette
+KEPT = ("back", "leave", "help", "command_palette")  # the way out, the help, the palette
 
 
 def _action(key: Widget) -> str | None:
