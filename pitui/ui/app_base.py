@@ -14,12 +14,14 @@ from functools import partial
 from pathlib import Path
 from typing import TypedDict, Unpack
 
+from rich.text import Text
 from textual.app import App
 from textual.worker import Worker
 
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
+from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_config import AppConfig
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
@@ -118,8 +120,10 @@ class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None])
             for i, s in enumerate(stack)
             if isinstance(s, ShowsSession) and s.path == message.path
         ]
-        if any(screen.standalone for _, screen in showing):
-            self.exit()
+        if any(screen.standalone for _, screen in showing):  # said once the screen is gone
+            path = one_line(str(message.path))
+            said = f"Moved {path} to the trash; `pitui restore {path}` brings it back"
+            self.exit(message=Text(said, no_wrap=False))
             return
         if showing and showing[0][0] > 0:
             stack[showing[0][0] - 1].pop_until_active()
