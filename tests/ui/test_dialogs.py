@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.app import App
 from textual.widgets import Button, Label
 from ui_helpers import plain, screen_lines, settle, toasts
@@ -182,3 +183,20 @@ async def test_a_dialog_clears_the_toasts_of_earlier_actions(kind: str) -> None:
         assert not toasts(app)
         app.notify("Written")  # what is said while the dialog is open still shows
         await wait_for(pilot, lambda: toasts(app) == ["Written"])
+
+
+async def test_a_paste_into_a_name_or_label_keeps_every_line_as_pi() -> None:
+    """Textual's field kept the first line of a paste and dropped the rest without a sign;
+    Pi's editor keeps it all, its line breaks removed and each tab four spaces."""
+    app = DialogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        answers: list[str | None] = []
+        app.push_screen(TextInputModal("Name the session", "old"), callback=answers.append)
+        await pilot.pause()
+        app.screen.query_one("#text-input").post_message(
+            events.Paste("first part\r\nsecond\tpart\nthird")
+        )
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+    assert answers == ["first partsecond    partthird"]  # the paste replaced the selection

@@ -575,3 +575,13 @@ async def test_fork_in_pi_writes_into_pituis_custom_session_dir(
         await pilot.pause()
     assert isinstance(app.return_value, Handoff)
     assert app.return_value.argv == ["pi", "--fork", str(path), "--session-dir", str(folder)]
+
+
+async def test_a_paste_into_the_search_keeps_every_line_as_pi(app_factory: Any) -> None:
+    from textual import events
+
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        box = picker.query_one("#search")
+        box.post_message(events.Paste("rounding\nbug"))
+        await wait_for(pilot, lambda: not picker.search_pending and box.value == "roundingbug")

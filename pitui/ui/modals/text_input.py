@@ -16,6 +16,7 @@ from pitui.core.format.jsvalues import js_trim
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.display_text import line
 from pitui.ui.modals.dialog import Dialog
+from pitui.ui.widgets.pi_input import PiInput
 
 
 class TextInputModal(Dialog[str | None]):
@@ -38,7 +39,7 @@ class TextInputModal(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(line(self._title), classes="dialog-title")
-            yield Input(
+            yield PiInput(
                 self._value, id="text-input", select_on_focus=False, suggester=self._suggester
             )
             yield Label(

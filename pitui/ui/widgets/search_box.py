@@ -15,7 +15,8 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
-from textual.widgets import Input
+
+from pitui.ui.widgets.pi_input import PiInput
 
 MODIFIERS = frozenset({"ctrl", "alt", "super", "meta", "hyper"})
 
@@ -38,7 +39,7 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
     return True
 
 
-class SearchBox(Input, inherit_bindings=False):
+class SearchBox(PiInput, inherit_bindings=False):
     """Editing keys only; the keys the screen uses (Enter, Ctrl+E, Ctrl+D, Ctrl+K...) reach it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
