@@ -259,3 +259,17 @@ async def test_up_and_down_go_round_as_pis_tree() -> None:
         await pilot.press("down")
         await pilot.pause()
         assert tree.highlighted.id == "r"
+
+
+async def test_the_active_leaf_is_shown_through_folded_branches() -> None:
+    """Alt+L stopped on the fold that hid the leaf, the branch still folded."""
+    app = TreeApp(SessionTree(entries(BRANCHED)))
+    async with app.run_test(size=(60, 10)) as pilot:
+        tree = app.query_one(EntryTree)
+        await pilot.press("alt+up", "home")  # every branch folded, the leaf b2a hidden
+        await pilot.pause()
+        assert "b2a" not in [r.entry.id for r in tree.rows]
+        await pilot.press("alt+l")
+        await pilot.pause()
+        assert tree.highlighted.id == "b2a"
+        assert "b1a" not in [r.entry.id for r in tree.rows]  # the other branch stays folded

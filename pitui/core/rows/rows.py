@@ -193,6 +193,12 @@ class TreeRows(AppendRows):
         rows = [self._row_of[i] for i in self._folded]
         return bool(rows) and self._set_folds(rows, False)
 
+    def unfold_to(self, entry_id: str) -> bool:
+        """Unfold the folded branches that hide `entry_id`'s row."""
+        ids = {entry.id for entry in self.tree.ancestors(entry_id)} - {entry_id}
+        rows = [self._row_of[i] for i in self._folded if i in ids]
+        return bool(rows) and self._set_folds(rows, False)
+
     def _set_folds(self, rows: list[Row], folded: bool) -> bool:
         for row in rows:
             row.folded = folded

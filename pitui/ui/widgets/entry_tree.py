@@ -10,6 +10,7 @@ picker's search shows every row instead, its matches marked (`mark_matches`). It
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from textual import events
@@ -280,8 +281,11 @@ class EntryTree(CursorList[Row], can_focus=True):
             self.post_message(self.LabelTimesToggled(self, self.model.label_times))
 
     def action_leaf(self) -> None:
+        """The active leaf, its folded branches unfolded (it stopped on the fold)."""
         if self.model is not None and self.model.tree.leaf is not None:
-            self.move_to_entry(self.model.tree.leaf.id)
+            leaf = self.model.tree.leaf.id
+            self._refold(partial(self.model.unfold_to, leaf))
+            self.move_to_entry(leaf)
 
     def action_select(self) -> None:
         entry = self.highlighted
