@@ -9,15 +9,20 @@ from pathlib import Path
 from typing import Protocol
 
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker
 
+from pitui.core.changes.context_edit import target_on_branch
+from pitui.core.errors import PituiError
 from pitui.core.export.build import session_title
 from pitui.core.export.export import entry_markdown
 from pitui.core.format.entry_types import EntryType
+from pitui.core.format.migration import NEWER_FORMAT, is_newer
 from pitui.core.live.live import LiveSession
 from pitui.core.rows.render_text import entry_text
+from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
 from pitui.ui.app_base import PituiAppBase
 from pitui.ui.branch_actions import ask_context_edit, ask_fork
@@ -50,7 +55,9 @@ class SessionHost(Protocol):
     def open_session(self, path: Path) -> None:
         """Show another session (a fork just written) over this one."""
 
-    def notify(self, message: str, *, markup: bool = True) -> None: ...
+    def notify(
+        self, message: str, *, severity: SeverityLevel = "information", markup: bool = True
+    ) -> None: ...
 
     def post_message(self, message: Message) -> bool: ...
 
@@ -102,6 +109,8 @@ class SessionCommands:
         entry, live = screen.entry, screen.live
         if entry is None or live is None or entry.type == EntryType.SESSION:
             return
+        if self._read_only(live):
+            return
         with live.lock:
             current = live.session.tree.label_of(entry.id) or ""
         ask_label(screen.app, screen.path, entry.id, current, self._written, self._shown_entry())
@@ -117,7 +126,7 @@ class SessionCommands:
 
     def rename(self) -> None:
         live = self._screen.live
-        if live is None:
+        if live is None or self._read_only(live):
             return
         with live.lock:
             current = live.session.tree.name or ""
@@ -160,12 +169,27 @@ class SessionCommands:
     def context_edit(self) -> None:
         live = self._screen.live
         target_id = self._edit_target_id()
-        if live is None or target_id is None:
+        if live is None or target_id is None or self._read_only(live):
             return
+        try:
+            with live.lock:
+                target = target_on_branch(live.session, target_id)
+        except PituiError as error:  # said before the dialog: off the branch, not a message
+            self._screen.notify(one_line(str(error)), severity="warning", markup=False)
+            return
+        ask_context_edit(self._screen.app, self._screen.path, target, self._context_edited)
+
+    def _read_only(self, live: LiveSession) -> bool:
+        """A session in a newer format is never written: said before any dialog opens."""
         with live.lock:
-            target = live.session.tree.get(target_id)
-        if target is not None:
-            ask_context_edit(self._screen.app, self._screen.path, target, self._context_edited)
+            newer = is_newer(live.session.header)
+        if newer:
+            self._screen.notify(
+                f"{NEWER_FORMAT}: pitui reads this session, never writes it",
+                severity="warning",
+                markup=False,
+            )
+        return newer
 
     def _edit_target_id(self) -> str | None:
         """The message under the context pane's cursor when it has the focus, else the
