@@ -24,6 +24,7 @@ from pitui.core.changes.relocate import (
     move_all,
     moved_cwd,
     plan,
+    skipped_now,
 )
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
@@ -54,12 +55,13 @@ def run(args: argparse.Namespace) -> int:
         moves = plan(sessions, old, new, root, custom)
         under_new = [Path(p) for p, cwd in sessions if moved_cwd(cwd, new, new) is not None]
         behind = left_behind(old, under_new, root)  # a pi wrote at OLD since an earlier move
+        would_skip = skipped_now(moves, force=args.force) if args.dry_run else []
         if not args.json:
-            sys.stdout.write(_render(moves, old, new, args.dry_run))
+            sys.stdout.write(_render(moves, old, new, args.dry_run, would_skip))
             sys.stdout.write(_render_behind(behind, args.dry_run))
         if args.dry_run or not (moves or behind):
             if args.json:
-                print_json(_to_json(moves, args.dry_run, [], [], [], [], Rejoined()))
+                print_json(_to_json(moves, args.dry_run, [], would_skip, [], [], Rejoined()))
             return 0
         if not args.yes and not confirm(_question(moves, behind)):
             print("nothing was moved", file=sys.stderr)
@@ -133,15 +135,24 @@ def _render_behind(behind: list[Continuation], dry_run: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _render(moves: list[Relocation], old: str, new: str, dry_run: bool) -> str:
+def _render(
+    moves: list[Relocation], old: str, new: str, dry_run: bool, skips: list[Outcome]
+) -> str:
+    """The moves planned; a dry run says which the move would skip now, and why."""
     if not moves:
         return f"no session has its cwd in {one_line(old)}: nothing to move\n"
+    why = {m.source: reason for m, reason in skips}
     lines = []
     for m in moves:
         lines.append(f"{one_line(str(m.source))}\n  -> {one_line(str(m.target))}")
         lines.append(f"     cwd {one_line(m.old_cwd)} -> {one_line(m.new_cwd)}")
+        if m.source in why:
+            lines.append(f"     would be skipped: {one_line(why[m.source])}")
     verb = "would move" if dry_run else "to move"
-    lines.append(f"{verb} {count(len(moves))} from {one_line(old)} to {one_line(new)}")
+    going = count(len(moves) - len(skips))
+    lines.append(f"{verb} {going} from {one_line(old)} to {one_line(new)}")
+    if skips:
+        lines[-1] += f" ({len(skips)} skipped, above)"
     return "\n".join(lines) + "\n"
 
 

@@ -193,7 +193,14 @@ def test_a_session_held_open_is_skipped_unless_forced(
         assert main(["list", "--all", "--json"]) == 0
         [item] = [s for s in json.loads(capsys.readouterr().out) if s["path"] == str(held)]
         assert item["openBy"] == [{"pid": process.pid, "command": "pi"}]
+        assert main(["move", OLD, NEW, "--dry-run"]) == 0  # says what the move will skip
+        printed = capsys.readouterr().out
+        assert "would move 2 sessions" in printed and "(1 skipped, above)" in printed
+        assert f"would be skipped: {held.name} is open for writing" in printed
+        assert main(["move", OLD, NEW, "--dry-run", "--json"]) == 0
+        [preview] = json.loads(capsys.readouterr().out)["skipped"]
         result = _move(capsys, OLD, NEW)
+        assert result["skipped"] == [preview]
         assert result["code"] == 0 and len(result["moved"]) == 2
         [skipped] = result["skipped"]
         assert skipped["path"] == str(held) and f"pid {process.pid} (pi)" in skipped["reason"]

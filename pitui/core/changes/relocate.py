@@ -182,9 +182,8 @@ def move_all(
         if progress is not None:
             progress(done, len(moves))
         try:
-            warning = None if force else guard.warning(move.source, also_cwds=(move.new_cwd,))
-            if warning is not None:
-                skipped.append((move, f"{warning} (--force to move it anyway)"))
+            if (why := _held(move, guard, force)) is not None:
+                skipped.append((move, why))
                 continue
             done = relocate(move)
         except TargetExists as exists:
@@ -196,6 +195,25 @@ def move_all(
             if done.note:
                 notes.append(done.note)
     return moved, skipped, failed, notes
+
+
+def skipped_now(moves: list[Relocation], *, force: bool = False) -> list[Outcome]:
+    """The moves `move_all` would skip if run now, and why: what a dry run says."""
+    guard = RemovalGuard()
+    skipped = []
+    for move in moves:
+        why = _held(move, guard, force)
+        if why is None and not move.in_place and os.path.lexists(move.target):
+            why = f"{shown(move.target)} exists: nothing would be moved over it"
+        if why is not None:
+            skipped.append((move, why))
+    return skipped
+
+
+def _held(move: Relocation, guard: RemovalGuard, force: bool) -> str | None:
+    """Why another process may be writing the session (None: no sign, or `force`)."""
+    warning = None if force else guard.warning(move.source, also_cwds=(move.new_cwd,))
+    return None if warning is None else f"{warning} (--force to move it anyway)"
 
 
 # --------------------------------------------------------------------------- the header
