@@ -527,12 +527,15 @@ class _Tools:
                 f"session: at most {MAX_REFERENCE:,} characters (this one has "
                 f"{len(reference):,}); name it by its id"
             )
-        found = None
+        listed = self._scope("", "all").sessions
         if os.sep not in reference and not reference.endswith(".jsonl"):
-            found = self._scope("", "all").sessions
-        elif "[REDACTED:" in reference and not os.path.exists(reference):
+            return Session(resolve_session(reference, listed))
+        if "[REDACTED:" in reference and not os.path.exists(reference):
             raise PituiError("that path was redacted: name the session by its id")
-        return Session(resolve_session(reference, found or []))
+        if os.path.realpath(reference) not in {os.path.realpath(s.path) for s in listed}:
+            # only the sessions pitui lists: never another file, nor whether one exists
+            raise PituiError(f"no session of pitui's stores at {one_line(reference)!r}")
+        return Session(reference)
 
 
 def _fill_page(values: Iterable[_Json]) -> list[_Json]:

@@ -187,13 +187,24 @@ async def test_get_context_pages_are_pitui_context_json(
     assert messages == expected["messages"]
 
 
-async def test_bad_references_are_one_line_tool_errors(store: Path) -> None:
+async def test_bad_references_are_one_line_tool_errors(store: Path, tmp_path: Path) -> None:
     error, text = await _call("read_session", session="0190aaa")
     assert error and "2 sessions have ids starting" in text and "\n" not in text
+    # a path outside pitui's stores: the same answer whether a file is there or not
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    elsewhere.write_bytes(store.read_bytes())  # a session, but none pitui lists
+    for path in (elsewhere, tmp_path / "missing.jsonl", Path("/etc/passwd")):
+        error, text = await _call("read_session", session=str(path))
+        assert error and text.endswith(f"no session of pitui's stores at {str(path)!r}")
     error, text = await _call("get_context", session="nobody")
     assert error and "no session with id" in text
     error, text = await _call("read_session", session="0190aaaa", leaf="nope")
     assert error and "no entry with id 'nope'" in text
+    copy = store.with_name("copy-" + store.name)  # the same id twice, in the store
+    copy.write_bytes(store.read_bytes())
+    error, text = await _call("read_session", session="0190aaaa-mcp-test")
+    assert error and "2 sessions have the id '0190aaaa-mcp-test'" in text
+    assert str(store) in text and str(copy) in text  # named: each can be read by its path
 
 
 @pytest.mark.oracle

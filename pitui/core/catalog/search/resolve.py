@@ -26,4 +26,7 @@ def resolve_session(reference: str, sessions: Iterable[SessionSummary]) -> str:
         return found[0]
     if not found:
         raise PituiError(f"no session with id or id prefix {one_line(reference)!r}")
+    if exact:  # the same session here and in a remote's mirror, or a copied file
+        paths = ", ".join(one_line(path) for path in exact)
+        raise PituiError(f"{len(exact)} sessions have the id {one_line(reference)!r}: {paths}")
     raise PituiError(f"{len(found)} sessions have ids starting {one_line(reference)!r}: give more")
