@@ -157,10 +157,9 @@ async def test_alt_c_in_the_context_pane_and_refusal(app_factory: Any) -> None:
         active = screen.live.session.tree.active_path_ids()
         tree.move_to(next(i for i, r in enumerate(tree.rows) if r.entry.id not in active))
         await settle(pilot)
-        await pilot.press("alt+c")
-        await choose(pilot, "omit")  # Pi refuses it: the notice gives Pi's reason
+        await pilot.press("alt+c")  # Pi would refuse it: said before any dialog, Pi's reason
         await toast_saying(pilot, "not on the active branch")
-        assert screen.path.read_bytes() == before
+        assert pilot.app.screen is screen and screen.path.read_bytes() == before
 
 
 async def test_alt_p_pins_and_alt_t_tags(app_factory: Any) -> None:
