@@ -623,5 +623,5 @@ async def test_the_footer_at_80_columns_cuts_no_label_in_any_pane(
             for key in shown:  # each whole, left of the palette's key docked at the right
                 if key is not palette:
                     assert key.region.right <= palette.region.x, key.action
-            assert {"back", "help"} <= {key.action for key in shown}
+            assert {"leave", "help"} <= {key.action for key in shown}  # Esc: Quit (pitui FILE)
             await pilot.press("tab")
