@@ -16,7 +16,7 @@ from pitui.commands.app import _mirrors
 from pitui.core.remotes.config import Remote, add_remote
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core" / "remotes"))
-from test_sync_stop import alive
+from test_sync_stop import alive, never_answering_ssh
 
 
 async def test_quitting_during_a_sync_ends_it(
@@ -24,11 +24,7 @@ async def test_quitting_during_a_sync_ends_it(
 ) -> None:
     monkeypatch.setenv("PITUI_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
-    pid_file = tmp_path / "ssh.pid"
-    ssh = tmp_path / "slow-ssh"  # a remote that never answers
-    ssh.write_text(f"#!/bin/sh\necho $$ > '{pid_file}'\nexec sleep 300\n")
-    ssh.chmod(0o755)
-    monkeypatch.setenv("PITUI_SSH_COMMAND", str(ssh))
+    pid_file = never_answering_ssh(tmp_path, monkeypatch)
     add_remote(Remote("box", "me@example.org"))  # as `pitui remote add`, which would reach it
     app = app_factory(cache_dir=tmp_path / "cache", mirrors=_mirrors())
     async with app.run_test(size=(120, 30)) as pilot:

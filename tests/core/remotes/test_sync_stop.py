@@ -23,13 +23,19 @@ def alive(pid: int) -> bool:
         return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def test_stop_syncs_ends_rsync_and_its_ssh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+def never_answering_ssh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`PITUI_SSH_COMMAND` set to an ssh that never answers; the file it writes its pid to."""
     pid_file = tmp_path / "ssh.pid"
-    ssh = tmp_path / "slow-ssh"  # a remote that never answers
+    ssh = tmp_path / "slow-ssh"
     ssh.write_text(f"#!/bin/sh\necho $$ > '{pid_file}'\nexec sleep 300\n")
     ssh.chmod(0o755)
     monkeypatch.setenv("PITUI_SSH_COMMAND", str(ssh))
+    return pid_file
+
+
+def test_stop_syncs_ends_rsync_and_its_ssh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    pid_file = never_answering_ssh(tmp_path, monkeypatch)
     results: list[SyncResult] = []
     said: list[int] = []
     worker = threading.Thread(
