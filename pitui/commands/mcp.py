@@ -39,8 +39,8 @@ from pitui.core.errors import PituiError
 from pitui.core.export.pages import MAX_LIMIT as MAX_ENTRIES
 from pitui.core.export.pages import PAGE_CHARS, branch_page, context_page
 from pitui.core.export.redactor import Redactor
-from pitui.core.file_history.history import earlier_paths, folder_moves, related, targets_of
 from pitui.core.file_history.history import file_history as history_of_file
+from pitui.core.file_history.history import related, targets_of
 from pitui.core.file_history.session_changes import FileChange
 from pitui.core.listing.catalogs import KeptCatalogs
 from pitui.core.listing.sessions import (
@@ -51,6 +51,7 @@ from pitui.core.listing.sessions import (
 )
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.session.session import Session
+from pitui.core.userdata.moves import earlier_paths, folder_moves
 from pitui.core.version import pitui_version
 
 INSTRUCTIONS = (

@@ -24,6 +24,7 @@ from pitui.core.catalog.scan.discovery import Mirror
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
 from pitui.core.rows.safe_text import one_line
+from pitui.core.userdata.moves import with_earlier_paths
 from pitui.ui.app_base import PituiAppBase
 from pitui.ui.app_config import AppConfig
 from pitui.ui.executor import DaemonExecutor
@@ -266,6 +267,7 @@ def make_app(
             no_cache=no_cache,
             archive_dir=Path(archive_dir) if archive_dir else None,
             mirrors=mirrors,
+            earlier_paths=with_earlier_paths,  # file:PATH follows `pitui move`
         )
     roots = [p for p in (root, config.custom_dir, archive_dir) if p is not None]
     roots += [mirror.folder for mirror in mirrors if mirror.folder.is_dir()]

@@ -214,6 +214,9 @@ def test_log_and_blame_follow_a_project_pitui_move_moved(
     edited = session.call("edit", {"path": "src/calc.py", "edits": CALC_EDITS})
     saved = session.save(sessions_folder(project))
     os.utime(saved, (time.time() - 3600,) * 2)  # nobody is writing it
+    other = EditingSession(project, seed=2)  # wrote one file, only by its absolute path
+    other.write(project / "NOTES.md", "notes\n")
+    os.utime(other.save(sessions_folder(project)), (time.time() - 3600,) * 2)
     (project / "src" / "calc.py").write_text(CALC_AFTER)
     moved = tmp_path / "renamed project"
     project.rename(moved)
@@ -226,3 +229,5 @@ def test_log_and_blame_follow_a_project_pitui_move_moved(
     assert {c["file"] for c in logged} == {str(moved / "src" / "calc.py")}
     assert main(["blame", "src/calc.py", "--json"]) == 0
     assert {line["id"] for line in _json(capsys)} == {wrote, edited}  # every line explained
+    assert main(["list", "--all", "--json", "file:NOTES.md"]) == 0  # the picker's filter
+    assert [s["id"] for s in _json(capsys)] == [other.id]

@@ -11,17 +11,11 @@ from typing import Any
 
 from pitui.commands.support.progress import progress_on_stderr
 from pitui.commands.support.store_options import add_store_arguments, default_store
-from pitui.core.file_history.history import (
-    FileHistory,
-    earlier_paths,
-    file_history,
-    folder_moves,
-    related,
-    targets_of,
-)
+from pitui.core.file_history.history import FileHistory, file_history, related, targets_of
 from pitui.core.format.timestamps import local_minutes, to_ms
 from pitui.core.listing.sessions import sessions_in_scope
 from pitui.core.rows.safe_text import one_line
+from pitui.core.userdata.moves import earlier_paths, folder_moves
 
 NOTHING_NOTE = "no successful write or edit in these sessions touched {path}"
 ALL_HINT = " (--all reads every session, not only those run in a folder that holds it)"

@@ -77,8 +77,13 @@ class Catalog:
         no_cache: bool = False,
         archive_dir: Path | None = None,
         mirrors: Iterable[Mirror] = (),
+        earlier_paths: Callable[[tuple[str, ...]], tuple[str, ...]] = lambda paths: paths,
     ) -> None:
+        """`earlier_paths`: a path `file:PATH` asks about, and where it was before the
+        folder moves recorded (see `core/userdata/moves.py`; the index keeps paths as
+        written)."""
         self.scope = Scope(sessions_root, custom_dir, archive_dir, mirrors)
+        self.earlier_paths = earlier_paths
         self.index = Index(None if no_cache else (cache_dir or default_cache_dir()))
         self.known = KnownSessions(self.scope, self.index)
         self._workers = Workers()
@@ -251,7 +256,8 @@ class Catalog:
         def files(value: str) -> set[str]:
             if index_tools:  # every session's file ops, first
                 self.tools.index_of({s.path for s in sessions}, tools_progress)
-            return self.index.sessions_writing(file_targets(value, here or os.getcwd()))
+            targets = file_targets(value, here or os.getcwd())
+            return self.index.sessions_writing(self.earlier_paths(targets))
 
         lookups = Lookups(
             self._tool_matcher(index_tools, tools_progress),

@@ -14,7 +14,8 @@ from pitui.core.errors import PituiError
 from pitui.core.file_history.session_changes import FileChange, session_changes
 from pitui.core.format.pi_paths import is_within
 from pitui.core.format.timestamps import to_ms
-from pitui.core.userdata.store import CwdMove, UserData
+from pitui.core.userdata.moves import folder_moves
+from pitui.core.userdata.store import CwdMove
 
 
 @dataclass
@@ -42,26 +43,6 @@ def related(summary: SessionSummary, targets: Iterable[str]) -> bool:
     return bool(summary.cwd) and any(
         is_within(summary.cwd, t) or is_within(t, summary.cwd) for t in targets
     )
-
-
-def folder_moves() -> dict[str, list[CwdMove]]:
-    """The folder moves `pitui move` recorded, by session id (none when unreadable)."""
-    try:
-        return UserData().cwd_moves()
-    except PituiError:
-        return {}
-
-
-def earlier_paths(targets: tuple[str, ...], moves: dict[str, list[CwdMove]]) -> tuple[str, ...]:
-    """`targets`, and where they were before the recorded folder moves (a session that
-    moved wrote them there by absolute path): what the index is asked about."""
-    found = list(targets)
-    every = {(move.old, move.new) for held in moves.values() for move in held}
-    for path in found:  # grows: a folder moved twice leads back twice
-        for old, new in every:
-            if is_within(new, path) and (earlier := old + path[len(new) :]) not in found:
-                found.append(earlier)
-    return tuple(found)
 
 
 def followed(change: FileChange, moves: list[CwdMove]) -> FileChange:

@@ -13,6 +13,7 @@ from typing import Any
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan import discovery
 from pitui.core.remotes.stores import mirrors_of
+from pitui.core.userdata.moves import with_earlier_paths
 
 
 def open_catalog(
@@ -31,6 +32,7 @@ def _catalog(store: str, session_dir: str | None, no_cache: bool, mirrors: list[
         no_cache=no_cache,
         archive_dir=discovery.archive_root() if store in ("archive", "all") else None,
         mirrors=mirrors,
+        earlier_paths=with_earlier_paths,
     )
 
 

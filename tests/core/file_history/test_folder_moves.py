@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pitui.core.file_history.history import earlier_paths, followed
+from pitui.core.file_history.history import followed
 from pitui.core.file_history.session_changes import OK, FileChange
+from pitui.core.userdata.moves import earlier_paths
 from pitui.core.userdata.store import CwdMove
 
 CHANGE = FileChange(

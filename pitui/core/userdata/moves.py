@@ -1,0 +1,33 @@
+"""The folder moves `pitui move` recorded, as the readers of written paths use them: a
+session that moved wrote, by absolute path under its old folder, what is now under the new."""
+
+from __future__ import annotations
+
+from pitui.core.errors import PituiError
+from pitui.core.format.pi_paths import is_within
+from pitui.core.userdata.store import CwdMove, UserData
+
+
+def folder_moves() -> dict[str, list[CwdMove]]:
+    """The folder moves `pitui move` recorded, by session id (none when unreadable)."""
+    try:
+        return UserData().cwd_moves()
+    except PituiError:
+        return {}
+
+
+def earlier_paths(targets: tuple[str, ...], moves: dict[str, list[CwdMove]]) -> tuple[str, ...]:
+    """`targets`, and where they were before the recorded folder moves (a session that
+    moved wrote them there by absolute path): what the index is asked about."""
+    found = list(targets)
+    every = {(move.old, move.new) for held in moves.values() for move in held}
+    for path in found:  # grows: a folder moved twice leads back twice
+        for old, new in every:
+            if is_within(new, path) and (earlier := old + path[len(new) :]) not in found:
+                found.append(earlier)
+    return tuple(found)
+
+
+def with_earlier_paths(targets: tuple[str, ...]) -> tuple[str, ...]:
+    """`earlier_paths` of the moves recorded now (the catalog's `file:PATH`)."""
+    return earlier_paths(targets, folder_moves())
