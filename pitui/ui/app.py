@@ -29,7 +29,7 @@ from pitui.ui.app_base import PituiAppBase
 from pitui.ui.app_config import AppConfig
 from pitui.ui.executor import DaemonExecutor
 from pitui.ui.failures import thread_worker
-from pitui.ui.keymap import load_pi_keymap
+from pitui.ui.keymap import UNBOUND, load_pi_keymap
 from pitui.ui.screens.help import HelpScreen
 from pitui.ui.screenshot import save_screenshot, screenshot_folders
 from pitui.ui.settings import load_settings
@@ -179,7 +179,8 @@ class PituiApp(PituiAppBase):
                 continue
             seen.update((binding.action, title))
             run = partial(self.run_action, binding.action, active.node)
-            yield SystemCommand(f"{title} ({self.get_key_display(binding)})", "", run)
+            key = "" if binding.key == UNBOUND else f" ({self.get_key_display(binding)})"
+            yield SystemCommand(f"{title}{key}", "", run)
         for command in super().get_system_commands(screen):
             if command.title in TEXTUAL_COMMANDS_KEPT:
                 yield command

@@ -69,6 +69,10 @@ LEGACY_NAMES: Mapping[str, str] = {
     "deleteSession": "app.session.delete",
 }
 
+# What `[]` (Pi's way to unbind an id) binds pitui's action to: a key name no terminal sends.
+# The footer, the help and the palette leave it out.
+UNBOUND = "pitui_unbound"
+
 MODIFIERS = ("ctrl", "shift", "alt", "super")
 NAMED_KEYS = {
     "escape": "escape",
@@ -142,9 +146,8 @@ def pi_keymap(config: JsonValue) -> tuple[dict[str, str], list[str]]:
                 "digit or sign as Esc, then the character)"
             )
             continue
-        if not keys:
-            notices.append(f"{pi_id}: an empty list cannot unbind a pitui key")
-            continue
+        if not keys:  # Pi unbinds the id: its action has no key
+            keys = [UNBOUND]
         for target in targets:
             keymap[target] = ",".join(keys)
     return keymap, notices

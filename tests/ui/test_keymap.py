@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from oracle import oracle_available, oracle_dir
-from ui_helpers import open_from_picker, started, toast_saying
+from ui_helpers import open_from_picker, plain, started, toast_saying, toasts
 from waiting import wait_for
 
-from pitui.ui.keymap import PI_TO_PITUI, load_pi_keymap, pi_keymap, textual_keys
+from pitui.ui.keymap import PI_TO_PITUI, UNBOUND, load_pi_keymap, pi_keymap, textual_keys
 from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.session_table import SessionTable
@@ -72,8 +72,12 @@ def test_bad_entries_are_named_never_raised(tmp_path: Path) -> None:
             "tree.typo": "ctrl+z",
         }
     )
-    assert keymap == {"session.filter_no_tools": "ctrl+y"}
-    assert len(notices) == 3 and any("tree.typo" in n for n in notices)
+    assert keymap == {
+        "session.filter_no_tools": "ctrl+y",
+        "picker.rename": UNBOUND,  # [] unbinds, as in Pi
+        "session.rename": UNBOUND,
+    }
+    assert len(notices) == 2 and any("tree.typo" in n for n in notices)
     assert pi_keymap([1, 2]) == ({}, ["keybindings.json is not a JSON object"])
     bad = tmp_path / "keybindings.json"
     bad.write_text("{not json")
@@ -225,3 +229,30 @@ def test_alt_with_a_digit_or_sign_is_refused_with_a_notice() -> None:
     )
     assert keymap == {"picker.rename": "alt+r", "session.rename": "alt+r"}
     assert len(notices) == 2 and "alt+. arrives as a typed character" in notices[0]
+
+
+async def test_an_empty_list_unbinds_as_in_pi(app_factory: Any, tmp_path: Path) -> None:
+    """`{"app.session.delete": []}` is how a Pi user takes the delete key away (so that it
+    is never pressed by accident); pitui kept Ctrl+D on "move to the trash" and said it
+    could not unbind. Now the key does nothing, and no footer, help or palette offers it."""
+    from pitui.ui.modals.confirm import ConfirmModal
+    from pitui.ui.screens.help import HelpScreen
+
+    file = tmp_path / "keybindings.json"
+    file.write_text(json.dumps({"app.session.delete": []}))
+    app = app_factory(keybindings=file)
+    async with app.run_test(size=(160, 30), notifications=True) as pilot:
+        picker = await started(pilot)
+        assert not any("keybindings.json" in note for note in toasts(app))
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+        assert app.screen is picker and not isinstance(app.screen, ConfirmModal)
+        footer = [k for k in picker.query("FooterKey") if k.display]
+        assert "trash" not in [getattr(k, "action", "") for k in footer]
+        assert "Trash" not in " ".join(plain(k, 40) for k in footer)
+        titles = [command.title for command in app.get_system_commands(picker)]
+        assert "Move the highlighted session to the trash" in titles  # offered, with no key
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        help_text = plain(app.screen.query_one(".help-dialog"), 160)
+        assert "ctrl+d" not in help_text.lower() and UNBOUND not in help_text

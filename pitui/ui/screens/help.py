@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.app_base import ListsSessions
+from pitui.ui.keymap import UNBOUND
 
 SEARCH_HELP = [
     ("words", "every word must match (any order, case-insensitive)"),
@@ -75,7 +76,7 @@ class HelpScreen(ModalScreen[None]):
         groups: dict[DOMNode, dict[str, list[str]]] = {}
         for key, active in self.under.active_bindings.items():
             binding = active.binding
-            if _means_nothing_here(active.node, binding):
+            if key == UNBOUND or _means_nothing_here(active.node, binding):
                 continue
             text = self._text_of(binding)
             if text is not None:

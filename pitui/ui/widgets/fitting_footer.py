@@ -13,6 +13,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from pitui.ui.keymap import UNBOUND
 from pitui.ui.watches import forget_watches
 
 COMPACT_BELOW = 100  # columns
@@ -40,7 +41,11 @@ class FittingFooter(Footer):
         """Hide the `drop_first` keys while the keys do not fit, then, if they still do not
         (a pane adds its own keys), others from the right: never Esc, F1 or the palette,
         and never a label cut in the middle."""
-        keys = list(self.query("FooterKey"))
+        keys = []
+        for key in self.query("FooterKey"):
+            key.display = getattr(key, "key", None) != UNBOUND  # unbound in keybindings.json
+            if key.display:
+                keys.append(key)
         excess = sum(_width(key) for key in keys) - self.size.width
         if keys:  # the last key's right margin (compact: 1) may lie under the palette's key
             excess -= keys[0].styles.margin.right
