@@ -141,16 +141,17 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
         """A user's key that one of pitui's own keys here answers first (Alt+L, the active
         leaf) would leave the action with no key at all: its Pi key is kept, and said."""
         keymap = self.app.config.keymap
-        mine = [i for i in keymap if i.startswith("session.")]
-        taken = keys_taken(keymap, self.active_bindings, mine)
+        defaults = {
+            b.id: b for b in [*SESSION_BINDINGS, *ENTRY_TREE_BINDINGS] if isinstance(b, Binding)
+        }
+        taken = keys_taken(keymap, self.active_bindings, [i for i in keymap if i in defaults])
         if not taken:
             return
-        defaults = {b.id: b for b in SESSION_BINDINGS if isinstance(b, Binding) and b.id}
         restored = {binding_id: defaults[binding_id].key for binding_id in taken}
         keymap.update(restored)
         self.app.update_keymap(restored)
         said = [
-            f"{pi_id_of(binding_id)}: {why} here; it stays on {self._shown(defaults[binding_id])}"
+            f"{pi_id_of(binding_id)}: {why} here; it stays on {self._key_shown(defaults[binding_id])}"
             for binding_id, why in taken.items()
         ]
         self.notify(
@@ -161,7 +162,7 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
             timeout=10,
         )
 
-    def _shown(self, binding: Binding) -> str:
+    def _key_shown(self, binding: Binding) -> str:
         """A binding's key as displayed: its first with a modifier (Shift+L, not L)."""
         keys = [key.strip() for key in binding.key.split(",")]
         key = next((k for k in keys if "+" in k), keys[0])
