@@ -151,8 +151,8 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
         keymap.update(restored)
         self.app.update_keymap(restored)
         said = [
-            f"{pi_id_of(binding_id)}: {why} here; it stays on {self._key_shown(defaults[binding_id])}"
-            for binding_id, why in taken.items()
+            f"{pi_id_of(i)}: {why} here; it stays on {self._key_shown(defaults[i])}"
+            for i, why in taken.items()
         ]
         self.notify(
             "\n".join(said),
