@@ -237,3 +237,30 @@ async def test_every_row_drawn_is_readable(app_factory: Any, theme: str, colours
                     strips[f"context line {y} (cursor {row}, {focused=})"] = context.render_line(y)
         assert len(strips) > 100
         assert low_cells(app, strips, colours) == []
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_inline_code_in_a_message_is_readable(app_factory: Any, theme: str) -> None:
+    """`0.1 * 3` in an assistant's text was Rich's "bold cyan on black": 2.9:1 in the light
+    theme, whose black is black and whose cyan is dark."""
+    from pitui.ui.widgets.message_pane import MessagePane
+
+    app = app_factory()
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.theme = theme
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        tree.move_to(next(i for i, r in enumerate(tree.rows) if "Found it" in r.text))
+        pane = screen.query_one(MessagePane)
+
+        def code_lines() -> dict[str, Any]:
+            lines = {
+                f"{part} line {y}": part.render_line(y)
+                for part in pane.query(".markdown")
+                for y in range(part.size.height)
+            }
+            return {k: v for k, v in lines.items() if "0.1 * 3" in "".join(s.text for s in v)}
+
+        await wait_for(pilot, lambda: bool(code_lines()))
+        for colours in ("truecolor", "256"):
+            assert low_cells(app, code_lines(), colours) == [], colours

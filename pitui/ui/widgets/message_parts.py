@@ -49,7 +49,15 @@ class LiteralHtmlMarkdown(Markdown):
     `<osc52>` or `<details>` typed in a session would silently vanish from the pane."""
 
     def __init__(self, markup: str, *, code_theme: str, hyperlinks: bool) -> None:
-        super().__init__("", code_theme=code_theme, hyperlinks=hyperlinks)
+        # inline code in the code theme's colours too: Rich's own "bold cyan on black" read
+        # 2.9:1 in the light theme (its black is black, its cyan dark)
+        super().__init__(
+            "",
+            code_theme=code_theme,
+            hyperlinks=hyperlinks,
+            inline_code_lexer="text",
+            inline_code_theme=code_theme,
+        )
         parser = MarkdownIt("commonmark", {"html": False}).enable("strikethrough")
         self.markup = markup
         self.parsed = parser.enable("table").parse(markup)
