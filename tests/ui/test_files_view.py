@@ -72,6 +72,9 @@ async def test_files_with_counts_and_enter_shows_their_calls(app_factory: Any) -
         await settle(pilot)
         calls = view.query_one("#files-calls", DataTable)
         assert calls.row_count == len(view.files[busy].calls)
+        # the entry named is the result's (where Enter goes), the time the call's: said so
+        labels = [str(column.label) for column in calls.columns.values()]
+        assert labels == ["Call", "Result entry", "Called at", "Result"]
         first, second = view.files[busy].calls[:2]
         await pilot.press("enter")  # the file's first call
         await settle(pilot)

@@ -74,7 +74,7 @@ class FilesViewScreen(ReportsFailures, Screen[str | None]):
         files.add_columns("File", "Read", "Written", "Edited", "Failed")
         yield files
         calls: DataTable[Text] = DataTable(id="files-calls", cursor_type="row")
-        calls.add_columns("Call", "Entry", "Time", "Result")
+        calls.add_columns("Call", "Result entry", "Called at", "Result")  # the result: Enter
         yield calls
         yield FittingFooter()
 
