@@ -53,3 +53,21 @@ async def test_alt_a_lists_the_archive_and_resume_unarchives_first(
         await pilot.pause()
     assert app.return_value == Handoff(["pi", "--session", str(original)], str(tmp_path))
     assert original.exists() and not archived.exists()
+
+
+async def test_the_stats_of_the_archive_say_so(
+    app_factory: Any, demo_root: Path, tmp_path: Path
+) -> None:
+    """Alt+A then Alt+S summed the archived sessions under the title "all sessions"."""
+    from pitui.ui.screens.stats import StatsScreen
+
+    archive = tmp_path / "archive"
+    _archived_one(demo_root, archive, tmp_path)
+    app = app_factory(archive_dir=archive)
+    async with app.run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await pilot.press("alt+a")
+        await wait_for(pilot, lambda: len(picker.rows) == 1)
+        await pilot.press("alt+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
+        assert plain(app.screen.query_one("#stats-title"), 200).strip() == "Usage · the archive"

@@ -600,7 +600,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if self.app.catalog is not None:
             summaries = [row.summary for row in self.rows]
             query = self.query_one("#search", Input).value
-            picker_actions.show_stats(self.app, summaries, self.all_scope, query)
+            scope = "the archive" if self.archive else None
+            picker_actions.show_stats(self.app, summaries, self.all_scope, query, scope)
 
     def action_move_folder(self) -> None:
         """The highlighted session's folder is gone: move its sessions where it is now."""

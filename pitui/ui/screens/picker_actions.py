@@ -73,9 +73,14 @@ def export(screen: Screen[None], summary: SessionSummary) -> None:
 
 
 def show_stats(
-    app: PituiAppBase, summaries: Sequence[SessionSummary], all_scope: bool, query: str
+    app: PituiAppBase,
+    summaries: Sequence[SessionSummary],
+    all_scope: bool,
+    query: str,
+    scope: str | None = None,
 ) -> None:
-    """Usage of the sessions listed (those of the current search, scope and named filter)."""
+    """Usage of the sessions listed (those of the current search, scope and named filter);
+    `scope` names them when they are not this folder's or all sessions (the archive)."""
     # deferred: the plots, ~0.12 s off the first frame
     from pitui.ui.screens.stats import StatsScreen
 
@@ -83,7 +88,7 @@ def show_stats(
     folder = index_path.parent if index_path is not None else None
     paths = [s.path for s in summaries]
     titles = {s.path: s.name or s.first_message for s in summaries}
-    scope = "all sessions" if all_scope else "this folder"
+    scope = scope or ("all sessions" if all_scope else "this folder")
     if query:
         scope += f" · search: {query}"
     app.push_screen(StatsScreen(paths, scope, folder, titles))
