@@ -51,9 +51,10 @@ async def test_a_query_in_error_shows_its_whole_warning_and_that_it_is_not_appli
         assert error.startswith(warning)
         lines = screen_lines(pilot.app)
         assert any(f"⚠ {error}" in line for line in lines), "\n".join(lines)
-        status = next(line for line in lines if "shown" in line)
-        assert "query not applied" in status  # the rows listed are the last search's
-        assert f"{len(picker.rows)} shown from the last search" in status
+        status = next(line for line in lines if "last search" in line).strip()
+        # the rows listed are the last search's; the whole line fits 80 columns
+        assert status.startswith(f"not applied: {len(picker.rows)} rows of the last search")
+        assert status.endswith("sort: threaded"), status
         assert picker.query_one("#picker-list").has_class("-searching")  # dimmed
 
 

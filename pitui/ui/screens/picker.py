@@ -513,7 +513,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if self.named_only:
             parts.append("named only")
         if self.search_error and not self.searching:  # first: the rows are an older answer
-            parts.insert(0, f"query not applied: {len(self.rows)} shown from the last search")
+            parts.insert(0, f"not applied: {len(self.rows)} rows of the last search")
         else:
             parts.append("searching..." if self.searching else f"{len(self.rows)} shown")
         parts += self._progress_parts()
