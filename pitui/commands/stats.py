@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     """The cached answer when nothing it was computed from changed (a warm `pitui stats` then
     reads neither the usage cache nor the sessions), else the sums."""
     since, until = _date(args.since, "--since"), _date(args.until, "--until")
+    if since is not None and until is not None and since > until:
+        raise UsageError(f"--since {since} is after --until {until}: no day is in between")
     args.since, args.until = since, until  # an age as its day: the kept answer is that day's
     cache = answer_cache_for("stats", args)
     if print_kept_answer(cache):
@@ -142,8 +144,8 @@ def render(stats: Stats) -> str:
 def _cells(group: Group) -> tuple[str, ...]:
     numbers = (group.input, group.output, group.cache_read, group.cache_write)
     return (
-        str(len(group.sessions)),
-        str(group.messages),
+        f"{len(group.sessions):,}",
+        f"{group.messages:,}",
         *(f"{int(n):,}" for n in numbers),
         f"${group.cost:,.2f}",
     )

@@ -69,6 +69,7 @@ def test_text_table_has_totals_last(store: list[Path], capsys: pytest.CaptureFix
     data = _json(capsys, "--all", "--by", "month")
     assert len(lines) == len(data["groups"]) + 2
     assert lines[-1].split()[-1] == f"${data['total']['cost']:,.2f}"
+    assert lines[-1].split()[2] == f"{data['total']['assistantMessages']:,}"  # as the others
 
 
 @pytest.mark.parametrize(
@@ -79,6 +80,10 @@ def test_text_table_has_totals_last(store: list[Path], capsys: pytest.CaptureFix
         (["--since", "2026-12-32"], "--since: 2026-12-32 is not a day that exists"),
         (["--until", "2026-00-10"], "--until: 2026-00-10 is not a day that exists"),
         (["--until", "2026-02-30"], "--until: 2026-02-30 is not a day that exists"),
+        (  # said "(no usage)" and exit 0
+            ["--since", "2026-03-02", "--until", "2026-03-01"],
+            "--since 2026-03-02 is after --until 2026-03-01",
+        ),
     ],
 )
 def test_bad_date_is_one_line_and_exit_2(
@@ -153,3 +158,14 @@ def test_since_takes_an_age_as_prune_does(
     assert everything["total"] == _json(capsys, "--all")["total"]
     assert main(["stats", "--since", "3x"]) == 2
     assert main(["stats", "--since", "soon"]) == 2  # neither a day nor an age
+
+
+def test_every_count_has_its_thousands_separated() -> None:
+    """MSGS printed 4871 beside INPUT's 1,234,567."""
+    from pitui.commands.stats import render
+    from pitui.core.usage.groups import Group, Stats
+
+    day = Group("2026-01-02", {f"s{n}" for n in range(1200)}, 4871, 1_234_567, 89_000)
+    total = Group("TOTAL", day.sessions, 4871, 1_234_567, 89_000)
+    line = render(Stats("day", [day], total)).splitlines()[1].split()
+    assert line[:5] == ["2026-01-02", "1,200", "4,871", "1,234,567", "89,000"]
