@@ -106,11 +106,7 @@ def render(
     others = len(checked) - count
     not_sessions = ""
     if others:
-        said = (
-            "1 .jsonl file is not a session"
-            if others == 1
-            else f"{others} .jsonl files are not sessions"
-        )
+        said = "1 file is not a session" if others == 1 else f"{others} files are not sessions"
         not_sessions = f"; {said} (below)"
     if not faulty:
         return f"{sessions} checked: nothing departs from Pi's format{not_sessions}.\n" + "".join(

@@ -138,15 +138,17 @@ def test_files_that_are_not_sessions_are_not_counted_as_sessions(
     first = out.splitlines()[0]
     assert (
         first
-        == "1 session checked: nothing departs from Pi's format; 1 .jsonl file is not a session (below)."
+        == "1 session checked: nothing departs from Pi's format; 1 file is not a session (below)."
     )
     assert "not a Pi session: the file is empty" in out
     assert main(["check", *map(str, sorted(tmp_path.glob("*.jsonl")))]) == 1
     first = capsys.readouterr().out.splitlines()[0]
-    assert first.endswith("of 1 session; 2 .jsonl files are not sessions (below)") or (
-        first == "1 session checked: nothing departs from Pi's format; 2 .jsonl files are not "
+    assert first.endswith("of 1 session; 2 files are not sessions (below)") or (
+        first == "1 session checked: nothing departs from Pi's format; 2 files are not "
         "sessions (below)."
     )
+    assert main(["check", str(tmp_path)]) == 1  # a folder: not "a .jsonl file"
+    assert "1 file is not a session" in capsys.readouterr().out
 
 
 def test_a_session_dir_read_for_this_folder_says_what_it_left_out(
