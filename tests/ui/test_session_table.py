@@ -225,3 +225,20 @@ async def test_the_first_row_stays_highlighted_as_answers_stream_in_until_the_us
         assert table.highlighted.path == found[6].summary.path
         show(table, found[:3], top=True)  # a new question: its first row again
         assert table.highlighted.path == found[0].summary.path
+
+
+async def test_a_wide_screen_shows_the_folder_whole() -> None:
+    """At 200 columns the Cwd column stayed 28 wide and cut `/home/dev/projects/project-11`
+    in the middle, beside a title column with room to spare; at 80 it still gives way."""
+    folder = "/home/dev/projects/project-11"  # outside the home: shown whole, 29 characters
+    found = rows(3)
+    for row in found:
+        row.summary.cwd = folder
+    for width, whole in ((200, True), (80, False)):
+        app = TableApp()
+        async with app.run_test(size=(width, 20)) as pilot:
+            table = app.query_one(SessionTable)
+            show(table, found, all_scope=True)
+            await pilot.pause()
+            assert (folder in line(table, 1)) is whole, width
+            assert len(line(table, 1)) == table.scrollable_content_region.width

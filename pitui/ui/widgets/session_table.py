@@ -44,6 +44,7 @@ COUNT_WIDTH = 5
 AGE_WIDTH = 4
 MEASURE_WIDTH = 8  # "$1234.56", "999.9 KB"
 CWD_WIDTH = 28
+CWD_WIDE = 48  # the most a folder takes where the screen is wide (a third of it at most)
 CWD_MIN = 10
 PATH_WIDTH = 100
 PATH_MIN = 16
@@ -105,6 +106,7 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         self.home: str | None = None
         self.chosen = False  # the user moved the cursor since the question was asked
         self._longest_path = 0
+        self._longest_cwd = 0
         self.measure: str | None = None  # the sort's measure ("cost", "size"), shown as a column
         self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
 
@@ -132,6 +134,8 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         self.now, self.all_scope, self.show_paths, self.home = now, all_scope, show_paths, home
         if show_paths:
             self._longest_path = max((len(self._path(r.summary)) for r in rows), default=0)
+        folders = {r.summary.cwd for r in rows}  # a few, shared by many sessions
+        self._longest_cwd = max((len(self._folder(cwd)) for cwd in folders), default=0)
         cursor = 0
         if keep is not None:
             gone_at = self.cursor_line if keep in removed else 0  # past the end: clamped
@@ -193,8 +197,10 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         return Column("path", "Path", width, middle=True)
 
     def _cwd_column(self, free: int) -> Column | None:
-        """The session's folder (all folders listed), when the title keeps its minimum."""
-        width = min(CWD_WIDTH, free - SESSION_WIDTH_MIN - GAP)
+        """The session's folder (all folders listed), when the title keeps its minimum; on
+        a wide screen, the longest folder whole (it was cut mid-word beside a wide title)."""
+        wide = min(self._longest_cwd, CWD_WIDE, free // 3)
+        width = min(max(CWD_WIDTH, wide), free - SESSION_WIDTH_MIN - GAP)
         if not self.all_scope or width < CWD_MIN:
             return None
         return Column("cwd", "Cwd", width, middle=True)
@@ -306,10 +312,13 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
             Text(age(moment, self.now) if self.now is not None else ""),
         ]
         if "cwd" in keys:
-            cells.append(Text(one_line(tilde(summary.cwd or "", self.home)), self._style("dim")))
+            cells.append(Text(self._folder(summary.cwd), self._style("dim")))
         if self.show_paths:
             cells.append(Text(self._path(summary), self._style("dim")))
         return cells
+
+    def _folder(self, cwd: str | None) -> str:
+        return one_line(tilde(cwd or "", self.home))
 
     def _path(self, summary: SessionSummary) -> str:
         return one_line(tilde(str(summary.path), self.home))
