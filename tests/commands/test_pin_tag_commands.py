@@ -64,6 +64,8 @@ def test_tags_and_search_tokens(agent: Path, tmp_path: Path, capsys) -> None:  #
     assert [r["id"] for r in listed(capsys, "tag:WORK tag:urgent")] == [first["id"]]
     assert [r["id"] for r in listed(capsys, "pin:")] == [second["id"]]
     assert listed(capsys, "tag:nothing") == []
+    assert [r["id"] for r in listed(capsys, "tag:")] == [second["id"], first["id"]], "any tag"
+    assert len(listed(capsys)) > 2, "the other sessions have no tag"
     assert listed(capsys, "tag:work")[1]["tags"] == ["urgent", "work"]
     # user data, not cache: survives a deleted index, --no-cache, a moved file
     shutil.rmtree(tmp_path / "cache")

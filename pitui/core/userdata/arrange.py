@@ -1,4 +1,5 @@
-"""Pins and tags in a session list: `pin:` and `tag:NAME` search tokens, pinned threads first.
+"""Pins and tags in a session list: `pin:`, `tag:NAME` and `tag:` (any tag) search tokens,
+pinned threads first.
 
 The catalog knows nothing of them: the tokens are taken out of the query before it is parsed,
 and its rows are then filtered and reordered here.
@@ -14,7 +15,7 @@ from pitui.core.catalog.search.threads import CatalogRow, flat_rows, threaded_ro
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.userdata.store import Marks
 
-_MARK_TOKEN = re.compile(r"(?<!\S)(pin:|tag:[^\s\"]+)(?!\S)", re.IGNORECASE)
+_MARK_TOKEN = re.compile(r"(?<!\S)(pin:|tag:[^\s\"]*)(?!\S)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -24,20 +25,23 @@ class MarkQuery:
     text: str  # the rest, for the catalog's parser
     pinned: bool = False
     tags: tuple[str, ...] = ()
+    tagged: bool = False  # a bare `tag:`: sessions with any tag
 
     @property
     def active(self) -> bool:
-        return self.pinned or bool(self.tags)
+        return self.pinned or self.tagged or bool(self.tags)
 
 
 def split_query(text: str) -> MarkQuery:
-    """Take `pin:` and `tag:NAME` tokens (outside quotes, not in a `re:` query) out of `text`."""
+    """Take `pin:`, `tag:NAME` and `tag:` tokens (outside quotes, not in a `re:` query) out of
+    `text`."""
     found, rest = take_tokens(text, _MARK_TOKEN)
     if not found:
         return MarkQuery(text)
-    pinned = any(token.lower() == "pin:" for token in found)
-    tags = tuple(token[4:].lower() for token in found if token.lower().startswith("tag:"))
-    return MarkQuery(rest, pinned, tags)
+    lowered = [token.lower() for token in found]
+    pinned = "pin:" in lowered
+    tags = tuple(token[4:] for token in lowered if token.startswith("tag:") and token != "tag:")
+    return MarkQuery(rest, pinned, tags, tagged="tag:" in lowered)
 
 
 def apply_marks(rows: list[CatalogRow], marks: Marks, query: MarkQuery) -> list[CatalogRow]:
@@ -51,6 +55,8 @@ def matches(summary: SessionSummary, marks: Marks, query: MarkQuery) -> bool:
     if query.pinned and not marks.is_pinned(summary.id):
         return False
     have = {tag.lower() for tag in marks.tags_of(summary.id)}
+    if query.tagged and not have:
+        return False
     return all(tag in have for tag in query.tags)
 
 

@@ -24,7 +24,7 @@ SEARCH_HELP = [
     ("re:<regex>", "a regular expression"),
     ("name: cwd: label: model:", "field filters (value may be quoted)"),
     ("after: before:", "modified after / before a date (YYYY-MM-DD)"),
-    ("pin: tag:NAME", "pinned sessions / sessions with that tag (pitui's own marks)"),
+    ("pin: tag:NAME tag:", "pinned / with that tag / with any tag (pitui's own marks)"),
     ("file:PATH", "sessions that wrote or edited PATH (a folder: anything under it)"),
 ]
 
