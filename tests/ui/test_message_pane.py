@@ -279,6 +279,24 @@ async def test_header_shows_type_id_model_usage_cost_and_label() -> None:
         assert piece in header
 
 
+async def test_header_lines_break_between_pieces_at_any_width() -> None:
+    raw = {**RAWS[6], "id": "e1", "timestamp": TS}
+    pieces = ("message · assistant", TS, "anthropic/claude", "in 10", "total 16", "line 9")
+    async with PaneApp().run_test(size=(44, 30)) as pilot:
+        pane = await show(pilot, Entry.from_raw(raw, 9, 0, 0), sample_tree())
+        for width in (44, 37, 60, 31):
+            await pilot.resize_terminal(width, 30)
+            await pilot.pause()
+            header = pane.query_one(EntryHeader)
+            lines = header.content.plain.splitlines()
+            assert lines[-1].startswith("⚠ not in Pi's format"), "the warning below, wrapped"
+            lines = lines[:-1]
+            assert len(lines) > 1, width
+            assert all(len(line) <= header.content_size.width for line in lines), (width, lines)
+            for piece in pieces:  # whole on one line, never wrapped inside
+                assert any(piece in line for line in lines), (width, piece, lines)
+
+
 async def test_specific_renderings() -> None:
     expectations = {
         1: ["[image image/png, 70 B]"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import ClassVar
 
@@ -44,10 +44,13 @@ def _number(value: JsonValue) -> str:
     return one_line(as_text(value))
 
 
-def usage_text(usage: JsonValue) -> str:
-    """`in 1,200 · out 80 · cache r 0 w 0 · total 1,280 · $0.0123` from a usage object."""
+_APART = " · "
+
+
+def usage_parts(usage: JsonValue) -> list[str]:
+    """`in 1,200`, `out 80`, ... `$0.0123` from a usage object."""
     if not isinstance(usage, dict):
-        return ""
+        return []
     names = {"input": "in", "output": "out", "cacheRead": "cache r", "cacheWrite": "cache w"}
     names["totalTokens"] = "total"
     parts = [f"{short} {_number(usage[key])}" for key, short in names.items() if key in usage]
@@ -55,7 +58,7 @@ def usage_text(usage: JsonValue) -> str:
     total = cost.get("total") if isinstance(cost, dict) else None
     if isinstance(total, int | float) and not isinstance(total, bool):
         parts.append(f"${total:.4f}")
-    return " · ".join(parts)
+    return parts
 
 
 def _model_of(entry: Entry) -> str:
@@ -71,43 +74,82 @@ def _model_of(entry: Entry) -> str:
     return one_line("/".join(as_text(v) for v in (provider, model) if v is not None))
 
 
-def header_text(entry: Entry, tree: SessionTree | None = None) -> Text:
+@dataclass(frozen=True)
+class HeaderPieces:
+    """An entry's header: pieces a line breaks between, never inside (each with what joins it
+    to the one before on a line), and a warning below."""
+
+    pieces: list[tuple[str, Text]]
+    warning: str = ""
+
+    def flowed(self, width: int | None = None) -> Text:
+        """The pieces on lines of at most `width` cells, broken before a piece that would
+        pass it (a wrap inside a piece split "line" from its number at 80 columns)."""
+        text = Text()
+        line_width = 0
+        for joiner, piece in self.pieces:
+            joined = line_width + len(joiner) + piece.cell_len
+            if line_width and width is not None and joined > width:
+                text.append("\n")
+                line_width = 0
+            elif line_width:
+                text.append(joiner)
+                line_width += len(joiner)
+            text.append_text(piece)
+            line_width += piece.cell_len
+        if self.warning:
+            text.append(f"\n⚠ not in Pi's format: {self.warning}", "yellow")
+        return text
+
+
+def header_pieces(entry: Entry, tree: SessionTree | None = None) -> HeaderPieces:
     """Type/role, id, timestamp, model, usage and cost, label, line of one entry."""
     kind = entry.type + (f" · {entry.role}" if entry.role else "")
-    text = Text()  # not Text(kind, style=...): that style would colour the whole header
-    text.append(one_line(kind), TYPE_STYLES.get(entry.type, "bold"))
-    text.append(f"  {one_line(entry.id)}", "cyan")
+    pieces = [Text(one_line(kind), TYPE_STYLES.get(entry.type, "bold"))]
+    pieces.append(Text(one_line(entry.id), "cyan"))
     if entry.timestamp is not None:
-        text.append(f"  {one_line(as_text(entry.timestamp))}", "dim")
+        pieces.append(Text(one_line(as_text(entry.timestamp)), "dim"))
+    pieces.append(Text(_model_of(entry), "yellow"))
     usage = (entry.message or {}).get("usage") or entry.raw.get("usage")
-    for piece, style in ((_model_of(entry), "yellow"), (usage_text(usage), "")):
-        if piece:
-            text.append(f"  {piece}", style)
+    amounts = [Text(part) for part in usage_parts(usage)]
     label = tree.label_of(entry.id) if tree is not None else None
-    if label:
-        text.append(f"  [{one_line(label)}]", "bold cyan")
-    text.append(f"  line {entry.line}", "dim")
+    after = [Text(f"[{one_line(label)}]", "bold cyan")] if label else []
+    after.append(Text(f"line {entry.line}", "dim"))
     # deferred: pydantic's models, ~0.1 s until a message is checked
     from pitui.core.format.models import check_entry
 
     problems = check_entry(entry.raw)
-    if problems:
-        text.append(f"\n⚠ not in Pi's format: {one_line('; '.join(problems[:4]))}", "yellow")
-    return text
+    joined = [("  ", p) for p in pieces if p]
+    joined += [(_APART if i else "  ", amount) for i, amount in enumerate(amounts)]
+    joined += [("  ", p) for p in after]
+    return HeaderPieces(joined, one_line("; ".join(problems[:4])))
+
+
+def header_text(entry: Entry, tree: SessionTree | None = None) -> Text:
+    """The header on one line (and its warning below)."""
+    return header_pieces(entry, tree).flowed()
 
 
 class EntryHeader(Static):
-    """One line describing an entry (wraps on narrow screens)."""
+    """The lines describing an entry, broken between its pieces to fit the width."""
 
     DEFAULT_CSS = """
     EntryHeader { background: $boost; padding: 0 1; margin-bottom: 1; }
     """
 
     def __init__(self, entry: Entry, tree: SessionTree | None = None) -> None:
-        super().__init__(header_text(entry, tree))
+        self._pieces = header_pieces(entry, tree)
+        super().__init__(self._pieces.flowed())
 
     def set_entry(self, entry: Entry, tree: SessionTree | None = None) -> None:
-        self.update(header_text(entry, tree))
+        self._pieces = header_pieces(entry, tree)
+        self._lay_out()
+
+    def on_resize(self) -> None:
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        self.update(self._pieces.flowed(self.content_size.width or None))
 
 
 def split_parts(parts: list[Part], budget: int) -> tuple[list[Part], list[Part]]:
