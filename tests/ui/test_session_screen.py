@@ -41,6 +41,19 @@ def last_entry(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text().splitlines()[-1])
 
 
+async def test_the_title_keeps_its_two_lines_when_the_screen_narrows(app_factory: Any) -> None:
+    async with app_factory().run_test(size=(200, 40)) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        title = screen.query_one("#session-title")
+        for width in (200, 100, 80, 150):
+            await pilot.resize_terminal(width, 40)
+            await pilot.pause()
+            lines = title.content.plain.splitlines()
+            assert len(lines) == 2 and title.size.height == 2, (width, lines)
+            assert all(len(line) <= title.content_size.width for line in lines), (width, lines)
+            assert lines[1].endswith("…"), "the path is cut to this width"
+
+
 async def test_enter_opens_the_session_with_three_panes(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding", keep_search=True)

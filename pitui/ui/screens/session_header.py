@@ -34,12 +34,18 @@ class SessionHeader(Static, can_focus=True):
     def __init__(self, title: Text, *, id: str | None = None) -> None:
         super().__init__(title, id=id)
         self.holders: list[Holder] = []  # other processes holding the file (Linux /proc)
+        self._shown: tuple[Session, Path, str | None, str, bool] | None = None
+
+    def on_resize(self) -> None:
+        if self._shown is not None:  # its lines are cut to the width: cut them again
+            self.show_session(*self._shown)
 
     def show_session(
         self, session: Session, path: Path, home: str | None, filter: str, label_times: bool
     ) -> None:
         """Two lines: the name, then what the tree shows (filter, entries, problems), kept
         whole at any width (the name gives way); then where the session lives."""
+        self._shown = (session, path, home, filter, label_times)
         status = _status(session, filter, label_times)
         if self.holders:
             status.append(f"  open in {open_in(self.holders)}", style="yellow")
