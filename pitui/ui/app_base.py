@@ -27,6 +27,7 @@ from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
 from pitui.ui.settings import save_settings
 from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, PITUI_THEMES
+from pitui.ui.toasts import KeepsErrorToasts
 from pitui.ui.user_activity import UserActivity
 from pitui.ui.worker_messages import SessionRemoved
 from pitui.ui.writes import WriteFlow
@@ -57,7 +58,7 @@ class ShowsSession:
     standalone: bool  # the app's only session screen (`pitui FILE`): no picker under it
 
 
-class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, App[Handoff | None]):
+class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, KeepsErrorToasts, App[Handoff | None]):
     """The app's state and the services its screens call; the single worker-failure handler."""
 
     def __init__(self, config: AppConfig, hub: SessionHub) -> None:

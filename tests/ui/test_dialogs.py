@@ -21,6 +21,7 @@ from pitui.ui.modals.dialog_body import PathLine, PathText
 from pitui.ui.modals.export import ExportModal
 from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.toasts import KeepsErrorToasts
 
 REASON = (
     "2026-04-12T09-00-00-000Z_e4929284-1c7d-7a33-9d3a-5be1c0ffee42.jsonl is open for "
@@ -183,6 +184,25 @@ async def test_a_dialog_clears_the_toasts_of_earlier_actions(kind: str) -> None:
         assert not toasts(app)
         app.notify("Written")  # what is said while the dialog is open still shows
         await wait_for(pilot, lambda: toasts(app) == ["Written"])
+
+
+class ErrorKeepingApp(KeepsErrorToasts, DialogApp):
+    pass
+
+
+@pytest.mark.parametrize("kind", sorted(DIALOGS))
+async def test_a_dialog_leaves_an_error_for_the_rest_of_its_time(kind: str) -> None:
+    """Clearing every toast also took away an error the user had not read yet."""
+    app = ErrorKeepingApp()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.notify("Copied", timeout=30)
+        app.notify("Cannot label: the file is gone", severity="error", timeout=1.5)
+        await wait_for(pilot, lambda: len(toasts(app)) == 2)
+        app.push_screen(DIALOGS[kind]())
+        await pilot.pause()
+        await pilot.pause()
+        assert toasts(app) == ["Cannot label: the file is gone"]
+        await wait_for(pilot, lambda: not toasts(app), "the error's time to end", timeout=3)
 
 
 async def test_a_paste_into_a_name_or_label_keeps_every_line_as_pi() -> None:
