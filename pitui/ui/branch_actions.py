@@ -13,7 +13,7 @@ from typing import Protocol
 from pitui.core.catalog.search.threads import CatalogRow
 from pitui.core.changes import context_edit
 from pitui.core.changes.fork import ForkResult, fork_session
-from pitui.core.remotes.mirror import mirror_name
+from pitui.core.remotes.mirror import local_fork_folder, mirror_name
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.entry import Entry
 from pitui.core.userdata.store import UserData
@@ -24,7 +24,7 @@ from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.dialog_body import PathText
 from pitui.ui.modals.text_input import TextInputModal
-from pitui.ui.writes import WriteJob, local_fork_folder
+from pitui.ui.writes import WriteJob
 
 Done = Callable[[str, str | None], None]  # (note, id of the appended entry)
 

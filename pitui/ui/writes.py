@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from pitui.core.catalog.scan import discovery
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.writer import ConcurrentWriteWarning
 from pitui.core.errors import PituiError
@@ -101,14 +100,6 @@ def job_action(job: WriteJob) -> Callable[[bool], Any]:
         return job.action
     subcommand, args = job.there
     return lambda force: write_there(job.path, subcommand, args, force=force)
-
-
-def local_fork_folder(path: Path, cwd: str) -> Path | None:
-    """Where a fork of a remote's mirrored session goes: this machine's session folder of
-    its cwd, not the mirror (a sync would remove it); None for a session of this machine."""
-    if mirrored_remote(path, load_remotes()) is None:
-        return None
-    return discovery.project_dir(discovery.sessions_root(), cwd)
 
 
 def open_elsewhere(path: Path) -> str | None:

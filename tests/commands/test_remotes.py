@@ -22,6 +22,7 @@ from waiting import wait_for
 
 from pitui.cli import main
 from pitui.commands.support import progress
+from pitui.core.catalog.scan import discovery
 from pitui.core.remotes import sync
 from pitui.core.remotes.config import Remote, load_remotes, save_remotes
 from pitui.core.remotes.mirror import age_text, mirror_dir
@@ -346,6 +347,25 @@ def test_a_label_on_a_mirrored_session_is_written_by_pitui_there_then_synced(
     last = json.loads(session.read_text().splitlines()[-1])
     assert (last["type"], last["targetId"], last["label"]) == ("label", entry, "from afar")
     assert mirrored.read_bytes() == session.read_bytes()  # synced
+
+
+def test_pitui_fork_of_a_mirrored_session_writes_it_here_where_a_sync_keeps_it(
+    remote_agent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Written into the mirror (the source's folder), the fork was deleted by the next sync."""
+    _sync(capsys)
+    session = _sessions(remote_agent)[0]
+    mirrored = _mirrored(remote_agent, session)
+    listed = sorted(mirrored.parent.iterdir())
+    leaf = json.loads(session.read_text().splitlines()[-1])["id"]
+    assert main(["fork", str(mirrored), "--leaf", leaf, "--json"]) == 0
+    fork = Path(json.loads(capsys.readouterr().out)["path"])
+    cwd = json.loads(session.read_text().splitlines()[0])["cwd"]
+    here = tmp_path / "local-agent" / "sessions"
+    assert fork.parent == discovery.project_dir(here, cwd) and fork.is_file()
+    assert sorted(mirrored.parent.iterdir()) == listed, "nothing new in the mirror"
+    assert _sync(capsys)[0] == 0
+    assert fork.is_file(), "a sync leaves it"
 
 
 def test_a_name_or_label_starting_with_a_tilde_is_forwarded_as_typed(

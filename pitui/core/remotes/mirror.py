@@ -8,7 +8,8 @@ import os
 import time
 from pathlib import Path
 
-from pitui.core.remotes.config import Remote
+from pitui.core.catalog.scan import discovery
+from pitui.core.remotes.config import Remote, load_remotes
 from pitui.core.user_dirs import cache_dir
 
 SYNCED_STAMP = "synced"
@@ -86,3 +87,11 @@ def mirrored_remote(path: str | os.PathLike[str], remotes: dict[str, Remote]) ->
     if remote is None or mirror_dir(name).absolute() not in absolute.parents:
         return None
     return remote
+
+
+def local_fork_folder(path: Path, cwd: str) -> Path | None:
+    """Where a fork of a remote's mirrored session goes: this machine's session folder of
+    its cwd, not the mirror (a sync would remove it); None for a session of this machine."""
+    if mirrored_remote(path, load_remotes()) is None:
+        return None
+    return discovery.project_dir(discovery.sessions_root(), cwd)
