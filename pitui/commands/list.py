@@ -104,8 +104,6 @@ def print_listing(args: argparse.Namespace, cache: AnswerCache | None) -> int:
 def render(result: SearchResult, show_cwd: bool, marks: Marks) -> str:
     """A table: modified time, messages, guide + name or first message, (cwd); a pinned
     session's title after `* `, its tags in brackets (kept when clipped)."""
-    # deferred: orjson, ~11 ms off a kept answer
-    from pitui.core.catalog.lossless_json import storable
     from pitui.core.format.migration import NEWER_FORMAT  # deferred: ~4 ms off a kept answer
 
     # deferred: datetime, ~3 ms off a kept answer
@@ -116,7 +114,7 @@ def render(result: SearchResult, show_cwd: bool, marks: Marks) -> str:
     for row in result.rows:
         s = row.summary
         when = "?" if s.modified_ms is None else local_minutes(s.modified_ms)
-        title = storable(one_line(s.name or s.first_message))
+        title = one_line(s.name or s.first_message)
         tags = marks.tags_of(s.id)
         title = f"[{one_line(' '.join(tags))}] {title}" if tags else title
         title = f"* {title}" if marks.is_pinned(s.id) else title
@@ -125,7 +123,7 @@ def render(result: SearchResult, show_cwd: bool, marks: Marks) -> str:
         title = f"({one_line(s.store)}) {title}" if s.store not in ("local", "archive") else title
         title = _clip(row.guide() + title, TITLE_WIDTH)
         line = f"{when:<16}  {s.message_count:>5}  {title:<{TITLE_WIDTH}}"
-        lines.append((line + "  " + storable(one_line(s.cwd))) if show_cwd else line.rstrip())
+        lines.append((line + "  " + one_line(s.cwd)) if show_cwd else line.rstrip())
     if not result.rows:
         lines.append("(no sessions)")
     return "\n".join(lines) + "\n"

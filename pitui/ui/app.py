@@ -240,7 +240,8 @@ def make_app(
     home: str | None = None,
     keybindings: Path | str | None = None,
 ) -> PituiApp:
-    """Build the app with its catalog and live store (no I/O happens until it runs)."""
+    """Build the app with its catalog and live store: the settings, keybindings and index are
+    opened here; no session is read until it runs."""
     clock = (lambda: now) if isinstance(now, datetime) else now
     file = Path(session_file).absolute() if session_file else None
     root = Path(sessions_root) if sessions_root else None

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import math
 import os
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from rich.style import Style
 from rich.text import Span, Text
@@ -35,27 +34,6 @@ def age(then: datetime | None, now: datetime) -> str:
     if days < 365:
         return f"{days // 30}mo"
     return f"{days // 365}y"
-
-
-def age_good_until(then: datetime | None, now: datetime) -> float:
-    """The last moment (epoch seconds, to the second) at which `age(then, ...)` still reads as
-    it does at `now` (ages only grow: doubled, then halved, steps find it)."""
-    if then is None:
-        return math.inf
-    label = age(then, now)
-
-    def same(seconds: int) -> bool:
-        return age(then, now + timedelta(seconds=seconds)) == label
-
-    good, bad = 0, 1
-    while same(bad):
-        good, bad = bad, bad * 2
-        if bad > 2**40:  # tens of thousands of years
-            return math.inf
-    while bad - good > 1:
-        middle = (good + bad) // 2
-        good, bad = (middle, bad) if same(middle) else (good, middle)
-    return now.timestamp() + good
 
 
 def to_datetime(value: object) -> datetime | None:

@@ -15,8 +15,9 @@ it runs changes its stat after the recorded one: the next run misses. As the cat
 this trusts size + mtime + ctime + inode to say that a file's bytes are unchanged.
 
 Imports only the standard library's lightest modules (those `argparse` has already
-imported), `user_dirs` and the session layer's `source` (regular files only): a hit must cost
-less than the imports of the code that computes an answer (see "Imports inside functions" in
+imported), `user_dirs`, `errors`, `open_by` (who holds the sessions open) and the session
+layer's `source` (regular files only): a hit must cost less than the imports of the code that
+computes an answer (see "Imports inside functions" in
 docs/ARCHITECTURE.md).
 """
 

@@ -332,7 +332,7 @@ def _move_across(move: Relocation, fd: int, before: os.stat_result, content: byt
         _remove_ours(target, placed)
         raise PituiError(_cannot(move, error)) from None
     if not _unchanged(os.fstat(fd), before):  # appended between the check and the rename
-        _put_back(aside, source, move)
+        _put_back(aside, source)
         _remove_ours(target, placed)
         raise Changed
     with contextlib.suppress(OSError):
@@ -460,7 +460,7 @@ def _aside_name(source: Path) -> Path:
     return source.with_name(f".{source.name}{TAKEN_MARK}{secrets.token_hex(4)}")
 
 
-def _put_back(aside: Path, source: Path, move: Relocation) -> None:
+def _put_back(aside: Path, source: Path) -> None:
     try:
         rename_never_over(aside, source)
     except OSError as error:

@@ -82,7 +82,7 @@ KNOWN_BLOCKS: dict[str, type[Model]] = {
     "toolCall": ToolCall,
 }
 TEXT_AND_IMAGES = frozenset({"text", "image"})
-Blocks = list[dict[str, Any]]  # each block is checked on its own (`_check_block`)
+Blocks = list[dict[str, Any]]  # each block is checked on its own (`_check_blocks`)
 Content = str | Blocks
 
 

@@ -20,7 +20,6 @@ from pitui.core.rows.safe_text import one_line
 
 NOT_INSTALLED = 97  # the remote command's status when pitui is not there
 MISSING = 1  # `test -d` there: the folder is not there
-SSH_FAILED = 255  # ssh's own status: it could not connect (or was refused)
 WRITE_TIMEOUT = 120  # seconds a write there may take, its connection included
 FORCE_HINT = "; nothing was changed (use --force to write anyway)"  # pitui's refusal there
 

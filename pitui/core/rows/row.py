@@ -113,10 +113,6 @@ class Row:
             display = self._display = self._displayed(self.entry.read_raw())
         return display
 
-    def set_display(self, raw: dict[str, Any]) -> None:
-        """Work out how the row shows from its entry's JSON (which it does not keep)."""
-        self._display = self._displayed(raw)
-
     def _displayed(self, raw: dict[str, Any]) -> tuple[str, str, str, str]:
         tag, tag_style, body, body_style = entry_display(self.entry, raw, self._owner.tool_calls)
         return (one_line(tag), tag_style, one_line(body), body_style)

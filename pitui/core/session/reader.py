@@ -196,7 +196,7 @@ class SessionReader:
             if got < len(buffer):
                 self.partial_bytes = got - consumed
                 if self.partial_bytes:
-                    self._take_unterminated(buffer, consumed, got, source, batch)
+                    self._take_unterminated(buffer, consumed, got, batch)
                 return
             if consumed == 0 and cannot_be_json(buffer):  # never held whole
                 if not self._skip_line(source, buffer, got, batch):
@@ -232,9 +232,7 @@ class SessionReader:
         self._tail_bytes = source.read(self.offset - kept, kept)
         return True
 
-    def _take_unterminated(
-        self, data: bytearray, start: int, limit: int, source: LineSource, batch: ReadBatch
-    ) -> None:
+    def _take_unterminated(self, data: bytearray, start: int, limit: int, batch: ReadBatch) -> None:
         """Read the last line, which has no newline, if it is a whole JSON object."""
         end = limit
         while end > start and data[end - 1] in _SPACE:

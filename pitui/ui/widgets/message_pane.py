@@ -141,10 +141,6 @@ class EntryHeader(Static):
         self._pieces = header_pieces(entry, tree)
         super().__init__(self._pieces.flowed())
 
-    def set_entry(self, entry: Entry, tree: SessionTree | None = None) -> None:
-        self._pieces = header_pieces(entry, tree)
-        self._lay_out()
-
     def on_resize(self) -> None:
         self._lay_out()
 

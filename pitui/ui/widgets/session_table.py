@@ -7,7 +7,6 @@ in a cache, so replacing 5,000 rows costs no more than replacing 10.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,7 +26,6 @@ from pitui.core.catalog.summary import SessionSummary
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.display_text import (
     age,
-    age_good_until,
     cost,
     human_size,
     in_text_colour,
@@ -152,15 +150,6 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
             self.measure = measure
             self._strips.clear()
             self.refresh()
-
-    def ages_good_until(self) -> float:
-        """Epoch seconds until which every age on screen reads as it does now."""
-        if self.now is None:
-            return math.inf
-        top = self.scroll_offset.y
-        shown = self.rows[top : top + max(0, self.size.height - 1)]  # the header is line 0
-        moments = (to_datetime(row.summary.modified_ms) for row in shown)
-        return min((age_good_until(m, self.now) for m in moments), default=math.inf)
 
     @property
     def row_count(self) -> int:

@@ -14,7 +14,6 @@ from pitui.core.format.timestamps import parse_day
 # every word is matched against every session (100 KB of words took 36 s), as MCP bounds them
 MAX_QUERY = 2_000  # characters
 MAX_TOKENS = 50  # words, phrases and filters
-FILTER_FIELDS = ("cwd", "name", "label", "model", "after", "before", "file")
 _FILTER = re.compile(r"^(cwd|name|label|model|after|before|file):(.*)$", re.IGNORECASE | re.DOTALL)
 _SPACE_RUN = re.compile(f"[{JS_SPACE}]+")
 _STORE_TOKEN = re.compile(
