@@ -18,6 +18,7 @@ from typing import Any
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, cannot_be_json, parse_line
+from pitui.core.format.jsvalues import js_truthy
 from pitui.core.format.migration import NEWER_HARNESS, Migrator, is_harness_header
 from pitui.core.session.entry import DecodeErrors, Diagnostic, Entry, decode_entry
 from pitui.core.session.source import LineSource, NotRegularFile
@@ -344,7 +345,7 @@ class SessionReader:
         self._take_parsed_value(value, line, batch)
 
     def _take_parsed_value(self, value: Any, line: _Line, batch: ReadBatch) -> None:
-        if self.header is None and _js_falsy(value):
+        if self.header is None and not js_truthy(value):
             return  # Pi's loadEntriesFromFile keeps only truthy values: `null`, `0` are skipped
         self._parsed_count += 1
         if self.header is None:
@@ -414,10 +415,3 @@ def _size_text(size: int) -> str:
 
 def _os_reason(error: OSError) -> str:
     return f"cannot read {error.filename or 'file'}: {error.strerror or error}"
-
-
-def _js_falsy(value: Any) -> bool:
-    """A parsed JSON value JavaScript reads as false (`null`, `false`, `0`, `""`)."""
-    if value is None or value is False or value == "":
-        return True
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == 0

@@ -33,12 +33,6 @@ _decode_fields = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode
 _NON_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
 
 
-def _falsy(value: Any) -> bool:
-    if value is None or value is False or value == "":
-        return True
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == 0
-
-
 def _get(obj: Any, key: str) -> Any:
     return obj.get(key, js.UNDEFINED) if isinstance(obj, dict) else js.UNDEFINED
 
@@ -95,7 +89,7 @@ class EntryRules:
             if _non_blank(raw):
                 self.malformed += 1
             return
-        if _falsy(entry):
+        if not js.js_truthy(entry):  # Pi keeps only truthy values
             return
         if self.header is None:
             if _get(entry, "type") != EntryType.SESSION:
