@@ -7,17 +7,17 @@ command that joins it back. What each file holds is remembered until it changes
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from pitui.commands.support.check_cache import CheckCache
+from pitui.commands.support.json_output import print_json
 from pitui.commands.support.progress import Progress, progress_on_stderr
 from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.continued import Continued, find_continued
 from pitui.core.errors import PituiError
-from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.rows.safe_text import one_line
 from pitui.core.session.check import NOT_A_SESSION, SessionCheck
 from pitui.core.usage.scope import Scope, scope_of, scope_of_paths
 from pitui.core.user_dirs import cache_dir
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     continued = _continued(checked)
     if args.json:
         data = [_to_json(path, c, continued.get(path)) for path, c in checked]
-        sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
+        print_json(data)
     else:
         sys.stdout.write(render(checked, continued))
     return 1 if any(c.problems for _, c in checked) else 0

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import stat
 import sys
 
+from pitui.commands.support.json_output import print_json
 from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.errors import PituiError
-from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.scope import scope_of
 from pitui.core.usage.size_text import human_size
 from pitui.core.usage.sizes import SessionSize, StoreSizes, session_size, store_sizes
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
             raise PituiError("give a FILE or a scope (--all, --session-dir), not both")
         result = session_size(_regular(args.file), args.top)
         if args.json:
-            _print_json(result.to_json())
+            print_json(result.to_json())
         else:
             sys.stdout.write(render_session(result))
         return 0
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     say_left_out(left_out)
     sizes = store_sizes(files)
     if args.json:
-        _print_json(sizes.to_json(args.top))
+        print_json(sizes.to_json(args.top))
     else:
         sys.stdout.write(render_store(sizes, args.top))
     return 0
@@ -57,10 +57,6 @@ def _regular(path: str) -> str:
     if not stat.S_ISREG(info.st_mode):
         raise PituiError(f"cannot read {path}: not a regular file")
     return path
-
-
-def _print_json(data: object) -> None:
-    sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
 
 
 def render_session(result: SessionSize) -> str:

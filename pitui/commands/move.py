@@ -11,8 +11,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pitui.commands.support.json_output import print_json
 from pitui.commands.support.progress import progress_on_stderr
-from pitui.commands.support.selection import confirm, count, print_json
+from pitui.commands.support.selection import confirm, count
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.continuation import Continuation, rejoin

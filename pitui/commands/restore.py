@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from pitui.commands.support.json_output import print_json
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.restore import Trashed, find, list_trashed, restore
 from pitui.core.errors import PituiError
-from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.rows.safe_text import one_line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +50,7 @@ def _print_list(items: list[Trashed], as_json: bool) -> None:
             }
             for t in items
         ]
-        sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
+        print_json(data)
         return
     if not items:
         print("(no sessions in the trash)")

@@ -4,13 +4,13 @@ kinds of credentials found in them (the export's detector), values masked."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
+from pitui.commands.support.json_output import print_json
 from pitui.commands.support.progress import Progress, progress_on_stderr
 from pitui.commands.support.scope_notice import say_left_out
-from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.rows.safe_text import one_line
 from pitui.core.secrets.found_cache import SecretsCache
 from pitui.core.secrets.scan import SessionSecrets
 from pitui.core.usage.scope import scope_of
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     found = kept
     if args.json:
         data = {"sessions": [s.to_json() for s in found]}
-        sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
+        print_json(data)
     else:
         sys.stdout.write(render(found))
     return 0

@@ -1,21 +1,27 @@
-"""JSON arrays printed as JSON.stringify writes them (`pitui list`, `grep`, `log`, `blame`
-with `--json`)."""
+"""The commands' JSON: arrays printed as JSON.stringify writes them (`pitui list`, `grep`,
+`log`, `blame` with `--json`), and the other commands' reports (`print_json`)."""
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterable
 from typing import IO, Any
 
-import orjson
-
 from pitui.core.rows.safe_text import escape_json_c1
+
+
+def print_json(data: object) -> None:
+    """A report as JSON on stdout (non-ASCII kept, C1 controls escaped)."""
+    sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
 
 
 def to_json(data: list[dict[str, Any]]) -> str:
     """A JSON array as JSON.stringify writes it (a lone surrogate as `\\udXXX`), with DEL
     and C1 controls escaped too."""
+    import orjson  # deferred: ~12 ms off the commands that print only reports
+
     try:
         dumped = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
     except (TypeError, orjson.JSONEncodeError):  # lone surrogates: the standard library

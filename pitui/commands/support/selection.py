@@ -4,12 +4,12 @@ files or session ids), showing the choice, asking once, and reporting the moves.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pitui.commands.support.json_output import print_json
 from pitui.commands.support.progress import progress_on_stderr
 from pitui.commands.support.scope_notice import say_line
 from pitui.core.catalog.catalog import Catalog
@@ -30,7 +30,7 @@ from pitui.core.errors import PituiError
 from pitui.core.format.timestamps import local_minutes
 from pitui.core.listing.left_out import left_out_of_catalog
 from pitui.core.listing.sessions import refuse_bad_query
-from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.size_text import human_size
 
 
@@ -161,10 +161,6 @@ def _busy(args: argparse.Namespace, how: Moving) -> Callable[[str], str | None]:
     if getattr(args, "force", False):
         return lambda path: None
     return RemovalGuard().warning if how.takes_away else activity_warning
-
-
-def print_json(data: object) -> None:
-    sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
 
 
 @dataclass(frozen=True)
