@@ -6,13 +6,11 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-import orjson
-
 from pitui.core.export.document import Block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, quoted
 from pitui.core.export.message_markdown import MessageRenderer
 from pitui.core.format.entry_types import EntryType
-from pitui.core.format.jsonline import shown_json
+from pitui.core.format.jsonline import indented_json
 
 ROLE_TITLES = {
     "user": "User",
@@ -55,7 +53,11 @@ def entry_blocks(raw: dict[str, Any], renderer: MessageRenderer) -> list[Block]:
     kind = raw.get("type")
     blocks = _BLOCKS.get(kind) if isinstance(kind, str) else None
     if blocks is None:
-        return [Block(f"*Entry of type {inline_code(str(kind))}*\n\n{fenced(_json(raw), 'json')}")]
+        return [
+            Block(
+                f"*Entry of type {inline_code(str(kind))}*\n\n{fenced(indented_json(raw), 'json')}"
+            )
+        ]
     return blocks(raw, renderer)
 
 
@@ -104,7 +106,7 @@ def _context_edit(raw: dict[str, Any]) -> list[Block]:
     if replacement is None:
         return [Block(f"*Context edit: {target} left out of the context*")]
     content = replacement.get("content") if isinstance(replacement, dict) else replacement
-    text = content if isinstance(content, str) else _json(content)
+    text = content if isinstance(content, str) else indented_json(content)
     return [Block(f"*Context edit: the content of {target} replaced by*\n\n{fenced(text, 'text')}")]
 
 
@@ -115,13 +117,6 @@ def _content(raw: dict[str, Any]) -> dict[str, Any]:
 def _id_suffix(raw: dict[str, Any]) -> str:
     entry_id = raw.get("id")
     return f" · {inline_code(str(entry_id))}" if entry_id is not None else ""
-
-
-def _json(value: Any) -> str:
-    try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:  # an integer beyond 64 bits, or nested deeper than orjson goes (255)
-        return shown_json(value, ensure_ascii=False, indent=2, default=str)
 
 
 # The blocks of each entry type (another shows its type and its JSON).

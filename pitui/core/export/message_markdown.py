@@ -5,13 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from pitui.core.export.document import Block, code_block
 from pitui.core.export.fence import escape_inline, fenced, inline_code, language_for, quoted
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
 from pitui.core.file_history.edit_diff import edit_diff
-from pitui.core.format.jsonline import shown_json
+from pitui.core.format.jsonline import indented_json
 from pitui.core.format.system_prompt import system_text
 from pitui.core.usage.size_text import human_size
 
@@ -29,11 +27,11 @@ class MessageRenderer:
 
     def blocks(self, message: Any, heading: str) -> list[Block]:
         if not isinstance(message, dict):
-            return [Block(f"{heading}\n\n{fenced(_json(message), 'json')}")]
+            return [Block(f"{heading}\n\n{fenced(indented_json(message), 'json')}")]
         role = message.get("role")
         render = _ROLES.get(role) if isinstance(role, str) else None
         if render is None:
-            return [Block(f"{heading}\n\n{fenced(_json(message), 'json')}")]
+            return [Block(f"{heading}\n\n{fenced(indented_json(message), 'json')}")]
         return render(self, message, heading)
 
     # -- roles --------------------------------------------------------------------------
@@ -96,7 +94,7 @@ class MessageRenderer:
         if isinstance(content, str):
             return [Block(content)] if content else []
         if not isinstance(content, list):
-            return [] if content is None else [code_block(_json(content), "json")]
+            return [] if content is None else [code_block(indented_json(content), "json")]
         blocks: list[Block] = []
         for part in content:
             blocks.extend(self._part(part))
@@ -114,7 +112,7 @@ class MessageRenderer:
             return self._tool_call(part)
         if kind == "image":
             return [Block(image_note(part))]
-        return [code_block(_json(part), "json")]
+        return [code_block(indented_json(part), "json")]
 
     def _tool_call(self, call: dict[str, Any]) -> list[Block]:
         name = str(call.get("name", ""))
@@ -134,7 +132,7 @@ class MessageRenderer:
         found = edit_diff(arguments) if name == "edit" else None
         if found is not None:
             return [Block(title), *self._cut(found.text, "diff")]
-        return [Block(title), code_block(_json(arguments), "json")]
+        return [Block(title), code_block(indented_json(arguments), "json")]
 
     def _cut(self, text: str, language: str) -> list[Block]:
         """The text fenced, cut after `max_tool_lines` lines with a note."""
@@ -185,7 +183,7 @@ def _text_and_images(content: Any) -> tuple[str, list[str]]:
         elif isinstance(part, dict) and part.get("type") == "image":
             images.append(image_note(part))
         elif part is not None:
-            texts.append(_json(part))
+            texts.append(indented_json(part))
     return "\n".join(texts), images
 
 
@@ -199,10 +197,3 @@ def image_note(part: dict[str, Any]) -> str:
 
 def _base64_size(data: str) -> int:
     return max(0, len(data) * 3 // 4 - data[-2:].count("="))
-
-
-def _json(value: Any) -> str:
-    try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:  # an integer beyond 64 bits, or nested deeper than orjson goes (255)
-        return shown_json(value, ensure_ascii=False, indent=2, default=str)

@@ -117,6 +117,14 @@ def shown_json(value: Any, *, indent: int | None = None, **options: Any) -> str:
         return NESTED_TOO_DEEPLY_SHOWN
 
 
+def indented_json(value: Any) -> str:
+    """A value read from a session as JSON indented by two, for a reader (exports)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:  # an integer beyond 64 bits, or nested deeper than orjson goes (255)
+        return shown_json(value, ensure_ascii=False, indent=2, default=str)
+
+
 def _reason(error: Exception) -> str:
     if isinstance(error, RecursionError):
         return "JSON nested too deeply"
