@@ -8,9 +8,9 @@ from dataclasses import dataclass, fields
 
 from pitui.core.catalog.search.search import SearchResult
 from pitui.core.catalog.search.threads import CatalogRow
-from pitui.core.errors import PituiError
+from pitui.core.listing.sessions import load_marks
 from pitui.core.userdata.arrange import apply_marks, split_query
-from pitui.core.userdata.store import Marks, UserData
+from pitui.core.userdata.store import Marks
 
 
 @dataclass
@@ -25,20 +25,12 @@ class MarkedRow(CatalogRow):
         return super().guide() + marks
 
 
-def load_marks() -> Marks:
-    """The user's pins and tags; none when the file is unreadable (pinning then says why)."""
-    try:
-        return UserData().marks()
-    except PituiError:
-        return Marks()
-
-
 def search_with_marks(query: str, search: Callable[[str], SearchResult]) -> SearchResult:
     """`search` (a catalog's, its options bound) with pins and tags: their tokens taken out
     of the query it is asked, its rows filtered, pinned first."""
     mark_query = split_query(query)
     result = search(mark_query.text)
-    marks = load_marks()
+    marks = load_marks([])  # an unreadable file: none (pinning then says why)
     rows = apply_marks(result.rows, marks, mark_query)
     if marks.pinned or marks.tags:  # else no row changes: most users mark nothing
         rows = [_marked(row, marks) for row in rows]
