@@ -54,9 +54,11 @@ def test_the_demo_pins_tags_and_trashes_inside_its_own_folder_and_removes_it(
     env = user_env(tmp_path)
     home_before = files_under(tmp_path / "home")
     with ended(Pty(env, args=("--demo",), size=SIZE)) as terminal:
-        terminal.wait_to_show(" shown")
+        terminal.wait_for(
+            lambda: " shown" in terminal.screen_text() and not terminal.shows(" 0 shown")
+        )
         demo = demo_folder(tmp_path)
-        terminal.send(b"\x1bp")  # Alt+P: pin the highlighted session
+        terminal.send(b"\x1bp")  # Alt+P: pin the highlighted session (one listed: no longer "0")
         terminal.wait_for(lambda: any((demo / "data").rglob("userdata.sqlite3")), 10)
         terminal.send(b"\x1bt")  # Alt+T: its tags
         terminal.wait_to_show("Tags of this session")
