@@ -31,6 +31,12 @@ async def test_narrow_screen_shows_the_tree_and_one_pane(app_factory: Any) -> No
         assert shown(screen) == ["tree", "context"]
         await pilot.press("alt+m")
         assert shown(screen) == ["tree", "message"]
+        assert screen.focused is tree, "the tree keeps the keys: Down moves it, Ctrl+O filters"
+        await pilot.press("tab")
+        message = screen.focused
+        assert message is screen.query_one("#message-pane")
+        await pilot.press("alt+x", "alt+m")  # the pane that had them hidden: the shown one
+        assert screen.focused is message
         await pilot.resize_terminal(160, 40)
         await pilot.pause()
         assert shown(screen) == ["tree", "message", "context"]

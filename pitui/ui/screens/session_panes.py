@@ -62,10 +62,12 @@ class PaneLayout:
         others = {"message": "context", "context": "message"}
         if self.narrow and name in others and not widget.display:
             other = self._pane(others[name])  # narrow: switch the second pane
+            had_focus = self._focused_pane() is other
             if other.display:
                 other.display, self._auto_hidden = False, others[name]
             widget.display = True
-            widget.focus()
+            if had_focus:  # else the focus stays where it is: the tree, as a rule
+                _focus_in(widget)
             return
         visible = [n for n in PANES if self._pane(n).display]
         if widget.display and visible == [name]:
@@ -73,7 +75,7 @@ class PaneLayout:
             return
         widget.display = not widget.display
         if widget.display:
-            widget.focus()
+            _focus_in(widget)
         elif (focused := self._screen.focused) is None or not focused.display:
             next(self._pane(n) for n in PANES if self._pane(n).display).focus()
         self._remember_panes()
@@ -109,3 +111,14 @@ class PaneLayout:
         while node is not None and node.id not in {s[1:] for s in PANES.values()}:
             node = node.parent
         return node if isinstance(node, Widget) else None
+
+
+def _focus_in(pane: Widget) -> None:
+    """Focus `pane`, or for a container (the context pane) the first widget in it that takes
+    the focus."""
+    if pane.focusable:
+        pane.focus()
+        return
+    inside = next((w for w in pane.query("*") if w.focusable), None)
+    if inside is not None:
+        inside.focus()
