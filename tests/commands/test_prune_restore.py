@@ -168,10 +168,31 @@ def test_refusals(
         assert main(["prune", "--all", "--empty"]) == 1
     assert "run with --yes" in capsys.readouterr().err
     assert all(p.exists() for p in store["empty"])
-    assert main(["prune", "--all", "--older-than", "soon"]) == 1
+    assert main(["prune", "--all", "--older-than", "soon"]) == 2
     assert main(["restore"]) == 1
     assert main(["restore", "nothing-like-it"]) == 1
     assert "no session in the trash" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["prune", "--older-than", "3x"],
+        ["archive", "--older-than", "3x"],
+        ["prune", "--larger-than", "5Q"],
+        ["archive", "--larger-than", "5Q", "--dry-run"],
+    ],
+)
+def test_a_bad_duration_or_size_is_a_usage_error(
+    store: dict[str, list[Path]], capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """Exit status 2 and one line naming the option, as `pitui stats --since 3x` and a wrong
+    option in argparse; nothing is selected or moved."""
+    assert main([*argv, "--all", "--yes"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith(f"pitui: {argv[1]}: not a ")
+    assert all(p.exists() for paths in store.values() for p in paths)
 
 
 def test_parsers() -> None:

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pitui.commands.support.json_output import print_json
 from pitui.commands.support.progress import progress_on_stderr
@@ -26,12 +27,14 @@ from pitui.core.changes.prune import (
 )
 from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.write_guard import activity_warning
-from pitui.core.errors import PituiError
+from pitui.core.errors import PituiError, UsageError
 from pitui.core.format.timestamps import local_minutes
 from pitui.core.listing.left_out import left_out_of_catalog
 from pitui.core.listing.sessions import refuse_bad_query
 from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.size_text import human_size
+
+T = TypeVar("T")
 
 
 def add_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
@@ -52,12 +55,23 @@ def add_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
 
 
 def criteria_of(args: argparse.Namespace) -> Criteria:
+    """The criteria the options give; a value that is not a duration or a size is a usage
+    error (exit status 2, as a wrong option gets from argparse and `pitui stats --since`)."""
     return Criteria(
         empty=args.empty,
-        older_than=None if args.older_than is None else parse_duration(args.older_than),
-        larger_than=None if args.larger_than is None else parse_size(args.larger_than),
+        older_than=_value("--older-than", args.older_than, parse_duration),
+        larger_than=_value("--larger-than", args.larger_than, parse_size),
         cwd_missing=args.cwd_missing,
     )
+
+
+def _value(option: str, text: str | None, parse: Callable[[str], T]) -> T | None:
+    if text is None:
+        return None
+    try:
+        return parse(text)
+    except PituiError as error:
+        raise UsageError(f"{option}: {one_line(str(error))}") from None
 
 
 def selected(
