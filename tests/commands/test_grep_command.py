@@ -132,3 +132,33 @@ def test_json_is_written_as_it_comes_and_reads_as_one_array(
         written = io.StringIO()
         assert write_json_array(written, iter(items)) == len(items)
         assert written.getvalue() == to_json(items) + "\n"
+
+
+@pytest.mark.parametrize("no_cache", [[], ["--no-cache"]])
+def test_file_token_searches_only_the_sessions_that_wrote_the_path(
+    project: Path, capsys: pytest.CaptureFixture[str], no_cache: list[str]
+) -> None:
+    """`file:PATH` selects sessions as in `pitui list`: only the entries of the sessions
+    with a successful write or edit of PATH are searched."""
+    from file_edits import EditingSession, sessions_folder
+
+    writer = EditingSession(project, seed=1)
+    writer.builder.user("profiler notes")
+    writer.write("src/calc.py", "x = 1\n")
+    writer.builder.user("profiler again")
+    wrote = writer.save(sessions_folder(project))
+    reader = EditingSession(project, seed=2, ms=writer.builder.ms + 1_000)
+    reader.builder.user("profiler elsewhere")
+    reader.call("read", {"path": "src/calc.py"})
+    reader.save(sessions_folder(project))
+
+    assert main(["grep", "profiler", "--json", *no_cache]) == 0
+    assert len({h["path"] for h in json.loads(capsys.readouterr().out)}) == 2
+    for query in ("file:src/calc.py profiler", f"profiler file:{project}/src"):
+        assert main(["grep", query, "--json", *no_cache]) == 0
+        hits = json.loads(capsys.readouterr().out)
+        assert {h["path"] for h in hits} == {str(wrote)} and len(hits) == 2
+    assert main(["list", "file:src/calc.py", "--json", *no_cache]) == 0
+    assert [s["path"] for s in json.loads(capsys.readouterr().out)] == [str(wrote)]
+    assert main(["grep", "file:/nonexist profiler", "--all", *no_cache]) == 1
+    assert capsys.readouterr().out == ""

@@ -211,6 +211,14 @@ class Catalog:
         kept = self.index.sessions_writing(targets) | self.index.tools_unknown(paths)
         return [s for s in sessions if s.path in kept]
 
+    def writing_to(self, value: str, here: str | None = None) -> set[str]:
+        """The paths of the sessions a `file:VALUE` token selects: those the index's file ops
+        say made a successful write or edit of VALUE (or of anything under it, or where it
+        was before a `pitui move`), read from folder `here` (default: the current one) when
+        relative. Only sessions whose tool output is indexed can be among them."""
+        targets = file_targets(value, here or os.getcwd())
+        return self.index.sessions_writing(self.earlier_paths(targets))
+
     def search(
         self,
         query: str,
@@ -256,8 +264,7 @@ class Catalog:
         def files(value: str) -> set[str]:
             if index_tools:  # every session's file ops, first
                 self.tools.index_of({s.path for s in sessions}, tools_progress)
-            targets = file_targets(value, here or os.getcwd())
-            return self.index.sessions_writing(self.earlier_paths(targets))
+            return self.writing_to(value, here)
 
         lookups = Lookups(
             self._tool_matcher(index_tools, tools_progress),

@@ -93,7 +93,8 @@ def sessions_in_scope(
 ) -> SessionsInScope:
     """The sessions `pitui list` would search (this folder's, or every one; of `store`, or of
     the one a query's `in:` / `host:` token names), newest first, those that a query's
-    `pin:` / `tag:NAME` tokens leave out removed; `keep`: only those it accepts. `writing`:
+    `pin:` / `tag:NAME` tokens leave out removed, and with a `file:PATH` token only those
+    that wrote PATH (as `pitui list` selects them); `keep`: only those it accepts. `writing`:
     of these, only those that may have written one of these paths (absolute, resolved) or
     anything under them, as the index tells (`Catalog.writers`, which indexes their tool
     output first); without an index (`no_cache`) every one, for the caller to read.
@@ -112,6 +113,12 @@ def sessions_in_scope(
             sessions = [s for s in sessions if keep(s)]
         if writing is not None and not no_cache:
             sessions = catalog.writers(sessions, writing, progress)
+        files = parse_query(text).files  # `file:PATH`, as `pitui list` reads it
+        if files:
+            catalog.tools.index_of({s.path for s in sessions}, progress)
+            for value in files:
+                written = catalog.writing_to(value, cwd)
+                sessions = [s for s in sessions if s.path in written]
         left_out = None if every else left_out_of_catalog(catalog, cwd, store, session_dir)
     problems += [left_out] if left_out else []
     if mark_query.active:
