@@ -169,7 +169,9 @@ async def test_moves_keep_the_cursor_visible() -> None:
         assert app.highlights[-1] is table.highlighted
 
 
-async def test_click_highlights_then_opens() -> None:
+async def test_a_click_highlights_and_only_a_double_click_opens() -> None:
+    """A second click on the highlighted row, seconds later, opened it: opening a session
+    (a new screen) takes a double-click or Enter."""
     app = TableApp()
     async with app.run_test(size=SIZE) as pilot:
         table = app.query_one(SessionTable)
@@ -178,11 +180,29 @@ async def test_click_highlights_then_opens() -> None:
         await pilot.click(SessionTable, offset=(5, 4))  # header line + row index 3
         await pilot.pause()
         assert table.cursor_line == 3 and not app.selected
+        await pilot.pause(0.6)  # past a double-click's interval
         await pilot.click(SessionTable, offset=(5, 4))
         await pilot.pause()
-        assert app.selected[-1].path == "/s/00003.jsonl"
+        assert not app.selected
+        await pilot.click(SessionTable, offset=(5, 5), times=2)
+        await pilot.pause()
+        assert [row.path for row in app.selected] == ["/s/00004.jsonl"]
         await pilot.click(SessionTable, offset=(5, 0))  # the header: nothing
-        assert table.cursor_line == 3
+        assert table.cursor_line == 4
+
+
+async def test_a_long_list_has_no_horizontal_scrollbar_and_a_header_unlike_the_cursor() -> None:
+    """The vertical scrollbar took a column from rows cut to the width: a horizontal
+    scrollbar took the list's last line. In 256 colours the header had the cursor's colour."""
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(SessionTable)
+        show(table, rows(200))
+        await pilot.pause()
+        assert table.show_vertical_scrollbar and not table.show_horizontal_scrollbar
+        header = table.get_component_rich_style("session-table--header")
+        cursor = table.get_component_rich_style("session-table--cursor")
+        assert header.bgcolor != cursor.bgcolor and header.underline
 
 
 async def test_new_rows_keep_the_highlighted_session() -> None:

@@ -37,9 +37,9 @@ class CursorList(ScrollView, Generic[RowT]):
     """Lines drawn above the rows, which do not scroll."""
     PAGE_OVERLAP: ClassVar[int] = 0
     """Rows a page up or down keeps in view."""
-    CLICK_SELECTS: ClassVar[Literal["never", "again", "always"]] = "again"
+    CLICK_SELECTS: ClassVar[Literal["never", "double", "again", "always"]] = "again"
     """A click highlights its row; it also selects it always, or on the highlighted row and
-    on a double-click ("again"), or never."""
+    on a double-click ("again"), or on a double-click only ("double"), or never."""
 
     cursor_line: var[int] = var(0, always_update=True, init=False)
     """The index of the highlighted row."""
@@ -142,6 +142,7 @@ class CursorList(ScrollView, Generic[RowT]):
             self._chain_selected = False
         if self._chain_selected:
             return  # a double-click whose first click selected (the row was highlighted)
-        if self.CLICK_SELECTS == "always" or (self.CLICK_SELECTS == "again" and again):
+        double = self.CLICK_SELECTS == "double" and event.chain > 1
+        if self.CLICK_SELECTS == "always" or (self.CLICK_SELECTS == "again" and again) or double:
             self._chain_selected = True
             self.action_select()

@@ -62,6 +62,8 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
     """One line per session with a cursor and a fixed header line. It never takes the focus:
     as in Pi's selector, every key stays in the search box, which moves this cursor."""
 
+    CLICK_SELECTS = "double"  # opening a session takes a new screen: a double-click or Enter
+
     HEADER_LINES = 1
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -72,8 +74,8 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         "session-table--dim",
     }
     DEFAULT_CSS = """
-    SessionTable { background: $surface; }
-    SessionTable > .session-table--header { background: $panel; text-style: bold; }
+    SessionTable { background: $surface; overflow-x: hidden; }
+    SessionTable > .session-table--header { color: $text-muted; text-style: bold underline; }
     SessionTable > .session-table--cursor { background: $block-cursor-blurred-background; }
     SessionTable > .session-table--guide { color: $text-muted; }
     SessionTable > .session-table--name { color: $text-accent; text-style: bold; }
