@@ -92,7 +92,9 @@ def print_listing(args: argparse.Namespace, cache: AnswerCache | None) -> int:
             for folder in answer_inputs.held_folders(args.session_dir, cwd, store):
                 depends.holders(folder, found)
         with_holders(data, found)
-        out = to_json(data) + "\n"
+        out = to_json(data) + "\n"  # `[]` when the search could not be made: still JSON
+    elif result.error:
+        out = ""  # the error said on stderr is the answer, no empty table under it
     else:
         out = render(result, show_cwd=every, marks=marks)
     sys.stdout.write(out)

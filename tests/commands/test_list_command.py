@@ -1,0 +1,33 @@
+"""`pitui list`: what it prints when the search cannot be made, and pitui's own filters."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pitui.cli import main
+from pitui.core.catalog.search import regex_query
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_a_bad_or_too_slow_regex_prints_only_the_error(
+    agent: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    slow: bool,
+) -> None:
+    """Exit status 2 and the error on stderr, no empty table under it; `--json` still
+    prints a JSON array (`[]`, as `pitui grep --json` does)."""
+    if slow:
+        monkeypatch.setattr(regex_query, "BUDGET", 0.0)  # every regex is too slow
+    query = "re:parser" if slow else "re:(unclosed"
+    said = "Regular expression too slow" if slow else "Invalid regular expression"
+    assert main(["list", "--all", query]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"pitui: {said}" in err
+    assert main(["list", "--all", query, "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out) == [] and f"pitui: {said}" in err
