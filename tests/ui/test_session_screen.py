@@ -23,7 +23,7 @@ from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.context_pane import ContextList, ContextPane
 from pitui.ui.widgets.entry_tree import EntryTree
-from pitui.ui.widgets.message_pane import MessagePane
+from pitui.ui.widgets.message_pane import EntryHeader, MessagePane
 
 SIZE = (180, 45)
 BRANCHED = "Fix rounding bug in checkout totals"
@@ -250,6 +250,8 @@ async def test_label_set_and_clear(app_factory: Any) -> None:
         assert entry["label"] == "start"
         await settle(pilot)
         assert tree.highlighted.id == target.id  # the highlight did not move
+        header = screen.query_one(EntryHeader)  # the message pane's, read again
+        await wait_for(pilot, lambda: "[start]" in header.content.plain)
         await pilot.press("L")
         modal = pilot.app.screen
         assert modal.query_one("#text-input").value == "start"  # pre-filled
@@ -257,6 +259,7 @@ async def test_label_set_and_clear(app_factory: Any) -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.live.session.tree.label_of(target.id) is None)
         assert "label" not in last_entry(screen.path)
+        await wait_for(pilot, lambda: "[start]" not in screen.query_one(EntryHeader).content.plain)
 
 
 async def test_label_cancel_writes_nothing(app_factory: Any) -> None:

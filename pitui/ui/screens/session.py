@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from pitui.core.format.entry_types import EntryType
 from pitui.core.live import hub
 from pitui.core.live.live import (
     EntriesAppended,
@@ -341,6 +342,9 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
         with self.live.lock:
             self.query_one(EntryTree).append(message.entries)
         self._update_title()
+        if self.entry is not None and _labels(message.entries, self.entry.id):
+            tree = self.live.session.tree  # the message header shows the label
+            self.query_one(MessagePane).show_entry(self.entry, tree)
 
     def on_live_reloaded(self, message: LiveReloaded) -> None:
         if self.live is None and self._retry_timer is None:
@@ -521,3 +525,8 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
             self.notify("The entry is in a folded branch: on its nearest shown ancestor")
         if tree.display:
             tree.focus()
+
+
+def _labels(entries: list[Entry], target_id: str) -> bool:
+    """Whether `entries` set or clear a label of the entry `target_id`."""
+    return any(e.type == EntryType.LABEL and e.raw.get("targetId") == target_id for e in entries)
