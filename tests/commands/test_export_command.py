@@ -155,12 +155,15 @@ def test_jsonl_is_a_session_file(session_file: Path, capsys: pytest.CaptureFixtu
         (["--leaf", "nope"], "no entry with id 'nope'"),
         (["--format", "jsonl", "--context"], "--context has no jsonl form"),
         (["--max-tool-lines", "-1"], "--max-tool-lines must be 0 or more"),
-        (["-o", "/nonexistent-dir/"], "is not a folder"),
+        (["-o", "/nonexistent-dir/"], "pitui: /nonexistent-dir/ does not exist\n"),
+        (["--format", "html", "-o", "/nonexistent-dir/"], "/nonexistent-dir/ does not exist"),
+        (["-o", "{session}/"], ".jsonl/ is not a folder"),
     ],
 )
 def test_bad_input_is_one_line(
     session_file: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
+    args = [arg.replace("{session}", str(session_file)) for arg in args]
     assert main(["export", str(session_file), *args]) == 1
     err = capsys.readouterr().err
     assert err.startswith("pitui: ") and message in err and err.count("\n") == 1

@@ -49,6 +49,8 @@ def destination(target: str | os.PathLike[str], name: str) -> tuple[Path, bool]:
     path = Path(text)
     if text.endswith(("/", os.sep)) or _is_folder(path):
         if not _is_folder(path):
+            if not os.path.lexists(path):  # `-o out/` names a folder to make first
+                raise PituiError(f"{shown(text)} does not exist")
             raise PituiError(f"{shown(text)} is not a folder")
         return path / name, True
     return path, False
