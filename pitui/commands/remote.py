@@ -115,4 +115,9 @@ def _list(as_json: bool) -> None:
     if not remotes:
         print("(no remotes: pitui remote add NAME HOST)")
     for r in remotes:
-        print(f"{r.name}  {one_line(r.host)}  {one_line(r.agent_dir)}  ({age_text(r.name)})")
+        pitui = (
+            ""
+            if r.pitui_command == DEFAULT_PITUI_COMMAND
+            else f"  (pitui there: {one_line(r.pitui_command)})"
+        )
+        print(f"{r.name}  {one_line(r.host)}  {one_line(r.agent_dir)}{pitui}  ({age_text(r.name)})")

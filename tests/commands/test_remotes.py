@@ -111,6 +111,23 @@ def test_remote_add_list_remove(remote_agent: Path, capsys: pytest.CaptureFixtur
     assert main(["remote", "remove", "box"]) == 2
 
 
+def test_remote_list_shows_a_pitui_command_that_is_not_the_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """What `remote set --pitui-command` said it set is in `remote list` (and its JSON)."""
+    assert main(["remote", "add", "box", "root@127.0.0.1", "--no-test"]) == 0
+    assert main(["remote", "add", "plain", "root@127.0.0.2", "--no-test"]) == 0
+    assert main(["remote", "set", "box", "--pitui-command", "/opt/pitui", "--no-test"]) == 0
+    assert "(pitui there: /opt/pitui)" in capsys.readouterr().out
+    assert main(["remote", "list"]) == 0
+    box, plain = capsys.readouterr().out.splitlines()
+    assert box.startswith("box  root@127.0.0.1  ~/.pi/agent  (pitui there: /opt/pitui)  (")
+    assert plain.startswith("plain  root@127.0.0.2  ~/.pi/agent  (") and "pitui there" not in plain
+    assert main(["remote", "list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["pituiCommand"] for r in data] == ["/opt/pitui", "pitui"]
+
+
 def test_sync_mirrors_the_sessions_and_lists_them_as_the_remote_does(
     remote_agent: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
