@@ -76,9 +76,11 @@ def ask_fork(
     app.push_screen(modal, callback=confirmed)
 
 
-def ask_context_edit(app: PituiAppBase, path: Path, target: Entry, done: Done) -> None:
-    """Menu for one message: omit it, replace it with a note, or undo its edits (whether
-    there are edits, and whether Pi's model can undo them, is found out in the worker)."""
+def ask_context_edit(
+    app: PituiAppBase, path: Path, target: Entry, done: Done, *, undo: bool
+) -> None:
+    """Menu for one message: omit it, replace it with a note, or (`undo`: it has edits) undo
+    its edits (whether Pi's model can undo them is found out in the worker)."""
     remote = mirror_name(path)
     if remote is not None:  # said before the menu: pitui there edits it (`pitui context-edit`)
         app.notify(
@@ -107,7 +109,8 @@ def ask_context_edit(app: PituiAppBase, path: Path, target: Entry, done: Done) -
         elif choice == "undo":
             _run(app, path, "Edits undone", done, context_edit.restore, target.id)
 
-    choices = [("omit", "Omit"), ("replace", "Replace with a note"), ("undo", "Undo edits")]
+    choices = [("omit", "Omit"), ("replace", "Replace with a note")]
+    choices += [("undo", "Undo edits")] if undo else []
     choices.append(("cancel", "Cancel"))
     body = (
         f"{context_edit.describe(target)} {target.id}\n"
@@ -121,8 +124,10 @@ def ask_note(app: PituiAppBase, path: Path, target: Entry, done: Done) -> None:
         if text:
             action = lambda p, t, force: context_edit.replace(p, t, text, force=force)  # noqa: E731
             _run(app, path, "Replaced in the context", done, action, target.id)
+        elif text is not None:  # Enter on an empty note
+            app.notify("An empty note: nothing was changed", severity="warning")
 
-    hint = "Enter replaces the message's content with this note - Esc cancels"
+    hint = "Enter replaces the message's content with this note · Esc cancels"
     app.push_screen(TextInputModal("Replace with a short note", "", hint=hint), callback=typed)
 
 
@@ -168,5 +173,5 @@ def ask_tags(app: PituiAppBase, row: CatalogRow, done: Callable[[str], None]) ->
         app.run_write(WriteJob("tag", Path(summary.path), write, done=lambda _: done(note)))
 
     current = " ".join(row.tags) if isinstance(row, MarkedRow) else ""
-    hint = "Space-separated tags - Enter saves - empty clears - Esc cancels"
+    hint = "Space-separated tags · Enter saves · empty clears · Esc cancels"
     app.push_screen(TextInputModal("Tags of this session", current, hint=hint), callback=typed)

@@ -72,7 +72,7 @@ def ask_move_folder(app: PituiAppBase, old: str, moved: Moved) -> None:
     modal = TextInputModal(
         "Move this folder's sessions to",
         old,
-        hint="Enter: the folder it is now - → completes - Esc cancels",
+        hint="Enter: the folder it is now · → completes · Esc cancels",
         suggester=FolderSuggester(),
     )
     app.push_screen(modal, callback=typed)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from test_session_screen import SIZE, last_entry
-from ui_helpers import open_from_picker, plain, settle, stub_pi, toast_saying
+from ui_helpers import open_from_picker, plain, settle, stub_pi, toast_saying, toasts
 from waiting import wait_for
 
 from pitui.core.session.session import Session
@@ -106,11 +106,13 @@ async def test_fork_asks_then_resume_in_pi_or_stay(
 
 
 async def test_alt_c_omits_replaces_and_undoes(app_factory: Any) -> None:
-    async with app_factory().run_test(size=SIZE) as pilot:
+    async with app_factory().run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_from_picker(pilot, "rounding")
         target = await highlight_user_message(pilot, screen)
         pane = screen.query_one(ContextPane)
         await pilot.press("alt+c")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceModal))
+        assert not pilot.app.screen.query("#choice-undo"), "no edits yet: nothing to undo"
         await choose(pilot, "omit")
         await wait_for(pilot, lambda: last_entry(screen.path).get("type") == "context_edit")
         edit = last_entry(screen.path)
@@ -121,6 +123,11 @@ async def test_alt_c_omits_replaces_and_undoes(app_factory: Any) -> None:
         await pilot.press("alt+c")
         await choose(pilot, "replace")
         assert isinstance(pilot.app.screen, TextInputModal)
+        await pilot.press("enter")  # an empty note: said, nothing written
+        await wait_for(pilot, lambda: any("empty note" in t for t in toasts(pilot.app)))
+        assert last_entry(screen.path)["id"] == edit["id"]
+        await pilot.press("alt+c")
+        await choose(pilot, "replace")
         await pilot.press(*"short", "enter")
         await wait_for(
             pilot, lambda: last_entry(screen.path)["replacement"] == {"content": "short"}

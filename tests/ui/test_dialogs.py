@@ -126,7 +126,7 @@ async def test_context_edit_and_export_dialogs_show_every_label_at_80x24(
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceModal))
         await pilot.pause()
         shown = "\n".join(screen_lines(pilot.app))
-        labels = ["Omit", "Replace with a note", "Undo edits", "Cancel"]
+        labels = ["Omit", "Replace with a note", "Cancel"]  # no edit yet: no "Undo edits"
         assert any(all(label in line for label in labels) for line in shown.splitlines())
         await pilot.press("escape", "alt+e")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ExportModal))

@@ -19,6 +19,7 @@ from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
+from pitui.core.session.tree import SessionTree
 
 EDITABLE_ROLES = ("user", "assistant", "toolResult")
 _TEXT_ARRAY_ROLES = ("assistant", "toolResult")
@@ -48,15 +49,20 @@ def restore(path: str | os.PathLike[str], target_id: str, *, force: bool = False
     target = session.tree.get(target_id)
     if target is None:
         raise PituiError(no_entry(target_id, session.path))
-    if not any(
-        e.type == EntryType.CONTEXT_EDIT and e.raw.get("targetId") == target_id
-        for e in session.tree.entries
-    ):
+    if not has_edits(session.tree, target_id):
         raise PituiError(f"{target_id} has no context edit to undo")
     replacement = restoring_replacement(target)
     if isinstance(replacement, str):
         raise PituiError(f"cannot undo the edits of {target_id}: {replacement}")
     return append_context_edit(path, target_id, replacement, force=force)
+
+
+def has_edits(tree: SessionTree, target_id: str) -> bool:
+    """Whether a context edit of `target_id` is in the session."""
+    return any(
+        e.type == EntryType.CONTEXT_EDIT and e.raw.get("targetId") == target_id
+        for e in tree.entries
+    )
 
 
 def append_context_edit(

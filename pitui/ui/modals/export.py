@@ -72,7 +72,7 @@ class ExportModal(Dialog[ExportRequest | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export", id="export-go", variant="primary")
                 yield Button("Cancel", id="export-cancel")
-            yield Label(line("Enter exports - Esc cancels"), classes="dialog-hint")
+            yield Label(line("Enter exports · Esc cancels"), classes="dialog-hint")
 
     def _proposed(self) -> str:
         context = self.is_mounted and self.query_one("#export-context", Checkbox).value

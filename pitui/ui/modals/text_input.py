@@ -43,7 +43,7 @@ class TextInputModal(Dialog[str | None]):
                 self._value, id="text-input", select_on_focus=False, suggester=self._suggester
             )
             yield Label(
-                line(self._hint or "Enter saves - empty clears - Esc cancels"),
+                line(self._hint or "Enter saves · empty clears · Esc cancels"),
                 classes="dialog-hint",
             )
 

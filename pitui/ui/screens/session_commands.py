@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker
 
-from pitui.core.changes.context_edit import target_on_branch
+from pitui.core.changes.context_edit import has_edits, target_on_branch
 from pitui.core.errors import PituiError
 from pitui.core.export.build import session_title
 from pitui.core.export.export import entry_markdown
@@ -174,10 +174,12 @@ class SessionCommands:
         try:
             with live.lock:
                 target = target_on_branch(live.session, target_id)
+                edited = has_edits(live.session.tree, target_id)
         except PituiError as error:  # said before the dialog: off the branch, not a message
             self._screen.notify(one_line(str(error)), severity="warning", markup=False)
             return
-        ask_context_edit(self._screen.app, self._screen.path, target, self._context_edited)
+        app, path = self._screen.app, self._screen.path
+        ask_context_edit(app, path, target, self._context_edited, undo=edited)
 
     def _read_only(self, live: LiveSession) -> bool:
         """A session in a newer format is never written: said before any dialog opens."""
