@@ -188,6 +188,38 @@ def test_a_session_being_written_is_skipped_and_reported(
     assert busy.exists() and not _archived(tmp_path, busy).exists()
 
 
+@pytest.mark.parametrize("command", ["archive", "prune"])
+def test_a_dry_run_says_which_sessions_the_move_would_skip(
+    store: dict[str, list[Path]],
+    capsys: pytest.CaptureFixture[str],
+    home_trash: Path,
+    command: str,
+) -> None:
+    """As `pitui move --dry-run`: the session being written is listed with why the real run
+    will skip it, and not counted in what would move; `--json` gives it in `skipped`, as the
+    real run then reports it."""
+    busy = store["empty"][0]
+    now = time.time()
+    os.utime(busy, (now, now))
+    argv = [command, "--empty", "--dry-run"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"  would be skipped: {busy.name} was modified " in out
+    assert "would move 1 session (" in out and "(1 skipped, above)" in out
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["dryRun"] and len(data["selected"]) == 2 and data["moved"] == []
+    [skip] = data["skipped"]
+    assert skip["path"] == str(busy) and "may be writing it" in skip["reason"]
+    assert main([*argv, "--force", "--json"]) == 0  # --force: nothing is skipped
+    assert json.loads(capsys.readouterr().out)["skipped"] == []
+    assert all(p.exists() for p in store["empty"])
+    assert main([command, "--empty", "--yes", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [s["path"] for s in result["skipped"]] == [str(busy)]
+    assert result["moved"] == [str(store["empty"][1])]
+
+
 def test_unarchive_never_moves_onto_an_existing_file(
     store: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -112,6 +112,10 @@ def test_archive_skips_the_newest_session_of_a_folder_an_idle_pi_runs_in(
     older = make_session(env, "older", OLD - 100)
     newest = make_session(env, "newest", OLD)
     with idle_pi(env) as pi:
+        assert main(["archive", str(older), str(newest), "--dry-run"]) == 0  # says it first
+        out = capsys.readouterr().out
+        assert f"would be skipped: {newest.name} may be the session pi (pid {pi.pid})" in out
+        assert "would move 1 session (" in out and "(1 skipped, above)" in out
         assert main(["archive", str(older), str(newest), "--yes", "--json"]) == 0
         data = json.loads(capsys.readouterr().out)
         assert data["moved"] == [str(older)]

@@ -133,16 +133,29 @@ def count(n: int) -> str:
     return f"{n} session" if n == 1 else f"{n} sessions"
 
 
-def render(chosen: list[SessionSummary], total: int, dry_run: bool, where: str) -> str:
-    """The table of the chosen sessions, then what would be moved (`where`: "to the trash")."""
+def render(
+    chosen: list[SessionSummary],
+    dry_run: bool,
+    where: str,
+    skips: list[tuple[str, str]] | None = None,
+) -> str:
+    """The table of the chosen sessions, then what would be moved (`where`: "to the trash");
+    `skips`: the sessions a dry run says the move would skip now, and why (path, reason)."""
     if not chosen:
         return "no session matches: nothing to move\n"
+    why = dict(skips or [])
     lines = [f"{'BYTES':>10}  {'MODIFIED':<16}  SESSION"]
     for s in chosen:
         when = "?" if s.modified_ms is None else local_minutes(s.modified_ms)
         lines.append(f"{human_size(s.size):>10}  {when:<16}  {one_line(s.path)}")
+        if s.path in why:
+            lines.append(f"{'':>10}  would be skipped: {one_line(why[s.path])}")
     verb = "would move" if dry_run else "to move"
-    lines.append(f"{verb} {count(len(chosen))} ({human_size(total)}) {where}")
+    going = [s for s in chosen if s.path not in why]
+    size = human_size(sum(s.size for s in going))
+    lines.append(f"{verb} {count(len(going))} ({size}) {where}")
+    if why:
+        lines[-1] += f" ({len(why)} skipped, above)"
     return "\n".join(lines) + "\n"
 
 
@@ -157,6 +170,7 @@ def render_result(result: MoveResult, done: str) -> str:
 def to_json(
     chosen: list[SessionSummary], total: int, dry_run: bool, result: MoveResult | None
 ) -> dict[str, object]:
+    """The report; a dry run's `skipped` holds the sessions the move would skip now."""
     return {
         "dryRun": dry_run,
         "selected": [
@@ -168,6 +182,22 @@ def to_json(
         "skipped": [{"path": p, "reason": r} for p, r in result.skipped] if result else [],
         "failed": [{"path": p, "reason": r} for p, r in result.failed] if result else [],
     }
+
+
+def skipped_now(
+    chosen: list[SessionSummary], busy: Callable[[str], str | None]
+) -> list[tuple[str, str]]:
+    """The sessions the move would skip if run now, and why (as `move_each` says it): what
+    a dry run says, as `pitui move --dry-run` does."""
+    skips = []
+    for s in chosen:
+        try:
+            why = busy(s.path)
+        except PituiError as error:  # gone, or not a file, since it was selected
+            why = str(error)
+        if why is not None:
+            skips.append((s.path, why))
+    return skips
 
 
 def _busy(args: argparse.Namespace, how: Moving) -> Callable[[str], str | None]:
@@ -192,11 +222,13 @@ def carry_out(args: argparse.Namespace, chosen: list[SessionSummary], how: Movin
     """Show the choice; unless `--dry-run`, ask once (unless `--yes`) and move each session
     (one another program seems to be writing is skipped, unless `--force`)."""
     total = sum(s.size for s in chosen)
+    would_skip = skipped_now(chosen, _busy(args, how)) if args.dry_run else []
     if not args.json:
-        sys.stdout.write(render(chosen, total, args.dry_run, how.where))
+        sys.stdout.write(render(chosen, args.dry_run, how.where, would_skip))
     if args.dry_run or not chosen:
         if args.json:
-            print_json(to_json(chosen, total, args.dry_run, None))
+            preview = MoveResult(skipped=would_skip) if args.dry_run else None
+            print_json(to_json(chosen, total, args.dry_run, preview))
         return 0
     if not args.yes and not confirm(
         f"Move {count(len(chosen))} ({human_size(total)}) {how.where}?"
