@@ -23,9 +23,11 @@ SEARCH_HELP = [
     ('"a phrase"', "the exact phrase"),
     ("re:<regex>", "a regular expression"),
     ("name: cwd: label: model:", "field filters (value may be quoted)"),
-    ("after: before:", "modified after / before a date (YYYY-MM-DD)"),
+    ("after:D before:D", "modified on or after / before day D (YYYY-MM-DD, UTC)"),
     ("pin: tag:NAME tag:", "pinned / with that tag / with any tag (pitui's own marks)"),
     ("file:PATH", "sessions that wrote or edited PATH (a folder: anything under it)"),
+    ("in:local in:archive", "this machine's session folder only / the archive"),
+    ("in:all host:NAME", "here, the archive and every remote / one remote"),
 ]
 
 
