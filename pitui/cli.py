@@ -27,7 +27,7 @@ SUBCOMMANDS = {
     "du": "what makes sessions large",
     "secrets": "credentials found in sessions (values masked)",
     "prune": "move selected sessions to the trash",
-    "restore": "bring back sessions pitui moved to the trash",
+    "restore": "bring back Pi sessions from the trash (moved there by pitui or any other tool)",
     "archive": "move selected sessions out of Pi's session folder into pitui's archive",
     "unarchive": "move archived sessions back to where they were",
     "move": "move a project's sessions to its new folder (after the folder moved)",

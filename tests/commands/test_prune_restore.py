@@ -195,6 +195,16 @@ def test_a_bad_duration_or_size_is_a_usage_error(
     assert all(p.exists() for paths in store.values() for p in paths)
 
 
+def test_restore_help_says_any_pi_session_in_the_trash(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`restore` finds every Pi session in the trash, not only those pitui put there."""
+    with pytest.raises(SystemExit):
+        main(["restore", "--help"])
+    out = capsys.readouterr().out
+    assert "bring back Pi sessions from the trash" in out and "pitui moved" not in out
+
+
 def test_parsers() -> None:
     assert parse_duration("30d") == 30 * 86_400 and parse_duration("12h") == 43_200
     assert parse_duration("2w") == 14 * 86_400 and parse_duration("7") == 7 * 86_400
