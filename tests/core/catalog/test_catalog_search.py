@@ -14,6 +14,7 @@ import orjson
 import pytest
 
 from pitui.core.catalog.catalog import Catalog
+from pitui.core.catalog.search.query import Token, parse_query
 
 H = {"type": "session", "version": 3}
 
@@ -187,9 +188,23 @@ def test_filters(catalog: Catalog) -> None:
     assert _ids(catalog, "cwd:webshop") == ["alpha"]
     assert _ids(catalog, 'name:"parser work"') == ["alpha"]
     assert _ids(catalog, "label:import") == ["gamma"]
+    assert _ids(catalog, "label:") == ["gamma"]  # bare: any label, as a bare `tag:`
+    assert _ids(catalog, 'label: "important"') == ["gamma"]  # the phrase is its value
+    assert _ids(catalog, "label:nothing-like-it") == []
     assert _ids(catalog, "after:2026-01-04", sort="recent") == ["alpha", "beta"]
     assert _ids(catalog, "before:2026-01-03 parser") == ["delta"]
     assert catalog.search("after:yesterday").error
+
+
+def test_a_bare_label_is_a_filter_other_bare_fields_stay_words() -> None:
+    """A bare `label:` means any label; `cwd:`, `name:`, `model:` ... alone stay plain words,
+    searched as Pi searches them."""
+    query = parse_query("label: parser")
+    assert query.filters == [("label", "")] and query.tokens == [Token("fuzzy", "parser")]
+    for bare in ("cwd:", "name:", "model:", "after:", "before:", "file:"):
+        query = parse_query(bare)
+        assert query.tokens == [Token("fuzzy", bare)] and not query.filters and not query.files
+    assert parse_query("re:label:").mode == "regex"
 
 
 def test_extra_tiers_labels_and_tools(catalog: Catalog) -> None:

@@ -156,6 +156,8 @@ def _extract_filters(query: Query) -> None:
         i += 1
         if value:
             _add_filter(query, key, value)
+        elif key == "label":  # a bare `label:`: any label, as a bare `tag:` is any tag
+            query.filters.append((key, ""))
         else:
             kept.append(token)
     query.tokens = kept
