@@ -85,12 +85,19 @@ def print_hits(args: argparse.Namespace) -> int:
     problems = [f"cannot read {one_line(p)}" for p in stream.unreadable]
     if stream.error:
         problems.append(one_line(stream.error))
-    elif not scope.sessions and not args.all and store == "local":
+    elif not scope.sessions and not args.all and store == "local" and not _files(scope.text):
         problems.append("no sessions in this folder (--all searches every folder's)")
     _warn(problems)
     if stream.error:
         return 2
     return 0 if printed else 1
+
+
+def _files(text: str) -> list[str]:
+    """The query's `file:PATH` values: a scope they emptied still has sessions."""
+    from pitui.core.catalog.search.query import parse_query  # deferred with the search
+
+    return parse_query(text).files
 
 
 def _warn(problems: list[str]) -> None:

@@ -162,3 +162,6 @@ def test_file_token_searches_only_the_sessions_that_wrote_the_path(
     assert [s["path"] for s in json.loads(capsys.readouterr().out)] == [str(wrote)]
     assert main(["grep", "file:/nonexist profiler", "--all", *no_cache]) == 1
     assert capsys.readouterr().out == ""
+    assert main(["grep", "file:/nonexist profiler", *no_cache]) == 1
+    said = capsys.readouterr()
+    assert said.out == "" and "no sessions in this folder" not in said.err  # it has two
