@@ -99,6 +99,8 @@ class HelpScreen(ModalScreen[None]):
             return None
         if binding.action in TEXTUAL_FOCUS_KEYS:
             return self._focus_key_text(binding.action)
+        if binding.action in UNDESCRIBED:
+            return UNDESCRIBED[binding.action]
         if binding.description and not binding.system:
             return binding.tooltip or binding.description
         return None
@@ -125,6 +127,8 @@ TEXTUAL_FOCUS_KEYS = {
     "app.focus_previous": "Go to the previous",
 }
 TEXTUAL_COPY = frozenset({"screen.copy_text"})
+# pitui's keys bound without a description (kept out of the footer and the palette): listed
+UNDESCRIBED = {"copy_or_say_how_to_quit": "Copy the text selected (none: say how to quit)"}
 HORIZONTAL_SCROLLING = frozenset({"scroll_left", "scroll_right", "page_left", "page_right"})
 
 
