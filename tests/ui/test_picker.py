@@ -81,10 +81,16 @@ async def test_no_match_then_escape_clears(app_factory: Any) -> None:
         await search(pilot, picker, "zzzznothing")
         assert picker.rows == []
         assert "No sessions match" in plain(picker.query_one("#picker-empty"), 200)
+        footer = {b.binding.action: b.enabled for b in pilot.app.active_bindings.values()}
+        assert footer["trash"] is False and footer["resume"] is False, "dimmed: no session"
+        await pilot.press("ctrl+d")
+        assert pilot.app.screen is picker
         await pilot.press("escape")
         await wait_for(pilot, lambda: not picker.search_pending, "the list to answer")
         await settle(pilot)
         assert len(picker.rows) == 12
+        footer = {b.binding.action: b.enabled for b in pilot.app.active_bindings.values()}
+        assert footer["trash"] and footer["resume"]
 
 
 async def test_tab_toggles_scope(app_factory: Any) -> None:

@@ -69,6 +69,11 @@ CHANGES_EVERY = 1.0  # while sessions change, search again at most this often (a
 # sessions each search and its rows cost about 0.1 s of CPU: every 0.25 s took 18% of a core)
 
 
+_ON_A_SESSION = frozenset(
+    {"rename", "trash", "pin", "tags", "export", "open", "resume", "fork"}
+)  # the actions on the highlighted session
+
+
 class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
     """Catalog search in thread workers; the list updates as the catalog fills in.
 
@@ -115,6 +120,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._answered_ask = 0  # ...this one of them (an answer to an older is not due)
         self._queued: Callable[[], None] | None = None  # an action pressed before the answer
         self._move_offered = False  # Alt+M is in the footer (the preview's folder is gone)
+        self._rows_offered = True  # the keys that act on a session are active (rows listed)
         self._removed: set[str] = set()  # sessions pitui trashed or moved away (`forget`)
 
     def compose(self) -> ComposeResult:
@@ -292,6 +298,9 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             top=top,
             removed=self._removed,
         )
+        if self._rows_offered == self._nothing_to_act_on:  # the session keys come and go
+            self._rows_offered = not self._nothing_to_act_on
+            self.refresh_bindings()
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
@@ -313,6 +322,11 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
     def _answer_due(self) -> bool:
         """A search was asked that has not answered yet (the list shows an older one's)."""
         return self._answered_ask < self._asked
+
+    @property
+    def _nothing_to_act_on(self) -> bool:
+        """No session is listed, and none is coming: no answer is due (`defer`)."""
+        return not self.rows and not self.search_pending and self.scanned and not self._answer_due
 
     def defer(self, action: Callable[[], None]) -> bool:
         """Queue `action` until the pending search has answered, or while the index being
@@ -616,9 +630,13 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self.refresh_paths(new)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Alt+M (Folder) only for a session whose folder is gone (in the footer then)."""
+        """Alt+M (Folder) only for a session whose folder is gone (in the footer then); the
+        keys that act on the highlighted session dimmed while none is listed."""
         if action == "move_folder":
-            return any(p.folder_missing for p in self.query(SessionPreview))
+            listed = bool(self.rows)
+            return listed and any(p.folder_missing for p in self.query(SessionPreview))
+        if action in _ON_A_SESSION and self._nothing_to_act_on:
+            return None
         return True
 
     @on(SessionPreview.Loaded)
