@@ -72,7 +72,7 @@ def typed(launch: tui.Launch, query: str, done: tui.Check) -> float:
 
 def pitui_done(count: int, title: str) -> tui.Check:
     def check(text: str) -> bool:
-        if f" {count} shown" not in text:
+        if f" {count:,} shown" not in text:
             return False
         return count == 0 or title in first_row(text)
 

@@ -106,7 +106,7 @@ def first_launch(agent: Path, work: Path, sessions: int) -> dict[str, float]:
     shutil.rmtree(cache, ignore_errors=True)
     launch = tui.Launch(procs.pitui_argv("--all"), tui.pitui_env(agent, cache), work)
     try:
-        listed = launch.until(lambda text: f"{sessions} shown" in text
+        listed = launch.until(lambda text: f"{sessions:,} shown" in text
                               and not re.search(r"indexing \d+/", text))  # fmt: skip
         indexed = launch.until(search_index_done(), timeout=600)
     finally:

@@ -235,7 +235,7 @@ def first_title(agent: Path, cache: Path) -> str:
 
 def pitui_all(sessions: int) -> Check:
     """pitui's status line counts the rows once the whole list is in."""
-    return contains(f"{sessions} shown")
+    return contains(f"{sessions:,} shown")
 
 
 def pi_all(text: str) -> bool:

@@ -44,7 +44,7 @@ async def test_a_slow_search_says_searching_then_answers(app_factory: Any, monke
     slow.install(monkeypatch)
     async with app_factory().run_test(size=(160, 40)) as pilot:
         picker = await started(pilot)
-        shown = f"{len(picker.rows)} shown"
+        shown = f"{len(picker.rows):,} shown"
         await pilot.press(*"slowword")
         await wait_for(pilot, lambda: "searching..." in status(picker), "the searching status")
         assert shown not in status(picker)  # the old count is not given as this answer's

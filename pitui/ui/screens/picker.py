@@ -529,7 +529,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if self.search_error and not self.searching:  # first: the rows are an older answer
             parts.insert(0, f"not applied: {len(self.rows)} rows of the last search")
         else:
-            parts.append("searching..." if self.searching else f"{len(self.rows)} shown")
+            parts.append("searching..." if self.searching else f"{len(self.rows):,} shown")
         parts += self._progress_parts()
         if self.app.catalog is not None and self.app.catalog.archive_dir is not None:
             parts.append(
