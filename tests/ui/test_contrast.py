@@ -217,6 +217,8 @@ async def test_every_row_drawn_is_readable(app_factory: Any, theme: str, colours
         table = picker.query_one(SessionTable)
         strips = {f"table line {y}": table.render_line(y) for y in range(len(table.rows) + 1)}
         screen = await open_from_picker(pilot, "cents", keep_search=True)
+        title = screen.query_one("#session-title")  # its folder and path: the path was dim
+        strips |= {f"title line {y}": title.render_line(y) for y in range(title.size.height)}
         tree = screen.query_one(EntryTree)
         assert tree.marking and tree.match_position()[1] >= 2  # marked rows among the others
         for row in range(len(tree.rows)):
@@ -237,6 +239,12 @@ async def test_every_row_drawn_is_readable(app_factory: Any, theme: str, colours
                     strips[f"context line {y} (cursor {row}, {focused=})"] = context.render_line(y)
         assert len(strips) > 100
         assert low_cells(app, strips, colours) == []
+        app.theme = next(other for other in THEMES if other != theme)  # F2: drawn again
+        await pilot.pause()
+        again = {f"title line {y} after F2": title.render_line(y) for y in range(2)}
+        assert low_cells(app, again, colours) == []
+        path = [seg for seg in again["title line 1 after F2"] if "/" in seg.text]
+        assert path and all(seg.style.bgcolor == title.rich_style.bgcolor for seg in path)
 
 
 @pytest.mark.parametrize("theme", THEMES)

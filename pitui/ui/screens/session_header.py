@@ -21,6 +21,10 @@ from pitui.ui.widgets.session_preview import open_in
 class SessionHeader(Static, can_focus=True):
     """The session's title row; Enter here hands the session to pi (as on Pi's header)."""
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"session-header--path"}
+    DEFAULT_CSS = """
+    SessionHeader > .session-header--path { color: $text-muted; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "enter",
@@ -37,7 +41,14 @@ class SessionHeader(Static, can_focus=True):
         self._shown: tuple[Session, Path, str | None, str, bool] | None = None
 
     def on_resize(self) -> None:
-        if self._shown is not None:  # its lines are cut to the width: cut them again
+        self._show_again()  # its lines are cut to the width
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._show_again()  # the path's colour is the theme's
+
+    def _show_again(self) -> None:
+        if self._shown is not None:
             self.show_session(*self._shown)
 
     def show_session(
@@ -54,7 +65,8 @@ class SessionHeader(Static, can_focus=True):
         name.stylize("bold" if session.tree.name else "bold dim")
         name.truncate(max(8, width - status.cell_len), overflow="ellipsis")
         place = Text(one_line(tilde(session.cwd, home)), style="cyan", no_wrap=True)
-        place.append(f"  {one_line(tilde(str(path), home))}", style="dim")
+        path_style = self.get_component_rich_style("session-header--path")
+        place.append(Text(f"  {one_line(tilde(str(path), home))}", style=path_style))
         place.truncate(max(8, width), overflow="ellipsis")
         self.update(Text.assemble(name, status, "\n", place, no_wrap=True))
 
