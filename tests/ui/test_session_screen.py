@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import loaded, open_from_picker, plain, settle, stub_pi, toast_saying, toasts
+from ui_helpers import (
+    loaded,
+    open_from_picker,
+    plain,
+    screen_lines,
+    settle,
+    stub_pi,
+    toast_saying,
+    toasts,
+)
 from waiting import wait_for
 
 from pitui.core.rows.render_text import entry_text
@@ -52,6 +61,15 @@ async def test_the_title_keeps_its_two_lines_when_the_screen_narrows(app_factory
             assert len(lines) == 2 and title.size.height == 2, (width, lines)
             assert all(len(line) <= title.content_size.width for line in lines), (width, lines)
             assert lines[1].endswith("…"), "the path is cut to this width"
+
+
+async def test_the_search_bar_cuts_its_hints_with_an_ellipsis_at_80_columns(
+    app_factory: Any,
+) -> None:
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        await open_from_picker(pilot, "rounding", keep_search=True)
+        [bar] = [line for line in screen_lines(pilot.app) if line.startswith("Matches: ")]
+        assert bar.rstrip().endswith("… (1/1)"), bar
 
 
 async def test_enter_opens_the_session_with_three_panes(app_factory: Any) -> None:
