@@ -186,6 +186,27 @@ async def test_a_dialog_clears_the_toasts_of_earlier_actions(kind: str) -> None:
         await wait_for(pilot, lambda: toasts(app) == ["Written"])
 
 
+CANCELLED = {"confirm": False, "choice": None, "text": None, "export": None}
+
+
+@pytest.mark.parametrize("kind", sorted(DIALOGS))
+async def test_a_click_around_a_dialog_cancels_it_and_one_inside_does_not(kind: str) -> None:
+    """The text dialogs have no button: with the mouse alone they could not be left."""
+    app = DialogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        answers: list[object] = []
+        app.push_screen(DIALOGS[kind](), callback=answers.append)
+        await pilot.pause()
+        dialog = app.screen
+        inside = dialog.query_one(".dialog-title")
+        await pilot.click(inside)
+        await pilot.pause()
+        assert app.screen is dialog and answers == []
+        await pilot.click(offset=(1, 1))  # the dimmed screen around it
+        await pilot.pause()
+        assert app.screen is not dialog and answers == [CANCELLED[kind]]
+
+
 class ErrorKeepingApp(KeepsErrorToasts, DialogApp):
     pass
 
