@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Input
 from ui_helpers import plain, session_files, settle, started, stub_pi, toast_saying
 from waiting import wait_for
 
@@ -91,6 +92,18 @@ async def test_no_match_then_escape_clears(app_factory: Any) -> None:
         assert len(picker.rows) == 12
         footer = {b.binding.action: b.enabled for b in pilot.app.active_bindings.values()}
         assert footer["trash"] and footer["resume"]
+
+
+async def test_ctrl_end_and_ctrl_home_reach_the_ends_of_the_list(app_factory: Any) -> None:
+    """Home and End edit the search; 10,000 sessions took hundreds of PgDn to the last."""
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        table = picker.query_one(SessionTable)
+        await pilot.press("ctrl+end")
+        assert table.cursor_line == len(picker.rows) - 1 > 0
+        await pilot.press("ctrl+home")
+        assert table.cursor_line == 0
+        assert picker.query_one("#search", Input).value == ""
 
 
 async def test_tab_toggles_scope(app_factory: Any) -> None:

@@ -569,10 +569,13 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self.show_paths = not self.show_paths
 
     def action_move_list(self, move: str, step: int) -> None:
-        """Move the list's selection by rows (`cursor`) or pages (`page`)."""
+        """Move the list's selection by rows (`cursor`) or pages (`page`), or to a row
+        (`jump`: 0 the first, -1 the last)."""
         table = self.query_one(SessionTable)
         if move == "page":
             table.action_page(step)
+        elif move == "jump":
+            table.action_jump(step)
         else:
             table.action_cursor(step)
 

@@ -149,6 +149,23 @@ PICKER_BINDINGS: list[BindingType] = [
             ("pageup", "page", -1, "page_up"),
         )
     ),
+    # Home and End edit the search: these reach the ends of a list of thousands
+    Binding(
+        "ctrl+home",
+        "move_list('jump', 0)",
+        "First",
+        show=False,
+        id="picker.first",
+        tooltip="Select the first session listed",
+    ),
+    Binding(
+        "ctrl+end",
+        "move_list('jump', -1)",
+        "Last",
+        show=False,
+        id="picker.last",
+        tooltip="Select the last session listed",
+    ),
     Binding(
         "escape",
         "escape",
