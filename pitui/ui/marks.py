@@ -21,8 +21,18 @@ class MarkedRow(CatalogRow):
     tags: tuple[str, ...] = ()
 
     def guide(self) -> str:
-        marks = ("● " if self.pinned else "") + (f"[{' '.join(self.tags)}] " if self.tags else "")
+        marks = ("● " if self.pinned else "") + (
+            f"[{_cut(' '.join(self.tags))}] " if self.tags else ""
+        )
         return super().guide() + marks
+
+
+TAGS_SHOWN = 14  # characters of a row's tags before its title (the preview shows them all)
+
+
+def _cut(tags: str) -> str:
+    """Tags cut to `TAGS_SHOWN`: at 80 columns long ones left no room for the title."""
+    return tags if len(tags) <= TAGS_SHOWN else tags[: TAGS_SHOWN - 1] + "…"
 
 
 def search_with_marks(query: str, search: Callable[[str], SearchResult]) -> SearchResult:

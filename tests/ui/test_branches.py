@@ -192,6 +192,11 @@ async def test_alt_p_pins_and_alt_t_tags(app_factory: Any) -> None:
         await pilot.press(*"work later", "enter")
         await wait_for(pilot, lambda: getattr(picker.rows[0], "tags", ()) == ("later", "work"))
         assert "[later work]" in picker.rows[0].guide()
+        await pilot.press("alt+t", "ctrl+u", *"nvim lsp editor-config-stuff", "enter")
+        await wait_for(pilot, lambda: len(getattr(picker.rows[0], "tags", ())) == 3)
+        assert "[editor-config…] " in picker.rows[0].guide(), "cut: the title keeps its room"
+        await pilot.press("alt+t", "ctrl+u", *"work later", "enter")
+        await wait_for(pilot, lambda: getattr(picker.rows[0], "tags", ()) == ("later", "work"))
         preview = picker.query_one(SessionPreview)
         await wait_for(pilot, lambda: preview.summary is picker.rows[0].summary)
         await wait_for(pilot, lambda: "later work" in plain(preview.query_one("#preview-body")))
