@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import plain, session_files, started, stub_pi
+from ui_helpers import plain, session_files, settle, started, stub_pi
 from waiting import wait_for
 
 from pitui.core.changes.archive import archive_session
@@ -53,6 +53,20 @@ async def test_alt_a_lists_the_archive_and_resume_unarchives_first(
         await pilot.pause()
     assert app.return_value == Handoff(["pi", "--session", str(original)], str(tmp_path))
     assert original.exists() and not archived.exists()
+
+
+async def test_an_empty_archive_says_how_sessions_get_there(
+    app_factory: Any, tmp_path: Path
+) -> None:
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    async with app_factory(archive_dir=archive).run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await pilot.press("alt+a")
+        await wait_for(pilot, lambda: not picker.rows and not picker.search_pending)
+        await settle(pilot)
+        empty = plain(picker.query_one("#picker-empty"), 300)
+        assert empty.startswith("No archived sessions: `pitui archive`"), empty
 
 
 async def test_the_stats_of_the_archive_say_so(

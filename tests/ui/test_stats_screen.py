@@ -181,6 +181,16 @@ async def test_day_plots_show_every_label_and_separate_bars_at_80_columns(
 
 
 @pytest.mark.usefixtures("home_trash")
+async def test_an_empty_trash_view_says_so(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("alt+z")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, TrashViewScreen))
+        note = pilot.app.screen.query_one("#trash-note")
+        await wait_for(pilot, lambda: "no Pi session" in str(note.render()))
+
+
+@pytest.mark.usefixtures("home_trash")
 async def test_trash_view_restores(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         picker = await started(pilot)

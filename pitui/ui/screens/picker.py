@@ -470,6 +470,10 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             return "No sessions match - Esc clears the search" + (", Tab views all" if here else "")
         if not self.scanned:
             return "Indexing sessions..."
+        if request.archive and not request.named_only:  # no query, no row: none archived
+            if here:
+                return "No archived sessions in current folder. Press Tab to view all."
+            return "No archived sessions: `pitui archive` moves old ones here"
         if request.named_only:
             named = f"Press {self._key_of('picker.named')} to show all"
             if here:

@@ -118,6 +118,9 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
             note.update(Text(one_line(message.error), style="bold red"))
             return
         count = len(self.items)
+        if count == 0:
+            note.update(Text("The trash holds no Pi session", style="dim"))
+            return
         note.update(Text(f"{count} session{'s' * (count != 1)} · Enter restores", style="dim"))
         self.query_one("#trash-table", DataTable).focus()
 
