@@ -22,7 +22,7 @@ SEARCH_HELP = [
     ("words", "every word must match (any order, case-insensitive)"),
     ('"a phrase"', "the exact phrase"),
     ("re:<regex>", "a regular expression"),
-    ("name: cwd: label: model:", "field filters (value may be quoted)"),
+    ("name: cwd: label: model:", "field filters (value may be quoted; label: alone: any)"),
     ("after:D before:D", "modified on or after / before day D (YYYY-MM-DD, UTC)"),
     ("pin: tag:NAME tag:", "pinned / with that tag / with any tag (pitui's own marks)"),
     ("file:PATH", "sessions that wrote or edited PATH (a folder: anything under it)"),
