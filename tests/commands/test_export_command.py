@@ -127,6 +127,21 @@ def test_folder_gets_a_safe_proposed_name(session_file: Path, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
+    ("title", "stem"),
+    [
+        (
+            "Search perf a very long session name that will not fit in the dialog at all",
+            "Search-perf-a-very-long-session-name-that-will-not-fit-in",  # not "...-in-th"
+        ),
+        ("x" * 80, "x" * 60),  # no break to cut at
+        ("short name", "short-name"),
+    ],
+)
+def test_a_long_title_is_cut_between_two_words(title: str, stem: str) -> None:
+    assert proposed_name(title, ".md") == stem + ".md"
+
+
+@pytest.mark.parametrize(
     ("title", "extension", "context", "name"),
     [
         ("Fix the typos in posts/notes.md.", ".md", False, "Fix-the-typos-in-posts-notes.md"),

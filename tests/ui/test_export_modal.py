@@ -12,6 +12,7 @@ from waiting import wait_for
 
 from pitui.core.export import html_pages
 from pitui.core.session.session import Session
+from pitui.ui.modals.dialog_body import PathLine
 from pitui.ui.modals.export import ExportModal
 from pitui.ui.screens.picker import PickerScreen
 
@@ -131,6 +132,29 @@ async def test_escape_exports_nothing(
         await settle(pilot)
         assert pilot.app.screen is picker
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".md"] == []
+
+
+async def test_the_folder_written_into_shows_below_the_path_at_80_columns(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The field shows its end: under a long folder, where the file goes was out of view."""
+    here = tmp_path / ("a long folder name " * 4).strip() / "deeper"
+    here.mkdir(parents=True)
+    monkeypatch.chdir(here)
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: picker.scanned)
+        await pilot.press("alt+e")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ExportModal))
+        await pilot.pause()
+        folder = pilot.app.screen.query_one(PathLine)
+        shown = str(folder.render())
+        assert shown.startswith(f"in {str(here)[:8]}") and shown.endswith("/deeper"), shown
+        field = pilot.app.screen.query_one("#export-path")
+        field.value = "/srv/out/notes.md"
+        await pilot.pause()
+        assert str(folder.render()) == "in /srv/out"
+        await pilot.press("escape")
 
 
 async def test_copy_the_highlighted_entry_as_markdown(app_factory: Any, demo_root: Path) -> None:

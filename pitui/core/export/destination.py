@@ -27,10 +27,15 @@ _PART = re.compile(r"part-\d+\.html")
 
 def safe_file_stem(text: str) -> str:
     """A file name stem from untrusted text: no separators, no control characters, no
-    leading dot, at most 60 characters ("session" if nothing is left)."""
+    leading dot, at most 60 characters, a longer one cut between two words when it has a
+    break in its second half ("session" if nothing is left)."""
     stem = _UNSAFE.sub("-", " ".join(text.split()))
     stem = re.sub(r"-{2,}", "-", stem.replace(" ", "-")).strip("-.")
-    return stem[:NAME_LENGTH].rstrip("-.") or "session"
+    if len(stem) > NAME_LENGTH:
+        cut = stem[: NAME_LENGTH + 1]
+        between = cut.rfind("-")
+        stem = cut[:between] if between > NAME_LENGTH // 2 else cut[:NAME_LENGTH]
+    return stem.rstrip("-.") or "session"
 
 
 def proposed_name(title: str, extension: str, context: bool = False) -> str:

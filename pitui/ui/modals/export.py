@@ -25,6 +25,7 @@ from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
 from pitui.ui.display_text import block, line
 from pitui.ui.modals.dialog import Dialog
+from pitui.ui.modals.dialog_body import PathLine, PathText
 from pitui.ui.widgets.export_progress import ExportProgress, show_export_progress
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "jsonl": "Pi session (.jsonl)"}
@@ -67,7 +68,10 @@ class ExportModal(Dialog[ExportRequest | None]):
                     yield RadioButton(FORMAT_NAMES[fmt], value=fmt == "md", id=f"format-{fmt}")
             yield Checkbox("Exact LLM context instead of the branch", id="export-context")
             yield Checkbox("Redact secrets", id="export-redact")
-            yield Input(str(free_path(self._folder / self._proposed())), id="export-path")
+            proposed = free_path(self._folder / self._proposed())
+            yield Input(str(proposed), id="export-path")
+            # the field shows its end at 80 columns: the folder it writes into, always seen
+            yield PathLine(PathText(str(proposed.parent), "in "), classes="dialog-path")
             yield Label("", id="export-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export", id="export-go", variant="primary")
@@ -99,6 +103,14 @@ class ExportModal(Dialog[ExportRequest | None]):
         folder = Path(path_input.value).parent if path_input.value else self._folder
         path_input.value = str(free_path(folder / self._proposed()))
         self.query_one("#export-error", Label).update("")  # said of the name before
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        folder = self.query_one(PathLine)
+        typed = event.value.strip()
+        folder.path = one_line(os.path.dirname(os.path.abspath(os.path.expanduser(typed))))
+        folder.display = bool(typed)
+        folder.refresh()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
