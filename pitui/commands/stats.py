@@ -125,7 +125,7 @@ def to_json(stats: Stats, since: str | None, until: str | None) -> dict[str, obj
     }
 
 
-HEADERS = ("SESSIONS", "MSGS", "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "COST")
+HEADERS = ("SESSIONS", "REPLIES", "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "COST")
 
 
 def render(stats: Stats) -> str:

@@ -161,11 +161,12 @@ def test_since_takes_an_age_as_prune_does(
 
 
 def test_every_count_has_its_thousands_separated() -> None:
-    """MSGS printed 4871 beside INPUT's 1,234,567."""
+    """The replies printed 4871 beside INPUT's 1,234,567."""
     from pitui.commands.stats import render
     from pitui.core.usage.groups import Group, Stats
 
     day = Group("2026-01-02", {f"s{n}" for n in range(1200)}, 4871, 1_234_567, 89_000)
     total = Group("TOTAL", day.sessions, 4871, 1_234_567, 89_000)
-    line = render(Stats("day", [day], total)).splitlines()[1].split()
+    header, line = [row.split() for row in render(Stats("day", [day], total)).splitlines()[:2]]
     assert line[:5] == ["2026-01-02", "1,200", "4,871", "1,234,567", "89,000"]
+    assert header[:3] == ["DAY", "SESSIONS", "REPLIES"], "not MSGS: the list's Msgs counts all"

@@ -161,6 +161,8 @@ async def test_by_session_names_each_session_at_80_columns(app_factory: Any) -> 
         assert len(paths) == len(set(paths)) > 3  # not the same cut path on every row
         numbers = lines[at].split()[-7:]
         assert numbers[-1] == f"${first.cost:,.2f}" and not any("…" in n for n in numbers)
+        header = next(line for line in lines if "Sess" in line).split()
+        assert header[1:3] == ["Sess", "Replies"], "assistant replies: the list's Msgs are all"
 
 
 async def test_day_plots_show_every_label_and_separate_bars_at_80_columns(

@@ -33,7 +33,7 @@ class Numbers:
 
 NUMBERS = (
     Numbers("Sessions", "Sess", lambda g: len(g.sessions), tokens=False),
-    Numbers("Msgs", "Msgs", lambda g: g.messages, tokens=False),
+    Numbers("Replies", "Replies", lambda g: g.messages, tokens=False),  # assistant messages
     Numbers("Input", "Input", lambda g: g.input),
     Numbers("Output", "Output", lambda g: g.output),
     Numbers("Cache read", "Cache R", lambda g: g.cache_read),
