@@ -50,6 +50,15 @@ def last_entry(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text().splitlines()[-1])
 
 
+async def test_an_unnamed_session_is_titled_by_its_first_message_as_in_the_list(
+    app_factory: Any,
+) -> None:
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        screen = await open_from_picker(pilot, "typos")
+        line = screen.query_one("#session-title").content.plain.splitlines()[0]
+        assert line.startswith("Fix the typos in posts/") and "… (unnamed)  filter:" in line
+
+
 async def test_the_title_keeps_its_two_lines_when_the_screen_narrows(app_factory: Any) -> None:
     async with app_factory().run_test(size=(200, 40)) as pilot:
         screen = await open_from_picker(pilot, "rounding")

@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from pitui.core.format.migration import NEWER_FORMAT, is_newer
 from pitui.core.live.open_by import Holder
+from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
 from pitui.ui.display_text import tilde
@@ -39,6 +41,7 @@ class SessionHeader(Static, can_focus=True):
         super().__init__(title, id=id)
         self.holders: list[Holder] = []  # other processes holding the file (Linux /proc)
         self._shown: tuple[Session, Path, str | None, str, bool] | None = None
+        self._first_said: tuple[Session | None, str] = (None, "")
 
     def on_resize(self) -> None:
         self._show_again()  # its lines are cut to the width
@@ -61,14 +64,31 @@ class SessionHeader(Static, can_focus=True):
         if self.holders:
             status.append(f"  open in {open_in(self.holders)}", style="yellow")
         width = self.content_region.width
-        name = Text(one_line(session.tree.name or "(unnamed session)"))
-        name.stylize("bold" if session.tree.name else "bold dim")
-        name.truncate(max(8, width - status.cell_len), overflow="ellipsis")
+        muted = self.get_component_rich_style("session-header--path")
+        if self._first_said[0] is not session or not self._first_said[1]:
+            self._first_said = (session, _first_said(session))  # kept once found
+        name = _title(
+            session.tree.name, self._first_said[1], muted, max(8, width - status.cell_len)
+        )
         place = Text(one_line(tilde(session.cwd, home)), style="cyan", no_wrap=True)
-        path_style = self.get_component_rich_style("session-header--path")
-        place.append(Text(f"  {one_line(tilde(str(path), home))}", style=path_style))
+        place.append(Text(f"  {one_line(tilde(str(path), home))}", style=muted))
         place.truncate(max(8, width), overflow="ellipsis")
         self.update(Text.assemble(name, status, "\n", place, no_wrap=True))
+
+
+def _first_said(session: Session) -> str:
+    first = next((e for e in session.tree.entries if e.role == "user"), None)
+    return one_line(message_text(first.message)) if first is not None else ""
+
+
+def _title(name: str | None, said: str, muted: Style, room: int) -> Text:
+    """The session's name; unnamed, its first user message (`said`), as the picker's list
+    titles it; cut to `room` cells."""
+    title = Text(one_line(name or said), style="bold", no_wrap=True)
+    note = "" if name else " (unnamed)" if said else "(unnamed session)"
+    title.truncate(max(1, room - len(note)), overflow="ellipsis")
+    title.append(note, style=muted)
+    return title
 
 
 def _status(session: Session, filter: str, label_times: bool) -> Text:
