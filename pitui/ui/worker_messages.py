@@ -67,7 +67,7 @@ class CatalogScanned(Message):
 
 
 @dataclass
-class CatalogChanged(Message):
+class SessionsChanged(Message):
     """Sessions changed on disk (watcher) or by us (`ours`: search at once, not on the
     writers' pace); the picker should search again."""
 
@@ -77,7 +77,7 @@ class CatalogChanged(Message):
     def can_replace(self, message: Message) -> bool:
         """This pending change may be dropped for a later one that says as much."""
         return (
-            isinstance(message, CatalogChanged)
+            isinstance(message, SessionsChanged)
             and not self.notice
             and (message.ours or not self.ours)
         )
@@ -96,12 +96,12 @@ class SearchRequest:
 
 @dataclass
 class SearchDone(Message):
-    """Result of one picker search, tagged with the request it answers: the rows, and how
-    many sessions are known (-1 when there are rows: not counted); `asked` numbers the
+    """Result of one picker search, tagged with the request it answers; `asked` numbers the
     search (the picker counts them)."""
 
     request: SearchRequest
-    result: tuple[SearchResult, int]
+    result: SearchResult
+    known: int | None  # the sessions in the index, counted only for an empty answer
     asked: int = 0
 
 

@@ -44,13 +44,13 @@ from pitui.ui.widgets.search_box import SearchBox
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
 from pitui.ui.worker_messages import (
-    CatalogChanged,
     CatalogProgress,
     CatalogScanned,
     RemotesSynced,
     SearchDone,
     SearchIndexProgress,
     SearchRequest,
+    SessionsChanged,
     SyncProgress,
 )
 
@@ -102,7 +102,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self.progress: tuple[int, int] | None = None  # (done, total) while the scan runs
         self.syncing: tuple[str, int] | None = None  # (remote, percent) while a sync runs
         self.search_indexing: tuple[int, int] | None = None  # (done, total) bytes, after the scan
-        self.known_count = 0  # sessions in the index, counted when an answer is empty
+        self.known_count: int | None = 0  # sessions in the index, counted for an empty answer
         self.rows: list[CatalogRow] = []  # the catalog rows listed (the answer on screen)
         self.search_error: str | None = None  # why the query could not be read (a bad re:)
         self._tools_pending = False  # the answer shown was searched before all tool output was
@@ -233,9 +233,9 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
 
     def _hub_changed(self, event: hub.CatalogChanged) -> None:
         """Watcher thread: the hub has indexed a change; only post (never block the watcher)."""
-        self.post_message(CatalogChanged(notice=event.notice))
+        self.post_message(SessionsChanged(notice=event.notice))
 
-    def on_catalog_changed(self, message: CatalogChanged) -> None:
+    def on_sessions_changed(self, message: SessionsChanged) -> None:
         """Sessions changed: search again, at most every CHANGES_EVERY seconds while a writer
         streams lines (pi at work appends tens a second; a search and its rows for each line
         kept the app busy and grew its memory)."""
@@ -259,7 +259,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             self.app.hub.forget(path)
         if changed:
             self.app.hub.refresh(changed)
-        self.post_message(CatalogChanged(ours=True))
+        self.post_message(SessionsChanged(ours=True))
 
     # -- secrets -------------------------------------------------------------------------
 
@@ -382,9 +382,9 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         except SearchCancelled:
             return  # a newer question replaced it
         result.rows = with_secret_marks(result.rows, self.secret_paths)
-        known = len(catalog.sessions(cwd=None)) if not result.rows else -1
+        known = len(catalog.sessions(cwd=None)) if not result.rows else None
         if not worker.is_cancelled:
-            self.post_message(SearchDone(request, (result, known), asked))
+            self.post_message(SearchDone(request, result, known, asked))
 
     def _store(self, request: SearchRequest) -> str:
         """The store a request lists: the archive, or this machine's sessions; "all" adds
@@ -418,7 +418,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         request: SearchRequest = message.request
         if request != self.current_request():
             return  # an answer to an older question
-        result, known = message.result
+        result = message.result
         self._answered_ask = max(self._answered_ask, message.asked)
         self._answered()
         self.search_error = result.error
@@ -429,7 +429,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             self._run_queued()
             return  # keep the last list while the query is being typed
         self.rows = list(result.rows)
-        self.known_count = known
+        self.known_count = message.known
         self._show_rows(top=new_question)  # as Pi: a new question highlights its first answer
         table = self.query_one(SessionTable)
         self._update_empty(request)

@@ -50,7 +50,6 @@ from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.message_pane import MessagePane
 from pitui.ui.widgets.search_box import run_binding_now, types_text
 from pitui.ui.worker_messages import (
-    CatalogChanged,
     ContextBuilt,
     HoldersFound,
     LiveAppended,
@@ -58,6 +57,7 @@ from pitui.ui.worker_messages import (
     LiveReloaded,
     SessionLoaded,
     SessionProgress,
+    SessionsChanged,
 )
 
 # The tree's keys that act on it from another pane too
@@ -172,9 +172,9 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
     def _hub_changed(self, event: hub.CatalogChanged) -> None:
         """Watcher thread (or this one, for a standing notice): only post."""
         if event.notice:
-            self.post_message(CatalogChanged(notice=event.notice))
+            self.post_message(SessionsChanged(notice=event.notice))
 
-    def on_catalog_changed(self, message: CatalogChanged) -> None:
+    def on_sessions_changed(self, message: SessionsChanged) -> None:
         if message.notice:
             self.notify(message.notice, severity="warning", markup=False)
 
