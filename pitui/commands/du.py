@@ -11,8 +11,8 @@ from pitui.commands.support.json_output import print_json
 from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
+from pitui.core.size_text import human_size
 from pitui.core.usage.scope import scope_of
-from pitui.core.usage.size_text import human_size
 from pitui.core.usage.sizes import SessionSize, StoreSizes, session_size, store_sizes
 
 

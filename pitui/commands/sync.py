@@ -10,8 +10,9 @@ import sys
 from pitui.commands.support.progress import progress_on_stderr
 from pitui.core.remotes.config import Remote, chosen_remotes
 from pitui.core.remotes.mirror import age_text
-from pitui.core.remotes.sync import SyncResult, size_text, sync_remote
+from pitui.core.remotes.sync import SyncResult, sync_remote
 from pitui.core.rows.safe_text import one_line
+from pitui.core.size_text import human_size
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +54,7 @@ def _say(result: SyncResult) -> None:
         return
     print(
         f"{result.name}: {result.files} files, {result.bytes} bytes in {result.seconds:.1f} s; "
-        f"the mirror holds {size_text(result.mirror_bytes)}",
+        f"the mirror holds {human_size(result.mirror_bytes)}",
         flush=True,
     )
     for said in (result.note, result.warning):

@@ -10,7 +10,7 @@ from rich.text import Span, Text
 
 from pitui.core.format.timestamps import utc_minutes
 from pitui.core.rows.safe_text import one_line, visible
-from pitui.core.usage.size_text import human_size as human_size  # every screen's
+from pitui.core.size_text import human_size as human_size  # every screen's
 
 
 def age(then: datetime | None, now: datetime) -> str:

@@ -33,7 +33,7 @@ def test_huge_first_line_without_newline(tmp_path: Path) -> None:
         code, err, grown = json.loads(result.stdout)
         assert code == 1
         assert err == (
-            "pitui: the first line is incomplete or too long (50 MB without a newline): "
+            "pitui: the first line is incomplete or too long (48.0 MB without a newline): "
             "no session header found\n"
         )
         assert grown < 1.3 * SIZE, f"peak grew by {grown / SIZE:.1f}x the line"

@@ -32,7 +32,7 @@ from pitui.core.format.timestamps import local_minutes
 from pitui.core.listing.left_out import left_out_of_catalog
 from pitui.core.listing.sessions import refuse_bad_query
 from pitui.core.rows.safe_text import one_line
-from pitui.core.usage.size_text import human_size
+from pitui.core.size_text import human_size
 
 T = TypeVar("T")
 

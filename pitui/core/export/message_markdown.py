@@ -11,7 +11,7 @@ from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
 from pitui.core.file_history.edit_diff import edit_diff
 from pitui.core.format.jsonline import indented_json
 from pitui.core.format.system_prompt import system_text
-from pitui.core.usage.size_text import human_size
+from pitui.core.size_text import human_size
 
 _PATH_KEYS = ("path", "file_path", "filePath", "file")
 READ_TOOLS = frozenset({"read", "read_file", "view", "cat"})

@@ -24,6 +24,7 @@ from pitui.core.remotes.config import Remote
 from pitui.core.remotes.mirror import mark_synced, mirror_dir
 from pitui.core.remotes.ssh import rsync_path, ssh_command, target_of
 from pitui.core.rows.safe_text import one_line
+from pitui.core.size_text import human_size
 
 RSYNC_OPTIONS = [
     "--recursive",
@@ -71,8 +72,8 @@ class SyncResult:
         if self.mirror_bytes <= MIRROR_WARNING:
             return None
         return (
-            f"its mirror holds {size_text(self.mirror_bytes)}, over "
-            f"{size_text(MIRROR_WARNING)} (pitui remote remove {self.name} deletes it)"
+            f"its mirror holds {human_size(self.mirror_bytes)}, over "
+            f"{human_size(MIRROR_WARNING)} (pitui remote remove {self.name} deletes it)"
         )
 
     def to_json(self) -> dict[str, object]:
@@ -245,18 +246,6 @@ def folder_bytes(folder: os.PathLike[str] | str) -> int:
             except OSError:
                 continue
     return total
-
-
-def size_text(size: int) -> str:
-    """`size` bytes in words: "812 bytes", "3.4 MB", "5.0 GB" (powers of 1,024)."""
-    if size < 1024:
-        return f"{size} bytes"
-    for unit in ("KB", "MB", "GB", "TB"):
-        size_ = size / 1024
-        if size_ < 1024 or unit == "TB":
-            return f"{size_:.1f} {unit}"
-        size = int(size_)
-    return f"{size} bytes"
 
 
 def _last_percent(out: bytearray, before: int) -> int:

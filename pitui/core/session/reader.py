@@ -22,6 +22,7 @@ from pitui.core.format.jsvalues import js_truthy
 from pitui.core.format.migration import NEWER_HARNESS, Migrator, is_harness_header
 from pitui.core.session.entry import DecodeErrors, Diagnostic, Entry, decode_entry
 from pitui.core.session.source import LineSource, NotRegularFile
+from pitui.core.size_text import human_size
 
 CHUNK_SIZE = 16 * 1024 * 1024
 TAIL_CHECK = 64
@@ -226,7 +227,7 @@ class SessionReader:
             at += read
         end += at
         self._line_number += 1
-        reason = f"not JSON (a line of {_size_text(end - start)}, not read)"
+        reason = f"not JSON (a line of {human_size(end - start)}, not read)"
         batch.diagnostics.append(Diagnostic(self._line_number, start, reason))
         self.offset = end + 1
         kept = min(TAIL_CHECK, self.offset)
@@ -386,7 +387,7 @@ class SessionReader:
         if self.offset == 0 and self.partial_bytes == 0:
             return "the file is empty"
         if self.offset == 0:
-            size = _size_text(self.partial_bytes)
+            size = human_size(self.partial_bytes)
             return (
                 f"the first line is incomplete or too long ({size} without a newline): "
                 "no session header found"
@@ -405,12 +406,6 @@ class SessionReader:
 
 def _digest(data: bytes | bytearray | memoryview) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def _size_text(size: int) -> str:
-    if size >= 1_000_000:
-        return f"{size / 1_000_000:,.0f} MB"
-    return f"{size:,} bytes"
 
 
 def _os_reason(error: OSError) -> str:
