@@ -206,6 +206,11 @@ def load_pi_keymap(path: Path) -> tuple[dict[str, str], list[str]]:
     return pi_keymap(config)
 
 
+def key_list(keys: str) -> list[str]:
+    """The keys of a binding's comma-separated `key` (or a keymap's value), in order."""
+    return [key.strip() for key in keys.split(",") if key.strip()]
+
+
 def keys_taken(
     keymap: Mapping[str, str], active: Mapping[str, ActiveBinding], ids: Iterable[str]
 ) -> dict[str, str]:
@@ -214,7 +219,7 @@ def keys_taken(
     looked up before the screen's: the user's key would never reach the action)."""
     taken: dict[str, str] = {}
     for binding_id in ids:
-        for key in (k.strip() for k in keymap.get(binding_id, "").split(",")):
+        for key in key_list(keymap.get(binding_id, "")):
             found = active.get(key)
             if found is not None and found.binding.id != binding_id:
                 what = found.binding.description or "own key"

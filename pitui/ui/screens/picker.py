@@ -33,6 +33,7 @@ from pitui.ui.app_base import ListsSessions, PituiAppBase
 from pitui.ui.branch_actions import ask_tags, toggle_pin
 from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.folder_move import ask_move_folder
+from pitui.ui.keymap import key_list
 from pitui.ui.marks import search_with_marks
 from pitui.ui.screens import picker_actions
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
@@ -500,7 +501,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         for binding in PICKER_BINDINGS:
             if isinstance(binding, Binding) and binding.id == binding_id:
                 keys = self.app.config.keymap.get(binding_id, binding.key)
-                first = keys.split(",")[0].strip()
+                first = next(iter(key_list(keys)), binding.key)
                 return self.app.get_key_display(replace(binding, key=first))
         return binding_id
 

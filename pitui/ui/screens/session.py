@@ -34,7 +34,7 @@ from pitui.core.session.entry import Entry
 from pitui.core.session.reader import NotASession
 from pitui.ui.app_base import PituiAppBase, ShowsSession
 from pitui.ui.failures import ReportsFailures, thread_worker
-from pitui.ui.keymap import keys_taken, pi_id_of
+from pitui.ui.keymap import key_list, keys_taken, pi_id_of
 from pitui.ui.screens.files_view import FilesViewScreen
 from pitui.ui.screens.session_commands import SessionCommands
 from pitui.ui.screens.session_header import SessionHeader
@@ -71,7 +71,7 @@ def tree_action_from_a_pane(key: str, keymap: Mapping[str, str]) -> str | None:
         if not isinstance(binding, Binding) or binding.id not in TREE_KEYS_FROM_A_PANE:
             continue
         keys = keymap.get(binding.id, binding.key)
-        if key in (k.strip() for k in keys.split(",")):
+        if key in key_list(keys):
             return binding.action
     return None
 
@@ -165,7 +165,7 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
 
     def _key_shown(self, binding: Binding) -> str:
         """A binding's key as displayed: its first with a modifier (Shift+L, not L)."""
-        keys = [key.strip() for key in binding.key.split(",")]
+        keys = key_list(binding.key)
         key = next((k for k in keys if "+" in k), keys[0])
         return self.app.get_key_display(replace(binding, key=key))
 
