@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import os
 
+from pitui.commands.support.command_errors import writing_from_command
 from pitui.core.changes import context_edit
-from pitui.core.changes.command_errors import writing_from_command
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.source import open_regular

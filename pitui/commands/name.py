@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.core.changes.command_errors import writing_from_command
+from pitui.commands.support.command_errors import writing_from_command
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.writer import sanitize_name, set_name
 

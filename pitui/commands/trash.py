@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from pitui.core.changes.command_errors import writing_from_command
+from pitui.commands.support.command_errors import writing_from_command
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.trash import trash_session

@@ -21,7 +21,8 @@ from pitui.core.rows.safe_text import one_line
 NOT_INSTALLED = 97  # the remote command's status when pitui is not there
 MISSING = 1  # `test -d` there: the folder is not there
 WRITE_TIMEOUT = 120  # seconds a write there may take, its connection included
-FORCE_HINT = "; nothing was changed (use --force to write anyway)"  # pitui's refusal there
+# how a write command's refusal ends (commands/support/command_errors), here or on a remote
+FORCE_HINT = "; nothing was changed (use --force to write anyway)"
 
 
 def remote_of(path: str | os.PathLike[str]) -> tuple[Remote, str] | None:

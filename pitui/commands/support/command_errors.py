@@ -1,4 +1,5 @@
-"""How the write commands (`label`, `name`, `trash`) report a refusal or a failure."""
+"""How the write commands (`label`, `name`, `trash`, `context-edit`) report a refusal or
+a failure."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Iterator
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.write_guard import ConcurrentWriteWarning
 from pitui.core.errors import PituiError
+from pitui.core.remotes.remote_run import FORCE_HINT
 
 
 @contextlib.contextmanager
@@ -17,8 +19,6 @@ def writing_from_command() -> Iterator[None]:
     try:
         yield
     except ConcurrentWriteWarning as warning:
-        raise PituiError(
-            f"{shown(str(warning))}; nothing was changed (use --force to write anyway)"
-        ) from None
+        raise PituiError(f"{shown(str(warning))}{FORCE_HINT}") from None
     except PituiError as error:
         raise PituiError(shown(str(error))) from None
