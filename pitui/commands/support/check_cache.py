@@ -20,8 +20,8 @@ import orjson
 
 import pitui.core.format
 import pitui.core.session
+from pitui.core.cache_file import file_stamp, regular_stat, write_cache
 from pitui.core.session.check import Problem, SessionCheck, check_session
-from pitui.core.usage.cache_file import file_stamp, regular_stat, write_cache
 from pitui.core.version import pitui_version
 
 SCHEMA_VERSION = "pitui-check-1"

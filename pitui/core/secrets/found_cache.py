@@ -20,10 +20,10 @@ from typing import Any
 
 import orjson
 
+from pitui.core.cache_file import file_stamp, regular_stat, write_cache
 from pitui.core.errors import PituiError
 from pitui.core.secrets.patterns import PATTERNS
 from pitui.core.secrets.scan import SessionSecrets, scan_session
-from pitui.core.usage.cache_file import file_stamp, regular_stat, write_cache
 
 SCHEMA_VERSION = "pitui-secrets-3"
 FILE_NAME = "secrets-cache.json"

@@ -22,8 +22,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from pitui.core.cache_file import file_stamp, write_cache_stat
 from pitui.core.errors import PituiError
-from pitui.core.usage.cache_file import write_cache_stat
 
 SCHEMA_VERSION = "pitui-usage-2"
 FILE_NAME = "usage-cache.json"
@@ -114,13 +114,7 @@ class UsageCache:
             if not is_regular(st.st_mode):
                 continue
             record = files.get(path)
-            if (
-                record is None
-                or record[1] != st.st_mtime_ns
-                or record[0] != st.st_size
-                or record[2] != st.st_ino
-                or record[3] != st.st_ctime_ns
-            ):
+            if record is None or record[:4] != file_stamp(st):
                 if progress is not None:
                     progress(done, len(paths))
                 record = self._read(path, st)
@@ -150,7 +144,7 @@ class UsageCache:
         except (OSError, PituiError):  # gone, unreadable, no longer a regular file
             return None
         self._dirty = True
-        head: Record = [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
+        head: Record = file_stamp(st)
         if usage is None:
             self._files[path] = record = [*head, None, []]
             return record
