@@ -41,6 +41,9 @@ NUMBERS = (
 )
 
 
+DROPPED_FIRST = ("Cache W", "Cache R", "Replies")  # compact headers, in the order they go
+
+
 class UsageTable(Widget):
     """The table of `stats` (None: still working it out), drawn for the width it has."""
 
@@ -77,15 +80,22 @@ def usage_table(
     """The table for `width` columns (the same numbers as `pitui stats`)."""
     titles = titles or {}
     groups = [*stats.groups, stats.total]
+    wanted = max(len(stats.by), 5, *(_key_length(stats.by, g.key, titles, home) for g in groups))
+    need = min(KEY_MIN, wanted)  # the names' room before numbers go compact or columns go
     headers = [*(n.header for n in NUMBERS), "Cost"]
     cells = [_numbers(g, compact=False) for g in groups]
     widths = _widths(headers, cells)
-    if width - sum(widths) - GAP * len(widths) < KEY_MIN:
+    if width - sum(widths) - GAP * len(widths) < need:
         headers = [*(n.short for n in NUMBERS), "Cost"]
         cells = [_numbers(g, compact=True) for g in groups]
         widths = _widths(headers, cells)
+    for dropped in DROPPED_FIRST:  # still no room for the names: the least asked columns go
+        if width - sum(widths) - GAP * len(widths) >= need:
+            break
+        at = headers.index(dropped)
+        del headers[at], widths[at]
+        cells = [row[:at] + row[at + 1 :] for row in cells]
     room = width - sum(widths) - GAP * len(widths)
-    wanted = max(len(stats.by), 5, *(_key_length(stats.by, g.key, titles, home) for g in groups))
     key_width = max(8, min(KEY_MAX, wanted, room))
     table = Table(box=None, padding=(0, 0, 0, GAP), pad_edge=False, header_style="bold")
     table.add_column(stats.by.upper(), width=key_width, no_wrap=True, overflow="ellipsis")
