@@ -17,6 +17,7 @@ from pitui.core.usage.groups import Group, Stats
 from pitui.ui.display_text import middle_ellipsis, tilde
 
 KEY_MIN = 24  # below this the numbers go compact, to leave the group's name room
+KEY_FLOOR = 12  # below this, columns give way (a day, YYYY-MM-DD, whole)
 KEY_MAX = 72
 GAP = 2
 NO_TITLE = "(no title)"
@@ -90,7 +91,7 @@ def usage_table(
         cells = [_numbers(g, compact=True) for g in groups]
         widths = _widths(headers, cells)
     for dropped in DROPPED_FIRST:  # still no room for the names: the least asked columns go
-        if width - sum(widths) - GAP * len(widths) >= need:
+        if width - sum(widths) - GAP * len(widths) >= min(need, KEY_FLOOR):
             break
         at = headers.index(dropped)
         del headers[at], widths[at]
