@@ -120,6 +120,10 @@ async def test_alt_c_omits_replaces_and_undoes(app_factory: Any) -> None:
         await wait_for(pilot, lambda: pane.view.edits == 1)
         assert any(row.omitted and row.entry_id == target.id for row in pane.rows)
         assert "new leaf" in pane.view.note and pane.view.tokens_cut > 0
+        view = pane.view  # one measure: the estimate and what the edit cut add up
+        assert view.tokens + view.tokens_cut == view.tokens_unedited
+        header = str(pane.query_one(".context-header").render())
+        assert f"1 edit cut ~{view.tokens_cut:,} of ~{view.tokens_unedited:,}" in header
         await pilot.press("alt+c")
         await choose(pilot, "replace")
         assert isinstance(pilot.app.screen, TextInputModal)

@@ -220,5 +220,8 @@ class SessionCommands:
             if live.session.tree.get(edit_id) is None:
                 return
             view = prepare_context(live.session.context(leaf_id=edit_id))
-        view.note = f"shown from the new leaf {edit_id} (the edit); move to go back"
+        view.note = (
+            f"as sent from the edit {edit_id}, the file's new leaf; moving the highlight shows "
+            "the highlighted entry's context again"
+        )
         self._screen.post_message(ContextBuilt(highlighted.id, view))

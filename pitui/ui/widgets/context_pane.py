@@ -22,9 +22,8 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Static
 
-from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import JsonObject
-from pitui.core.format.tokens import estimate_context_tokens, estimate_tokens
+from pitui.core.format.tokens import estimate_tokens
 from pitui.core.rows.render_text import entry_text, message_text
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.context import Context, ProjectedEntry, entry_messages
@@ -126,22 +125,15 @@ def prepare_context(context: Context) -> ContextView:
 
 
 def _edit_figures(view: ContextView, context: Context) -> None:
-    """Token estimates with and without the context edits that apply here."""
+    """What the context edits that apply here cut, in the header estimate's own measure (an
+    earlier reply's usage, 2,948, beside an edited ~64 and a cut of ~12 read as three
+    unrelated figures)."""
     edited = [item for item in context.items if item.edit is not None]
     view.edits = len(edited)
-    if not edited:
-        view.tokens_unedited = view.tokens
-        return
-    unedited: list[JsonObject] = []
-    for index, item in enumerate(context.items):
-        keep_out = item.entry.type == EntryType.COMPACTION and index > 0  # as the projection does
-        unedited.extend(
-            item.messages if item.edit is None or keep_out else entry_messages(item.entry)
-        )
-    view.tokens_unedited = estimate_context_tokens(unedited)
     before = sum(estimate_tokens(m) for item in edited for m in entry_messages(item.entry))
     after = sum(estimate_tokens(m) for item in edited for m in item.messages)
     view.tokens_cut = before - after
+    view.tokens_unedited = view.tokens + view.tokens_cut
 
 
 def row_text(row: ContextRow, muted: Style) -> Text:
@@ -270,8 +262,10 @@ class ContextPane(Vertical):
         text.append(f"~{_counted(view.tokens, 'token')}  ", "bold")
         text.append(_counted(view.message_count, "message"), "dim")
         if view.edits:
-            text.append(f"\n{view.edits:,} edited: ~{view.tokens_unedited:,} unedited, ", "yellow")
-            text.append(f"edits cut ~{view.tokens_cut:,}", "yellow")
+            edits = _counted(view.edits, "edit")
+            text.append(
+                f"\n{edits} cut ~{view.tokens_cut:,} of ~{view.tokens_unedited:,}", "yellow"
+            )
         if view.note:
             text.append(f"\n{view.note}", "italic")
         return text
