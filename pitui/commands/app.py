@@ -17,7 +17,7 @@ from typing import Any
 from pitui.commands.support.terminal_mode import keys_as_typed, opening_splash
 from pitui.core.catalog.scan import discovery
 from pitui.core.errors import PituiError
-from pitui.core.session.run_pi import run_handoff
+from pitui.core.live.launch_pi import run_handoff
 from pitui.core.session.source import NotRegularFile, is_regular
 
 

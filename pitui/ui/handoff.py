@@ -11,10 +11,11 @@ from textual.message import Message
 
 from pitui.core.changes.archive import unarchive_session
 from pitui.core.errors import PituiError
+from pitui.core.live import launch_pi as core_handoff
 from pitui.core.remotes.config import Remote
-from pitui.core.remotes.remote_run import folder_there, remote_of, resume_argv
+from pitui.core.remotes.remote_run import folder_there, remote_of
+from pitui.core.remotes.remote_run import remote_resume_argv as resume_argv
 from pitui.core.rows.safe_text import one_line
-from pitui.core.session import run_pi as core_handoff
 from pitui.ui.app_config import AppConfig
 from pitui.ui.failures import thread_worker
 from pitui.ui.modals.choice import ChoiceModal

@@ -15,7 +15,7 @@ from waiting import wait_for
 
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.changes import write_guard
-from pitui.core.session.run_pi import run_handoff
+from pitui.core.live.launch_pi import run_handoff
 from pitui.ui.handoff import Handoff
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal

@@ -34,7 +34,7 @@ def remote_of(path: str | os.PathLike[str]) -> tuple[Remote, str] | None:
     return remote, mirror_of(remote).remote_path(os.path.abspath(path))
 
 
-def resume_argv(remote: Remote, cwd: str, remote_path: str) -> list[str]:
+def remote_resume_argv(remote: Remote, cwd: str, remote_path: str) -> list[str]:
     """`ssh -t HOST 'cd CWD && pi --session REMOTE_PATH'` (CWD `~`: the home folder there)."""
     command = f"cd {remote_path_word(cwd)} && pi --session {remote_path_word(remote_path)}"
     return ssh_argv(remote.host, command, tty=True)
@@ -44,7 +44,7 @@ def resume_mirrored(path: str | os.PathLike[str], cwd: str) -> list[str] | None:
     """The command that resumes the mirrored session at `path` on its remote (None: `path`
     is not in a mirror)."""
     found = remote_of(path)
-    return None if found is None else resume_argv(found[0], cwd, found[1])
+    return None if found is None else remote_resume_argv(found[0], cwd, found[1])
 
 
 def folder_there(remote: Remote, folder: str) -> bool:

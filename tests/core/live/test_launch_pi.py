@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pitui.core.errors import PituiError
-from pitui.core.session.run_pi import (
+from pitui.core.live.launch_pi import (
     find_program,
     fork_argv,
     handoff_cwd,
