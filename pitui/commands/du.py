@@ -69,10 +69,11 @@ def render_session(result: SessionSize) -> str:
         share = 100 * size / result.size if result.size else 0
         lines.append(f"{one_line(kind):<34} {human_size(size):>10}  {share:.0f}%")
     if result.largest:
-        lines += ["", f"{'LARGEST ENTRIES':<34} {'BYTES':>10}  LINE  KIND"]
+        lines += ["", f"{'LARGEST ENTRIES':<34} {'BYTES':>10}  LINE  {'KIND':<18}  STARTS WITH"]
         for e in result.largest:
-            name = one_line(e.id or "(no id)")
-            lines.append(f"{name:<34} {human_size(e.bytes):>10}  {e.line:>4}  {one_line(e.kind)}")
+            name, kind = one_line(e.id or "(no id)"), one_line(e.kind)
+            line = f"{name:<34} {human_size(e.bytes):>10}  {e.line:>4}  {kind:<18}  {e.text}"
+            lines.append(line.rstrip())
     return "\n".join(lines) + "\n"
 
 

@@ -25,7 +25,12 @@ def test_one_session_json(store: list[Path], capsys: pytest.CaptureFixture[str])
     assert main(["du", str(store[0]), "--json", "--top", "2"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["bytes"] == store[0].stat().st_size == sum(data["kinds"].values())
-    assert len(data["largest"]) == 2 and set(data["largest"][0]) == {"id", "kind", "line", "bytes"}
+    largest = data["largest"]
+    assert len(largest) == 2 and set(largest[0]) == {"id", "kind", "line", "bytes", "text"}
+    lines = store[0].read_text().splitlines()
+    for entry in largest:  # the start of its text, to know it by (its id says nothing)
+        raw = json.loads(lines[entry["line"] - 1])
+        assert entry["text"] and entry["text"][:20] in " ".join(json.dumps(raw).split())
 
 
 def test_one_session_text(store: list[Path], capsys: pytest.CaptureFixture[str]) -> None:

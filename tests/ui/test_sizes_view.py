@@ -50,6 +50,9 @@ async def test_breakdown_as_du_and_enter_jumps(app_factory: Any) -> None:
         assert [e.bytes for e in view.largest] == [size for size, _, _ in expected][:20]
         kinds = view.query_one("#sizes-kinds", DataTable)
         assert kinds.row_count >= 3
+        largest = view.query_one("#sizes-largest", DataTable)
+        said = [str(largest.get_row_at(i)[-1]) for i in range(largest.row_count)]
+        assert any("prices are stored as" in text for text in said), "the entry's first words"
         total = screen.path.stat().st_size
         assert f"{total / 1024:.1f} KB" in plain(view.query_one("#sizes-title"), 120)
         # the largest entry that is not the cursor's: Enter shows it in the tree

@@ -49,8 +49,13 @@ def message_text(message: Any) -> str:
 
 def entry_text(entry: Entry) -> str:
     """The main text of any entry, for previews and searching."""
-    raw = entry.raw
-    text = _ENTRY_TEXTS.get(entry.type)
+    return raw_entry_text(entry.raw)
+
+
+def raw_entry_text(raw: dict[str, Any]) -> str:
+    """The main text of an entry's JSON (`entry_text` of one not read as an `Entry`)."""
+    kind = raw.get("type")
+    text = _ENTRY_TEXTS.get(kind) if isinstance(kind, str) else None
     if text is not None:
         return text(raw)
     return shown_json({k: v for k, v in raw.items() if k not in ("id", "parentId")})[:500]

@@ -14,7 +14,7 @@ import heapq
 import os
 import stat
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,11 @@ import orjson
 from pitui.core.changes.first_line import has_session_header
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
+from pitui.core.rows.render_text import raw_entry_text
+from pitui.core.rows.safe_text import one_line
 from pitui.core.session.source import read_regular
 
+TEXT_START = 60  # characters of a largest entry's text shown
 IMAGES = "images"
 THINKING = "thinking"
 ASSISTANT_TEXT = "assistant text"
@@ -47,12 +50,15 @@ _TYPE_KINDS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class EntrySize:
-    """One line: its size, entry id (None if it has none), what it is, its 1-based line."""
+    """One line: its size, entry id (None if it has none), what it is, its 1-based line,
+    where it starts in the file, and (for the largest) the start of its text."""
 
     bytes: int
     id: str | None
     kind: str
     line: int
+    start: int = 0
+    text: str = ""
 
 
 @dataclass
@@ -68,7 +74,8 @@ class SessionSize:
             "bytes": self.size,
             "kinds": dict(self.kinds.most_common()),
             "largest": [
-                {"id": e.id, "kind": e.kind, "line": e.line, "bytes": e.bytes} for e in self.largest
+                {"id": e.id, "kind": e.kind, "line": e.line, "bytes": e.bytes, "text": e.text}
+                for e in self.largest
             ],
         }
 
@@ -91,10 +98,17 @@ def session_size(path: str, top: int = 10) -> SessionSize:
         number += 1
         entry = _line(data[start:end], number, result.kinds)
         if entry is not None:
-            lines.append(entry)
+            lines.append(replace(entry, start=start))
         start = end
-    result.largest = heapq.nlargest(top, lines, key=lambda e: e.bytes)
+    largest = heapq.nlargest(top, lines, key=lambda e: e.bytes)
+    result.largest = [replace(e, text=_text_start(data, e)) for e in largest]
     return result
+
+
+def _text_start(data: bytes, entry: EntrySize) -> str:
+    """The first words of a largest entry's text, on one line (parsed again: only these)."""
+    raw = orjson.loads(data[entry.start : entry.start + entry.bytes])
+    return one_line(" ".join(raw_entry_text(raw)[: TEXT_START * 2].split()))[:TEXT_START]
 
 
 def _starts_with_header(data: bytes) -> bool:

@@ -70,7 +70,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
         kinds.add_columns("Kind", "Bytes", "Share", "")
         yield kinds
         largest: DataTable[Text] = DataTable(id="sizes-largest", cursor_type="row")
-        largest.add_columns("Largest entries", "Bytes", "Line", "Kind")
+        largest.add_columns("Largest entries", "Bytes", "Line", "Kind", "Starts with")
         yield largest
         yield FittingFooter()
 
@@ -123,6 +123,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
                 Text(human_size(entry.bytes), justify="right"),
                 Text(str(entry.line), justify="right"),
                 Text(one_line(entry.kind)),
+                Text(entry.text, style="dim" if not entry.text else ""),
             )
 
     def action_jump(self) -> None:
