@@ -18,7 +18,7 @@ import stat
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import orjson
 
@@ -40,8 +40,20 @@ class SessionInfo(NamedTuple):
     created_ms: int | None
 
 
-# (path, day, provider, model, copy_ms, messages, input, output, cache_read, cache_write, cost)
+# (path, day, provider, model, copy_ms, messages, input, output, cache_read, cache_write, cost):
+# plain tuples (a million at 10,000 sessions), read by these positions
 Row = tuple[str, str, str, str, int | None, int, float, float, float, float, float]
+PATH: Final = 0
+DAY: Final = 1
+PROVIDER: Final = 2
+MODEL: Final = 3
+COPY_MS: Final = 4
+MESSAGES: Final = 5
+INPUT: Final = 6
+OUTPUT: Final = 7
+CACHE_READ: Final = 8
+CACHE_WRITE: Final = 9
+COST: Final = 10
 # per file: [size, mtime_ns, inode, ctime_ns, session facts [id, cwd, parent, created_ms] or
 # None, rows]
 Record = list[Any]

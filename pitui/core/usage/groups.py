@@ -14,7 +14,21 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from pitui.core.usage.cache import Row, SessionInfo
+from pitui.core.usage.cache import (
+    CACHE_READ,
+    CACHE_WRITE,
+    COPY_MS,
+    COST,
+    DAY,
+    INPUT,
+    MESSAGES,
+    MODEL,
+    OUTPUT,
+    PATH,
+    PROVIDER,
+    Row,
+    SessionInfo,
+)
 from pitui.core.usage.groupings import GROUPINGS
 
 __all__ = ["BY_TIME", "GROUPINGS", "NO_DATE", "Group", "Stats", "counted_rows", "summarize"]
@@ -76,11 +90,11 @@ def counted_rows(
     chains: dict[str, list[tuple[bool, int | None]]] = {}
     out: list[Row] = []
     for row in rows:
-        when = row[4]
+        when = row[COPY_MS]
         if when is not None:
-            chain = chains.get(row[0])
+            chain = chains.get(row[PATH])
             if chain is None:
-                chain = chains[row[0]] = _chain(row[0], infos, exists, lineage)
+                chain = chains[row[PATH]] = _chain(row[PATH], infos, exists, lineage)
             if not _counts_here(chain, when):
                 continue
         out.append(row)
@@ -137,7 +151,7 @@ def summarize(
     dated = since is not None or until is not None
     for row in counted_rows(infos, rows, exists, lineage):
         if dated:
-            day = row[1]
+            day = row[DAY]
             if not day or (since and day < since) or (until and day > until):
                 continue
         key = key_of(row)
@@ -145,13 +159,13 @@ def summarize(
         if acc is None:
             acc = sums[key] = [0, 0, 0, 0, 0, 0.0]
             sessions[key] = set()
-        sessions[key].add(row[0])
-        acc[0] += row[5]
-        acc[1] += row[6]
-        acc[2] += row[7]
-        acc[3] += row[8]
-        acc[4] += row[9]
-        acc[5] += row[10]
+        sessions[key].add(row[PATH])
+        acc[0] += row[MESSAGES]
+        acc[1] += row[INPUT]
+        acc[2] += row[OUTPUT]
+        acc[3] += row[CACHE_READ]
+        acc[4] += row[CACHE_WRITE]
+        acc[5] += row[COST]
     groups = [Group(key, sessions[key], *_ints(acc)) for key, acc in sums.items()]
     total = Group("total", set().union(*sessions.values()) if sessions else set())
     for g in groups:
@@ -174,20 +188,20 @@ def _ints(acc: list[float]) -> tuple[int, float, float, float, float, float]:
 
 def _key_function(by: str, infos: dict[str, SessionInfo]) -> Callable[[Row], str]:
     if by == "day":
-        return lambda r: r[1] or NO_DATE
+        return lambda r: r[DAY] or NO_DATE
     if by == "month":
-        return lambda r: r[1][:7] or NO_DATE
+        return lambda r: r[DAY][:7] or NO_DATE
     if by == "week":
         weeks: dict[str, str] = {}
-        return lambda r: weeks.get(r[1]) or weeks.setdefault(r[1], _week(r[1]))
+        return lambda r: weeks.get(r[DAY]) or weeks.setdefault(r[DAY], _week(r[DAY]))
     if by == "model":
-        return lambda r: f"{r[2]}/{r[3]}" if r[2] else (r[3] or "(unknown)")
+        return lambda r: f"{r[PROVIDER]}/{r[MODEL]}" if r[PROVIDER] else (r[MODEL] or "(unknown)")
     if by == "provider":
-        return lambda r: r[2] or "(none)"
+        return lambda r: r[PROVIDER] or "(none)"
     if by == "project":
-        return lambda r: infos[r[0]].cwd or "(no cwd)"
+        return lambda r: infos[r[PATH]].cwd or "(no cwd)"
     if by == "session":
-        return lambda r: r[0]
+        return lambda r: r[PATH]
     raise ValueError(f"unknown grouping {by!r}")
 
 

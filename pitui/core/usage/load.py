@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pitui.core.usage.cache import Row, SessionInfo, UsageCache
+from pitui.core.usage.cache import PATH, Row, SessionInfo, UsageCache
 from pitui.core.user_dirs import cache_dir
 
 
@@ -42,5 +42,5 @@ def load_usage(
     every = len(infos)
     if accepts is not None:
         infos = {p: i for p, i in infos.items() if accepts(i.cwd)}
-        rows = [r for r in rows if r[0] in infos]
+        rows = [r for r in rows if r[PATH] in infos]
     return Usage(infos, rows, cache.notice, cache.lineage, cache.file_stat, every - len(infos))
