@@ -248,35 +248,40 @@ class Catalog:
         store, query = split_store(query, store)
         if index_tools and query.strip() and self.index.texts_pending_bytes() > TEXT_SCAN_MAX:
             self.index.index_texts(threading.Event(), tools_progress)
+        sessions = self.sessions(cwd, store)
+        lookups = self._lookups(sessions, index_tools, tools_progress, cancelled, here)
+        with self.index.searching():
+            result = run_search(sessions, query, sort, named_only, lookups)
+        result.tools_pending = pending
+        return result
 
-        def texts(value: str, among: set[str]) -> set[str]:
-            return self.index.text_holding(value, among, on_text)
+    def _lookups(
+        self,
+        sessions: list[SessionSummary],
+        index_tools: bool,
+        tools_progress: Progress | None,
+        cancelled: Callable[[], bool],
+        here: str | None,
+    ) -> Lookups:
+        """What a search asks of the index: tool output, text, file writes (see `search`)."""
 
         def on_text() -> None:
             if cancelled() or self._closing.is_set():
                 raise SearchCancelled
 
+        def texts(value: str, among: set[str]) -> set[str]:
+            return self.index.text_holding(value, among, on_text)
+
         def texts_where(found: Callable[[str], bool], among: set[str]) -> set[str]:
             return self.index.texts_where(found, among, on_text)
-
-        sessions = self.sessions(cwd, store)
 
         def files(value: str) -> set[str]:
             if index_tools:  # every session's file ops, first
                 self.tools.index_of({s.path for s in sessions}, tools_progress)
             return self.writing_to(value, here)
 
-        lookups = Lookups(
-            self._tool_matcher(index_tools, tools_progress),
-            texts,
-            texts_where,
-            cancelled,
-            files,
-        )
-        with self.index.searching():
-            result = run_search(sessions, query, sort, named_only, lookups)
-        result.tools_pending = pending
-        return result
+        tools = self._tool_matcher(index_tools, tools_progress)
+        return Lookups(tools, texts, texts_where, cancelled, files)
 
     def _tool_matcher(
         self, index_tools: bool, progress: Progress | None
