@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pitui.core.changes.file_messages import no_entry
 from pitui.core.errors import PituiError
 from pitui.core.format.jsonline import dumps
 from pitui.core.rows.render_text import message_text
@@ -22,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     session = Session(args.file)
     if args.leaf is not None and session.tree.get(args.leaf) is None:
-        raise PituiError(f"no entry with id {args.leaf!r} in {args.file}")
+        raise PituiError(no_entry(args.leaf, args.file))
     context = session.context(args.leaf if args.leaf is not None else ...)
     if args.json:
         # JSON.stringify's text (a lone surrogate as its escape), terminal-safe

@@ -91,3 +91,12 @@ def test_control_characters_never_reach_the_terminal(tmp_path: Path) -> None:
     assert (
         json.loads(run_cli("context", str(path), "--json").stdout)["messages"][0]["content"] == evil
     )
+
+
+def test_an_unknown_leaf_names_the_file_inert(tmp_path: Path, corpus: list[Path]) -> None:
+    """The file name is quoted made visible, as every command's "no entry" error quotes it."""
+    path = tmp_path / "evil\x1b[31m.jsonl"
+    path.write_bytes(corpus[0].read_bytes())
+    result = run_cli("context", str(path), "--leaf", "no\x1bpe")
+    assert result.returncode == 1 and result.stderr.startswith("pitui: no entry with id ")
+    assert "\x1b" not in result.stderr and result.stderr.count("\n") == 1

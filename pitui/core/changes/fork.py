@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pitui.core.changes.file_messages import no_entry
 from pitui.core.changes.line_reuse import same_as_stringify
 from pitui.core.changes.new_file import js_resolve, write_new_file
 from pitui.core.changes.writer import encode_line
@@ -62,7 +63,7 @@ def fork_session(
     source_text = os.fspath(source)
     session = Session(source_text)  # NotASession is a PituiError
     if session.tree.get(leaf_id) is None:
-        raise PituiError(f"no entry with id {leaf_id!r} in {source_text}")
+        raise PituiError(no_entry(leaf_id, source_text))
     kept = branch_entries(session.tree.path_to(leaf_id))
     if not has_conversation(kept):
         raise PituiError(

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pitui.core.changes.file_messages import no_entry
 from pitui.core.errors import PituiError
 from pitui.core.export.build import document as build_document
 from pitui.core.export.build import resolve_leaf
@@ -57,7 +58,7 @@ def export_session(
     `parts` are read)."""
     options = options or ExportOptions()
     if leaf_id is not None and session.tree.get(leaf_id) is None:
-        raise PituiError(f"no entry with id {leaf_id!r} in {session.path}")
+        raise PituiError(no_entry(leaf_id, session.path))
     redactor = Redactor(options.redact)
     if options.format == "jsonl":
         if options.context:

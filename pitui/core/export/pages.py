@@ -18,13 +18,14 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from pitui.core.changes.file_messages import no_entry
 from pitui.core.errors import PituiError
 from pitui.core.export.build import resolve_leaf
 from pitui.core.export.export import entry_markdown
 from pitui.core.export.redactor import NAMING_KEYS, Redactor
 from pitui.core.export.source import entry_raws
 from pitui.core.format.entry_types import EntryType
-from pitui.core.rows.safe_text import one_line, visible
+from pitui.core.rows.safe_text import visible
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
 
@@ -141,7 +142,7 @@ def _entry_text(raw: dict[str, Any], redact: bool) -> tuple[str, bool]:
 
 def _leaf(session: Session, leaf_id: str | None) -> Any:
     if leaf_id is not None and session.tree.get(leaf_id) is None:
-        raise PituiError(f"no entry with id {one_line(leaf_id)!r} in {session.path}")
+        raise PituiError(no_entry(leaf_id, session.path))
     return resolve_leaf(session, leaf_id)
 
 
