@@ -56,11 +56,21 @@ class HandoffFlow(_App):
 
     def request_handoff(self, path: Path, header_cwd: str, *, fork: bool = False) -> None:
         try:
-            mirrored = None if fork else remote_of(path)
-            if mirrored is not None:  # a mirrored session resumes on its remote, over ssh
-                self.notify(f"Resuming on {mirrored[0].name}...", timeout=3)
-                self._check_folder_there(mirrored[0], header_cwd, mirrored[1])
-                return
+            mirrored = None if fork else remote_of(path)  # a broken remotes.json raises
+        except PituiError as error:
+            self.notify(str(error), severity="error", markup=False)
+            return
+        if mirrored is not None:  # a mirrored session resumes on its remote, over ssh
+            self.notify(f"Resuming on {mirrored[0].name}...", timeout=3)
+            self._check_folder_there(mirrored[0], header_cwd, mirrored[1])
+            return
+        argv = self._local_argv(path, fork)
+        if argv is not None:
+            self._exit_to_pi(argv, header_cwd)
+
+    def _local_argv(self, path: Path, fork: bool) -> list[str] | None:
+        """pi's command line for `path` here; None, said, when pi cannot be run."""
+        try:
             pi = core_handoff.resolve_pi_command(self.config.pi_command)
             if fork:
                 argv = core_handoff.fork_argv(path, pi, self.config.custom_dir)
@@ -69,7 +79,7 @@ class HandoffFlow(_App):
             found = core_handoff.find_program(argv)
         except PituiError as error:
             self.notify(str(error), severity="error", markup=False)
-            return
+            return None
         if not found:
             self.notify(
                 f"{argv[0]!r} was not found: install pi, or pass --pi-command",
@@ -77,7 +87,11 @@ class HandoffFlow(_App):
                 severity="error",
                 markup=False,
             )
-            return
+            return None
+        return argv
+
+    def _exit_to_pi(self, argv: list[str], header_cwd: str) -> None:
+        """Hand the terminal to pi in the session's folder; a missing folder is asked about."""
         cwd = core_handoff.handoff_cwd(header_cwd)
         if cwd is not None:
             self.exit(Handoff(argv, cwd))
