@@ -122,10 +122,11 @@ class _Spellings:
 
     def __init__(self, window: str) -> None:
         self.searcher = BytesAhoCorasick(_spellings(window))
+        self._rest_from = _PEEK - (len(window) - 1)  # a window across the peek's end is seen
 
     def found_in(self, chunk: memoryview) -> bool:
         find = self.searcher.find_matches_as_indexes
-        return bool(find(chunk[:_PEEK]) or (len(chunk) > _PEEK and find(chunk)))
+        return bool(find(chunk[:_PEEK]) or (len(chunk) > _PEEK and find(chunk[self._rest_from :])))
 
 
 def _other_spellings(chunk: memoryview) -> bool:

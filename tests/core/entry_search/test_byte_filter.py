@@ -69,6 +69,16 @@ def test_a_word_across_two_chunks_is_seen(tmp_path: Path, monkeypatch: pytest.Mo
     assert not _filter("cache_2472").may_match(path)
 
 
+def test_a_word_across_the_peeks_end_is_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the first bytes (the peek) the search goes on from just before their end."""
+    monkeypatch.setattr(byte_filter, "_PEEK", 16)
+    for start in range(0, 30):
+        path = _file(tmp_path, "x" * start + "cache_2472" + "y" * 100)
+        assert _filter("cache_2472").may_match(path), start
+
+
 def test_unreadable_or_odd_files_are_left_to_the_search(tmp_path: Path) -> None:
     assert _filter("parser").may_match(str(tmp_path / "missing.jsonl"))
     assert _filter("parser").may_match(str(tmp_path))  # a folder: the search says why
