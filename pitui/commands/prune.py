@@ -11,7 +11,7 @@ from pitui.core.errors import PituiError
 
 TRASH = selection.Moving(
     "to the trash",
-    trash_session,
+    lambda path: trash_session(path, force=True),  # guarded by the selection's skips
     lambda n: f"moved {n} to the trash (pitui restore --list to undo)",
 )
 

@@ -8,10 +8,7 @@ import argparse
 
 from pitui.commands.support.command_errors import writing_from_command
 from pitui.core.changes.file_messages import shown
-from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.trash import trash_session
-from pitui.core.changes.write_guard import ConcurrentWriteWarning
-from pitui.core.session.source import is_regular
 from pitui.core.userdata.identity import session_id_of
 
 # A session of a remote's mirror is written there, by pitui on the remote, with the same
@@ -29,10 +26,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     with writing_from_command():
         session_id_of(args.file)  # only a session: `restore` finds nothing else again
-        if not args.force and is_regular(args.file):  # anything else: trash_session says why
-            warning = RemovalGuard().warning(args.file)
-            if warning is not None:
-                raise ConcurrentWriteWarning(warning)
-        trash_session(args.file)
+        trash_session(args.file, force=args.force)
     print(f"moved {shown(args.file)} to the trash")
     return 0

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.freedesktop_trash import FileGone
+from pitui.core.changes.removal_guard import RemovalGuard
+from pitui.core.changes.write_guard import ConcurrentWriteWarning
 from pitui.core.errors import PituiError
 
 if sys.platform in ("darwin", "win32", "cygwin"):
@@ -17,13 +19,18 @@ else:  # the freedesktop trash, moved into without leaving a half-done entry
     from pitui.core.changes.freedesktop_trash import send2trash
 
 
-def trash_session(path: str | os.PathLike[str]) -> None:
+def trash_session(path: str | os.PathLike[str], *, force: bool = False) -> None:
     """Move `path` to the trash; if the trash cannot take it, raise and leave the file as is.
+    Unless `force`, refused (`ConcurrentWriteWarning`) while pi may be writing it or be in it
+    (`RemovalGuard`).
 
     There is no fallback to a permanent delete (Pi falls back to unlink; pitui does not).
     """
     path = Path(path).absolute()
     _check_regular_file(path)
+    warning = None if force else RemovalGuard().warning(path)
+    if warning is not None:
+        raise ConcurrentWriteWarning(warning)
     try:
         send2trash(str(path))
     except FileGone:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -10,12 +11,16 @@ import send2trash.plat_other as plat_other
 
 from pitui.core.changes import trash
 from pitui.core.changes.trash import trash_session
+from pitui.core.changes.write_guard import ConcurrentWriteWarning
 from pitui.core.errors import PituiError
 
 
-def _session(tmp_path: Path) -> Path:
+def _session(tmp_path: Path, *, age: float = 3600) -> Path:
+    """A session file last written `age` seconds ago (a recent one may be pi's, writing)."""
     path = tmp_path / "s.jsonl"
     path.write_text('{"type":"session","id":"x","timestamp":"2025-01-01T00:00:00.000Z"}\n')
+    then = time.time() - age
+    os.utime(path, (then, then))
     return path
 
 
@@ -27,6 +32,15 @@ def test_trash_moves_into_freedesktop_trash(tmp_path: Path, home_trash: Path) ->
     assert (home_trash / "files" / "s.jsonl").read_bytes() == content
     info = (home_trash / "info" / "s.jsonl.trashinfo").read_text()
     assert f"Path={path}" in info  # restorable to where it was
+
+
+def test_a_file_just_written_is_trashed_only_when_forced(tmp_path: Path, home_trash: Path) -> None:
+    path = _session(tmp_path, age=0)
+    with pytest.raises(ConcurrentWriteWarning, match="may be writing it"):
+        trash_session(path)
+    assert path.exists()
+    trash_session(path, force=True)
+    assert not path.exists() and (home_trash / "files" / "s.jsonl").exists()
 
 
 def test_trash_that_refuses_keeps_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -90,7 +104,7 @@ def test_a_name_that_is_not_utf8_comes_back_with_its_own_bytes(
     folder.mkdir()
     original = folder / os.fsdecode(b"bad\xffname.jsonl")
     original.write_text('{"type":"session","id":"x","timestamp":"2025-01-01T00:00:00.000Z"}\n')
-    trash_session(original)
+    trash_session(original, force=True)
     (item,) = restore.list_trashed()
     assert item.original == original
     assert restore.restore(item) == original
