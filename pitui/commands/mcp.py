@@ -32,6 +32,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from pitui.commands.support.store_options import all_sessions
+from pitui.core.catalog.search.query import MAX_QUERY
 from pitui.core.catalog.search.resolve import resolve_session
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.entry_search.search import search_entries
@@ -46,11 +47,13 @@ from pitui.core.listing.catalogs import KeptCatalogs
 from pitui.core.listing.sessions import (
     SessionsInScope,
     list_sessions,
+    refuse_bad_query,
     sessions_in_scope,
     with_marks,
 )
 from pitui.core.rows.safe_text import escape_json_c1, one_line
 from pitui.core.session.session import Session
+from pitui.core.userdata.arrange import split_query
 from pitui.core.userdata.moves import earlier_paths, folder_moves
 from pitui.core.version import pitui_version
 
@@ -67,8 +70,6 @@ QUERY_HELP = (
 )
 _Json = TypeVar("_Json")
 MAX_RESULTS = 100
-MAX_QUERY = 2_000  # characters of a query
-MAX_WORDS = 50  # words and phrases of a query
 MAX_REFERENCE = 4_096  # characters of a session's path or id
 MAX_ENTRY_ID = 1_000
 SNIPPET_FIRST_MESSAGE = 300
@@ -567,12 +568,11 @@ def _start(offset: int) -> int:
 
 
 def _check_query(query: str, *, allow_empty: bool) -> None:
+    """Refused as `pitui list` and `pitui grep` refuse it (too long, a bad filter), before
+    any session is read."""
     if not allow_empty and not query.strip():
         raise PituiError("search_entries needs a query")
-    if len(query) > MAX_QUERY:
-        raise PituiError(f"query: at most {MAX_QUERY:,} characters (this one has {len(query):,})")
-    if not query.lstrip().startswith("re:") and len(query.split()) > MAX_WORDS:
-        raise PituiError(f"query: at most {MAX_WORDS} words (this one has {len(query.split())})")
+    refuse_bad_query(split_query(query).text)
 
 
 def _check_leaf(leaf: str | None) -> None:

@@ -321,8 +321,10 @@ async def test_a_header_without_an_id_is_listed_as_pi_lists_it(store: Path) -> N
         ("get_context", {"session": "0190aaaa", "offset": -1}, "offset must be 0 or more"),
         ("read_session", {"session": "x" * (16 << 20)}, "session: at most 4,096 characters"),
         ("get_context", {"session": "0190aaaa", "leaf": "e" * 5000}, "leaf: at most 1,000"),
-        ("search_sessions", {"query": "w" * 2001}, "query: at most 2,000 characters"),
-        ("search_entries", {"query": "w " * 51}, "query: at most 50 words"),
+        ("search_sessions", {"query": "w" * 2001}, "query over 2,000 characters (2,001)"),
+        ("search_entries", {"query": "w " * 51}, "query of over 50 words (51)"),
+        ("search_entries", {"query": "re:" + "w" * 2001}, "over 2,000 characters (2,001)"),
+        ("search_sessions", {"query": "re:" + "w" * 2001}, "over 2,000 characters (2,001)"),
     ],
 )
 async def test_arguments_out_of_range_are_one_line_errors(
