@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.trash import trash_session
-from pitui.core.changes.write_guard import ConcurrentWriteWarning
 from pitui.core.changes.writer import set_label, set_name
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_base import PituiAppBase
@@ -57,22 +55,13 @@ def ask_label(
     app.push_screen(TextInputModal(f"Label {what}", current), callback=labelled)
 
 
-def _trash(path: Path, force: bool) -> None:
-    """To the trash, unless pi may be writing it or be in it (`RemovalGuard`) and the user
-    has not said to go ahead."""
-    warning = None if force else RemovalGuard().warning(path)
-    if warning is not None:
-        raise ConcurrentWriteWarning(warning)
-    trash_session(path)
-
-
 def ask_trash(app: PituiAppBase, path: Path, title: str) -> None:
     """Move the session to the trash once confirmed; the app then posts `SessionRemoved`."""
 
     def confirmed(yes: bool | None) -> None:
         if yes:
             removed = lambda _: app.post_message(SessionRemoved(path))  # noqa: E731
-            trash = lambda force: _trash(path, force)  # noqa: E731
+            trash = lambda force: trash_session(path, force=force)  # noqa: E731
             app.run_write(WriteJob("trash", path, trash, removed, there=("trash", [])))
 
     folder = tilde(str(path.parent), app.config.home)

@@ -333,6 +333,27 @@ async def test_trash_cancel_then_confirm_closes_the_screen(app_factory: Any) -> 
         await wait_for(pilot, lambda: str(path) not in {r.summary.path for r in picker.rows})
 
 
+async def test_trash_while_pi_may_be_in_it_asks_then_goes_ahead(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The warning's "anyway" trashes it: the check must not run again under force."""
+    from pitui.core.changes.removal_guard import RemovalGuard
+
+    monkeypatch.setattr(RemovalGuard, "warning", lambda self, path: "a pi runs in its folder")
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        path = screen.path
+        await pilot.press("delete", "enter")  # asked; then the warning
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+        await settle(pilot)
+        assert path.exists()
+        warning = pilot.app.screen
+        assert "a pi runs in its folder" in "\n".join(screen_lines(pilot.app))
+        await pilot.press("enter")  # go ahead
+        await wait_for(pilot, lambda: not path.exists())
+        assert warning not in pilot.app.screen_stack
+
+
 async def test_trash_goes_back_to_the_picker_over_a_screen_opened_meanwhile(
     app_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -344,9 +365,9 @@ async def test_trash_goes_back_to_the_picker_over_a_screen_opened_meanwhile(
     release = threading.Event()
     real_trash = session_actions.trash_session
 
-    def slow_trash(path: Any) -> None:
+    def slow_trash(path: Any, *, force: bool = False) -> None:
         assert release.wait(10)
-        real_trash(path)
+        real_trash(path, force=force)
 
     monkeypatch.setattr(session_actions, "trash_session", slow_trash)
     async with app_factory().run_test(size=SIZE) as pilot:
