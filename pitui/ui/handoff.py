@@ -11,10 +11,9 @@ from textual.message import Message
 
 from pitui.core.changes.archive import unarchive_session
 from pitui.core.errors import PituiError
-from pitui.core.live import launch_pi as core_handoff
+from pitui.core.live import launch_pi
 from pitui.core.remotes.config import Remote
-from pitui.core.remotes.remote_run import folder_there, remote_of
-from pitui.core.remotes.remote_run import remote_resume_argv as resume_argv
+from pitui.core.remotes.remote_run import folder_there, remote_of, remote_resume_argv
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_config import AppConfig
 from pitui.ui.failures import thread_worker
@@ -71,12 +70,12 @@ class HandoffFlow(_App):
     def _local_argv(self, path: Path, fork: bool) -> list[str] | None:
         """pi's command line for `path` here; None, said, when pi cannot be run."""
         try:
-            pi = core_handoff.resolve_pi_command(self.config.pi_command)
+            pi = launch_pi.resolve_pi_command(self.config.pi_command)
             if fork:
-                argv = core_handoff.fork_argv(path, pi, self.config.custom_dir)
+                argv = launch_pi.fork_argv(path, pi, self.config.custom_dir)
             else:
-                argv = core_handoff.resume_argv(path, pi)
-            found = core_handoff.find_program(argv)
+                argv = launch_pi.resume_argv(path, pi)
+            found = launch_pi.find_program(argv)
         except PituiError as error:
             self.notify(str(error), severity="error", markup=False)
             return None
@@ -92,7 +91,7 @@ class HandoffFlow(_App):
 
     def _exit_to_pi(self, argv: list[str], header_cwd: str) -> None:
         """Hand the terminal to pi in the session's folder; a missing folder is asked about."""
-        cwd = core_handoff.handoff_cwd(header_cwd)
+        cwd = launch_pi.handoff_cwd(header_cwd)
         if cwd is not None:
             self.exit(Handoff(argv, cwd))
             return
@@ -122,12 +121,12 @@ class HandoffFlow(_App):
         session of this machine): pi in the home folder there, or not at all."""
         remote, there, here = message.remote, message.there, os.getcwd()
         if message.present:
-            self.exit(Handoff(resume_argv(remote, message.cwd, there), here))
+            self.exit(Handoff(remote_resume_argv(remote, message.cwd, there), here))
             return
 
         def chosen(choice: str | None) -> None:
             if choice == "home":
-                self.exit(Handoff(resume_argv(remote, "~", there), here))
+                self.exit(Handoff(remote_resume_argv(remote, "~", there), here))
 
         modal = ChoiceModal(
             f"The session's folder is missing on {one_line(remote.name)}",
