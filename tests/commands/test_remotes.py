@@ -112,9 +112,10 @@ def test_remote_add_list_remove(remote_agent: Path, capsys: pytest.CaptureFixtur
 
 
 def test_remote_list_shows_a_pitui_command_that_is_not_the_default(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What `remote set --pitui-command` said it set is in `remote list` (and its JSON)."""
+    monkeypatch.setenv("PITUI_CONFIG_DIR", str(tmp_path / "config"))  # not the worker's
     assert main(["remote", "add", "box", "root@127.0.0.1", "--no-test"]) == 0
     assert main(["remote", "add", "plain", "root@127.0.0.2", "--no-test"]) == 0
     assert main(["remote", "set", "box", "--pitui-command", "/opt/pitui", "--no-test"]) == 0
