@@ -19,6 +19,7 @@ from pitui.core.live.launch_pi import run_handoff
 from pitui.ui.handoff import Handoff
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.confirm import ConfirmModal
+from pitui.ui.modals.export import ExportModal
 from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.screens import picker as picker_module
 from pitui.ui.screens.picker import PickerScreen
@@ -538,12 +539,16 @@ async def test_the_preview_shows_the_entries_that_match(app_factory: Any) -> Non
         await wait_for(pilot, lambda: "entry matches" not in plain(preview, 80))
 
 
+@pytest.mark.parametrize(
+    ("key", "answered"),
+    [("ctrl+e", ChoiceModal), ("alt+e", ExportModal), ("alt+t", TextInputModal)],
+)
 async def test_a_key_on_an_empty_list_with_the_answer_due_acts_on_that_answer(
-    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str, answered: type
 ) -> None:
     """The first answers came while the index was still empty; the scan ends and asks
-    again: Ctrl+E pressed on the empty list before that answer resumes its first row (it
-    did nothing: a real terminal under load showed it)."""
+    again: Ctrl+E (Alt+E, Alt+T) pressed on the empty list before that answer acts on its
+    first row (it did nothing: a real terminal under load showed it)."""
     stub_pi(tmp_path, monkeypatch)
     scanned, release = threading.Event(), threading.Event()
     real_search, real_scan = picker_module.search_with_marks, Catalog.scan
@@ -568,11 +573,11 @@ async def test_a_key_on_an_empty_list_with_the_answer_due_acts_on_that_answer(
     async with app.run_test(size=SIZE) as pilot:
         picker = pilot.app.screen
         await wait_for(pilot, lambda: picker.scanned and not picker.rows, "an empty list")
-        await pilot.press("ctrl+e")
+        await pilot.press(key)
         await pilot.pause(0.2)
         assert app.screen is picker and not picker.rows  # the answer is still held
         release.set()
-        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceModal), "the folder question")
+        await wait_for(pilot, lambda: isinstance(app.screen, answered), "the key's dialog")
 
 
 async def test_fork_in_pi_writes_into_pituis_custom_session_dir(

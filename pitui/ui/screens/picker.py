@@ -614,7 +614,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             picker_actions.trash(self.app, summary)
 
     def action_export(self) -> None:
-        if (summary := self.highlighted) is not None:
+        if not self.defer(self.action_export) and (summary := self.highlighted) is not None:
             picker_actions.export(self, summary)
 
     def action_stats(self) -> None:
@@ -660,12 +660,16 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         picker_actions.show_trash(self.app)
 
     def action_pin(self) -> None:
-        if (row := self.query_one(SessionTable).highlighted_row) is not None:
+        if not self.defer(self.action_pin) and (row := self._highlighted_row) is not None:
             toggle_pin(self.app, row, self._marks_changed)
 
     def action_tags(self) -> None:
-        if (row := self.query_one(SessionTable).highlighted_row) is not None:
+        if not self.defer(self.action_tags) and (row := self._highlighted_row) is not None:
             ask_tags(self.app, row, self._marks_changed)
+
+    @property
+    def _highlighted_row(self) -> CatalogRow | None:
+        return self.query_one(SessionTable).highlighted_row
 
     def _marks_changed(self, note: str) -> None:
         self.notify(note, markup=False)  # holds the tags as typed
