@@ -19,12 +19,12 @@ async def test_a_search_while_indexing_says_it_searched_what_is_indexed(app_fact
         picker.post_message(CatalogProgress(5, 12))  # as the scan worker says it
         await settle(pilot)
         status = plain(picker.query_one("#picker-status"), 300)
-        assert "indexing 5/12" in status and "searched so far" not in status
+        assert "indexing 5/12" in status and "so far" not in status
         await pilot.press(*"checkout")
         await wait_for(pilot, lambda: not picker.search_pending, "the list to answer")
         await settle(pilot)
         status = plain(picker.query_one("#picker-status"), 300)
-        assert len(picker.rows) == 2 and "indexing 5/12 (searched so far)" in status
+        assert len(picker.rows) == 2 and "2 shown so far · indexing 5/12" in status
 
 
 async def test_the_scan_waits_for_the_list_the_index_knows(
@@ -51,3 +51,29 @@ async def test_the_scan_waits_for_the_list_the_index_knows(
         picker = await started(pilot)
         await wait_for(pilot, lambda: picker.scanned, "the scan")
         assert shown_at_scan and shown_at_scan[0] == len(picker.rows) > 0
+
+
+async def test_an_answer_before_the_tool_output_is_indexed_says_so_far(
+    app_factory: Any, monkeypatch: Any
+) -> None:
+    """A word found only in tool output: 1,880 shown while the index held 3,381, and the
+    status line said "1,880 shown" as if it were the whole answer."""
+    from pitui.core.catalog.catalog import Catalog
+    from pitui.ui.worker_messages import SearchIndexProgress
+
+    pending = [True]
+    monkeypatch.setattr(Catalog, "tools_pending", property(lambda self: pending[0]))
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        status = plain(picker.query_one("#picker-status"), 300)
+        assert "so far" not in status, "no search: the whole list"
+        await pilot.press(*"checkout")
+        await wait_for(pilot, lambda: not picker.search_pending, "the list to answer")
+        await settle(pilot)
+        count = f"{len(picker.rows)} shown so far"
+        assert count in plain(picker.query_one("#picker-status"), 300)
+        pending[0] = False
+        picker.post_message(SearchIndexProgress(2, 2))  # the tool output is in: asked again
+        await wait_for(
+            pilot, lambda: "so far" not in plain(picker.query_one("#picker-status"), 300)
+        )

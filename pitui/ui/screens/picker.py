@@ -534,7 +534,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if self.search_error and not self.searching:  # first: the rows are an older answer
             parts.insert(0, f"not applied: {len(self.rows)} rows of the last search")
         else:
-            parts.append("searching..." if self.searching else f"{len(self.rows):,} shown")
+            parts.append("searching..." if self.searching else self._shown_count())
         parts += self._progress_parts()
         if self.app.catalog is not None and self.app.catalog.archive_dir is not None:
             parts.append(
@@ -542,12 +542,19 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             )
         return " · ".join(parts)
 
+    def _shown_count(self) -> str:
+        """ "N shown", "so far" after it while the answer may grow: a search answered while
+        sessions are still listed, or before their tool output is in the search index (a
+        word found only there: 1,880 shown of 3,381, with nothing saying so)."""
+        searched = self._shown is not None and bool(self._shown.query.strip())
+        growing = searched and (self.progress is not None or self._tools_pending)
+        return f"{len(self.rows):,} shown" + (" so far" if growing else "")
+
     def _progress_parts(self) -> list[str]:
         """What is still running: the scan, the search index, a sync."""
         parts: list[str] = []
         if self.progress is not None:
-            searched = " (searched so far)" if self._shown and self._shown.query.strip() else ""
-            parts.append(f"indexing {self.progress[0]}/{self.progress[1]}{searched}")
+            parts.append(f"indexing {self.progress[0]}/{self.progress[1]}")
         if self.search_indexing is not None:
             done, total = self.search_indexing
             parts.append(f"indexing for search {100 * done // max(total, 1)}%")
