@@ -11,11 +11,15 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
+from typing import TYPE_CHECKING
 
 from pitui.commands.support.progress import progress_on_stderr
 from pitui.commands.support.store_options import add_store_arguments, store_asked
 from pitui.core.errors import UsageError
 from pitui.core.rows.safe_text import one_line
+
+if TYPE_CHECKING:
+    from pitui.core.entry_search.search import EntryStream
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,10 +56,6 @@ def run(args: argparse.Namespace) -> int:
 def print_hits(args: argparse.Namespace) -> int:
     """Search the sessions in scope and print the entries that match; as grep, exit 0 when
     some matched, 1 when none did, 2 when the search could not be made."""
-    from pitui.commands.support.json_output import (  # deferred: orjson, ~12 ms off grep --help
-        write_json_array,
-    )
-
     # deferred: the entry search, ~55 ms off grep --help
     from pitui.core.entry_search.search import EntryStream
 
@@ -72,16 +72,12 @@ def print_hits(args: argparse.Namespace) -> int:
             store=store,
             progress=progress,
         )
-    stream = EntryStream(scope.sessions, scope.text, role=args.role)
     _warn(scope.problems)
-    hits = (stream.finish(hit) for hit in itertools.islice(stream, args.limit))
-    if args.json:
-        printed = write_json_array(sys.stdout, (hit.to_json() for hit in hits))
-    else:
-        printed = 0
-        for hit in hits:
-            sys.stdout.write(hit.to_line())
-            printed += 1
+    # a bar only while the hits go elsewhere: on this terminal they show the work themselves
+    quiet = args.json or sys.stdout.isatty()
+    with progress_on_stderr("searching sessions", quiet=quiet) as progress:
+        stream = EntryStream(scope.sessions, scope.text, role=args.role, progress=progress)
+        printed = _print(stream, args)
     problems = [f"cannot read {one_line(p)}" for p in stream.unreadable]
     if stream.error:
         problems.append(one_line(stream.error))
@@ -98,6 +94,21 @@ def _files(text: str) -> list[str]:
     from pitui.core.catalog.search.query import parse_query  # deferred with the search
 
     return parse_query(text).files
+
+
+def _print(stream: EntryStream, args: argparse.Namespace) -> int:
+    """Print the hits as they come (`--json`: an array); how many."""
+    # deferred: orjson, ~12 ms off grep --help
+    from pitui.commands.support.json_output import write_json_array
+
+    hits = (stream.finish(hit) for hit in itertools.islice(stream, args.limit))
+    if args.json:
+        return write_json_array(sys.stdout, (hit.to_json() for hit in hits))
+    printed = 0
+    for hit in hits:
+        sys.stdout.write(hit.to_line())
+        printed += 1
+    return printed
 
 
 def _warn(problems: list[str]) -> None:

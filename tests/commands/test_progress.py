@@ -59,6 +59,7 @@ def test_cold_commands_say_nothing_more_with_json(agent: Path, monkeypatch, argv
 LONG = [
     (["check", "--all"], b"checking sessions"),
     (["grep", "zzqx-nowhere", "--all"], b"indexing sessions"),
+    (["grep", "zzqx-nowhere", "--all"], b"searching sessions"),  # stdout not this terminal
     (["log", "/nowhere/file.py", "--all"], b"indexing sessions"),
     (["archive", "--all", "--cwd-missing", "--yes", "--force"], b"moving sessions"),
 ]

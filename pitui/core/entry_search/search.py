@@ -10,7 +10,7 @@ on its thinking, tool calls and tool output.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from pitui.core.catalog.search.regex_query import RegexTooSlow
@@ -49,13 +49,16 @@ class EntryStream:
         *,
         role: str | None = None,
         redact: bool = False,
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
+        """`progress(done, total)`: the sessions gone through (filtered out or read)."""
         self.matcher = EntryMatcher.parse(text)
         self.error = self.matcher.query.error
         if role is not None and role not in ROLES:
             self.error = f"unknown role {role!r} (use {', '.join(ROLES)})"
         self.unreadable: list[str] = []
         self._sessions, self._role, self._redact = sessions, role, redact
+        self._progress = progress
 
     def __iter__(self) -> Iterator[EntryHit]:
         if self.error:
@@ -64,7 +67,7 @@ class EntryStream:
         session_filter = replace(query, after_ms=None, before_ms=None)  # times are the entries'
         byte_filter = ByteFilter.of(self.matcher.needles)
         candidates: Iterator[SessionSummary] = (
-            s for s in self._sessions if passes_filters(s, session_filter)
+            s for s in self._counted() if passes_filters(s, session_filter)
         )
         if byte_filter is not None:
             candidates = byte_filter.passing(candidates, _path_of)
@@ -78,6 +81,13 @@ class EntryStream:
                 yield from hits
         except RegexTooSlow as error:
             self.error = str(error)
+
+    def _counted(self) -> Iterator[SessionSummary]:
+        sessions = list(self._sessions)
+        for done, summary in enumerate(sessions, 1):
+            yield summary
+            if self._progress is not None:
+                self._progress(done, len(sessions))
 
     def finish(self, hit: EntryHit) -> EntryHit:
         """`hit` with its snippet (`redact`: secrets in it replaced, as an export does),
