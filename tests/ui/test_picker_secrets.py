@@ -123,3 +123,28 @@ async def test_the_pass_waits_for_the_search_index(
         assert str(leaky) not in picker.secret_paths
         held.set()  # the search index is made
         await wait_for(pilot, lambda: str(leaky) in picker.secret_paths)
+
+
+async def test_a_long_pass_says_so_on_the_status_line_until_it_ends(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first pass at 10,000 sessions read for 35 s after the status line went quiet."""
+    monkeypatch.setattr(picker_secrets, "SAY_AFTER", 0.0)
+    monkeypatch.setattr(picker_secrets, "BATCH", 3)
+    said: list[str] = []
+    real = PickerScreen._progress_parts
+
+    def watched(picker: PickerScreen) -> list[str]:
+        parts = real(picker)
+        said.extend(part for part in parts if part.startswith("looking for credentials"))
+        return parts
+
+    monkeypatch.setattr(PickerScreen, "_progress_parts", watched)
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: bool(said), "the pass to say it runs")
+        assert said[0].endswith("%")
+        await wait_for(pilot, lambda: picker.credential_pass is None, "the pass to end")
+        await settle(pilot)
+        status = str(picker.query_one("#picker-status").render())
+        assert "looking for credentials" not in status

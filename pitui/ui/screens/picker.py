@@ -39,7 +39,13 @@ from pitui.ui.screens import picker_actions
 from pitui.ui.screens.picker_keys import PICKER_BINDINGS
 from pitui.ui.screens.picker_remotes import shows_remote, start_sync, sync_notices
 from pitui.ui.screens.picker_scope import how_to_see_more, looked_in, status_scope
-from pitui.ui.screens.picker_secrets import DEBOUNCE, SecretsFound, SecretsScan, with_secret_marks
+from pitui.ui.screens.picker_secrets import (
+    DEBOUNCE,
+    SecretsFound,
+    SecretsProgress,
+    SecretsScan,
+    with_secret_marks,
+)
 from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.search_box import SearchBox
 from pitui.ui.widgets.session_preview import SessionPreview
@@ -103,6 +109,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self.progress: tuple[int, int] | None = None  # (done, total) while the scan runs
         self.syncing: tuple[str, int] | None = None  # (remote, percent) while a sync runs
         self.search_indexing: tuple[int, int] | None = None  # (done, total) bytes, after the scan
+        self.credential_pass: tuple[int, int] | None = None  # (done, total) sessions, when long
         self.known_count: int | None = 0  # sessions in the index, counted for an empty answer
         self.rows: list[CatalogRow] = []  # the catalog rows listed (the answer on screen)
         self.search_error: str | None = None  # why the query could not be read (a bad re:)
@@ -273,6 +280,11 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
 
     def on_secrets_found(self, message: SecretsFound) -> None:
         self.secret_paths = message.paths
+
+    def on_secrets_progress(self, message: SecretsProgress) -> None:
+        done = message.done >= message.total
+        self.credential_pass = None if done else (message.done, message.total)
+        self._update_status()
 
     def watch_secret_paths(self) -> None:
         self.run_search()  # its answer marks them
@@ -560,6 +572,9 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             parts.append(f"indexing for search {100 * done // max(total, 1)}%")
         if self.syncing is not None:
             parts.append(f"syncing {one_line(self.syncing[0])} {self.syncing[1]}%")
+        if self.credential_pass is not None:  # the ⚠ marks: every session read once
+            done, total = self.credential_pass
+            parts.append(f"looking for credentials {100 * done // max(total, 1)}%")
         return parts
 
     # -- keys ----------------------------------------------------------------------------

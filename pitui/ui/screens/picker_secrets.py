@@ -30,6 +30,7 @@ MARK = "⚠ "
 BATCH = 50  # files read between two updates of the list
 DEBOUNCE = 3.0  # seconds of quiet after a change before looking again (a session being written)
 SAVE_EVERY = 5.0  # seconds: what a long first pass has read is kept if pitui quits meanwhile
+SAY_AFTER = 1.0  # seconds of a pass before the status line says it runs (a first one: 35 s)
 
 
 @dataclass
@@ -54,6 +55,14 @@ def _marked(row: CatalogRow) -> CatalogRow:
 @dataclass
 class SecretsFound(Message):
     paths: frozenset[str]
+
+
+@dataclass
+class SecretsProgress(Message):
+    """How far a long pass is: `done` of `total` sessions looked at (done == total: ended)."""
+
+    done: int
+    total: int
 
 
 class SecretsScan:
@@ -111,12 +120,15 @@ class SecretsScan:
         with self._lock:
             cache = self._opened_cache()
             found = set(self._found) & set(paths)  # kept until their file is looked at
-            saved = time.monotonic()
+            saved = started = time.monotonic()
             for start in range(0, len(paths), BATCH):
                 batch = paths[start : start + BATCH]
                 holding = cache.kinds_of(batch, stop)
                 if stop():
                     break
+                if time.monotonic() - started >= SAY_AFTER:
+                    done = min(start + BATCH, len(paths))
+                    self._host.post_message(SecretsProgress(done, len(paths)))
                 if time.monotonic() - saved >= SAVE_EVERY:
                     cache.close()  # writes what changed so far
                     saved = time.monotonic()
@@ -126,6 +138,7 @@ class SecretsScan:
                     self._found = frozenset(found)
                     self._host.post_message(SecretsFound(self._found))
             cache.close()
+            self._host.post_message(SecretsProgress(len(paths), len(paths)))  # ended, or stopped
 
     def _opened_cache(self) -> SecretsCache:
         """One cache for the scan's life (without an index folder it lives in memory)."""
