@@ -313,7 +313,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         )
         if self._rows_offered == self._nothing_to_act_on:  # the session keys come and go
             self._rows_offered = not self._nothing_to_act_on
-            self.refresh_bindings()
+            self._refresh_footer()
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
@@ -673,10 +673,14 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
     def _preview_loaded(self) -> None:
         """Alt+M comes and goes with the session highlighted. The footer is rebuilt only
         then: a session being written loads its preview again up to 4 times a second."""
-        offered = bool(self.check_action("move_folder", ()))
-        if offered != self._move_offered:
-            self._move_offered = offered
-            self.refresh_bindings()
+        if bool(self.check_action("move_folder", ())) != self._move_offered:
+            self._refresh_footer()
+
+    def _refresh_footer(self) -> None:
+        """The footer's keys again, and what it now says of Alt+M remembered: a refresh for
+        the rows, before the preview said the new row's folder is gone, hid it for good."""
+        self._move_offered = bool(self.check_action("move_folder", ()))
+        self.refresh_bindings()
 
     def action_trash_view(self) -> None:
         picker_actions.show_trash(self.app)
