@@ -127,8 +127,8 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._asked = 0  # searches asked so far; the list on screen answers...
         self._answered_ask = 0  # ...this one of them (an answer to an older is not due)
         self._queued: Callable[[], None] | None = None  # an action pressed before the answer
-        self._move_offered = False  # Alt+M is in the footer (the preview's folder is gone)
-        self._rows_offered = True  # the keys that act on a session are active (rows listed)
+        # what the footer shows now: the keys on a session active, Alt+M offered
+        self._footer_shows: tuple[bool, bool] = (True, False)
         self._removed: set[str] = set()  # sessions pitui trashed or moved away (`forget`)
 
     def compose(self) -> ComposeResult:
@@ -311,9 +311,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             top=top,
             removed=self._removed,
         )
-        if self._rows_offered == self._nothing_to_act_on:  # the session keys come and go
-            self._rows_offered = not self._nothing_to_act_on
-            self._refresh_footer()
+        self._refresh_footer()  # the keys on a session come and go with the rows
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
@@ -671,16 +669,16 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
 
     @on(SessionPreview.Loaded)
     def _preview_loaded(self) -> None:
-        """Alt+M comes and goes with the session highlighted. The footer is rebuilt only
-        then: a session being written loads its preview again up to 4 times a second."""
-        if bool(self.check_action("move_folder", ())) != self._move_offered:
-            self._refresh_footer()
+        """Alt+M comes and goes with the session highlighted."""
+        self._refresh_footer()
 
     def _refresh_footer(self) -> None:
-        """The footer's keys again, and what it now says of Alt+M remembered: a refresh for
-        the rows, before the preview said the new row's folder is gone, hid it for good."""
-        self._move_offered = bool(self.check_action("move_folder", ()))
-        self.refresh_bindings()
+        """The footer's keys again when what it shows changed (not on every answer, nor on
+        every load of a preview being written)."""
+        shows = (not self._nothing_to_act_on, bool(self.check_action("move_folder", ())))
+        if shows != self._footer_shows:
+            self._footer_shows = shows
+            self.refresh_bindings()
 
     def action_trash_view(self) -> None:
         picker_actions.show_trash(self.app)
