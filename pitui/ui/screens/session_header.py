@@ -19,6 +19,8 @@ from pitui.core.session.session import Session
 from pitui.ui.display_text import tilde
 from pitui.ui.widgets.session_preview import open_in
 
+TITLE_CHARS = 500  # more than any terminal shows on the title's line
+
 
 class SessionHeader(Static, can_focus=True):
     """The session's title row; Enter here hands the session to pi (as on Pi's header)."""
@@ -77,8 +79,9 @@ class SessionHeader(Static, can_focus=True):
 
 
 def _first_said(session: Session) -> str:
+    """The start of the first user message (a whole pasted file is not made safe to cut it)."""
     first = next((e for e in session.tree.entries if e.role == "user"), None)
-    return one_line(message_text(first.message)) if first is not None else ""
+    return one_line(message_text(first.message)[:TITLE_CHARS]) if first is not None else ""
 
 
 def _title(name: str | None, said: str, muted: Style, room: int) -> Text:
