@@ -31,6 +31,7 @@ from typing import (
 from pydantic import Field
 from typing_extensions import TypedDict
 
+from pitui.commands.support.json_output import compact_json
 from pitui.commands.support.store_options import all_sessions
 from pitui.core.catalog.search.query import MAX_QUERY
 from pitui.core.catalog.search.resolve import resolve_session
@@ -51,7 +52,7 @@ from pitui.core.listing.sessions import (
     sessions_in_scope,
     with_marks,
 )
-from pitui.core.rows.safe_text import escape_json_c1, one_line
+from pitui.core.rows.safe_text import one_line
 from pitui.core.session.session import Session
 from pitui.core.userdata.arrange import split_query
 from pitui.core.userdata.moves import earlier_paths, folder_moves
@@ -277,55 +278,25 @@ def run(args: argparse.Namespace) -> int:
 
 def build_server(session_dir: str | None = None, no_cache: bool = False) -> Any:
     """The server and its five read-only tools (and nothing else: no resources, prompts or
-    subscriptions, which it would report having)."""
+    subscriptions)."""
     # deferred: the mcp SDK, ~0.6 s off `pitui mcp --help`
-    from mcp.server.mcpserver import MCPServer
-    from mcp.types import ToolAnnotations  # deferred: the mcp SDK, ~0.6 s off `pitui mcp --help`
+    from mcp_types import ToolAnnotations
 
-    server = MCPServer(
-        "pitui",
-        instructions=INSTRUCTIONS,
-        version=pitui_version(),
-        log_level="WARNING",
-        subscriptions=False,
-    )
-    handlers = server._lowlevel_server._request_handlers
-    for method in list(handlers):
-        if method.startswith(("resources/", "prompts/")):
-            del handlers[method]
+    from pitui.commands.support.mcp_tools import tools_server, typed_tool
+
     tools = _Tools(session_dir, no_cache)
     read_only = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-    for tool in (
-        tools.search_sessions,
-        tools.search_entries,
-        tools.read_session,
-        tools.get_context,
-        tools.file_history,
-    ):
-        server.add_tool(_reported(tool), name=tool.__name__, annotations=read_only)
-    return server
-
-
-def _reported(tool: Callable[..., Any]) -> Callable[..., Any]:
-    """The tool answering its typed value as structured content and as compact JSON text,
-    pitui's errors given to the agent as tool errors (one line each)."""
-    # deferred: the mcp SDK, ~0.6 s off `pitui mcp --help`
-    from mcp.server.mcpserver.exceptions import ToolError
-
-    # deferred: the mcp SDK, ~0.6 s off `pitui mcp --help`
-    from mcp.types import CallToolResult, TextContent
-
-    @functools.wraps(tool)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        try:
-            data = tool(*args, **kwargs)
-        except PituiError as error:
-            raise ToolError(one_line(str(error))) from None
-        return CallToolResult(
-            content=[TextContent(type="text", text=compact_json(data))], structured_content=data
+    typed = [
+        typed_tool(tool, read_only)
+        for tool in (
+            tools.search_sessions,
+            tools.search_entries,
+            tools.read_session,
+            tools.get_context,
+            tools.file_history,
         )
-
-    return call
+    ]
+    return tools_server("pitui", pitui_version(), INSTRUCTIONS, typed)
 
 
 class _Tools:
@@ -658,7 +629,3 @@ def _typed_ids(page: dict[str, Any]) -> Any:
 def _text(value: Any) -> str:
     """A string field as it is; any other JSON value (a hostile header's id) as JSON."""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-def compact_json(data: Any) -> str:
-    return escape_json_c1(json.dumps(data, ensure_ascii=False, separators=(",", ":")))

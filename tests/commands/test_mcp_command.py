@@ -325,6 +325,10 @@ async def test_a_header_without_an_id_is_listed_as_pi_lists_it(store: Path) -> N
         ("search_entries", {"query": "w " * 51}, "query of over 50 words (51)"),
         ("search_entries", {"query": "re:" + "w" * 2001}, "over 2,000 characters (2,001)"),
         ("search_sessions", {"query": "re:" + "w" * 2001}, "over 2,000 characters (2,001)"),
+        ("search_sessions", {"limit": "x"}, "search_sessions: limit: Input should be a valid"),
+        ("search_entries", {"query": "a", "scope": "x"}, "scope: Input should be 'folder' or"),
+        ("read_session", {}, "read_session: session: Field required"),
+        ("no_such_tool", {}, "Unknown tool: no_such_tool"),
     ],
 )
 async def test_arguments_out_of_range_are_one_line_errors(
@@ -332,6 +336,17 @@ async def test_arguments_out_of_range_are_one_line_errors(
 ) -> None:
     error, text = await _call(tool, **arguments)
     assert error and said in text and "\n" not in text and len(text) < 300, text[:300]
+
+
+async def test_an_unexpected_failure_is_one_line_without_its_details(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("detail\nfrom inside")
+
+    monkeypatch.setattr("pitui.commands.mcp.list_sessions", broken)
+    error, text = await _call("search_sessions", query="plan")
+    assert error and text == "search_sessions: failed unexpectedly (the server's log says why)"
 
 
 def _big_store(store: Path) -> tuple[Path, Path]:

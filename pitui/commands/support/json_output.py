@@ -17,6 +17,11 @@ def print_json(data: object) -> None:
     sys.stdout.write(escape_json_c1(json.dumps(data, ensure_ascii=False, indent=1)) + "\n")
 
 
+def compact_json(data: Any) -> str:
+    """One line of JSON, non-ASCII kept, C1 controls escaped (an MCP answer's text)."""
+    return escape_json_c1(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
 def to_json(data: list[dict[str, Any]]) -> str:
     """A JSON array as JSON.stringify writes it (a lone surrogate as `\\udXXX`), with DEL
     and C1 controls escaped too."""

@@ -34,6 +34,7 @@ from typing import Any, BinaryIO
 import anyio
 import anyio.to_thread
 import mcp_types as types
+from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
@@ -85,13 +86,12 @@ def _write_records(records: queue.Queue[logging.LogRecord], writer: logging.Hand
         writer.handle(records.get())
 
 
-def serve(server: Any) -> None:
-    """Run the SDK's server over this transport until stdin ends."""
+def serve(server: Server[Any]) -> None:
+    """Run the server over this transport until stdin ends."""
 
     async def main() -> None:
-        lowlevel = server._lowlevel_server
         async with answered_stdio() as (read_stream, write_stream):
-            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+            await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(main)
 
