@@ -176,6 +176,28 @@ def test_tools_background_and_close_midway(tmp_path: Path, monkeypatch) -> None:
         assert len(_ids(catalog, "filler")) == 30
 
 
+def test_a_resumed_pass_counts_what_the_index_already_holds(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    paths = [_session(root, f"s{i}", [f"needle{i} " + "filler " * 500]) for i in range(4)]
+    with Catalog(root, cache_dir=tmp_path / "c") as catalog:
+        catalog.scan(tools="later")
+        catalog.tools.index_of({str(p) for p in paths[:2]})  # half the tool output, quit
+    seen: list[tuple[int, int]] = []
+    with Catalog(root, cache_dir=tmp_path / "c") as catalog:
+        catalog.scan(tools="background", tools_progress=lambda d, t: seen.append((d, t)))
+        wait_until(lambda: not catalog.tools_pending, "the background tool pass", 30)
+    first_done, total = seen[0]
+    assert 0.3 < first_done / total < 0.7, seen  # half the tool output was in (not 0%)
+    assert seen[-1][0] == seen[-1][1]
+    assert _ids_after(tmp_path, root, "needle3") == ["s3"]
+
+
+def _ids_after(tmp_path: Path, root: Path, query: str) -> list[str]:
+    with Catalog(root, cache_dir=tmp_path / "c") as catalog:
+        catalog.scan(tools="later")
+        return _ids(catalog, query)
+
+
 def test_rewritten_and_deleted_files_leave_no_tool_hits(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     root, cache = tmp_path / "s", tmp_path / "c"
     a = _session(root, "a", ["oldneedle here"])

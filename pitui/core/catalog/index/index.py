@@ -350,6 +350,15 @@ class Index:
         with self.lock:
             return text_index.pending_bytes(self.db)
 
+    def search_index_done_bytes(self) -> int:
+        """What the search index holds, counted as progress counts what is left: characters
+        of conversation text indexed and bytes of session files whose tool output is in."""
+        with self.lock:
+            found = self.db.execute(
+                "SELECT coalesce(sum(min(tools_offset, offset)), 0) FROM files WHERE is_session=1"
+            ).fetchone()
+            return int(found[0]) + text_index.indexed_bytes(self.db)
+
     def texts_left(self) -> bool:
         with self.lock:
             return texts_left(self.db)

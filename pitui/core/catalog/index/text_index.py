@@ -296,6 +296,15 @@ def texts_left(db: sqlite3.Connection) -> bool:
     return _any_pending(db, settled=True) or dead is not None
 
 
+def indexed_bytes(db: sqlite3.Connection) -> int:
+    """Characters of conversation text indexed (as `pending_bytes` counts what is not)."""
+    found = db.execute(
+        "SELECT coalesce(sum(text_chars + coalesce(length(tail_text), 0)), 0) "
+        "FROM files WHERE is_session=1 AND text_rowid IS NOT NULL"
+    ).fetchone()
+    return int(found[0])
+
+
 def pending_bytes(db: sqlite3.Connection) -> int:
     """Bytes of settled conversation text not indexed yet (for a progress bar)."""
     where, values = _pending(settled=True)

@@ -20,19 +20,20 @@ Progress = Callable[[int, int], None]
 
 
 def _in_one(
-    progress: Progress | None, text_bytes: int, tasks: list[ToolTask]
+    progress: Progress | None, text_bytes: int, tasks: list[ToolTask], already: int
 ) -> tuple[Progress | None, Progress | None]:
     """The progress of the text index and of the tool output's (made together), as one count
-    of bytes."""
+    of bytes, `already` in the index counted done (a pass resumed after a quit does not say
+    0% again)."""
     if progress is None:
         return None, None
-    total = text_bytes + sum(t.end - t.start for t in tasks)
+    total = already + text_bytes + sum(t.end - t.start for t in tasks)
     done = {"text": 0, "tools": 0}
 
     def counted(part: str) -> Progress:
         def count(part_done: int, _: int) -> None:
             done[part] = part_done
-            progress(done["text"] + done["tools"], total)
+            progress(already + done["text"] + done["tools"], total)
 
         return count
 
@@ -132,7 +133,9 @@ class ToolPass:
             self.index.collect_tool_garbage()
             while not self._stop.is_set():
                 tasks = self.index.tool_tasks()
-                text, tools = _in_one(progress, self.index.texts_pending_bytes(), tasks)
+                pending = self.index.texts_pending_bytes()
+                already = self.index.search_index_done_bytes() if progress else 0
+                text, tools = _in_one(progress, pending, tasks, already)
                 self._texts_and_tools(tasks, text, tools, self._stop)
                 with self._lock:
                     if not self._again:
