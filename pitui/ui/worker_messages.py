@@ -103,6 +103,7 @@ class SearchDone(Message):
     result: SearchResult
     known: int | None  # the sessions in the index, counted only for an empty answer
     asked: int = 0
+    took: float = 0.0  # seconds the search took
 
 
 @dataclass

@@ -77,3 +77,33 @@ async def test_an_answer_before_the_tool_output_is_indexed_says_so_far(
         await wait_for(
             pilot, lambda: "so far" not in plain(picker.query_one("#picker-status"), 300)
         )
+
+
+async def test_a_slow_search_is_not_run_again_at_every_step_of_the_listing(
+    app_factory: Any, monkeypatch: Any
+) -> None:
+    """A phrase searched in the texts (not yet indexed) took seconds, and the listing asked
+    for it again every half second: a first launch on 10,000 sessions listed them in 21 s
+    instead of 8.7. A search is asked again at most every 4 times what the last one took."""
+    import time
+
+    from pitui.core.catalog.catalog import Catalog
+
+    search = Catalog.search
+    calls: list[float] = []
+
+    def slow(catalog: Catalog, *args: Any, **kwargs: Any) -> Any:
+        calls.append(time.monotonic())
+        time.sleep(0.5)
+        return search(catalog, *args, **kwargs)
+
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        monkeypatch.setattr(Catalog, "search", slow)
+        await pilot.press(*"checkout")
+        await wait_for(pilot, lambda: not picker.search_pending, "the slow answer")
+        asked = len(calls)
+        for done in range(20):  # two seconds of the listing's progress
+            picker.post_message(CatalogProgress(done, 100))
+            await pilot.pause(0.1)
+        assert len(calls) - asked <= 2, [round(t - calls[0], 2) for t in calls]
