@@ -107,6 +107,33 @@ def test_cache_rereads_only_changed_files(tmp_path: Path, monkeypatch: pytest.Mo
     assert again.cost == first.cost and again.messages == first.messages
 
 
+def test_many_changed_files_read_by_worker_processes_give_the_same_usage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_store(tmp_path / "sessions")
+    (tmp_path / "sessions" / "not-a-session.jsonl").write_text('{"type":"message"}\n')
+    files = [*_paths(tmp_path / "sessions"), str(tmp_path / "sessions" / "gone.jsonl")]
+    alone = load_usage(files, folder=tmp_path / "alone")
+    from pitui.core.catalog.scan.workers import Workers
+
+    chunks: list[int] = []
+    real = Workers.map_chunks
+
+    def counted(self: Workers, work, items):  # type: ignore[no-untyped-def]
+        for chunk, found in real(self, work, items):
+            chunks.append(len(chunk))
+            yield chunk, found
+
+    monkeypatch.setattr(Workers, "map_chunks", counted)
+    monkeypatch.setattr(cache_module, "PARALLEL_READS", 2)
+    shared = load_usage(files, folder=tmp_path / "shared")
+    assert sum(chunks) == len(files) - 1  # every file there was, by the workers' chunks
+    assert (shared.infos, shared.rows, shared.lineage) == (alone.infos, alone.rows, alone.lineage)
+    assert len(shared.infos) == len(files) - 2 and shared.rows
+    again = load_usage(files, folder=tmp_path / "shared")  # kept: nothing read again
+    assert sum(chunks) == len(files) - 1 and again.rows == alone.rows
+
+
 def test_partial_last_line_is_not_counted_until_complete(tmp_path: Path) -> None:
     paths = build_store(tmp_path / "sessions")
     before = read_usage(str(paths[2]))

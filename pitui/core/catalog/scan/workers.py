@@ -77,6 +77,21 @@ class Workers:
         if paths:
             yield paths, results
 
+    def map_chunks(
+        self, work: Callable[[list[T]], list[R]], items: list[T]
+    ) -> Iterator[tuple[list[T], list[R]]]:
+        """`work` over `items` in chunks of `CHUNK_FILES`, on every core (the pool started
+        here if it is not up), each chunk with its results, in no particular order. `work`
+        is a module-level function (the workers import it)."""
+        chunks = [items[i : i + CHUNK_FILES] for i in range(0, len(items), CHUNK_FILES)]
+        with self._lock:
+            pool = self._start()
+        if pool is None:
+            for chunk in chunks:
+                yield chunk, work(chunk)
+            return
+        yield from self._shared(pool, work, chunks, FRESH_WINDOW * self._count)
+
     def _shared(
         self,
         pool: ProcessPoolExecutor,
