@@ -1,5 +1,5 @@
 """`pitui secrets [--all | --session-dir DIR] [--no-cache] [--json]`: the sessions, entries and
-kinds of credentials found in them (the export's detector), values masked."""
+kinds of credentials found in them (the export's detector), values masked, in the paths too."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 from pitui.commands.support.json_output import print_json
 from pitui.commands.support.progress import Progress, progress_on_stderr
 from pitui.commands.support.scope_notice import say_left_out
+from pitui.core.export.redactor import Redactor
 from pitui.core.rows.safe_text import one_line
 from pitui.core.secrets.found_cache import SecretsCache
 from pitui.core.secrets.scan import SessionSecrets
@@ -38,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     say_left_out(len(found) - len(kept), " with credentials")
     found = kept
     if args.json:
-        data = {"sessions": [s.to_json() for s in found]}
+        paths = Redactor(True)
+        data = {"sessions": [{**s.to_json(), "path": paths.path(s.path, s.cwd)} for s in found]}
         print_json(data)
     else:
         sys.stdout.write(render(found))
@@ -73,10 +75,14 @@ def render(found: list[SessionSecrets]) -> str:
     count = sum(len(s.hits) for s in found)
     sessions = f"{len(found)} session{'s' * (len(found) != 1)}"
     lines = [f"{count} credential{'s' * (count != 1)} in {sessions} (values masked)"]
+    paths = Redactor(True)  # a secret in the project folder's name is masked there too
     for session in found:
-        lines += ["", one_line(session.path)]
-        lines.append(f"  {'LINE':>6}  {'ENTRY':<10}  {'KIND':<24}  VALUE")
-        for hit in session.hits:
-            entry = one_line(hit.entry_id) if hit.entry_id else "(no id)"
-            lines.append(f"  {hit.line:>6}  {entry:<10}  {hit.kind:<24}  {one_line(hit.masked)}")
+        lines += ["", one_line(paths.path(session.path, session.cwd))]
+        entries = [one_line(hit.entry_id) if hit.entry_id else "(no id)" for hit in session.hits]
+        width = max(10, *map(len, entries))  # line 1's entry is the session, a whole UUID
+        lines.append(f"  {'LINE':>6}  {'ENTRY':<{width}}  {'KIND':<24}  VALUE")
+        for hit, entry in zip(session.hits, entries, strict=True):
+            lines.append(
+                f"  {hit.line:>6}  {entry:<{width}}  {hit.kind:<24}  {one_line(hit.masked)}"
+            )
     return "\n".join(lines) + "\n"

@@ -195,3 +195,26 @@ def test_a_session_dir_read_for_this_folder_says_what_it_left_out(
     assert main(["secrets", "--all", "--session-dir", str(shared)]) == 0
     said = capsys.readouterr()
     assert "other.jsonl" in said.out and said.err == ""
+
+
+def test_a_secret_in_the_project_folder_name_is_masked_in_the_paths_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sessions = tmp_path / "agent" / "sessions"
+    clone = tmp_path / GITHUB  # a folder named by a token (a clone into it)
+    clone.mkdir()
+    long_id = "5ec5ec5e-0000-4000-8000-000000000001"
+    lines = [header(long_id, str(clone)), msg("u1", None, text=f"token {GITHUB}", n=1)]
+    write(project_dir(sessions, str(clone)) / "s.jsonl", lines)
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(clone)
+    assert main(["secrets"]) == 0
+    text = capsys.readouterr().out
+    assert GITHUB not in text and "[REDACTED:github]" in text
+    header_row = next(line for line in text.splitlines() if "ENTRY" in line)
+    hit_row = next(line for line in text.splitlines() if "github" in line and "ghp_" in line)
+    assert header_row.index("KIND") == hit_row.index("github")  # columns kept
+    assert main(["secrets", "--json"]) == 0
+    data = capsys.readouterr().out
+    assert GITHUB not in data and "[REDACTED:github]" in data
