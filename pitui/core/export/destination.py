@@ -134,7 +134,7 @@ def write_pages(
         if force or (_existing(target) is None and _existing(folder) is None):
             break
     else:
-        raise PituiError(f"{shown(path)} exists; use --force to replace it")
+        raise _in_the_way(path, path.with_name(paged.folder_name(path.name)))
     _checked(target, force, source, numbered=False)
     if _existing(folder) is not None and not (force and _parts_folder(folder)):
         if force:
@@ -142,6 +142,17 @@ def write_pages(
         raise PituiError(f"{shown(folder)} exists; use --force to replace it")
     _write_folder(folder, paged.part_pages(target.name))
     return write_export(target, paged.index(target.name), force=force, source=source)
+
+
+def _in_the_way(path: Path, folder: Path) -> PituiError:
+    """What keeps a paged export from `path` and its folder of parts, named."""
+    if _existing(path) is not None:
+        return PituiError(f"{shown(path)} exists; use --force to replace it")
+    if not _parts_folder(folder):
+        return PituiError(
+            f"{shown(folder)} exists and is not a folder of export parts; choose another name"
+        )
+    return PituiError(f"{shown(folder)} exists; use --force to replace it")
 
 
 def _parts_folder(folder: Path) -> bool:

@@ -130,6 +130,18 @@ def test_a_folder_there_is_replaced_only_with_force_and_only_if_made_of_parts(
 
 
 @pytest.mark.usefixtures("small_parts")
+def test_the_refusal_names_what_is_in_the_way(session: Session, tmp_path: Path) -> None:
+    (tmp_path / "out-parts").mkdir()
+    (tmp_path / "out-parts" / "notes.txt").write_text("mine")
+    with pytest.raises(PituiError, match=r"out-parts exists and is not a folder of export parts"):
+        write_result(tmp_path / "out.html", _export(session))
+    (tmp_path / "out-parts" / "notes.txt").unlink()
+    with pytest.raises(PituiError, match=r"out-parts exists; use --force"):
+        write_result(tmp_path / "out.html", _export(session))
+    assert not (tmp_path / "out.html").exists()
+
+
+@pytest.mark.usefixtures("small_parts")
 def test_a_numbered_name_has_its_file_and_folder_both_free(
     session: Session, tmp_path: Path
 ) -> None:
