@@ -202,9 +202,10 @@ async def test_bad_references_are_one_line_tool_errors(store: Path, tmp_path: Pa
     assert error and "no entry with id 'nope'" in text
     copy = store.with_name("copy-" + store.name)  # the same id twice, in the store
     copy.write_bytes(store.read_bytes())
-    error, text = await _call("read_session", session="0190aaaa-mcp-test")
-    assert error and "2 sessions have the id '0190aaaa-mcp-test'" in text
-    assert str(store) in text and str(copy) in text  # named: each can be read by its path
+    for reference in ("0190aaaa-mcp-test", "0190aaaa-mcp"):  # a longer prefix cannot help
+        error, text = await _call("read_session", session=reference)
+        assert error and "2 sessions have the id '0190aaaa-mcp-test'" in text
+        assert str(store) in text and str(copy) in text  # named: each can be read by its path
 
 
 @pytest.mark.oracle

@@ -26,7 +26,8 @@ def resolve_session(reference: str, sessions: Iterable[SessionSummary]) -> str:
         return found[0]
     if not found:
         raise PituiError(f"no session with id or id prefix {one_line(reference)!r}")
-    if exact:  # the same session here and in a remote's mirror, or a copied file
-        paths = ", ".join(one_line(path) for path in exact)
-        raise PituiError(f"{len(exact)} sessions have the id {one_line(reference)!r}: {paths}")
+    held = {session_id for session_id, path in ids if path in found}
+    if len(held) == 1:  # one id in several files: here and in a remote's mirror, or a copy
+        paths = ", ".join(one_line(path) for path in found)
+        raise PituiError(f"{len(found)} sessions have the id {one_line(held.pop())!r}: {paths}")
     raise PituiError(f"{len(found)} sessions have ids starting {one_line(reference)!r}: give more")
