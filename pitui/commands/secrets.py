@@ -22,7 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="every session, not just this folder's")
     parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
     parser.add_argument("--no-cache", action="store_true", help="do not keep the secrets cache")
-    parser.add_argument("--json", action="store_true", help="print JSON (schema in the README)")
+    parser.add_argument(
+        "--json", action="store_true", help="print JSON (its shape: docs/COMMANDS.md, JSON output)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -51,7 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
     parser.add_argument(
         "--force", action="store_true", help="move even a session pi may still be writing"
     )
-    parser.add_argument("--json", action="store_true", help="print JSON (schema in the README)")
+    parser.add_argument(
+        "--json", action="store_true", help="print JSON (its shape: docs/COMMANDS.md, JSON output)"
+    )
 
 
 def criteria_of(args: argparse.Namespace) -> Criteria:
