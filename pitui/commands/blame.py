@@ -12,7 +12,7 @@ from pitui.commands.support import file_scope
 from pitui.commands.support.json_output import to_json
 from pitui.core.errors import PituiError
 from pitui.core.file_history.blame import BlamedLine, blame
-from pitui.core.rows.safe_text import visible
+from pitui.core.rows.safe_text import one_line, visible
 from pitui.core.session.source import read_regular
 
 UNEXPLAINED = "(no session wrote it)"
@@ -35,7 +35,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         width = file_scope.prefix_width(line.change.session_id for line in lines if line.change)
         sys.stdout.write("".join(render(line, width) + "\n" for line in lines))
+    unexplained = sum(line.change is None for line in lines)
+    if unexplained and not args.all:
+        print(f"pitui: {unexplained_note(args.file, unexplained)}", file=sys.stderr)
     return 0
+
+
+def unexplained_note(path: str, lines: int) -> str:
+    """A default scope left lines unexplained: a session run elsewhere may have written them."""
+    what = "1 line of {} was" if lines == 1 else f"{lines:,} lines of {{}} were"
+    said = what.format(path) + " written by none of these sessions"
+    return one_line(said + file_scope.ALL_HINT)
 
 
 def _read(path: str) -> str:

@@ -13,7 +13,6 @@ package is imported here only, so no other command pays for it.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import shlex
@@ -42,7 +41,7 @@ from pitui.core.export.pages import MAX_LIMIT as MAX_ENTRIES
 from pitui.core.export.pages import PAGE_CHARS, branch_page, context_page
 from pitui.core.export.redactor import Redactor
 from pitui.core.file_history.history import file_history as history_of_file
-from pitui.core.file_history.history import related, targets_of
+from pitui.core.file_history.history import related_to, targets_of
 from pitui.core.file_history.session_changes import FileChange
 from pitui.core.listing.catalogs import KeptCatalogs
 from pitui.core.listing.sessions import (
@@ -123,8 +122,9 @@ FilePath = Annotated[
 FileScope = Annotated[
     Literal["folder", "all"],
     Field(
-        description="folder: the sessions run in a folder that holds the path (or inside "
-        "it), those that could name it relatively; all: every session"
+        description="folder: the sessions run in a folder that holds the path, or anywhere "
+        "under its folder (a file's: the folder it is in), those that could name it "
+        "relatively; all: every session"
     ),
 ]
 NOTHING_NOTE = "no successful write or edit in these sessions touched it"
@@ -437,7 +437,7 @@ class _Tools:
             )
         limit, start = _limit(limit, MAX_RESULTS), _start(offset)
         targets = targets_of(path)
-        keep = None if scope == "all" else functools.partial(related, targets=targets)
+        keep = None if scope == "all" else related_to(targets)
         # this machine's files, only those the index says wrote a target
         moves = folder_moves()
         writing = earlier_paths(targets, moves)  # written under a folder since moved

@@ -231,3 +231,46 @@ def test_log_and_blame_follow_a_project_pitui_move_moved(
     assert {line["id"] for line in _json(capsys)} == {wrote, edited}  # every line explained
     assert main(["list", "--all", "--json", "file:NOTES.md"]) == 0  # the picker's filter
     assert [s["id"] for s in _json(capsys)] == [other.id]
+
+
+async def _file_history(**arguments: object) -> dict[str, object]:
+    """MCP's `file_history`, over the SDK's own client."""
+    from mcp import Client
+
+    from pitui.commands.mcp import build_server
+
+    async with Client(build_server()) as client:
+        result = await client.call_tool("file_history", arguments)
+    assert not result.is_error, result.content
+    return json.loads(result.content[0].text)  # type: ignore[no-any-return]
+
+
+async def test_the_default_scope_holds_sessions_run_under_the_files_folder(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A session run in a subfolder that named the file `../app.py` was out of the default
+    scope: blame said "(no session wrote it)" for its line, with no word of `--all`."""
+    one = EditingSession(project, seed=1)
+    wrote = one.write("app.py", "import sys\n")
+    one.save(sessions_folder(project))
+    (project / "pkg" / "deep").mkdir(parents=True)
+    two = EditingSession(project / "pkg" / "deep", seed=2, ms=BASE_MS + HOUR)
+    edited = two.edit("../../app.py", "import sys\n", "import sys\nimport json\n")
+    two.save(sessions_folder(project))
+    beside = EditingSession(project.parent / "proj-other", seed=3, ms=BASE_MS + 2 * HOUR)
+    beside.write(project / "app.py", "import sys\nimport json\n")  # run outside its folder
+    beside.save(sessions_folder(project))
+    (project / "app.py").write_text("import sys\nimport json\n# by hand\n")
+    assert main(["log", "app.py", "--json"]) == 0
+    assert [c["id"] for c in _json(capsys)] == [edited, wrote]
+    assert main(["blame", "app.py", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert [line["id"] for line in json.loads(captured.out)] == [wrote, edited, None]
+    assert captured.err == (
+        "pitui: 1 line of app.py was written by none of these sessions (--all reads every "
+        "session, not only those run in a folder that holds it or under its folder)\n"
+    )
+    assert main(["blame", "app.py", "--all"]) == 0
+    assert capsys.readouterr().err == ""  # --all read every session: nothing to add
+    page = await _file_history(path="app.py")
+    assert [c["id"] for c in page["changes"]] == [edited, wrote]  # type: ignore[union-attr]

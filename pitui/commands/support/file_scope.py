@@ -4,21 +4,22 @@ sessions, as `pitui grep`'s) and the history of FILE across the sessions of that
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
 from collections.abc import Iterable
 from typing import Any
 
 from pitui.commands.support.progress import progress_on_stderr
 from pitui.commands.support.store_options import add_store_arguments, default_store
-from pitui.core.file_history.history import FileHistory, file_history, related, targets_of
+from pitui.core.file_history.history import FileHistory, file_history, related_to, targets_of
 from pitui.core.format.timestamps import local_minutes, to_ms
 from pitui.core.listing.sessions import sessions_in_scope
 from pitui.core.rows.safe_text import one_line
 from pitui.core.userdata.moves import earlier_paths, folder_moves
 
 NOTHING_NOTE = "no successful write or edit in these sessions touched {path}"
-ALL_HINT = " (--all reads every session, not only those run in a folder that holds it)"
+ALL_HINT = (
+    " (--all reads every session, not only those run in a folder that holds it or under its folder)"
+)
 
 
 def add_file_arguments(parser: argparse.ArgumentParser, what: str) -> None:
@@ -26,7 +27,7 @@ def add_file_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--all",
         action="store_true",
-        help="every session, not only those run in a folder that holds FILE (or inside it)",
+        help="every session, not only those run in a folder that holds FILE or under its folder",
     )
     parser.add_argument("--session-dir", help="session directory (as pi --session-dir)")
     add_store_arguments(parser)
@@ -48,7 +49,7 @@ def history_of(args: argparse.Namespace, *, with_text: bool) -> FileHistory:
             session_dir=args.session_dir,
             no_cache=args.no_cache,
             store=store,
-            keep=None if args.all else functools.partial(related, targets=targets),
+            keep=None if args.all else related_to(targets),
             writing=earlier_paths(targets, moves),  # written under a folder since moved
             progress=progress,
         )

@@ -3,9 +3,11 @@ folder: anything under it), newest first."""
 
 from __future__ import annotations
 
+import functools
 import math
 import os
-from collections.abc import Iterable
+import posixpath
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from pitui.core.catalog.search.file_filter import file_targets
@@ -36,13 +38,31 @@ def touches(change: FileChange, targets: Iterable[str]) -> bool:
     return any(is_within(target, change.path) for target in targets)
 
 
-def related(summary: SessionSummary, targets: Iterable[str]) -> bool:
-    """Whether the session was run in a folder that holds a target, or inside a target
-    folder: one that could have named it by a relative path (any session may name it
+def folders_of(targets: Iterable[str]) -> tuple[str, ...]:
+    """The folder each target is in: a folder itself, a file (or what no longer exists) the
+    folder that holds it."""
+    return tuple(t if os.path.isdir(t) else posixpath.dirname(t) for t in targets)
+
+
+def related(
+    summary: SessionSummary, targets: Iterable[str], folders: Iterable[str] | None = None
+) -> bool:
+    """Whether the session was run in a folder that holds a target, or anywhere inside a
+    target's folder (`folders`: `folders_of(targets)`, given once for many sessions): one
+    that could name it by a relative path (from `sub/`, `../app.py`; any session may name it
     absolutely: the callers' `--all` reads every one)."""
-    return bool(summary.cwd) and any(
-        is_within(summary.cwd, t) or is_within(t, summary.cwd) for t in targets
-    )
+    cwd = summary.cwd
+    if not isinstance(cwd, str) or not cwd:
+        return False
+    targets = tuple(targets)
+    within = folders_of(targets) if folders is None else folders
+    return any(is_within(cwd, t) for t in targets) or any(is_within(f, cwd) for f in within)
+
+
+def related_to(targets: tuple[str, ...]) -> Callable[[SessionSummary], bool]:
+    """`related` to these targets (the default scope of `pitui log`, `pitui blame` and MCP's
+    `file_history`), their folders found once."""
+    return functools.partial(related, targets=targets, folders=folders_of(targets))
 
 
 def followed(change: FileChange, moves: list[CwdMove]) -> FileChange:

@@ -9,7 +9,7 @@ from pathlib import Path
 from file_edits import EditingSession
 
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.file_history.history import file_history, related, targets_of
+from pitui.core.file_history.history import file_history, related, related_to, targets_of
 from pitui.demo.builder import BASE_MS, make_header, session_path, write_session
 
 HOUR = 3_600_000
@@ -68,3 +68,16 @@ def test_targets_are_absolute(tmp_path: Path, monkeypatch) -> None:  # type: ign
     monkeypatch.chdir(base)
     assert targets_of("link/f.txt") == (str(base / "link/f.txt"), str(base / "real/f.txt"))
     assert targets_of("real/./f.txt") == (str(base / "real/f.txt"),)
+
+
+def test_a_files_scope_is_its_folder_a_folders_itself(tmp_path: Path) -> None:
+    """Sessions run anywhere under the folder a file is in could name it relatively
+    (`../app.py`); a folder's scope stays the folder itself."""
+    (tmp_path / "proj" / "src").mkdir(parents=True)
+    base = str(tmp_path)
+    cwds = ["/", base, f"{base}/proj", f"{base}/proj/sub/deep", f"{base}/proj/src", f"{base}/p"]
+    made = [_summary(tmp_path / f"{i}.jsonl", cwd, 0) for i, cwd in enumerate(cwds)]
+    file = related_to((f"{base}/proj/app.py",))
+    assert [s.cwd for s in made if file(s)] == cwds[:5]
+    folder = related_to((f"{base}/proj/src",))  # an existing folder
+    assert [s.cwd for s in made if folder(s)] == ["/", base, f"{base}/proj", f"{base}/proj/src"]
