@@ -18,7 +18,7 @@ from send2trash import plat_other
 from pitui.cli import main
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes import archive as archive_module
-from pitui.core.changes import continuation, move_file
+from pitui.core.changes import continuation, move_file, write_guard
 from pitui.core.live.pi_processes import running_pis
 from tests.appender import run_writer, start_writer
 from tests.holder import idle_pi
@@ -216,6 +216,31 @@ def test_moving_again_joins_the_lines_a_pi_left_at_the_old_folder(
     assert data["rejoined"] == [{"path": str(path), "session": str(target), "lines": 4}]
     assert not path.exists()
     assert seqs(target) == list(range(ENTRIES + 4))
+
+
+def test_the_lines_a_move_joined_are_its_own_write(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Audit 3 item 6: the session the lines joined is not taken, by any pitui process, for
+    one another program has just changed: moving it on at once is not refused."""
+    monkeypatch.setattr(write_guard, "RECENT_SECONDS", 3600.0)  # however long a step takes
+    path = make_session(env)
+    new = tmp_path / "new"
+    assert main(["move", str(env), str(new), "--yes"]) == 0
+    target = discovery.project_dir(discovery.sessions_root(), str(new)) / path.name
+    run_writer(["stream", str(path), ENTRIES, 2, 1000, SID])
+    capsys.readouterr()
+    assert main(["move", str(env), str(new), "--yes", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rejoined"][0]["lines"] == 2
+    monkeypatch.setattr(write_guard, "_own_writes", {})  # as another pitui process sees it
+    assert write_guard.activity_warning(target) is None
+    back = tmp_path / "back"
+    assert main(["move", str(new), str(back), "--yes", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["skipped"] == [] and [m["path"] for m in data["moved"]] == [str(target)]
+    moved = discovery.project_dir(discovery.sessions_root(), str(back)) / path.name
+    run_writer(["stream", str(moved), ENTRIES + 2, 1, 1000, SID])  # another program's line
+    assert write_guard.activity_warning(moved) is not None
 
 
 @pytest.mark.slow

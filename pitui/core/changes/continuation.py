@@ -12,7 +12,8 @@ renamed aside in its own folder (a pi that opens the path after that makes a new
 taken next), read and appended whole to the session at once (so that the session can be put
 back at the path before the pi's next line); then, once no other process has the file set
 aside open for writing, what a writer appended to it since is taken too, and only then is it
-removed.
+removed. Its appends are pitui's own writes (`write_guard.remember_own_write`): a move or a
+write right after does not take them for another program's.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.changes.file_writes import append_whole, sync_file, sync_folder
 from pitui.core.changes.first_line import first_entry
 from pitui.core.changes.move_file import TAKEN_MARK, rename_never_over
+from pitui.core.changes.write_guard import fingerprint, remember_own_write
 from pitui.core.changes.writers_gone import wait_for_writers
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
@@ -120,6 +122,7 @@ class Joiner:
         self.session = session
         self._ids: set[str] | None = None
         self._taken: list[tuple[Path, int, int]] = []  # (aside, fd, bytes taken)
+        self._after: os.stat_result | None = None  # the session as the last append left it
         self.lines = 0
 
     def continues(self, path: Path) -> bool:
@@ -176,7 +179,7 @@ class Joiner:
 
     def _append(self, into: Path, aside: Path, path: Path, data: bytes) -> None:
         try:
-            append_whole(into, data, sync=False)
+            self._after = append_whole(into, data, sync=False)
         except PituiError as error:
             raise PituiError(_kept(path, aside, str(error))) from None
         self.lines += data.count(b"\n")
@@ -207,10 +210,23 @@ class Joiner:
         if self._taken:
             sync_file(into)
             sync_folder(self._taken[0][0].parent)
+            self._remember(into)
         self._taken = []
         if errors:
             raise PituiError(errors[0])
         return self.lines
+
+    def _remember(self, into: Path) -> None:
+        """Record the session's state as pitui's own write, as every write of pitui's is,
+        if nothing was appended to it since pitui's last append."""
+        if self._after is None:
+            return
+        try:
+            now = os.stat(into)
+        except OSError:
+            return
+        if fingerprint(now) == fingerprint(self._after):
+            remember_own_write(into.absolute(), now)
 
 
 def _was_being_made(path: Path) -> bool:

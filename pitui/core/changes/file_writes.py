@@ -55,11 +55,12 @@ def _sync_quietly(path: Path, flags: int) -> None:
         os.close(fd)
 
 
-def append_whole(into: Path, data: bytes, *, sync: bool = True) -> None:
+def append_whole(into: Path, data: bytes, *, sync: bool = True) -> os.stat_result | None:
     """`data` at the end of `into`, on a line of its own, as one write (a writer appending
-    to `into` meanwhile keeps its lines whole)."""
+    to `into` meanwhile keeps its lines whole). Returns the file's state just after, if
+    nothing else was appended meanwhile (`write_all`), else None."""
     if not data:
-        return
+        return None
     if not data.endswith(b"\n"):
         data += b"\n"
     try:
@@ -69,9 +70,10 @@ def append_whole(into: Path, data: bytes, *, sync: bool = True) -> None:
     try:
         if not _ends_a_line(into):
             data = b"\n" + data
-        write_all(fd, data, into)
+        after = write_all(fd, data, into)
         if sync:
             os.fsync(fd)
+        return after
     finally:
         os.close(fd)
 
