@@ -8,6 +8,8 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
+import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
     monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("PITUI_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("PITUI_DATA_DIR", str(tmp_path / "data"))  # the moves recorded
     for name in ("PI_CODING_AGENT_SESSION_DIR", "PITUI_ARCHIVE_DIR"):
         monkeypatch.delenv(name, raising=False)
     project = tmp_path / "project"
@@ -210,12 +213,39 @@ def test_moving_again_joins_the_lines_a_pi_left_at_the_old_folder(
     run_writer(["stream", str(path), ENTRIES, 4, 1000, SID])  # the pi started at OLD
     capsys.readouterr()
     assert main(["check", str(path)]) == 1
-    assert "pitui move OLD" in capsys.readouterr().out
+    assert f"; pitui move {env} {new} again joins them" in capsys.readouterr().out
     assert main(["move", str(env), str(new), "--yes", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["rejoined"] == [{"path": str(path), "session": str(target), "lines": 4}]
     assert not path.exists()
     assert seqs(target) == list(range(ENTRIES + 4))
+
+
+def test_check_names_the_folder_a_session_moved_from_when_pitui_recorded_it(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Audit 3 item 10: the fix `pitui check` prints for lines a pi left at the old folder
+    names that folder, through each recorded move (here twice, from a subfolder); without a
+    record it says what to fill in."""
+    sub = env / "api v2"
+    sub.mkdir()
+    path = make_session(sub)
+    new, last = tmp_path / "new", tmp_path / "last"
+    assert main(["move", str(env), str(new), "--yes"]) == 0
+    assert main(["move", str(new), str(last), "--yes"]) == 0
+    run_writer(["stream", str(path), ENTRIES, 1, 1000, SID])  # the pi started in OLD/api v2
+    capsys.readouterr()
+    assert main(["check", str(path), "--json"]) == 1
+    [report] = json.loads(capsys.readouterr().out)
+    fix = f"pitui move {shlex.quote(str(sub))} {shlex.quote(str(last / sub.name))} again"
+    assert report["continues"]["fix"] == fix
+    assert main(["move", str(sub), str(last / sub.name), "--yes"]) == 0  # the fix joins them
+    assert "joined 1 line" in capsys.readouterr().out and not path.exists()
+    run_writer(["stream", str(path), ENTRIES + 1, 1, 1000, SID])
+    shutil.rmtree(tmp_path / "data")  # no record: OLD is for the user to fill in
+    assert main(["check", str(path)]) == 1
+    said = capsys.readouterr().out
+    assert f"pitui move OLD {shlex.quote(str(last / sub.name))} (OLD: the folder" in said
 
 
 def test_the_lines_a_move_joined_are_its_own_write(

@@ -2,7 +2,8 @@
 
 A continuation (`continuation`) has its session's file name and path: the session was
 archived (the archive keeps the name), trashed (the trash keeps the path), or moved with its
-project (`pitui move`: the same name in another project's folder). Looked for there only.
+project (`pitui move`: the same name in another project's folder). Looked for there only. For a
+moved session, the fix names the folder it moved from when pitui recorded the move.
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from pitui.core.catalog.scan.discovery import project_folder_name
 from pitui.core.changes.continuation import Continuation, continuation_of, headerless_parent
-from pitui.core.changes.first_line import header_cwd
+from pitui.core.changes.first_line import first_entry, header_cwd
+from pitui.core.changes.relocate import moved_cwd
 from pitui.core.changes.restore import list_trashed, supported
 from pitui.core.errors import PituiError
+from pitui.core.userdata.moves import folder_moves
 
 
 @dataclass(frozen=True)
@@ -49,9 +53,36 @@ def find_continued(path: Path, root: Path, archive: Path | None) -> Continued | 
             return Continued(found, "trash", f"pitui restore {_quoted(path)}")
     for candidate in _in_folders(root, path.name):
         if candidate != path and (found := continuation_of(path, candidate)) is not None:
-            cwd = header_cwd(candidate) or "NEW"
-            fix = f"pitui move OLD {_quoted(cwd)} (OLD: the folder it moved from) again"
-            return Continued(found, "moved", fix)
+            return Continued(found, "moved", _move_again(path, candidate))
+    return None
+
+
+def _move_again(path: Path, session: Path) -> str:
+    """`pitui move OLD NEW` that joins the continuation at `path` to the moved `session`:
+    NEW its cwd, OLD the folder whose session folder holds `path`, as the folder moves pitui
+    recorded for the session lead back to it (else left for the user to fill in)."""
+    cwd = header_cwd(session)
+    old = None if cwd is None else _moved_from(path, session, cwd)
+    if cwd is None or old is None:
+        return f"pitui move OLD {_quoted(cwd or 'NEW')} (OLD: the folder it moved from) again"
+    return f"pitui move {_quoted(old)} {_quoted(cwd)} again"
+
+
+def _moved_from(path: Path, session: Path, cwd: str) -> str | None:
+    """The folder the session had as its cwd while it was in `path`'s session folder, by
+    the moves recorded for its id, newest first (a folder moved twice leads back twice)."""
+    header = first_entry(session)
+    session_id = header.get("id") if header is not None else None
+    if not isinstance(session_id, str):
+        return None
+    at = cwd
+    for move in reversed(folder_moves().get(session_id, [])):
+        earlier = moved_cwd(at, move.new, move.old)
+        if earlier is None:
+            continue
+        at = earlier
+        if project_folder_name(at) == path.parent.name:
+            return at
     return None
 
 
