@@ -24,6 +24,7 @@ from pitui.core.changes.relocate import (
     left_behind,
     move_all,
     moved_cwd,
+    moved_earlier,
     plan,
     skipped_now,
 )
@@ -67,8 +68,11 @@ def run(args: argparse.Namespace) -> int:
         if not args.yes and not confirm(_question(moves, behind)):
             print("nothing was moved", file=sys.stderr)
             return 1
+        earlier = moved_earlier(sessions, old, new, root, custom)  # forks follow parents
         with progress_on_stderr("moving sessions", quiet=args.json) as progress:
-            moved, skipped, failed, notes = move_all(moves, force=args.force, progress=progress)
+            moved, skipped, failed, notes = move_all(
+                moves, force=args.force, progress=progress, earlier=earlier
+            )
         _remember_moves(moved, {s.path: s.id for s in listed}, old, new)
         behind += left_behind(old, [m.target for m in moved], root)  # made while it moved
         rejoined = _rejoin(behind)
@@ -174,6 +178,9 @@ def _render_result(
             f"{one_line(str(c.session))} (a pi still running at the old folder writes there: "
             "restart it in the new one)"
         )
+    if forks := sum(m.parent is not None for m in moved):
+        plural = "s" * (forks != 1)
+        lines.append(f"the parentSession of {forks} fork{plural} now names the parent's new path")
     lines.append(f"moved {count(len(moved))} (pitui move NEW OLD to undo)")
     return "\n".join(lines) + "\n"
 
@@ -188,12 +195,15 @@ def _to_json(
     rejoined: Rejoined,
 ) -> dict[str, object]:
     def one(m: Relocation) -> dict[str, object]:
-        return {
+        found: dict[str, object] = {
             "path": str(m.source),
             "target": str(m.target),
             "cwd": m.old_cwd,
             "newCwd": m.new_cwd,
         }
+        if m.parent is not None:
+            found["parentSession"], found["newParentSession"] = m.parent
+        return found
 
     return {
         "dryRun": dry_run,

@@ -8,11 +8,18 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from textual.suggester import Suggester
 
-from pitui.core.changes.relocate import Relocation, check_folders, move_all, plan
+from pitui.core.changes.relocate import (
+    Relocation,
+    check_folders,
+    move_all,
+    moved_earlier,
+    plan,
+)
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_base import PituiAppBase
@@ -87,10 +94,11 @@ def _plan_in_thread(app: PituiAppBase, old: str, new: str, moved: Moved) -> None
                 return
             sessions = [(s.path, s.cwd) for s in catalog.sessions() if isinstance(s.cwd, str)]
             moves = plan(sessions, old_abs, new_abs, catalog.root, catalog.custom_dir)
+            earlier = moved_earlier(sessions, old_abs, new_abs, catalog.root, catalog.custom_dir)
         except PituiError as error:
             app.call_from_thread(_say, app, str(error), "Not moved")
             return
-        app.call_from_thread(_confirm, app, moves, old_abs, new_abs, moved)
+        app.call_from_thread(_confirm, app, Planned(moves, earlier), old_abs, new_abs, moved)
 
     app.run_worker(work, thread=True, group="folder-move", exit_on_error=False)
 
@@ -99,7 +107,17 @@ def _say(app: PituiAppBase, text: str, title: str) -> None:
     app.notify(one_line(text), title=title, severity="warning", markup=False)
 
 
-def _confirm(app: PituiAppBase, moves: list[Relocation], old: str, new: str, moved: Moved) -> None:
+@dataclass(frozen=True)
+class Planned:
+    """The moves, and where an earlier move of the same folders took sessions a fork may
+    name (`relocate.moved_earlier`)."""
+
+    moves: list[Relocation]
+    earlier: list[tuple[Path, Path]]
+
+
+def _confirm(app: PituiAppBase, planned: Planned, old: str, new: str, moved: Moved) -> None:
+    moves = planned.moves
     if not moves:
         _say(app, f"no session has its cwd in {old}", "Nothing to move")
         return
@@ -119,19 +137,20 @@ def _confirm(app: PituiAppBase, moves: list[Relocation], old: str, new: str, mov
 
     def answered(yes: bool | None) -> None:
         if yes:
-            _move_in_thread(app, moves, new, moved)
+            _move_in_thread(app, planned, new, moved)
 
     modal = ConfirmModal(f"Move {count} to the new folder?", body, confirm_label="Move")
     app.push_screen(modal, callback=answered)
 
 
-def _move_in_thread(app: PituiAppBase, moves: list[Relocation], new: str, moved: Moved) -> None:
+def _move_in_thread(app: PituiAppBase, planned: Planned, new: str, moved: Moved) -> None:
+    moves = planned.moves
     count = _count(len(moves))
     # said at once: a project of thousands of sessions takes seconds (525: 2.9 s)
     app.notify(f"Moving {count} to {one_line(tilde(new, app.config.home))}…", markup=False)
 
     def work() -> None:
-        done, skipped, failed, notes = move_all(moves)
+        done, skipped, failed, notes = move_all(moves, earlier=planned.earlier)
         said = [f"Moved {len(done)} of {len(moves)} to {tilde(new, app.config.home)}"]
         said += [f"skipped {m.source.name}: {why}" for m, why in skipped[:2]]
         said += [f"failed {m.source.name}: {why}" for m, why in failed[:2]]

@@ -18,7 +18,9 @@ from pitui.cli import main
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan.discovery import project_dir
 from pitui.core.changes import relocate
+from pitui.core.changes.fork import fork_session
 from pitui.core.live.open_by import proc_available
+from pitui.core.session.session import Session
 from pitui.demo.generate import generate_varied_session, write_session
 
 OLD = "/home/dev/projects/shop"
@@ -129,6 +131,74 @@ def test_moving_back_restores_every_byte(store: Path, capsys: pytest.CaptureFixt
     back = _move(capsys, NEW, OLD)
     assert back["code"] == 0 and len(back["moved"]) == 3
     assert _files(root) == original
+
+
+def _totals(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main(["stats", "--all", "--json"]) == 0
+    return dict(json.loads(capsys.readouterr().out)["total"])
+
+
+def _threads(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    assert main(["list", "--all"]) == 0
+    nested = [line for line in capsys.readouterr().out.splitlines() if "└─" in line]
+    return [line.replace(NEW, "CWD").replace(OLD, "CWD") for line in nested]
+
+
+def test_a_fork_still_names_its_parent_after_the_move(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Audit 3 item 1: a fork's copied replies count once (in its parent, which its
+    `parentSession` names) and it stays nested under it, before and after the move; moving
+    back gives every byte back."""
+    root = store / "sessions"
+    parent = sorted(project_dir(root, OLD).glob("*.jsonl"))[1]
+    entries = Session(parent).tree.entries
+    leaf = [e.id for e in entries if e.type == "message"][-1]
+    made = fork_session(parent, leaf, parent.parent).path
+    fork = made.with_name("2025-" + made.name[5:])  # listed before its parent: moved first
+    made.rename(fork)  # unless the move takes parents first
+    os.utime(fork, (STAMP, STAMP))
+    original = _files(root)
+    totals, nested = _totals(capsys), _threads(capsys)
+    assert len(nested) == 1
+
+    result = _move(capsys, OLD, NEW)
+    assert result["code"] == 0 and len(result["moved"]) == 4
+    new_parent = str(project_dir(root, NEW) / parent.name)
+    [forked] = [m for m in result["moved"] if "newParentSession" in m]
+    assert forked["parentSession"] == str(parent)
+    assert forked["newParentSession"] == new_parent
+    header = json.loads((project_dir(root, NEW) / fork.name).read_text().split("\n", 1)[0])
+    assert header["parentSession"] == new_parent and header["cwd"] == NEW
+    assert _totals(capsys) == totals and _threads(capsys) == nested
+
+    assert main(["move", NEW, OLD, "--yes"]) == 0
+    assert "parentSession of 1 fork" in capsys.readouterr().out
+    assert _files(root) == original
+
+
+def test_a_fork_left_by_a_first_run_follows_its_parent_on_the_next(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fork skipped the first time (a pi was writing it) names its parent's old path; run
+    again, the move points it at where that run took the parent."""
+    root = store / "sessions"
+    parent = sorted(project_dir(root, OLD).glob("*.jsonl"))[1]
+    leaf = [e.id for e in Session(parent).tree.entries if e.type == "message"][-1]
+    fork = fork_session(parent, leaf, parent.parent).path
+    os.utime(fork, (STAMP, STAMP))
+    totals = _totals(capsys)
+    taken = project_dir(root, NEW) / fork.name
+    taken.parent.mkdir(parents=True)
+    taken.write_bytes(b"in the way\n")  # the fork is skipped
+    first = _move(capsys, OLD, NEW)
+    assert [s["path"] for s in first["skipped"]] == [str(fork)] and len(first["moved"]) == 3
+    taken.unlink()
+    second = _move(capsys, OLD, NEW)
+    assert [m["newParentSession"] for m in second["moved"]] == [
+        str(project_dir(root, NEW) / parent.name)
+    ]
+    assert _totals(capsys) == totals and len(_threads(capsys)) == 1
 
 
 def test_dry_run_writes_nothing(store: Path, capsys: pytest.CaptureFixture[str]) -> None:

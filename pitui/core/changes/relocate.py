@@ -3,7 +3,9 @@
 Every session whose header cwd is OLD or a folder under it goes to the session folder Pi uses
 for the matching folder under NEW (Pi's `--<cwd>--` naming; in a custom session dir, the
 same folder, since Pi filters it by the header's cwd). Only the header's `cwd` value is
-rewritten: every other byte of the file is kept, so moving back restores it byte for byte
+rewritten, and a fork's `parentSession` when it names a session the same move took (in this
+run, parents first, or in an earlier run of it: `NewParents`), so that the fork still names
+its parent: every other byte of the file is kept, so moving back restores it byte for byte
 (for a header Pi wrote; another spelling of the old value comes back as JSON.stringify's).
 
 One move: the file is read through a descriptor held to the end, the new bytes are written
@@ -26,7 +28,7 @@ import json
 import os
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pitui.core.catalog.scan import discovery
@@ -34,6 +36,7 @@ from pitui.core.changes.continuation import Continuation, continuation_of
 from pitui.core.changes.exchange import exchange
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.changes.file_writes import sync_folder
+from pitui.core.changes.first_line import first_entry
 from pitui.core.changes.move_file import TAKEN_MARK, TargetExists, rename_never_over
 from pitui.core.changes.new_file import write_whole
 from pitui.core.changes.removal_guard import RemovalGuard
@@ -50,12 +53,14 @@ _JSON_SPACE = " \t\n\r"
 
 @dataclass(frozen=True)
 class Relocation:
-    """One session to move: from `source` to `target`, its header's cwd to `new_cwd`."""
+    """One session to move: from `source` to `target`, its header's cwd to `new_cwd`; once
+    moved, `parent` is its header's `parentSession` (old value, new value) if it changed."""
 
     source: Path
     target: Path
     old_cwd: str
     new_cwd: str
+    parent: tuple[str, str] | None = None
 
     @property
     def in_place(self) -> bool:
@@ -64,11 +69,16 @@ class Relocation:
 
 @dataclass(frozen=True)
 class Moved:
-    """A session moved; `note` says what else happened (a writer recreated the old path)."""
+    """A session moved; `note` says what else happened (a writer recreated the old path);
+    `parent`: its header's `parentSession` (old value, new value) if it was rewritten."""
 
     source: Path
     target: Path
     note: str | None = None
+    parent: tuple[str, str] | None = None
+
+
+NewParent = Callable[[str], str | None]  # a parentSession's new value (None: unchanged)
 
 
 class Changed(Exception):
@@ -160,6 +170,83 @@ def _names(folder: str) -> set[str]:
         return set()
 
 
+# --------------------------------------------------------------------------- forks
+
+
+def moved_earlier(
+    sessions: Iterable[tuple[str, str]],
+    old: str,
+    new: str,
+    root: Path,
+    custom: Path | None = None,
+) -> list[tuple[Path, Path]]:
+    """(the path under OLD, the path now) of the `(path, header cwd)` sessions under NEW: where
+    an earlier run of this move took them from (a fork it skipped then names that path)."""
+    return [(m.target, m.source) for m in plan(sessions, new, old, root, custom) if not m.in_place]
+
+
+class NewParents:
+    """Where a fork's parent went: a `parentSession` naming a session this move took (in this
+    run, `add`), or, once nothing is at that path any more, one an earlier run of it took
+    (`earlier`, from `moved_earlier`), is that session's new path. Paths are compared with
+    their folders resolved (a path through a link names the same file)."""
+
+    def __init__(self, earlier: Iterable[tuple[Path, Path]] = ()) -> None:
+        self._now: dict[str, str] = {}
+        self._earlier = {path_key(str(was)): str(now) for was, now in earlier}
+
+    def add(self, key: str, target: Path) -> None:
+        """The session whose `path_key` was `key` (taken before it moved) is now `target`."""
+        self._now[key] = str(target)
+
+    def __call__(self, parent: str) -> str | None:
+        if not os.path.isabs(parent):
+            return None  # Pi writes an absolute path; another is not known to name a file
+        key = path_key(parent)
+        found = self._now.get(key)
+        if found is None and key in self._earlier and not os.path.lexists(parent):
+            found = self._earlier[key]
+        return found if found != parent else None
+
+
+def path_key(path: str) -> str:
+    """`path` normalised, its folder's links resolved (the file itself may be gone)."""
+    folder, name = os.path.split(os.path.normpath(path))
+    return os.path.join(os.path.realpath(folder), name)
+
+
+def parents_first(moves: list[Relocation]) -> list[Relocation]:
+    """`moves` in their order, except that a session goes before the forks of it that move
+    too (whose header names it as `parentSession`): a fork then learns its parent's new path."""
+    index = {path_key(str(m.source)): i for i, m in enumerate(moves)}
+    parent_of: dict[int, int] = {}
+    for i, move in enumerate(moves):
+        parent = _header_parent(move.source)
+        if parent is not None and os.path.isabs(parent):
+            j = index.get(path_key(parent))
+            if j is not None and j != i:
+                parent_of[i] = j
+    ordered: list[Relocation] = []
+    seen: set[int] = set()
+    for i in range(len(moves)):
+        chain = []
+        at: int | None = i
+        while at is not None and at not in seen:  # `seen` ends a parentSession cycle too
+            seen.add(at)
+            chain.append(at)
+            at = parent_of.get(at)
+        ordered.extend(moves[k] for k in reversed(chain))
+    return ordered
+
+
+def _header_parent(path: Path) -> str | None:
+    entry = first_entry(path)
+    if entry is None or entry.get("type") != EntryType.SESSION:
+        return None
+    parent = entry.get("parentSession")
+    return parent if isinstance(parent, str) else None
+
+
 Outcome = tuple[Relocation, str]
 
 
@@ -168,30 +255,36 @@ def move_all(
     *,
     force: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    earlier: Iterable[tuple[Path, Path]] = (),
 ) -> tuple[list[Relocation], list[Outcome], list[Outcome], list[str]]:
-    """Move each session: (moved, skipped with why, failed with why, notes). One another
-    process may be writing (`RemovalGuard`; a pi in the moved folder has its new path as its
-    cwd) is skipped unless `force`, as is one whose target exists. `progress(done, total)`:
-    before each session."""
+    """Move each session, parents before their forks: (moved, with the `parent` each fork's
+    header now names, skipped with why, failed with why, notes). One another process may be
+    writing (`RemovalGuard`; a pi in the moved folder has its new path as its cwd) is skipped
+    unless `force`, as is one whose target exists. `earlier`: `moved_earlier`, for a fork
+    whose parent an earlier run of this move took. `progress(done, total)`: before each
+    session."""
     moved: list[Relocation] = []
     skipped: list[Outcome] = []
     failed: list[Outcome] = []
     notes: list[str] = []
     guard = RemovalGuard()
-    for done, move in enumerate(moves):
+    parents = NewParents(earlier)
+    for count, move in enumerate(parents_first(moves)):
         if progress is not None:
-            progress(done, len(moves))
+            progress(count, len(moves))
+        key = path_key(str(move.source))
         try:
             if (why := _held(move, guard, force)) is not None:
                 skipped.append((move, why))
                 continue
-            done = relocate(move)
+            done = relocate(move, parents)
         except TargetExists as exists:
             skipped.append((move, str(exists)))
         except PituiError as error:
             failed.append((move, str(error)))
         else:
-            moved.append(move)
+            parents.add(key, done.target)
+            moved.append(replace(move, parent=done.parent))
             if done.note:
                 notes.append(done.note)
     return moved, skipped, failed, notes
@@ -219,9 +312,17 @@ def _held(move: Relocation, guard: RemovalGuard, force: bool) -> str | None:
 # --------------------------------------------------------------------------- the header
 
 
-def with_new_cwd(data: bytes, new_cwd: str) -> bytes:
+def with_new_cwd(data: bytes, new_cwd: str, new_parent: NewParent | None = None) -> bytes:
     """`data` with only its header's `cwd` value replaced by `new_cwd` (as JSON.stringify
-    writes it); every other byte kept."""
+    writes it), and its `parentSession` by what `new_parent` gives for it (if anything);
+    every other byte kept."""
+    return _rewritten(data, new_cwd, new_parent)[0]
+
+
+def _rewritten(
+    data: bytes, new_cwd: str, new_parent: NewParent | None
+) -> tuple[bytes, tuple[str, str] | None]:
+    """`with_new_cwd`, and the `parentSession` (old value, new value) if it was replaced."""
     start = 0
     while start < len(data):
         end = data.find(b"\n", start)
@@ -238,19 +339,28 @@ def with_new_cwd(data: bytes, new_cwd: str) -> bytes:
                 raise PituiError("its first line is not a session header")
             if not isinstance(value.get("cwd"), str):
                 raise PituiError("its header has no cwd")
-            return data[:start] + _replace_cwd(body, new_cwd) + data[start + len(body) :]
+            values = {"cwd": new_cwd}
+            parent = value.get("parentSession")
+            changed = None
+            now = new_parent(parent) if new_parent and isinstance(parent, str) else None
+            if now is not None:
+                values["parentSession"] = now
+                changed = (parent, now)
+            header = _replace_values(body, values)
+            return data[:start] + header + data[start + len(body) :], changed
         start = end + 1
     raise PituiError("it has no session header")
 
 
-def _replace_cwd(line: bytes, new_cwd: str) -> bytes:
-    """The header line with its (last, as JSON.parse keeps) top-level `cwd` value replaced."""
+def _replace_values(line: bytes, values: dict[str, str]) -> bytes:
+    """The header line with the (last, as JSON.parse keeps) top-level value of each key of
+    `values` replaced (`cwd` is always there)."""
     text = line.decode("utf-8", "surrogateescape")
     decoder = json.JSONDecoder()
     i = _skip(text, 0)
     if text[i : i + 1] != "{":
         raise PituiError("its header is not a JSON object")
-    span = None
+    spans: dict[str, tuple[int, int]] = {}
     i = _skip(text, i + 1)
     while i < len(text) and text[i] != "}":
         if text[i] != '"':
@@ -264,15 +374,16 @@ def _replace_cwd(line: bytes, new_cwd: str) -> bytes:
             _, i = decoder.raw_decode(text, start)
         except ValueError:
             raise PituiError("its header cannot be read") from None
-        if key == "cwd":
-            span = (start, i)
+        if key in values:
+            spans[key] = (start, i)
         i = _skip(text, i)
         if text[i : i + 1] == ",":
             i = _skip(text, i + 1)
-    if span is None:
+    if spans.keys() != values.keys():
         raise PituiError("its header has no cwd")
-    rewritten = text[: span[0]] + dumps(new_cwd) + text[span[1] :]
-    return rewritten.encode("utf-8", "surrogateescape")
+    for key, (begin, end) in sorted(spans.items(), key=lambda item: -item[1][0]):
+        text = text[:begin] + dumps(values[key]) + text[end:]  # the last first: spans hold
+    return text.encode("utf-8", "surrogateescape")
 
 
 def _skip(text: str, i: int) -> int:
@@ -284,13 +395,14 @@ def _skip(text: str, i: int) -> int:
 # --------------------------------------------------------------------------- one move
 
 
-def relocate(move: Relocation) -> Moved:
-    """Move one session (see the module's docstring); raises `PituiError` saying why not,
-    the original then where it was. A session another process writes is the caller's to
-    refuse (`write_guard.activity_warning`)."""
+def relocate(move: Relocation, new_parent: NewParent | None = None) -> Moved:
+    """Move one session (see the module's docstring), its header's `parentSession` rewritten
+    to what `new_parent` gives for it (if anything); raises `PituiError` saying why not, the
+    original then where it was. A session another process writes is the caller's to refuse
+    (`write_guard.activity_warning`)."""
     for _ in range(ATTEMPTS):
         try:
-            return _attempt(move)
+            return _attempt(move, new_parent)
         except Changed:
             continue
     raise PituiError(
@@ -298,7 +410,7 @@ def relocate(move: Relocation) -> Moved:
     )
 
 
-def _attempt(move: Relocation) -> Moved:
+def _attempt(move: Relocation, new_parent: NewParent | None) -> Moved:
     try:
         fd = open_regular(move.source)
     except OSError as error:
@@ -309,12 +421,14 @@ def _attempt(move: Relocation) -> Moved:
         if len(data) != before.st_size:
             raise Changed
         try:
-            content = with_new_cwd(data, move.new_cwd)
+            content, parent = _rewritten(data, move.new_cwd, new_parent)
         except PituiError as error:
             raise PituiError(f"{shown(move.source)}: {error}; it was left where it is") from None
         if move.in_place:
-            return _rewrite_in_place(move, fd, before, content)
-        return _move_across(move, fd, before, content)
+            done = _rewrite_in_place(move, fd, before, content)
+        else:
+            done = _move_across(move, fd, before, content)
+        return replace(done, parent=parent)
     finally:
         os.close(fd)
 

@@ -66,6 +66,38 @@ def test_only_the_header_cwd_changes() -> None:
             with_new_cwd(bad, "/c")
 
 
+def test_a_parent_session_the_move_names_anew_keeps_every_other_byte() -> None:
+    data = (
+        b'{"type":"session","cwd":"/a","parentSession":"/s/--a--/p.jsonl", "parentSession" :'
+        b' "/s/--a--/q.jsonl" ,"x":1}\n{"type":"message","parentSession":"/s/--a--/q.jsonl"}\n'
+    )
+    moved = {"/s/--a--/q.jsonl": "/s/--n--/q.jsonl"}.get
+    assert with_new_cwd(data, "/n", moved) == (  # the last one, as JSON.parse keeps
+        b'{"type":"session","cwd":"/n","parentSession":"/s/--a--/p.jsonl", "parentSession" :'
+        b' "/s/--n--/q.jsonl" ,"x":1}\n{"type":"message","parentSession":"/s/--a--/q.jsonl"}\n'
+    )
+    assert with_new_cwd(data, "/n", {}.get) == with_new_cwd(data, "/n")
+
+
+def test_parents_move_before_their_forks(tmp_path: Path) -> None:
+    """Forks listed first, and a parentSession cycle (never written by Pi) still ends."""
+    root = tmp_path / "sessions"
+    paths = [_session(root, "/old", seed) for seed in (1, 2, 3, 4)]
+    parent_of = {0: 1, 1: 2, 3: 3}  # 0 forks 1 forks 2; 3 names itself
+    for child, parent in parent_of.items():
+        lines = paths[child].read_bytes().split(b"\n", 1)
+        header = lines[0].replace(b',"cwd"', b',"parentSession":"%s","cwd"' % bytes(paths[parent]))
+        paths[child].write_bytes(header + b"\n" + lines[1])
+    moves = plan([(str(p), "/old") for p in paths], "/old", "/new", root)
+    assert [m.source for m in relocate.parents_first(moves)] == [paths[i] for i in (2, 1, 0, 3)]
+    link = tmp_path / "link"
+    link.symlink_to(root)
+    parents = relocate.NewParents()
+    parents.add(relocate.path_key(str(paths[2])), Path("/x/new.jsonl"))
+    assert parents(str(link / paths[2].parent.name / paths[2].name)) == "/x/new.jsonl"
+    assert parents("relative/" + paths[2].name) is None and parents(str(paths[1])) is None
+
+
 def test_which_cwds_move() -> None:
     assert moved_cwd("/a/b", "/a/b", "/n") == "/n"
     assert moved_cwd("/a/b/c/d", "/a/b", "/n") == "/n/c/d"
