@@ -343,6 +343,25 @@ def test_bad_input_is_one_line(store: Path, capsys: pytest.CaptureFixture[str]) 
     assert "nothing to move" in capsys.readouterr().out
 
 
+def test_new_there_and_not_a_folder_is_refused(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Audit 3 item 9: a file, a device or a dangling link is never a project's folder."""
+    before = _digest(store)
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "folder")
+    for new in ("/dev/null", str(tmp_path / "file"), str(tmp_path / "dangling")):
+        assert main(["move", OLD, new, "--dry-run"]) == 2
+        captured = capsys.readouterr()
+        assert captured.err == f"pitui: {new} is not a folder\n" and captured.out == ""
+    assert _digest(store) == before
+    for new in (str(tmp_path / "link"), str(tmp_path / "not yet")):
+        assert main(["move", OLD, new, "--dry-run"]) == 0
+        assert "would move 3 sessions" in capsys.readouterr().out
+
+
 def test_on_a_terminal_it_asks_first(
     store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

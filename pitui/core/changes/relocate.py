@@ -89,7 +89,9 @@ class Changed(Exception):
 
 
 def check_folders(old: str, new: str) -> tuple[str, str]:
-    """OLD and NEW resolved as Pi resolves a cwd; refused when they overlap."""
+    """OLD and NEW resolved as Pi resolves a cwd; refused when they overlap, or when NEW is
+    there and is not a folder (a file or a device is never a project's folder; NEW need
+    not exist yet)."""
     for value in (old, new):
         if not value or "\0" in value:
             raise UsageError(f"not a folder path: {shown(repr(value))}")
@@ -104,6 +106,8 @@ def check_folders(old: str, new: str) -> tuple[str, str]:
         raise UsageError(f"{shown(old_abs)} and {shown(new_abs)} are the same folder")
     if _under(new_abs, old_abs) or _under(old_abs, new_abs):
         raise UsageError(f"{shown(old_abs)} and {shown(new_abs)} are inside one another")
+    if os.path.lexists(new_abs) and not os.path.isdir(new_abs):
+        raise UsageError(f"{shown(new_abs)} is not a folder")
     return old_abs, new_abs
 
 
