@@ -437,9 +437,9 @@ class _Tools:
             )
         limit, start = _limit(limit, MAX_RESULTS), _start(offset)
         targets = targets_of(path)
-        keep = None if scope == "all" else related_to(targets)
         # this machine's files, only those the index says wrote a target
         moves = folder_moves()
+        keep = None if scope == "all" else related_to(targets, moves)
         writing = earlier_paths(targets, moves)  # written under a folder since moved
         sessions = self._scope("", "all", remotes=False, keep=keep, writing=writing).sessions
         history = history_of_file(sessions, targets, with_text=False, moves=moves)

@@ -7,6 +7,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from file_edits import (
@@ -233,19 +234,20 @@ def test_log_and_blame_follow_a_project_pitui_move_moved(
     assert [s["id"] for s in _json(capsys)] == [other.id]
 
 
-async def _file_history(**arguments: object) -> dict[str, object]:
-    """MCP's `file_history`, over the SDK's own client."""
-    from mcp import Client
+def _file_history(**arguments: Any) -> dict[str, Any]:
+    """MCP's `file_history` tool, as its server calls it (not through the SDK's client: the
+    `mcp` package imported while output is captured keeps that capture as its stdio
+    client's default stderr, which a later test then cannot use)."""
+    from pitui.commands.mcp import _Tools
 
-    from pitui.commands.mcp import build_server
+    tools = _Tools(None, False)
+    try:
+        return dict(tools.file_history(**arguments))
+    finally:
+        tools.catalogs.close()
 
-    async with Client(build_server()) as client:
-        result = await client.call_tool("file_history", arguments)
-    assert not result.is_error, result.content
-    return json.loads(result.content[0].text)  # type: ignore[no-any-return]
 
-
-async def test_the_default_scope_holds_sessions_run_under_the_files_folder(
+def test_the_default_scope_holds_sessions_run_under_the_files_folder(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A session run in a subfolder that named the file `../app.py` was out of the default
@@ -272,5 +274,60 @@ async def test_the_default_scope_holds_sessions_run_under_the_files_folder(
     )
     assert main(["blame", "app.py", "--all"]) == 0
     assert capsys.readouterr().err == ""  # --all read every session: nothing to add
-    page = await _file_history(path="app.py")
-    assert [c["id"] for c in page["changes"]] == [edited, wrote]  # type: ignore[union-attr]
+    page = _file_history(path="app.py")
+    assert [c["id"] for c in page["changes"]] == [edited, wrote]
+
+
+def test_a_move_takes_every_sessions_earlier_writes_and_leaves_the_later_ones(
+    project: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A session run in the project's parent (not moved) that edited `proj/src/calc.py`
+    before `pitui move`: its edit left the moved file's log and blame, and showed in the log
+    of a new file later made at the old path (as `file:` already answered)."""
+    monkeypatch.setenv("PITUI_DATA_DIR", str(tmp_path / "data"))
+    inside = EditingSession(project, seed=1)
+    wrote = inside.write("src/calc.py", CALC_BEFORE)
+    os.utime(inside.save(sessions_folder(project)), (time.time() - 3600,) * 2)
+    parent = EditingSession(tmp_path, seed=2, ms=BASE_MS + HOUR)  # not moved: not in proj
+    edited = parent.call(
+        "edit", {"path": "proj/src/calc.py", "edits": CALC_EDITS}, details=CALC_DETAILS
+    )
+    parent.save(sessions_folder(project))
+    (project / "src" / "calc.py").write_text(CALC_AFTER)
+    moved = tmp_path / "moved"
+    project.rename(moved)
+    assert main(["move", str(project), str(moved), "--yes"]) == 0
+    monkeypatch.chdir(moved)
+    capsys.readouterr()
+    for scope in ([], ["--all"]):
+        assert main(["log", "src/calc.py", "--json", *scope]) == 0
+        assert [(c["id"], c["file"]) for c in _json(capsys)] == [
+            (edited, str(moved / "src/calc.py")),
+            (wrote, str(moved / "src/calc.py")),
+        ]
+    assert main(["blame", "src/calc.py", "--json"]) == 0
+    assert {line["id"] for line in _json(capsys)} == {wrote, edited}  # every line explained
+    page = _file_history(path="src/calc.py")
+    assert [c["id"] for c in page["changes"]] == [edited, wrote]
+    assert main(["list", "--all", "--json", "file:src/calc.py"]) == 0
+    assert {s["id"] for s in _json(capsys)} == {inside.id, parent.id}
+    # a new project at the old path, its file written after the move: only that write is its
+    (project / "src").mkdir(parents=True)
+    later = EditingSession(project, seed=3, ms=int(time.time() * 1000) + HOUR)
+    new = later.write("src/calc.py", "print('new')\n")
+    later.save(sessions_folder(project))
+    (project / "src" / "calc.py").write_text("print('new')\n")
+    monkeypatch.chdir(project)
+    for scope in ([], ["--all"]):
+        assert main(["log", "src/calc.py", "--json", *scope]) == 0
+        assert [c["id"] for c in _json(capsys)] == [new]
+    assert main(["blame", "src/calc.py", "--json"]) == 0
+    assert [line["id"] for line in _json(capsys)] == [new]
+    page = _file_history(path="src/calc.py", scope="all")
+    assert [c["id"] for c in page["changes"]] == [new]
+    monkeypatch.chdir(moved)
+    assert main(["log", "src/calc.py", "--json", "--all"]) == 0
+    assert [c["id"] for c in _json(capsys)] == [edited, wrote]  # the new write is not its

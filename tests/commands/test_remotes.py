@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from file_edits import EditingSession
 from remote_server import SshServer, ssh_server  # noqa: F401 (the fixture)
 from terminal_stderr import terminal_stderr
 from textual.message import Message
@@ -766,3 +767,47 @@ def test_remote_set_changes_the_pitui_command_and_keeps_the_mirror(
     assert main(["remote", "set", "box", "--host", "root@127.0.0.2"]) == 1  # unreachable
     assert load_remotes()["box"].host == "root@127.0.0.1"  # not changed
     assert main(["remote", "set", "nobody", "--pitui-command", "x"]) == 2
+
+
+def _projects_on_both_machines(
+    remote_agent: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, dict[str, EditingSession]]:
+    """`proj/app.py` at the same path here and on the remote, each machine's session writing
+    it (the remote's mirrored); pitui's data folder apart."""
+    monkeypatch.setenv("PITUI_DATA_DIR", str(tmp_path / "data"))
+    project = tmp_path / "proj"
+    project.mkdir()
+    there = EditingSession(project, seed=8)
+    there.write("app.py", "written there\n")
+    there.save(remote_agent / "sessions")
+    here = EditingSession(project, seed=9)
+    here.write("app.py", "written here\n")
+    root = Path(os.environ["PI_CODING_AGENT_DIR"]) / "sessions"
+    os.utime(here.save(root), (OLD, OLD))  # nobody is writing it: `pitui move` takes it
+    (project / "app.py").write_text("written here\n")
+    return project, {"there": there, "here": here}
+
+
+def test_a_move_here_leaves_the_paths_a_mirrored_session_wrote(
+    remote_agent: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The remote's session wrote the other machine's `proj/app.py`: a folder moved here does
+    not take it along (`file:` listed it under the new folder)."""
+    project, sessions = _projects_on_both_machines(remote_agent, tmp_path, monkeypatch)
+    assert _sync(capsys)[0] == 0
+    moved = tmp_path / "moved"
+    project.rename(moved)
+    assert main(["move", str(project), str(moved), "--yes"]) == 0
+    monkeypatch.chdir(moved)
+    capsys.readouterr()
+    assert main(["log", "app.py", "--everywhere", "--json"]) == 0
+    assert [c["sessionId"] for c in json.loads(capsys.readouterr().out)] == [sessions["here"].id]
+    found = _listing(capsys, "--everywhere", "file:app.py")
+    assert [d["id"] for d in found] == [sessions["here"].id]
+    assert main(["log", str(project / "app.py"), "--remote", "box", "--json"]) == 0
+    assert [c["sessionId"] for c in json.loads(capsys.readouterr().out)] == [sessions["there"].id]
+    found = _listing(capsys, "--remote", "box", f"file:{project / 'app.py'}")
+    assert [d["id"] for d in found] == [sessions["there"].id]

@@ -49,7 +49,7 @@ def history_of(args: argparse.Namespace, *, with_text: bool) -> FileHistory:
             session_dir=args.session_dir,
             no_cache=args.no_cache,
             store=store,
-            keep=None if args.all else related_to(targets),
+            keep=None if args.all else related_to(targets, moves),
             writing=earlier_paths(targets, moves),  # written under a folder since moved
             progress=progress,
         )

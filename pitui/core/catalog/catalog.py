@@ -213,11 +213,17 @@ class Catalog:
 
     def writing_to(self, value: str, here: str | None = None) -> set[str]:
         """The paths of the sessions a `file:VALUE` token selects: those the index's file ops
-        say made a successful write or edit of VALUE (or of anything under it, or where it
-        was before a `pitui move`), read from folder `here` (default: the current one) when
-        relative. Only sessions whose tool output is indexed can be among them."""
+        say made a successful write or edit of VALUE (or of anything under it, or, for this
+        machine's sessions, where it was before a `pitui move`: a remote's mirrored session
+        wrote its own machine's folder), read from folder `here` (default: the current one)
+        when relative. Only sessions whose tool output is indexed can be among them."""
         targets = file_targets(value, here or os.getcwd())
-        return self.index.sessions_writing(self.earlier_paths(targets))
+        found = self.index.sessions_writing(targets)
+        earlier = tuple(path for path in self.earlier_paths(targets) if path not in targets)
+        if earlier:
+            wrote = self.index.sessions_writing(earlier)
+            found |= {path for path in wrote if self.scope.mirror_of(path) is None}
+        return found
 
     def search(
         self,

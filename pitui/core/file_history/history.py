@@ -16,8 +16,10 @@ from pitui.core.errors import PituiError
 from pitui.core.file_history.session_changes import FileChange, session_changes
 from pitui.core.format.pi_paths import is_within
 from pitui.core.format.timestamps import to_ms
-from pitui.core.userdata.moves import folder_moves
+from pitui.core.userdata.moves import earlier_paths, folder_moves, in_order
 from pitui.core.userdata.store import CwdMove
+
+THIS_MACHINE = ("local", "archive")  # the stores whose sessions ran here (not a mirror's)
 
 
 @dataclass
@@ -59,15 +61,21 @@ def related(
     return any(is_within(cwd, t) for t in targets) or any(is_within(f, cwd) for f in within)
 
 
-def related_to(targets: tuple[str, ...]) -> Callable[[SessionSummary], bool]:
+def related_to(
+    targets: tuple[str, ...], moves: dict[str, list[CwdMove]] | None = None
+) -> Callable[[SessionSummary], bool]:
     """`related` to these targets (the default scope of `pitui log`, `pitui blame` and MCP's
-    `file_history`), their folders found once."""
-    return functools.partial(related, targets=targets, folders=folders_of(targets))
+    `file_history`), their folders found once; with `moves` (`folder_moves()`), to where
+    they were before the folder moves too (a session left at the old folder wrote there)."""
+    folders = folders_of(targets)
+    if moves:
+        targets, folders = earlier_paths(targets, moves), earlier_paths(folders, moves)
+    return functools.partial(related, targets=targets, folders=folders)
 
 
 def followed(change: FileChange, moves: list[CwdMove]) -> FileChange:
-    """`change` with its path where the session's folder moves took it: a call made before
-    a move, by absolute path under the old folder, wrote what is now under the new one."""
+    """`change` with its path where the folder moves (oldest first) took it: a call made
+    before a move, to a path under the old folder, wrote what is now under the new one."""
     path, made = change.path, to_ms(change.timestamp)
     for move in moves:
         if (made is None or made < move.at * 1000) and is_within(move.old, path):
@@ -85,19 +93,21 @@ def file_history(
     """The successful writes and edits of `summaries`' sessions that touched a target,
     newest first; a call a fork copied into another session counted once, in the oldest
     session that holds it (the copy did not run the tool again). Without `with_text`, the
-    changes keep no written text (a log needs only their counts). A session `pitui move`
-    moved has its calls' paths followed to its new folder (`moves`: `folder_moves()`)."""
+    changes keep no written text (a log needs only their counts). The calls of every
+    session of this machine, moved or not, follow the folder moves `pitui move` recorded
+    (`moves`: `folder_moves()`): a path under a folder before it moved is now under the
+    new one; a remote's mirrored sessions wrote their own machine's folders."""
     history = FileHistory(targets)
     created: dict[str, float] = {}
-    moved = folder_moves() if moves is None else moves
+    moved = in_order(folder_moves() if moves is None else moves)
     for summary in summaries:
         try:
             changes = session_changes(summary.path)
         except (PituiError, OSError) as error:
             history.unreadable.append(f"{summary.path}: {error}")
             continue
-        if isinstance(summary.id, str) and (its := moved.get(summary.id)) is not None:
-            changes = [followed(change, its) for change in changes]
+        if moved and summary.store in THIS_MACHINE:
+            changes = [followed(change, moved) for change in changes]
         kept = [c for c in changes if c.succeeded and touches(c, targets)]
         if not with_text:
             for change in kept:

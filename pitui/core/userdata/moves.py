@@ -1,5 +1,7 @@
-"""The folder moves `pitui move` recorded, as the readers of written paths use them: a
-session that moved wrote, by absolute path under its old folder, what is now under the new."""
+"""The folder moves `pitui move` recorded, as the readers of written paths use them: what
+any session of this machine wrote under a folder before it moved (by an absolute path, or a
+relative one resolved there) is what is now under the new folder; what is written there
+after the move is whatever is there then."""
 
 from __future__ import annotations
 
@@ -14,6 +16,12 @@ def folder_moves() -> dict[str, list[CwdMove]]:
         return UserData().cwd_moves()
     except PituiError:
         return {}
+
+
+def in_order(moves: dict[str, list[CwdMove]]) -> list[CwdMove]:
+    """The folder moves, each once (a move is recorded for every session it took), oldest
+    first."""
+    return sorted({move for held in moves.values() for move in held}, key=lambda m: m.at)
 
 
 def earlier_paths(targets: tuple[str, ...], moves: dict[str, list[CwdMove]]) -> tuple[str, ...]:

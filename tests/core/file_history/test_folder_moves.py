@@ -1,13 +1,18 @@
-"""A session `pitui move` moved: its calls' absolute paths under the old folder follow the
-move, in the order the moves were made, and only for calls made before each move."""
+"""The folder moves `pitui move` recorded: a call's path under an old folder follows each
+move, in the order the moves were made, only for calls made before it, whichever session of
+this machine made it (not a remote's)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
-from pitui.core.file_history.history import followed
+from file_edits import EditingSession
+
+from pitui.core.catalog.summary import SessionSummary
+from pitui.core.file_history.history import file_history, followed
 from pitui.core.file_history.session_changes import OK, FileChange
-from pitui.core.userdata.moves import earlier_paths
+from pitui.core.userdata.moves import earlier_paths, in_order
 from pitui.core.userdata.store import CwdMove
 
 CHANGE = FileChange(
@@ -52,3 +57,27 @@ def test_the_index_is_asked_about_where_a_file_was_before_each_move() -> None:
         "/p/old/src/a.py",
         "/q/src/a.py",
     )
+
+
+def test_each_move_once_oldest_first() -> None:
+    """A move is recorded for every session it took; a path follows it once."""
+    moves = {"s1": [THERE, BACK], "s2": [THERE], "s3": [BACK]}
+    assert in_order(moves) == [THERE, BACK]
+
+
+def test_every_session_of_this_machine_follows_the_moves_a_mirrors_do_not(
+    tmp_path: Path,
+) -> None:
+    """A session that did not move (run in the old folder's parent) wrote, before the move,
+    what is now under the new folder; a remote's session wrote its own machine's folder."""
+    session = EditingSession("/p", seed=1)  # at 2026-01-01, before THERE
+    edited = session.write("old/src/a.py", "x\n")
+    path = session.save(tmp_path)
+    summary = SessionSummary(str(path), session.id, "/p", None, None, 0, 0, 1, "hi")
+    moves = {"another session": [THERE]}
+    found = file_history([summary], ("/p/new/src/a.py",), moves=moves)
+    assert [(c.entry_id, c.path) for c in found.changes] == [(edited, "/p/new/src/a.py")]
+    assert file_history([summary], ("/p/old/src/a.py",), moves=moves).changes == []
+    mirrored = replace(summary, store="box")
+    assert file_history([mirrored], ("/p/new/src/a.py",), moves=moves).changes == []
+    assert len(file_history([mirrored], ("/p/old/src/a.py",), moves=moves).changes) == 1

@@ -10,6 +10,7 @@ from file_edits import EditingSession
 
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.file_history.history import file_history, related, related_to, targets_of
+from pitui.core.userdata.store import CwdMove
 from pitui.demo.builder import BASE_MS, make_header, session_path, write_session
 
 HOUR = 3_600_000
@@ -81,3 +82,13 @@ def test_a_files_scope_is_its_folder_a_folders_itself(tmp_path: Path) -> None:
     assert [s.cwd for s in made if file(s)] == cwds[:5]
     folder = related_to((f"{base}/proj/src",))  # an existing folder
     assert [s.cwd for s in made if folder(s)] == ["/", base, f"{base}/proj", f"{base}/proj/src"]
+
+
+def test_the_scope_holds_the_folder_a_file_was_in_before_a_move(tmp_path: Path) -> None:
+    """A session left at the old folder (`pitui move` skipped it) wrote the file there."""
+    moves = {"s1": [CwdMove("/p/old", "/p/new", 1.0)]}
+    cwds = ["/p/new", "/p/old", "/p/old/sub", "/p/older"]
+    made = [_summary(tmp_path / f"{i}.jsonl", cwd, 0) for i, cwd in enumerate(cwds)]
+    scope = related_to(("/p/new/app.py",), moves)
+    assert [s.cwd for s in made if scope(s)] == cwds[:3]
+    assert [s.cwd for s in made if related_to(("/p/new/app.py",))(s)] == ["/p/new"]
