@@ -181,8 +181,22 @@ def _render_result(
     if forks := sum(m.parent is not None for m in moved):
         plural = "s" * (forks != 1)
         lines.append(f"the parentSession of {forks} fork{plural} now names the parent's new path")
-    lines.append(f"moved {count(len(moved))} (pitui move NEW OLD to undo)")
+    lines.append(_outcome(moved, skipped, failed, rejoined))
     return "\n".join(lines) + "\n"
+
+
+def _outcome(
+    moved: list[Relocation], skipped: list[Outcome], failed: list[Outcome], rejoined: Rejoined
+) -> str:
+    """The last line: how many moved and how to undo it; with none moved (nothing to undo),
+    what happened instead."""
+    if moved:
+        return f"moved {count(len(moved))} (pitui move NEW OLD to undo)"
+    why = [f"{n} {what}" for n, what in ((len(skipped), "skipped"), (len(failed), "failed")) if n]
+    said = "no session was moved" + (f" ({', '.join(why)}, above)" if why else "")
+    if rejoined.done:
+        said = f"joined {_files(len(rejoined.done))} to the sessions they continue; {said}"
+    return said
 
 
 def _to_json(

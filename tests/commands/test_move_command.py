@@ -343,6 +343,24 @@ def test_bad_input_is_one_line(store: Path, capsys: pytest.CaptureFixture[str]) 
     assert "nothing to move" in capsys.readouterr().out
 
 
+def test_with_nothing_moved_no_undo_is_offered(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Audit 3 item 10: a move whose every session was skipped says so, not "moved 0
+    sessions (pitui move NEW OLD to undo)"."""
+    root = store / "sessions"
+    [only] = project_dir(root, OTHER).glob("*.jsonl")
+    taken = project_dir(root, NEW) / only.name
+    taken.parent.mkdir(parents=True)
+    taken.write_bytes(b"not pitui's\n")
+    assert main(["move", OTHER, NEW, "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith(
+        "exists: nothing was moved over it\nno session was moved (1 skipped, above)\n"
+    )
+    assert "undo" not in out
+
+
 def test_new_there_and_not_a_folder_is_refused(
     store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -219,6 +219,14 @@ def test_moving_again_joins_the_lines_a_pi_left_at_the_old_folder(
     assert data["rejoined"] == [{"path": str(path), "session": str(target), "lines": 4}]
     assert not path.exists()
     assert seqs(target) == list(range(ENTRIES + 4))
+    run_writer(["stream", str(path), ENTRIES + 4, 1, 1000, SID])
+    assert main(["move", str(env), str(new), "--yes"]) == 0  # only joins: nothing to undo
+    out = capsys.readouterr().out
+    assert (
+        out.endswith("joined 1 file to the sessions they continue; no session was moved\n")
+        and "undo" not in out
+    )
+    assert seqs(target) == list(range(ENTRIES + 5))
 
 
 def test_check_names_the_folder_a_session_moved_from_when_pitui_recorded_it(
