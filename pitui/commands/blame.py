@@ -10,6 +10,7 @@ import sys
 
 from pitui.commands.support import file_scope
 from pitui.commands.support.json_output import to_json
+from pitui.core.catalog.summary import SessionSummary
 from pitui.core.errors import PituiError
 from pitui.core.file_history.blame import BlamedLine, blame
 from pitui.core.rows.safe_text import one_line, visible
@@ -30,11 +31,19 @@ def run(args: argparse.Namespace) -> int:
     if not changes:
         raise PituiError(file_scope.nothing_note(args))
     lines = blame(changes, text)
+    sessions = history.sessions
     if args.json:
-        sys.stdout.write(to_json([line.to_json() for line in lines]) + "\n")
+        found = [line_json(line, _summary(line, sessions)) for line in lines]
+        sys.stdout.write(to_json(found) + "\n")
     else:
         width = file_scope.prefix_width(line.change.session_id for line in lines if line.change)
-        sys.stdout.write("".join(render(line, width) + "\n" for line in lines))
+        marks = [file_scope.store_mark(_summary(line, sessions)) for line in lines]
+        mark_width = max(map(len, marks), default=0)
+        rendered = (
+            render(line, width, mark.ljust(mark_width))
+            for line, mark in zip(lines, marks, strict=True)
+        )
+        sys.stdout.write("".join(text + "\n" for text in rendered))
     unexplained = sum(line.change is None for line in lines)
     if unexplained and not args.all:
         print(f"pitui: {unexplained_note(args.file, unexplained)}", file=sys.stderr)
@@ -60,8 +69,19 @@ def _read(path: str) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def render(line: BlamedLine, width: int = 8) -> str:
-    """`SESSION-ID-PREFIX ENTRY-ID DATE | text` (the prefix `width` long), the text inert."""
+def _summary(line: BlamedLine, sessions: dict[str, SessionSummary]) -> SessionSummary | None:
+    return None if line.change is None else sessions.get(line.change.session_path)
+
+
+def line_json(line: BlamedLine, summary: SessionSummary | None) -> dict[str, object]:
+    """`line`, `text`, `path`, `sessionId`, `id`, `timestamp` and the session's `store` (and
+    `remotePath`, a remote's), as `pitui list --json` gives them; null without a session."""
+    return {**line.to_json(), **file_scope.store_json(summary)}
+
+
+def render(line: BlamedLine, width: int = 8, mark: str = "") -> str:
+    """`SESSION-ID-PREFIX ENTRY-ID DATE (REMOTE) | text` (the prefix `width` long; `mark`:
+    `(NAME) ` for a remote's session, `(archived) `, padded alike), the text inert."""
     change = line.change
     if change is None:
         who = UNEXPLAINED.ljust(width + 20)
@@ -69,4 +89,4 @@ def render(line: BlamedLine, width: int = 8) -> str:
         session = file_scope.short_id(change.session_id, width)
         entry = file_scope.short_id(change.entry_id)
         who = f"{session} {entry} {file_scope.when(change.timestamp)[:10]:<10}"
-    return f"{who} | {visible(line.text)}"
+    return f"{who} {mark}| {visible(line.text)}"

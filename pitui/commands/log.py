@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     history = file_scope.history_of(args, with_text=False)
     if args.json:
-        sys.stdout.write(to_json([change_json(c) for c in history.changes]) + "\n")
+        found = [change_json(c, history.sessions.get(c.session_path)) for c in history.changes]
+        sys.stdout.write(to_json(found) + "\n")
     else:
         here = os.getcwd()
         width = file_scope.prefix_width(c.session_id for c in history.changes)
@@ -39,19 +40,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def change_json(change: FileChange) -> dict[str, object]:
+def change_json(change: FileChange, summary: SessionSummary | None) -> dict[str, object]:
     """`path` (the session's file, as `pitui grep`'s), `sessionId`, `id` (the entry), `tool`,
-    `timestamp`, `added`, `removed`, `branch`, and `file`: the file it wrote."""
-    return {**change.to_json(), "path": change.session_path, "file": change.path}
+    `timestamp`, `added`, `removed`, `branch`, `file`: the file it wrote, and its session's
+    `store` (and `remotePath`, a remote's), as `pitui list --json` gives them."""
+    return {
+        **change.to_json(),
+        "path": change.session_path,
+        "file": change.path,
+        **file_scope.store_json(summary),
+    }
 
 
 def render(change: FileChange, summary: SessionSummary | None, here: str, width: int = 8) -> str:
-    """`TIME  TOOL  +A -R  SESSION ENTRY  FILE  NAME-OR-FIRST-MESSAGE (abandoned branch)`,
-    every field inert."""
+    """`TIME  TOOL  +A -R  SESSION ENTRY  FILE  (REMOTE) NAME-OR-FIRST-MESSAGE (abandoned
+    branch)`, every field inert."""
     file = os.path.relpath(change.path, here) if is_within(here, change.path) else change.path
     label = ""
-    if summary is not None:
+    if summary is not None:  # marked as `pitui list` marks a remote's or an archived session
         label = one_line(summary.name or summary.first_message or "")
+        label = file_scope.store_mark(summary) + label
         if len(label) > LABEL_WIDTH:
             label = label[: LABEL_WIDTH - 1] + "…"
     counts = f"+{change.added} -{change.removed}"

@@ -23,8 +23,11 @@ from pitui.cli import main
 from pitui.demo.builder import BASE_MS
 
 HOUR = 3_600_000
-LOG_KEYS = ["path", "sessionId", "id", "tool", "timestamp", "added", "removed", "branch", "file"]
-BLAME_KEYS = ["line", "text", "path", "sessionId", "id", "timestamp"]
+LOG_KEYS = [
+    *("path", "sessionId", "id", "tool", "timestamp", "added", "removed", "branch", "file"),
+    "store",
+]
+BLAME_KEYS = ["line", "text", "path", "sessionId", "id", "timestamp", "store"]
 
 
 def _json(capsys: pytest.CaptureFixture[str]) -> list[dict]:
@@ -74,7 +77,7 @@ def test_log_newest_first_abandoned_marked_failed_left_out(project: Path, capsys
         ids["edit"],
         ids["write"],
     ]
-    assert all(list(c) == LOG_KEYS for c in found)
+    assert all(list(c) == LOG_KEYS for c in found) and {c["store"] for c in found} == {"local"}
     assert {c["file"] for c in found} == {str(project / "src/calc.py")}
     assert [c["branch"] for c in found] == ["active", "active", "abandoned", "active", "active"]
     assert [(c["added"], c["removed"]) for c in found] == [(1, 1), (1, 1), (1, 1), (3, 2), (6, 0)]
@@ -135,6 +138,7 @@ def test_blame_each_line_to_its_call_and_hand_changes(project: Path, capsys) -> 
     assert (
         found[3]["sessionId"] is None and found[3]["path"] is None and found[3]["timestamp"] is None
     )
+    assert [line["store"] for line in found] == ["local"] * 3 + [None] + ["local"] * 4
     assert main(["blame", "src/calc.py"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 8
@@ -331,3 +335,35 @@ def test_a_move_takes_every_sessions_earlier_writes_and_leaves_the_later_ones(
     monkeypatch.chdir(moved)
     assert main(["log", "src/calc.py", "--json", "--all"]) == 0
     assert [c["id"] for c in _json(capsys)] == [edited, wrote]  # the new write is not its
+
+
+def test_an_archived_sessions_calls_are_marked_as_list_marks_them(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--archived` and `--everywhere` printed an archived session's calls as this folder's."""
+    one = EditingSession(project, seed=1)
+    wrote = one.write("app.py", "a\n")
+    os.utime(one.save(sessions_folder(project)), (time.time() - 3600,) * 2)
+    two = EditingSession(project, seed=2, ms=BASE_MS + HOUR)
+    edited = two.edit("app.py", "a\n", "a\nb\n")
+    archived = two.save(sessions_folder(project))
+    os.utime(archived, (time.time() - 3600,) * 2)
+    (project / "app.py").write_text("a\nb\n")
+    assert main(["archive", str(archived), "--yes"]) == 0
+    capsys.readouterr()
+    assert main(["log", "app.py", "--everywhere"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith(f"{edited}  app.py  (archived) work on the files (session 2)")
+    assert out[1].endswith(f"{wrote}  app.py  work on the files (session 1)")
+    assert main(["log", "app.py", "--everywhere", "--json"]) == 0
+    assert [(c["id"], c["store"]) for c in _json(capsys)] == [(edited, "archive"), (wrote, "local")]
+    assert main(["blame", "app.py", "--everywhere"]) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert first.split()[1] == wrote and first.endswith("            | a")  # aligned
+    assert second.split()[1] == edited and second.endswith(" (archived) | b")
+    assert first.index("|") == second.index("|")
+    assert main(["blame", "app.py", "--archived", "--json"]) == 0
+    assert [(line["id"], line["store"]) for line in _json(capsys)] == [
+        (None, None),
+        (edited, "archive"),
+    ]

@@ -561,6 +561,7 @@ async def test_file_history_answers_what_log_json_answers(
     parse = history.session_changes
     monkeypatch.setattr(history, "session_changes", lambda path: read.append(path) or parse(path))
     page = await _page("file_history", path=".", redact=False)
+    assert {c.pop("store") for c in logged} == {"local"}  # MCP's are all this machine's
     assert page["changes"] == logged
     assert read == [str(written)]  # only the session the index says wrote here
     assert "nextOffset" not in page and len(page["changes"]) == 3

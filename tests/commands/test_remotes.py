@@ -30,6 +30,7 @@ from pitui.core.remotes.mirror import age_text, mirror_dir
 from pitui.core.remotes.remote_run import resume_mirrored
 from pitui.core.remotes.ssh import NEVER_PROMPT
 from pitui.core.remotes.sync import sync_remote
+from pitui.demo.builder import BASE_MS
 from pitui.demo.generate import generate_varied_session, session_path, write_session
 from pitui.ui.worker_messages import RemotesSynced
 from tests.ui.ui_helpers import plain, toasts
@@ -811,3 +812,53 @@ def test_a_move_here_leaves_the_paths_a_mirrored_session_wrote(
     assert [c["sessionId"] for c in json.loads(capsys.readouterr().out)] == [sessions["there"].id]
     found = _listing(capsys, "--remote", "box", f"file:{project / 'app.py'}")
     assert [d["id"] for d in found] == [sessions["there"].id]
+
+
+def test_log_and_blame_mark_a_remotes_calls_as_list_marks_its_sessions(
+    remote_agent: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--remote NAME` and `--everywhere` printed the other machine's edit of its own
+    `proj/app.py` exactly as one made here: no `(box)`, no `store` in the JSON."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    here = EditingSession(project, seed=9)
+    wrote = here.write("app.py", "a\n")
+    here.save(Path(os.environ["PI_CODING_AGENT_DIR"]) / "sessions")
+    there = EditingSession(project, seed=8, ms=BASE_MS + 3_600_000)
+    edited = there.edit("app.py", "a\n", "a\nb\n")
+    remote_path = there.save(remote_agent / "sessions")
+    (project / "app.py").write_text("a\nb\n")
+    assert _sync(capsys)[0] == 0
+    monkeypatch.chdir(project)
+    assert main(["log", "app.py", "--everywhere"]) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert first.endswith(f"{edited}  app.py  (box) work on the files (session 8)")
+    assert second.endswith(f"{wrote}  app.py  work on the files (session 9)")
+    assert main(["log", "app.py", "--remote", "box", "--json"]) == 0
+    (change,) = json.loads(capsys.readouterr().out)
+    assert (change["id"], change["store"], change["remotePath"]) == (
+        edited,
+        "box",
+        str(remote_path),
+    )
+    assert change["path"] == str(_mirrored(remote_agent, remote_path))
+    assert main(["log", "app.py", "--everywhere", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert [(c["id"], c["store"], "remotePath" in c) for c in found] == [
+        (edited, "box", True),
+        (wrote, "local", False),
+    ]
+    assert main(["blame", "app.py", "--everywhere"]) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert first.split()[1] == wrote and first.endswith("       | a")
+    assert second.split()[1] == edited and second.endswith(" (box) | b")
+    assert first.index("|") == second.index("|")
+    assert main(["blame", "app.py", "--everywhere", "--json"]) == 0
+    lines = json.loads(capsys.readouterr().out)
+    assert [(line["id"], line["store"], line.get("remotePath")) for line in lines] == [
+        (wrote, "local", None),
+        (edited, "box", str(remote_path)),
+    ]
