@@ -74,8 +74,6 @@ class PituiApp(PituiAppBase):
         Binding("ctrl+c", "copy_or_say_how_to_quit", show=False, priority=True, system=True),
     ]
 
-    _held_keys: list[events.Key] | None = None  # while the first screen is being built
-
     def on_load(self) -> None:
         # Thread workers in daemon threads: quitting never waits on a stuck read.
         asyncio.get_running_loop().set_default_executor(DaemonExecutor())
@@ -98,11 +96,11 @@ class PituiApp(PituiAppBase):
             )
         if self.config.session_file is not None and not self.is_headless:
             # a frame naming the file first: importing and building the session screen takes
-            # 0.2-0.3 s more; the keys typed meanwhile are held for it, in order (headless,
-            # as in tests, no frame is seen: the screen is there at once)
-            self._held_keys = []
+            # 0.2-0.3 s more; the keys typed meanwhile wait for it, in order (headless, as in
+            # tests, no frame is seen: the screen is there at once)
+            release = self.key_gate.hold()
             await self.screen.mount(Static(opening_text(self.config.session_file)))
-            self.call_after_refresh(self._open_session_screen, self.config.session_file)
+            self.call_after_refresh(self._open_session_screen, self.config.session_file, release)
             return
         if self.config.session_file is not None:
             # deferred: the session screen, ~0.1 s off the picker's first frame
@@ -118,23 +116,35 @@ class PituiApp(PituiAppBase):
         # focus, so none is lost and each reaches the widget the screen shows it in, in order.
         await self.push_screen(first)
 
-    async def _open_session_screen(self, path: Path) -> None:
+    async def _open_session_screen(self, path: Path, release: Callable[[], None]) -> None:
         # deferred: the session screen, ~0.1 s off the picker's first frame
         from pitui.ui.screens.session import SessionScreen
 
         await self.push_screen(SessionScreen(path, standalone=True))
-        held, self._held_keys = self._held_keys or [], None
-        for key in held:  # as typed, now that the screen has its focus
-            self.post_message(events.Key(key.key, key.character))
+        release()  # the keys typed meanwhile, as typed, now that the screen has its focus
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, USER_INPUT):
             self.activity.noted()
-        if self._held_keys is not None and isinstance(event, events.Key):
-            if not await self._check_bindings(event.key, priority=True):  # Ctrl+Q quits now
-                self._held_keys.append(event)
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self._on_typed(event)
             return
         await super().on_event(event)
+
+    async def _on_typed(self, key: events.Key) -> None:
+        """A key from the terminal: handed on in its turn (`KeyGate`); Ctrl+Q quits at once."""
+        if self.key_gate.must_wait(key):
+            if not await self._check_bindings(key.key, priority=True):
+                self.key_gate.wait(key)
+            return
+        target = self.focused or self.screen
+        bound = any(name in self.screen.active_bindings for name in key.aliases)
+        typed = key.is_printable and not bound and isinstance(target, Input)
+        await super().on_event(key)
+        if typed:  # a letter typed into a text box changes nothing else: no wait
+            self.key_gate.handed_on(None)
+        else:
+            self.key_gate.handed_on(len(target.ancestors_with_self))
 
     def on_unmount(self) -> None:
         self.hub.close()

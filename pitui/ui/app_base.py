@@ -25,6 +25,7 @@ from pitui.core.rows.safe_text import one_line
 from pitui.ui.app_config import AppConfig
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
+from pitui.ui.key_gate import KeyGate
 from pitui.ui.settings import save_settings
 from pitui.ui.themes import ANSI_DARK, ANSI_LIGHT, PITUI_THEMES
 from pitui.ui.toasts import KeepsErrorToasts
@@ -74,6 +75,7 @@ class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, KeepsErrorToasts, Ap
         self.theme = config.settings.theme
         self._preloading = False
         self.activity = UserActivity()  # background passes wait while the user does
+        self.key_gate = KeyGate(self)  # each key handed on once the last one had its effect
 
     @property
     def catalog(self) -> Catalog | None:

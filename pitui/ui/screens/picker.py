@@ -132,6 +132,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         self._asked = 0  # searches asked so far; the list on screen answers...
         self._answered_ask = 0  # ...this one of them (an answer to an older is not due)
         self._queued: Callable[[], None] | None = None  # an action pressed before the answer
+        self._keys_released: Callable[[], None] | None = None  # ends the keys' wait for it
         # what the footer shows now: the keys on a session active, Alt+M offered
         self._footer_shows: tuple[bool, bool] = (True, False)
         self._removed: set[str] = set()  # sessions pitui trashed or moved away (`forget`)
@@ -245,6 +246,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if event.state == WorkerState.ERROR and event.worker.group == "search":
             self._answered_ask = self._asked  # no answer is coming
             self._queued = None  # no answer is coming: never act on a list not shown
+            self._release_keys()
 
     def _hub_changed(self, event: hub.CatalogChanged) -> None:
         """Watcher thread: the hub has indexed a change; only post (never block the watcher)."""
@@ -353,7 +355,14 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if not self.search_pending and (self.rows or (self.scanned and not self._answer_due)):
             return False  # (an empty list with an answer due: the one the scan's end asked for)
         self._queued = action
+        if self._keys_released is None:  # the keys after it wait for it (`KeyGate`)
+            self._keys_released = self.app.key_gate.hold()
         return True
+
+    def _release_keys(self) -> None:
+        release, self._keys_released = self._keys_released, None
+        if release is not None:
+            release()
 
     def run_search(self) -> None:
         if self.app.catalog is None:
@@ -473,8 +482,11 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         if not self.rows and not self.scanned:
             return
         action, self._queued = self._queued, None
-        if action is not None:
-            action()
+        try:
+            if action is not None:
+                action()
+        finally:
+            self._release_keys()
 
     def _update_empty(self, request: SearchRequest) -> None:
         empty = self.query_one("#picker-empty", Static)
@@ -605,7 +617,10 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
 
     def action_move_list(self, move: str, step: int) -> None:
         """Move the list's selection by rows (`cursor`) or pages (`page`), or to a row
-        (`jump`: 0 the first, -1 the last)."""
+        (`jump`: 0 the first, -1 the last); typed before a search's answer, in that answer
+        (as Pi, whose search answers at once: "query", Down, Enter opens the second row)."""
+        if self.defer(partial(self.action_move_list, move, step)):
+            return
         table = self.query_one(SessionTable)
         if move == "page":
             table.action_page(step)
