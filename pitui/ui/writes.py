@@ -103,9 +103,10 @@ def job_action(job: WriteJob) -> Callable[[bool], Any]:
 
 
 def open_elsewhere(path: Path) -> str | None:
-    """Why writing now may split the session: another process holds it open (Linux /proc;
-    the header and the preview say "open in pi (pid N)"), else None."""
-    held = holders_of(path, exclude=os.getpid())
+    """Why writing now may split the session: another process holds it open for writing
+    (Linux /proc; the header and the preview say "open in pi (pid N)"), else None. One that
+    only reads it (another pitui showing it) cannot write to it."""
+    held = [holder for holder in holders_of(path, exclude=os.getpid()) or [] if holder.writing]
     if not held:
         return None
     return (

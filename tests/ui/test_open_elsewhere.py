@@ -37,15 +37,22 @@ async def test_a_write_to_a_file_held_open_asks_first(app_factory: Any) -> None:
         path = Path(picker.highlighted.path)
         written: list[object] = []
         write = lambda force: set_name(path, "held", force=force)  # noqa: E731
-        with holding(path, mode="rb") as process:  # even a reader: the header says so
+        with holding(path, mode="rb"):  # a reader (another pitui showing it): no question
+            pilot.app.run_write(WriteJob("rename", path, write, done=written.append))
+            await wait_for(pilot, lambda: written, "the write")
+            assert not isinstance(pilot.app.screen, ConfirmModal)
+        assert Session(path).tree.name == "held"
+        written.clear()
+        write = lambda force: set_name(path, "held again", force=force)  # noqa: E731
+        with holding(path, mode="ab") as process:  # a writer: asked first
             pilot.app.run_write(WriteJob("rename", path, write, done=written.append))
             await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal), "asked")
             modal = pilot.app.screen
             assert f"is open in pi (pid {process.pid})" in str(modal._message)
-            assert Session(path).tree.name != "held"  # nothing written before the answer
+            assert Session(path).tree.name == "held"  # nothing written before the answer
             await pilot.press("enter")
             await wait_for(pilot, lambda: written, "the write once confirmed")
-        assert Session(path).tree.name == "held"
+        assert Session(path).tree.name == "held again"
 
 
 async def test_a_pin_is_not_a_write_to_the_session(app_factory: Any) -> None:
