@@ -316,6 +316,16 @@ async def test_name_the_session(app_factory: Any) -> None:
         )
 
 
+async def test_delete_while_a_tree_search_is_typed_trashes_nothing(app_factory: Any) -> None:
+    """Pi's /tree ignores Delete while its search is typed; it asked to trash the session, and
+    Delete then Enter trashed it."""
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        await pilot.press(*"reax", "left", "delete", "enter")
+        await settle(pilot)
+        assert pilot.app.screen is screen and screen.path.exists()
+
+
 async def test_trash_cancel_then_confirm_closes_the_screen(app_factory: Any) -> None:
     async with app_factory().run_test(size=SIZE) as pilot:
         screen = await open_from_picker(pilot, "rounding")

@@ -451,11 +451,14 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Esc says "Back" (to the picker) or, in `pitui FILE`, "Quit": one of its two
-        bindings is active, in the footer, the help and the palette."""
+        bindings is active, in the footer, the help and the palette. No trash while a tree
+        search is typed."""
         if action == "back":
             return not self.standalone
         if action == "leave":
             return self.standalone
+        if action == "trash":  # Delete is an editing key while a search is typed (Pi's /tree
+            return not self.query_one(EntryTree).typed  # ignores it): it trashes nothing
         return True
 
     def action_toggle_pane(self, name: str) -> None:
