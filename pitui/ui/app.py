@@ -29,7 +29,8 @@ from pitui.ui.app_base import PituiAppBase
 from pitui.ui.app_config import AppConfig
 from pitui.ui.executor import DaemonExecutor
 from pitui.ui.failures import thread_worker
-from pitui.ui.keymap import UNBOUND, load_pi_keymap
+from pitui.ui.keymap import DIALOG_CANCELS, UNBOUND, load_pi_keymap
+from pitui.ui.modals.dialog import Dialog
 from pitui.ui.screens.help import HelpScreen
 from pitui.ui.screenshot import save_screenshot, screenshot_folders
 from pitui.ui.settings import load_settings
@@ -159,7 +160,7 @@ class PituiApp(PituiAppBase):
 
     def action_copy_or_say_how_to_quit(self) -> None:
         """Ctrl+C: copy the text selected (in a text box, or on the screen with the mouse);
-        with none, say which key quits."""
+        with none, cancel a dialog (as Pi), or say which key quits."""
         screen = self.screen
         focused = screen.focused
         if isinstance(focused, Input) and focused.selected_text:
@@ -168,9 +169,18 @@ class PituiApp(PituiAppBase):
         if screen.get_selected_text():
             screen.action_copy_text()
             return
+        if isinstance(screen, Dialog) and self._ctrl_c_cancels():  # as Pi's dialogs
+            screen.action_cancel()
+            return
         quit_keys = [k for k, a in screen.active_bindings.items() if a.binding.action == "quit"]
         key = "+".join(part.capitalize() for part in (quit_keys or ["ctrl+q"])[0].split("+"))
         self.notify(f"{key} quits pitui (Ctrl+C copies the text selected)", markup=False)
+
+    def _ctrl_c_cancels(self) -> bool:
+        """Ctrl+C is among Pi's cancel keys (`tui.select.cancel`: Esc and Ctrl+C unless the
+        user's keybindings.json says otherwise)."""
+        keys = self.config.keymap.get(DIALOG_CANCELS[0]) if self.config.keymap else None
+        return keys is None or "ctrl+c" in keys.split(",")
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.theme == DARK else DARK

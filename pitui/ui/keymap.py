@@ -19,13 +19,19 @@ from textual.keys import _character_to_key
 
 from pitui.core.format.jsonline import JsonValue
 
+DIALOG_CANCELS = ("confirm.no", "text.cancel", "choice.cancel", "export.cancel")
 PI_TO_PITUI: Mapping[str, tuple[str, ...]] = {
     "tui.select.up": ("session.up", "picker.up"),
     "tui.select.down": ("session.down", "picker.down"),
     "tui.select.pageUp": ("session.page_up", "picker.page_up"),
     "tui.select.pageDown": ("session.page_down", "picker.page_down"),
-    "tui.select.confirm": ("session.select", "picker.open"),
-    "tui.select.cancel": ("session.back", "session.quit", "picker.quit"),
+    "tui.select.confirm": ("session.select", "picker.open", "confirm.yes"),
+    "tui.select.cancel": (
+        "session.back",
+        "session.quit",
+        "picker.quit",
+        *DIALOG_CANCELS,
+    ),
     "tui.editor.cursorLeft": ("session.page_left",),  # Pi's /tree pages with it
     "tui.editor.cursorRight": ("session.page_right",),
     "app.tree.foldOrUp": ("session.fold_up",),

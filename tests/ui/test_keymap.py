@@ -49,6 +49,10 @@ def test_table_names_only_bindings_the_app_has() -> None:
     from textual.binding import Binding
 
     from pitui.ui.app import PituiApp
+    from pitui.ui.modals.choice import ChoiceModal
+    from pitui.ui.modals.confirm import ConfirmModal
+    from pitui.ui.modals.export import ExportModal
+    from pitui.ui.modals.text_input import TextInputModal
     from pitui.ui.screens.picker_keys import PICKER_BINDINGS
     from pitui.ui.screens.session import SessionHeader
     from pitui.ui.screens.session_keys import SESSION_BINDINGS
@@ -56,6 +60,7 @@ def test_table_names_only_bindings_the_app_has() -> None:
 
     sources = [PICKER_BINDINGS, SESSION_BINDINGS, EntryTree.BINDINGS, SessionTable.BINDINGS]
     sources += [SessionHeader.BINDINGS, PituiApp.BINDINGS]
+    sources += [m.BINDINGS for m in (ChoiceModal, ConfirmModal, ExportModal, TextInputModal)]
     ids = {b.id for src in sources for b in Binding.make_bindings(src)}
     for targets in PI_TO_PITUI.values():
         assert set(targets) <= ids

@@ -267,3 +267,33 @@ async def test_ctrl_c_with_nothing_selected_says_which_key_quits(app_factory: An
         await open_session(pilot, "rounding")
         await pilot.press("ctrl+c")
         assert pilot.app.is_running
+
+
+@pytest.mark.parametrize("remap", [None, ["escape", "ctrl+g"]])
+async def test_dialogs_cancel_on_pis_cancel_keys(
+    app_factory: Any, tmp_path: Path, remap: list[str] | None
+) -> None:
+    """Pi's `tui.select.cancel` (Esc and Ctrl+C) cancels its confirmations and its rename;
+    Ctrl+C only said which key quits, and a user's remap of it was not heard in a dialog."""
+    from pitui.ui.modals.confirm import ConfirmModal
+
+    keybindings = tmp_path / "keybindings.json"
+    if remap:
+        keybindings.write_text(json.dumps({"tui.select.cancel": remap}))
+    async with app_factory(keybindings=keybindings).run_test(size=SIZE) as pilot:
+        picker = pilot.app.screen
+        await wait_for(pilot, lambda: picker.scanned and picker.rows)
+        path = Path(picker.highlighted.path)
+        for cancel in ["ctrl+g"] if remap else ["ctrl+c"]:
+            await pilot.press("ctrl+d")
+            await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal), "asked")
+            await pilot.press(cancel)
+            await wait_for(pilot, lambda: pilot.app.screen is picker, "the dialog cancelled")
+        if remap:  # no longer a cancel key
+            await pilot.press("ctrl+d")
+            await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal), "asked")
+            await pilot.press("ctrl+c")
+            await settle(pilot)
+            assert isinstance(pilot.app.screen, ConfirmModal)
+            await pilot.press("escape")
+        assert path.exists()
