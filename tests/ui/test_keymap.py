@@ -222,6 +222,35 @@ async def test_a_remap_onto_one_of_pituis_own_keys_keeps_the_pi_key_and_says_so(
         await wait_for(pilot, lambda: app.screen is screen)
 
 
+async def test_keys_the_picker_cannot_honour_are_kept_off_and_said(
+    app_factory: Any, tmp_path: Path
+) -> None:
+    """A letter (it types into the search), pitui's palette key, and the named filter's Ctrl+N
+    as moves: the picker said nothing, rename lost its key to the palette, F1 listed "x" as a
+    move that typed, and Ctrl+N moved down instead of toggling named sessions (Pi's picker
+    checks the named filter first)."""
+    file = tmp_path / "keybindings.json"
+    remaps = {
+        "app.session.rename": "ctrl+k",
+        "tui.select.up": ["up", "x"],
+        "tui.select.down": ["down", "ctrl+n"],
+    }
+    file.write_text(json.dumps(remaps))
+    app = app_factory(keybindings=file)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        picker = await started(pilot)
+        said = await toast_saying(pilot, "keys kept")
+        assert "app.session.rename: ctrl+k is pitui's" in said
+        assert "tui.select.up: x types into the search" in said
+        assert "tui.select.down: ctrl+n is pitui's" in said
+        await pilot.press("x")
+        await wait_for(pilot, lambda: picker.query_one("#search").value == "x")
+        await pilot.press("ctrl+u", "ctrl+n")
+        await wait_for(pilot, lambda: picker.named_only)
+        await pilot.press("ctrl+n", "ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextInputModal), "rename")
+
+
 def test_alt_with_a_digit_or_sign_is_refused_with_a_notice() -> None:
     """A terminal sends Alt+. as Esc then ".", which Textual reads as a typed "." (into the
     search): the footer offered "alt+. Sort", the key never fired, and Ctrl+S was gone."""

@@ -46,6 +46,7 @@ from pitui.ui.screens.picker_secrets import (
     SecretsScan,
     with_secret_marks,
 )
+from pitui.ui.screens.remaps import keep_remaps_reachable
 from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.search_box import SearchBox
 from pitui.ui.widgets.session_preview import SessionPreview
@@ -150,6 +151,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         yield FittingFooter()
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._keep_remaps_reachable)
         self.set_reactive(PickerScreen.all_scope, self.app.config.all_scope)  # asked below
         preview = self.query_one(SessionPreview)
         preview.home, preview.move_key = self.app.config.home, self._key_of("picker.move_folder")
@@ -188,6 +190,12 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
         for notice in sync_notices(message.results):
             self.notify(notice, severity="warning", markup=False)
         self._scan()  # the mirrors' new and changed files, then the list again
+
+    def _keep_remaps_reachable(self) -> None:
+        """A user's key the picker cannot honour (a letter, which types into the search; a
+        key of another action here) is kept off, and said."""
+        bindings = [*PICKER_BINDINGS, *SessionTable.BINDINGS]
+        keep_remaps_reachable(self, {b.id: b for b in bindings if isinstance(b, Binding) and b.id})
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -34,8 +33,9 @@ from pitui.core.session.entry import Entry
 from pitui.core.session.reader import NotASession
 from pitui.ui.app_base import PituiAppBase, ShowsSession
 from pitui.ui.failures import ReportsFailures, thread_worker
-from pitui.ui.keymap import key_list, keys_taken, pi_id_of
+from pitui.ui.keymap import key_list
 from pitui.ui.screens.files_view import FilesViewScreen
+from pitui.ui.screens.remaps import keep_remaps_reachable
 from pitui.ui.screens.session_commands import SessionCommands
 from pitui.ui.screens.session_header import SessionHeader
 from pitui.ui.screens.session_keys import SESSION_BINDINGS
@@ -139,35 +139,10 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
             self._unsubscribe_store = self.app.hub.subscribe(self._hub_changed)
 
     def _keep_remaps_reachable(self) -> None:
-        """A user's key that one of pitui's own keys here answers first (Alt+L, the active
-        leaf) would leave the action with no key at all: its Pi key is kept, and said."""
-        keymap = self.app.config.keymap
-        defaults = {
-            b.id: b for b in [*SESSION_BINDINGS, *ENTRY_TREE_BINDINGS] if isinstance(b, Binding)
-        }
-        taken = keys_taken(keymap, self.active_bindings, [i for i in keymap if i in defaults])
-        if not taken:
-            return
-        restored = {binding_id: defaults[binding_id].key for binding_id in taken}
-        keymap.update(restored)
-        self.app.update_keymap(restored)
-        said = [
-            f"{pi_id_of(i)}: {why} here; it stays on {self._key_shown(defaults[i])}"
-            for i, why in taken.items()
-        ]
-        self.notify(
-            "\n".join(said),
-            title="keybindings.json: keys kept",
-            severity="warning",
-            markup=False,
-            timeout=10,
-        )
-
-    def _key_shown(self, binding: Binding) -> str:
-        """A binding's key as displayed: its first with a modifier (Shift+L, not L)."""
-        keys = key_list(binding.key)
-        key = next((k for k in keys if "+" in k), keys[0])
-        return self.app.get_key_display(replace(binding, key=key))
+        """A user's key one of pitui's own keys here answers first (Alt+L, the active leaf)
+        would leave the action with no key at all: its Pi key is kept, and said."""
+        bindings = [*SESSION_BINDINGS, *ENTRY_TREE_BINDINGS]
+        keep_remaps_reachable(self, {b.id: b for b in bindings if isinstance(b, Binding) and b.id})
 
     def _hub_changed(self, event: hub.CatalogChanged) -> None:
         """Watcher thread (or this one, for a standing notice): only post."""
