@@ -43,7 +43,7 @@ from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.stale_temporaries import temporary_name
 from pitui.core.errors import PituiError, UsageError
 from pitui.core.format.entry_types import EntryType
-from pitui.core.format.jsonline import LineError, dumps, parse_line
+from pitui.core.format.jsonline import LineError, dumps, js_integer, parse_line
 from pitui.core.session.source import open_regular
 
 ATTEMPTS = 3  # a file appended to this many times while it moves is left for later
@@ -360,7 +360,7 @@ def _replace_values(line: bytes, values: dict[str, str]) -> bytes:
     """The header line with the (last, as JSON.parse keeps) top-level value of each key of
     `values` replaced (`cwd` is always there)."""
     text = line.decode("utf-8", "surrogateescape")
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(parse_int=js_integer)  # never int() of 4,300+ digits
     i = _skip(text, 0)
     if text[i : i + 1] != "{":
         raise PituiError("its header is not a JSON object")

@@ -9,6 +9,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from pitui.core.format.jsonline import js_integer
+
 FILE_TOOLS = ("write", "edit")
 
 
@@ -35,7 +37,7 @@ def prepare_edit_arguments(arguments: Any) -> Any:
     edits = args.get("edits")
     if isinstance(edits, str):
         try:
-            parsed = json.loads(edits)
+            parsed = json.loads(edits, parse_int=js_integer)  # as JSON.parse reads numbers
         except (ValueError, RecursionError):
             parsed = None
         if isinstance(parsed, list):

@@ -23,6 +23,7 @@ import orjson
 from pitui.core.changes.first_line import has_session_header
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
+from pitui.core.format.jsonline import LineError, dumps, parse_line
 from pitui.core.rows.render_text import raw_entry_text
 from pitui.core.rows.safe_text import one_line
 from pitui.core.session.source import read_regular
@@ -107,7 +108,7 @@ def session_size(path: str, top: int = 10) -> SessionSize:
 
 def _text_start(data: bytes, entry: EntrySize) -> str:
     """The first words of a largest entry's text, on one line (parsed again: only these)."""
-    raw = orjson.loads(data[entry.start : entry.start + entry.bytes])
+    raw = parse_line(data[entry.start : entry.start + entry.bytes])
     return one_line(" ".join(raw_entry_text(raw)[: TEXT_START * 2].split()))[:TEXT_START]
 
 
@@ -115,8 +116,8 @@ def _starts_with_header(data: bytes) -> bool:
     """Pi's rule: the first line that parses must be `{"type": "session", ...}`."""
     for line in data.split(b"\n", 64)[:64]:
         try:
-            first = orjson.loads(line)
-        except orjson.JSONDecodeError:
+            first = parse_line(line)
+        except LineError:
             continue
         return isinstance(first, dict) and first.get("type") == EntryType.SESSION
     return False
@@ -125,8 +126,8 @@ def _starts_with_header(data: bytes) -> bool:
 def _line(line: bytes, number: int, kinds: Counter[str]) -> EntrySize | None:
     size = len(line)
     try:
-        raw = orjson.loads(line)
-    except orjson.JSONDecodeError:
+        raw = parse_line(line)  # as JSON.parse reads it (what orjson refuses too)
+    except LineError:
         kinds[OTHER] += size
         return None
     if not isinstance(raw, dict):
@@ -135,12 +136,21 @@ def _line(line: bytes, number: int, kinds: Counter[str]) -> EntrySize | None:
     kind, blocks = _kind_and_blocks(raw)
     rest = size
     for block_kind, block in blocks:
-        part = min(len(orjson.dumps(block)), rest)
+        part = min(_json_size(block), rest)
         kinds[block_kind] += part
         rest -= part
     kinds[kind] += rest
     entry_id = raw.get("id")
     return EntrySize(size, entry_id if isinstance(entry_id, str) else None, _describe(raw), number)
+
+
+def _json_size(block: Any) -> int:
+    """The bytes of a block's JSON (as JSON.stringify writes it where orjson cannot: a lone
+    surrogate, nesting deeper than orjson's)."""
+    try:
+        return len(orjson.dumps(block))
+    except orjson.JSONEncodeError:
+        return len(dumps(block).encode())
 
 
 def _describe(raw: dict[str, Any]) -> str:

@@ -233,3 +233,11 @@ def test_in_a_custom_session_dir_the_file_keeps_its_name(
 
 def _no_temporaries(root: Path) -> bool:
     return not [p for p in root.rglob("*") if p.name.startswith(".")]
+
+
+def test_a_header_holding_an_integer_python_cannot_read_moves() -> None:
+    """An integer of 4,401 digits in the header (JSON.parse reads it, as Infinity) was "its
+    header cannot be read" (Python's int() of text stops at 4,300 digits)."""
+    huge = b"1" + b"0" * 4400
+    data = b'{"type":"session","id":"s","n":' + huge + b',"cwd":"/a"}\n'
+    assert with_new_cwd(data, "/b") == b'{"type":"session","id":"s","n":' + huge + b',"cwd":"/b"}\n'

@@ -89,3 +89,11 @@ def test_within() -> None:
     assert is_within("/proj", "/proj/a.py") and is_within("/proj", "/proj")
     assert not is_within("/proj", "/project/a.py")
     assert is_within("/", "/etc/x")
+
+
+def test_edits_as_text_holding_a_huge_integer_are_parsed() -> None:
+    """JSON.parse reads an integer of 4,401 digits (as Infinity); Python's int() of text
+    refuses it, and the edits were left unparsed."""
+    edits = '[{"oldText":"a","newText":"b","n":1' + "0" * 4400 + "}]"
+    prepared = prepare_edit_arguments({"path": "f", "edits": edits})
+    assert prepared["edits"] == [{"oldText": "a", "newText": "b", "n": float("inf")}]

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pitui.core.format.jsonline import dumps
 from pitui.core.session.reader import NotASession
 from pitui.core.session.session import Session
 from pitui.demo.generate import generate_corpus
@@ -162,3 +163,52 @@ def test_usage_before_a_later_edit_or_compaction_is_not_trusted(
         assert ours.tokens == pi["tokens"], leaf
     assert session.context("a1").tokens == 5010  # the usage holds: nothing after it
     assert session.context("u2").tokens < 100  # the omitted message's 5,000 are gone
+
+
+def test_integers_past_python_digit_limit_keep_their_message(
+    pi_oracle: Any, tmp_path: Path
+) -> None:
+    """An integer of 4,401 digits in a message (JSON.parse: Infinity) dropped the whole
+    message from pitui's context (Python's int() of text stops at 4,300 digits); Pi keeps it.
+    Compared as JSON.stringify writes both (Infinity as null)."""
+    stamp = "2026-01-01T00:00:0{}.000Z"
+    huge = "1" + "0" * 4400
+    usage = {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2}
+    reply = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "the answer"}],
+        "provider": "p",
+        "model": "m",
+        "usage": usage,
+        "stopReason": "stop",
+        "timestamp": 2,
+        "details": {"n": 0},
+    }
+    lines = [
+        _line(type="session", version=3, id="s", timestamp=stamp.format(0), cwd="/w"),
+        _line(
+            type="message",
+            id="u1",
+            parentId=None,
+            timestamp=stamp.format(1),
+            message={"role": "user", "content": "keep me", "timestamp": 1},
+        ),
+        _line(
+            type="message", id="a1", parentId="u1", timestamp=stamp.format(2), message=reply
+        ).replace('"n": 0', '"n": ' + huge),
+        _line(
+            type="message",
+            id="u2",
+            parentId="a1",
+            timestamp=stamp.format(3),
+            message={"role": "user", "content": "next \ud800", "timestamp": 777},
+        ).replace('"timestamp": 777', '"timestamp": -' + "9" * 5000),
+    ]
+    path = tmp_path / "huge.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+    pi = pi_oracle.request({"op": "context", "file": str(path), "leafId": "u2"})
+    ours = Session(path).context("u2")
+    assert len(pi["messages"]) == 3
+    assert json.loads(dumps(ours.to_json()["messages"])) == pi["messages"]
+    assert ours.to_json()["model"] == pi["model"]
+    assert ours.tokens == pi["tokens"]

@@ -96,3 +96,33 @@ def test_store_sizes_per_folder(tmp_path: Path) -> None:
     for folder in {p.parent for p in paths}:
         mine = [p for p in paths if p.parent == folder]
         assert folders[str(folder)] == (len(mine), sum(p.stat().st_size for p in mine))
+
+
+def test_a_line_orjson_refuses_counts_as_the_entry_it_is(tmp_path: Path) -> None:
+    """A line holding an integer of 4,401 digits (JSON.parse: Infinity) or a lone surrogate
+    is read as JSON.parse reads it: its bytes went to "metadata and other entries" and its
+    entry was missing from the largest."""
+    huge = "1" + "0" * 4400
+    header = {"type": "session", "id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/x"}
+    user = {"type": "message", "id": "u1", "parentId": None, "timestamp": "t"}
+    path = tmp_path / "s.jsonl"
+    path.write_text(
+        _line(header)
+        + _line(user)[:-2]
+        + ',"message":{"role":"user","content":[{"type":"text","text":"big"}],"n":'
+        + huge
+        + "}}\n"
+        + '{"type":"message","id":"u2","parentId":"u1","timestamp":"t","message":'
+        + '{"role":"user","content":[{"type":"text","text":"cut \\ud83d"}]}}\n',
+        encoding="utf-8",
+    )
+    result = session_size(str(path), top=3)
+    assert [(e.id, e.kind) for e in result.largest] == [
+        ("u1", "user"),
+        ("u2", "user"),
+        ("s", "session"),
+    ]
+    assert result.largest[1].text == "cut \ufffd"
+    assert result.kinds[sizes.USER_TEXT] > 4400
+    assert result.kinds[sizes.OTHER] == len(_line(header))
+    assert sum(result.kinds.values()) == path.stat().st_size
