@@ -593,7 +593,7 @@ def _hit_json(hit: Any, redactor: Redactor, cwds: dict[str, Any]) -> Any:
     }
     if isinstance(data.get("timestamp"), str):
         out["timestamp"] = data["timestamp"]
-    out.update(line=data["line"], snippet=data["snippet"])
+    out.update(line=data["line"], snippet=hit.snippet)  # no lone surrogate: MCP's JSON is Unicode
     return out
 
 

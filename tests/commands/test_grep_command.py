@@ -165,3 +165,33 @@ def test_file_token_searches_only_the_sessions_that_wrote_the_path(
     assert main(["grep", "file:/nonexist profiler", *no_cache]) == 1
     said = capsys.readouterr()
     assert said.out == "" and "no sessions in this folder" not in said.err  # it has two
+
+
+def test_json_snippets_hold_the_text_as_list_json_does(  # type: ignore[no-untyped-def]
+    agent: Path, monkeypatch, capsys
+) -> None:
+    """A lone surrogate in a snippet is written as JSON.stringify writes it (`\\ud800`), as
+    `pitui list --json` writes the first message; it was U+FFFD (the terminal's form), as
+    controls were their pictures. The JSON stays inert: every control escaped."""
+    cwd = agent.parent / "proj"
+    cwd.mkdir()
+    folder = project_dir(agent / "sessions", str(cwd))
+    folder.mkdir()
+    header = b'{"type":"session","version":3,"id":"s","timestamp":"2026-05-01T00:00:00Z","cwd":%s}'
+    text = '"lone \\ud800 and \\udfff, pair \\ud83d\\ude00 \\u001b[31m \\u202eend\\u0085"'
+    said = (
+        b'{"type":"message","id":"m1","parentId":null,"timestamp":"2026-05-01T00:00:01Z",'
+        b'"message":{"role":"user","content":%s}}' % text.encode()
+    )
+    (folder / "s.jsonl").write_bytes(header % orjson.dumps(str(cwd)) + b"\n" + said + b"\n")
+    monkeypatch.chdir(cwd)
+    assert main(["grep", "lone", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"snippet": "lone \\ud800 and \\udfff, pair 😀 \\u001b[31m \\u202eend\\u0085"' in out
+    assert out.replace("\n", "").isprintable()
+    (hit,) = json.loads(out)
+    assert main(["list", "--json"]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)
+    assert hit["snippet"] == listed["firstMessage"] == json.loads(text)
+    assert main(["grep", "lone"]) == 0
+    assert "lone \ufffd and \ufffd, pair 😀 ␛[31m <U+202E>end" in capsys.readouterr().out

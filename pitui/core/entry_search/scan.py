@@ -32,7 +32,13 @@ class EntryHit:
     timestamp: Any  # as written (an ISO string, or whatever the line holds)
     line: int
     text: str
-    snippet: str = ""
+    snippet: str = ""  # for a terminal: controls and lone surrogates made visible
+    snippet_text: str = ""  # the same text as the session holds it (for JSON)
+
+    def set_snippet(self, text: str) -> None:
+        """The snippet: `text` cut from the entry's (`snippet.cut`)."""
+        self.snippet_text = text
+        self.snippet = one_line(text)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -41,7 +47,7 @@ class EntryHit:
             "id": self.id,
             "role": self.role,
             "timestamp": self.timestamp,
-            "snippet": self.snippet,
+            "snippet": self.snippet_text,  # as `pitui list --json` writes text (JSON.stringify)
             "line": self.line,
         }
 

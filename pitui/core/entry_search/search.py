@@ -20,7 +20,7 @@ from pitui.core.entry_search.byte_filter import ByteFilter
 from pitui.core.entry_search.matcher import EntryMatcher
 from pitui.core.entry_search.said import ROLES
 from pitui.core.entry_search.scan import EntryHit, session_hits
-from pitui.core.entry_search.snippet import snippet
+from pitui.core.entry_search.snippet import cut
 from pitui.core.errors import PituiError
 
 __all__ = ["ROLES", "EntryHit", "EntrySearch", "EntryStream", "search_entries", "session_matches"]
@@ -92,7 +92,7 @@ class EntryStream:
     def finish(self, hit: EntryHit) -> EntryHit:
         """`hit` with its snippet (`redact`: secrets in it replaced, as an export does),
         its whole text let go."""
-        hit.snippet = _snippet(hit.text, self.matcher, self._redact)
+        hit.set_snippet(_snippet(hit.text, self.matcher, self._redact))
         hit.text = ""
         return hit
 
@@ -133,7 +133,7 @@ def session_matches(path: str, text: str, shown: int) -> tuple[list[EntryHit], i
     try:
         hits = session_hits(path, matcher)
         for hit in hits[:shown]:
-            hit.snippet = _snippet(hit.text, matcher, False)
+            hit.set_snippet(_snippet(hit.text, matcher, False))
     except RegexTooSlow:
         return [], 0
     return hits[:shown], len(hits)
@@ -150,6 +150,6 @@ def _snippet(text: str, matcher: EntryMatcher, redact: bool) -> str:
 
         text = redact_text(text)[0]
     try:
-        return snippet(text, matcher.span(text))
+        return cut(text, matcher.span(text))
     except (RegexTooSlow, TimeoutError):
-        return snippet(text, (0, 0))
+        return cut(text, (0, 0))

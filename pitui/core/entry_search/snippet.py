@@ -21,7 +21,14 @@ ELLIPSIS = "…"
 
 
 def snippet(text: str, span: tuple[int, int], width: int = WIDTH) -> str:
-    """About `width` graphemes of `text` around `span` (the match), `…` where cut."""
+    """About `width` graphemes of `text` around `span` (the match), `…` where cut, safe for
+    a terminal."""
+    return one_line(cut(text, span, width))
+
+
+def cut(text: str, span: tuple[int, int], width: int = WIDTH) -> str:
+    """The text of `snippet` as the session holds it: controls, bidi controls and lone
+    surrogates kept (for JSON, which writes them as JSON.stringify does)."""
     start, end = span
     low, high = max(0, start - BEFORE * _READ), min(len(text), end + width * _READ)
     left = _graphemes(_squeeze(text[low:start]))
@@ -35,9 +42,7 @@ def snippet(text: str, span: tuple[int, int], width: int = WIDTH) -> str:
     room = width - len(left)
     cut_right = high < len(text) or len(right) > room
     shown = "".join(left).lstrip(" ") + "".join(right[:room])
-    return one_line(
-        (ELLIPSIS if cut_left else "") + shown.rstrip(" ") + (ELLIPSIS if cut_right else "")
-    )
+    return (ELLIPSIS if cut_left else "") + shown.rstrip(" ") + (ELLIPSIS if cut_right else "")
 
 
 def _squeeze(text: str) -> str:
