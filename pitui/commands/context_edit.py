@@ -7,6 +7,7 @@ import argparse
 import os
 
 from pitui.commands.support.command_errors import writing_from_command
+from pitui.commands.support.utf8_arguments import utf8_argument
 from pitui.core.changes import context_edit
 from pitui.core.errors import PituiError
 from pitui.core.rows.safe_text import one_line
@@ -35,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    utf8_argument(args.replace, "--replace text")
     with writing_from_command():  # a refusal names --force, as label's and name's do
         if args.omit:
             result = context_edit.omit(args.file, args.entry_id, force=args.force)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from pitui.commands.support.command_errors import writing_from_command
+from pitui.commands.support.utf8_arguments import utf8_argument
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.writer import label_text, set_label
 
@@ -26,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = label_text(args.text)
+    text = label_text(utf8_argument(args.text, "label"))
     with writing_from_command():
         new_id = set_label(args.file, args.entry_id, text, force=args.force)
     action = "labelled" if text else "cleared the label of"

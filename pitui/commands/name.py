@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from pitui.commands.support.command_errors import writing_from_command
+from pitui.commands.support.utf8_arguments import utf8_argument
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.writer import sanitize_name, set_name
 
@@ -22,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    utf8_argument(args.name, "name")
     with writing_from_command():
         new_id = set_name(args.file, args.name, force=args.force)
     name = sanitize_name(args.name)

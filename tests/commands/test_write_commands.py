@@ -144,3 +144,27 @@ def test_the_writes_of_one_session_are_those_forwarded_to_a_mirrors_remote() -> 
         )
     }
     assert forwarded == {"label", "name", "context-edit", "trash"}
+
+
+def test_text_that_is_not_utf8_is_refused(session: Path, capsys: pytest.CaptureFixture) -> None:
+    """Command-line bytes that are not UTF-8 (0x85 alone) reach Python as a lone surrogate
+    (`\\udc85`); `name` wrote it into the session (Pi never writes one) and `tag` failed with
+    a traceback. Each refuses it with one line, exit 2, and writes nothing."""
+    before = session.read_bytes()
+    target = Session(session).tree.entries[2].id
+    bad = os.fsdecode(b"\x1fY\x1f\x85")
+    for args, what in (
+        (["name", "--force", str(session), bad], "name"),
+        (["label", "--force", str(session), target, bad], "label"),
+        (["context-edit", "--force", str(session), target, "--replace", bad], "--replace text"),
+        (["tag", str(session), "ok", bad], "tag"),
+        (["untag", str(session), os.fsdecode(b"t\xff")], "tag"),
+    ):
+        assert main(args) == 2
+        out, err = capsys.readouterr()
+        byte = "0x85" if args[0] != "untag" else "0xff"
+        assert (out, err) == ("", f"pitui: the {what} is not valid UTF-8 (byte {byte})\n")
+    assert session.read_bytes() == before
+    assert main(["tag", str(session), "ok"]) == 0
+    assert main(["name", str(session), "né"]) == 0
+    assert _last(session)["name"] == "né"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from pitui.commands.support.utf8_arguments import utf8_argument
 from pitui.core.rows.safe_text import one_line
 from pitui.core.userdata.identity import session_id_of
 from pitui.core.userdata.store import UserData
@@ -29,6 +30,8 @@ def set_pinned(files: list[str], pinned: bool) -> int:
 
 
 def change_tags(file: str, tags: list[str], add: bool) -> int:
+    for tag in tags:
+        utf8_argument(tag, "tag")
     session_id, path = session_id_of(file)
     store = UserData()
     if add:
