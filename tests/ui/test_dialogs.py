@@ -241,3 +241,30 @@ async def test_a_paste_into_a_name_or_label_keeps_every_line_as_pi() -> None:
         await pilot.press("enter")
         await pilot.pause()
     assert answers == ["first partsecond    partthird"]  # the paste replaced the selection
+
+
+@pytest.mark.parametrize(
+    ("value", "keys", "answer"),
+    [
+        ("old name", ["enter"], None),  # nothing changed: nothing to write
+        ("old name", ["end", *" two", "enter"], "old name two"),
+        ("na\u202eme\tTAB\u0007bel", ["enter"], None),  # not put in the field, not written
+        ("na\u202eme\tTAB\u0007bel", [*"fresh", "enter"], "fresh"),
+    ],
+)
+async def test_enter_on_the_text_as_given_writes_nothing_and_hidden_characters_stay(
+    value: str, keys: list[str], answer: str | None
+) -> None:
+    """The field held the text as shown (U+202E as "<U+202E>", BEL as "␇", a tab as a space),
+    and Enter wrote that back: a rename or label that changed nothing replaced the real
+    characters with the markers."""
+    app = DialogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        answers: list[str | None] = []
+        app.push_screen(TextInputModal("Name the session", value), callback=answers.append)
+        await pilot.pause()
+        field = app.screen.query_one("#text-input")
+        assert "<U+202E>" not in field.value and "\u202e" not in field.value
+        await pilot.press(*keys)
+        await pilot.pause()
+    assert answers == [answer]

@@ -20,7 +20,13 @@ from pitui.ui.widgets.pi_input import PiInput
 
 
 class TextInputModal(Dialog[str | None]):
-    """Dismisses with the text (stripped; "" means clear) on Enter, or None on Esc."""
+    """Dismisses with the text (stripped; "" means clear) on Enter, or None on Esc or when
+    Enter leaves the text as it was given (nothing to change).
+
+    The field shows text as the screen may (`one_line`: controls and bidi marks as visible
+    markers): a value that holds such characters is not put in it, since saving the markers
+    would replace the real characters (a name with U+202E came back as the eight characters
+    "<U+202E>"); what is typed replaces it."""
 
     AUTO_FOCUS = "Input"  # focused once composed (never looked for after a quit)
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -32,8 +38,12 @@ class TextInputModal(Dialog[str | None]):
     ) -> None:
         super().__init__(classes="modal")
         self._title = title
-        self._value = one_line(value)
+        shown = one_line(value)
+        self._given = bool(value)  # Enter on it as given changes nothing
+        self._value = shown if shown == value else ""
         self._hint = hint
+        if shown != value:
+            self._hint = "It holds characters that cannot be shown: what you type replaces it"
         self._suggester = suggester  # completes what is typed (a folder's path)
 
     def compose(self) -> ComposeResult:
@@ -53,7 +63,8 @@ class TextInputModal(Dialog[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(js_trim(event.value))  # as Pi trims what is typed
+        typed = js_trim(event.value)  # as Pi trims what is typed
+        self.dismiss(None if self._given and typed == js_trim(self._value) else typed)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
