@@ -9,6 +9,7 @@ sessions are read or their modules imported: the functions that compute an answe
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import stat
 import sys
@@ -148,9 +149,23 @@ def _cells(group: Group) -> tuple[str, ...]:
     return (
         f"{len(group.sessions):,}",
         f"{group.messages:,}",
-        *(f"{int(n):,}" for n in numbers),
-        f"${group.cost:,.2f}",
+        *(f"{int(n):,}" if _plain(n) else _js(n) for n in numbers),
+        f"${group.cost:,.2f}" if _plain(group.cost) else f"${_js(group.cost)}",
     )
+
+
+def _plain(value: float) -> bool:
+    """Whether a sum is shown as grouped digits: below 1e21, where JavaScript's String() of
+    a number turns to an exponent; a larger one (1e308) as JavaScript writes it (`_js`),
+    so a column keeps its usual width (309 digits made the table ~400 columns wide)."""
+    return math.isfinite(value) and abs(value) < 1e21
+
+
+def _js(value: float) -> str:
+    """A sum past 1e21 or not finite as JavaScript writes Pi's sum (`1e+308`, `Infinity`)."""
+    from pitui.core.format.jsvalues import js_number_string  # deferred: only such sums
+
+    return js_number_string(value)
 
 
 def _line(key: str, cells: tuple[str, ...], width: int, widths: list[int]) -> str:

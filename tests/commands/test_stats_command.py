@@ -170,3 +170,56 @@ def test_every_count_has_its_thousands_separated() -> None:
     header, line = [row.split() for row in render(Stats("day", [day], total)).splitlines()[:2]]
     assert line[:5] == ["2026-01-02", "1,200", "4,871", "1,234,567", "89,000"]
     assert header[:3] == ["DAY", "SESSIONS", "REPLIES"], "not MSGS: the list's Msgs counts all"
+
+
+def _reply(n: int, usage: str) -> str:
+    return (
+        f'{{"type":"message","id":"a{n}","parentId":null,"timestamp":"2026-01-01T00:00:0{n}.000Z",'
+        f'"message":{{"role":"assistant","content":[],"provider":"p","model":"m","usage":{usage}}}}}'
+    )
+
+
+def test_huge_and_negative_counts_are_summed_as_pi_sums_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pi adds token counts as JavaScript numbers (getSessionStats, getUsageCostBreakdown):
+    1e308 is a double, a negative count is added as it is, 1e308 + 1e308 is Infinity. The
+    table printed 1e308 as a 309-digit integer (~400 columns) and the JSON as one no JSON
+    reader keeps; a sum past the largest double was a traceback, and once cached (as null)
+    another. Now the table keeps its width (`1e+308`, `Infinity`) and the JSON holds the
+    number JSON.stringify writes (`1e+308`; null for Infinity)."""
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "agent" / "sessions" / "--x--"
+    folder.mkdir(parents=True)
+    header = '{"type":"session","id":"%s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}\n'
+    big = '{"input":1e308,"output":-5,"cacheRead":0.5,"cacheWrite":0,"cost":{"total":1e308}}'
+    (folder / "one.jsonl").write_text(header % "one" + _reply(1, big) + "\n", encoding="utf-8")
+    data = _json(capsys, "--all", "--by", "session")
+    assert data["total"] | {"key": "total"} == {
+        "key": "total",
+        "sessions": 1,
+        "assistantMessages": 1,
+        "input": 1e308,
+        "output": -5,
+        "cacheRead": 0.5,
+        "cacheWrite": 0,
+        "totalTokens": 1e308,
+        "cost": 1e308,
+    }
+    assert main(["stats", "--all", "--json"]) == 0
+    assert '"input": 1e+308,' in capsys.readouterr().out
+    assert main(["stats", "--all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(map(len, lines)) < 90
+    assert lines[-1].split() == ["TOTAL", "1", "1", "1e+308", "-5", "0", "0", "$1e+308"]
+    (folder / "two.jsonl").write_text(
+        header % "two" + _reply(1, big) + "\n" + _reply(2, big) + "\n", encoding="utf-8"
+    )
+    for by in ("session", "day", "model"):  # summed, then read back from the usage cache
+        assert main(["stats", "--all", "--by", by]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[-1].split() == ["TOTAL", "2", "3", "Infinity", "-15", "1", "0", "$Infinity"]
+    total = _json(capsys, "--all", "--by", "provider")["total"]
+    assert (total["input"], total["output"], total["cacheRead"]) == (None, -15, 1.5)
+    assert (total["totalTokens"], total["cost"]) == (None, None)

@@ -51,7 +51,9 @@ class Counted:
 
 @dataclass
 class FileUsage:
-    """A session's header facts and its counted usage (`buckets`: native, `copies`: copied)."""
+    """A session's header facts and its counted usage (`buckets`: native, `copies`: copied,
+    and native entries a bucket could not add without its sum passing the largest double:
+    rows of their own, `copy_ms` None, so that a cache row is never Infinity)."""
 
     session_id: str
     cwd: str
@@ -160,8 +162,11 @@ def _add(result: FileUsage, item: Counted) -> None:
     bucket = result.buckets.get((item.day, item.provider, item.model))
     if bucket is None:
         bucket = result.buckets[(item.day, item.provider, item.model)] = [0] * NUMBERS
-    for i, value in enumerate(item.values):
-        bucket[i] += value
+    added = [total + value for total, value in zip(bucket, item.values, strict=True)]
+    if all(map(math.isfinite, added)):
+        bucket[:] = added
+    else:  # summed as Pi sums (Infinity) only in memory: JSON, the cache's, has no Infinity
+        result.copies.append(item)
 
 
 def _count(line: bytes, number: int, day_of: _DayCache, born: _Birth) -> Counted | None:

@@ -8,12 +8,14 @@ one file, whatever the scope asked about.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from pitui.core.format.jsvalues import js_number_string
 from pitui.core.usage.cache import (
     CACHE_READ,
     CACHE_WRITE,
@@ -58,13 +60,32 @@ class Group:
             "key": self.key,
             "sessions": len(self.sessions),
             "assistantMessages": self.messages,
-            "input": int(self.input),
-            "output": int(self.output),
-            "cacheRead": int(self.cache_read),
-            "cacheWrite": int(self.cache_write),
-            "totalTokens": int(self.tokens),
-            "cost": round(self.cost, 10),
+            "input": json_number(self.input),
+            "output": json_number(self.output),
+            "cacheRead": json_number(self.cache_read),
+            "cacheWrite": json_number(self.cache_write),
+            "totalTokens": json_number(self.tokens),
+            "cost": round(self.cost, 10) if math.isfinite(self.cost) else None,
         }
+
+
+def json_number(value: float) -> int | float | None:
+    """A sum as JSON.stringify writes the JavaScript number Pi's sum is: an integral value
+    below 1e21 as its digits (never a 309-digit integer: 1e308 is the float `1e+308`), a
+    fraction as it is, null where it is not finite (Infinity, NaN)."""
+    if type(value) is int and -_EXACT <= value <= _EXACT:
+        return value
+    try:
+        value = float(value)
+    except OverflowError:
+        return None
+    if not math.isfinite(value):
+        return None
+    text = js_number_string(value)
+    return int(text) if text.lstrip("-").isdigit() else value
+
+
+_EXACT = 2**53
 
 
 @dataclass
