@@ -21,7 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if bool(args.list) == bool(args.sessions):
         raise PituiError("give --list, or the sessions to restore (path or id)")
-    items = list_trashed(near=discovery.sessions_root())
+    skipped: list[str] = []
+    items = list_trashed(near=discovery.sessions_root(), skipped=skipped)
+    for note in skipped:
+        print(f"pitui: {one_line(note)}", file=sys.stderr)
     if args.list:
         _print_list(items, args.json)
         return 0

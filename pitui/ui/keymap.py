@@ -18,7 +18,9 @@ from textual.binding import ActiveBinding
 from textual.keys import _character_to_key
 
 from pitui.core.format.jsonline import JsonValue
+from pitui.core.session.source import NotRegularFile, read_small
 
+KEYMAP_LIMIT = 16 * 1024 * 1024  # Pi's keybindings.json: a few lines; larger is not one
 DIALOG_CANCELS = ("confirm.no", "text.cancel", "choice.cancel", "export.cancel")
 PI_TO_PITUI: Mapping[str, tuple[str, ...]] = {
     "tui.select.up": ("session.up", "picker.up"),
@@ -198,11 +200,11 @@ def _keys_of(value: JsonValue) -> list[str] | None:
 def load_pi_keymap(path: Path) -> tuple[dict[str, str], list[str]]:
     """Read `path` (absent: no keymap, no notice). Never raises."""
     try:
-        if not path.exists():
-            return {}, []
-        if not path.is_file():
-            return {}, [f"{path} is not a regular file"]
-        raw = path.read_bytes()
+        raw = read_small(path, KEYMAP_LIMIT)  # a FIFO in its place is refused, not waited on
+    except (FileNotFoundError, NotADirectoryError):
+        return {}, []
+    except NotRegularFile:
+        return {}, [f"{path} is not a regular file"]
     except OSError as error:
         return {}, [f"cannot read {path}: {error.strerror or error}"]
     try:

@@ -15,7 +15,9 @@ from pathlib import Path
 import orjson
 from platformdirs import user_config_dir
 
+from pitui.core.errors import PituiError
 from pitui.core.format.jsonline import JsonValue
+from pitui.core.session.source import read_small
 
 ENV_CONFIG_DIR = "PITUI_CONFIG_DIR"
 THEMES = ("pitui-dark", "pitui-light")
@@ -23,6 +25,7 @@ PANES = ("tree", "message", "context")
 SYNC_EVERY_DEFAULT = 30
 TREE_SHARE_DEFAULT = 5  # the tree's width in fr; message 4fr, context 3fr: the tree is widest
 TREE_SHARE_RANGE = (1, 12)
+SETTINGS_LIMIT = 16 * 1024 * 1024  # as `discovery` reads the same file
 
 
 @dataclass
@@ -48,10 +51,8 @@ def settings_path() -> Path:
 def load_settings(path: Path | None = None) -> Settings:
     path = path or settings_path()
     try:
-        if not path.is_file():
-            return Settings()
-        raw: JsonValue = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        raw: JsonValue = orjson.loads(read_small(path, SETTINGS_LIMIT))  # never a FIFO
+    except (OSError, PituiError, orjson.JSONDecodeError):
         return Settings()
     return from_json(raw)
 

@@ -20,7 +20,7 @@ import orjson
 
 import pitui.core.format
 import pitui.core.session
-from pitui.core.cache_file import file_stamp, regular_stat, write_cache
+from pitui.core.cache_file import file_stamp, read_cache, regular_stat, write_cache
 from pitui.core.session.check import Problem, SessionCheck, check_session
 from pitui.core.version import pitui_version
 
@@ -45,9 +45,10 @@ class CheckCache:
     def _load(self) -> dict[str, Record]:
         if self.path is None:
             return {}
+        raw, _, self.notice = read_cache(self.path, "check cache")
         try:
-            data = orjson.loads(self.path.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
+            data = orjson.loads(raw) if raw is not None else {}
+        except orjson.JSONDecodeError:
             return {}  # absent or damaged: rebuilt
         if not isinstance(data, dict) or data.get("meta") != self._meta:
             return {}

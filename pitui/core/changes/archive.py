@@ -21,6 +21,7 @@ from pitui.core.changes.continuation import continuation_of, place_joining
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.move_file import TAKEN_MARK, move_file, rename_never_over
 from pitui.core.errors import PituiError
+from pitui.core.session.source import open_regular_file
 
 ORIGIN_SUFFIX = ".origin"
 
@@ -113,8 +114,9 @@ def _write_origin(origin: Path, path: Path) -> None:
 
 def _read_origin(origin: Path) -> str | None:
     try:
-        with open(origin, encoding="utf-8", errors="surrogateescape") as fh:
-            text = fh.readline(1 << 16).rstrip("\n")
-    except OSError:
+        with open_regular_file(origin) as fh:  # a FIFO in its place is not waited on
+            line = fh.readline(1 << 16)
+    except (OSError, PituiError):
         return None
+    text = line.decode("utf-8", errors="surrogateescape").rstrip("\n")
     return text if os.path.isabs(text) and "\0" not in text else None

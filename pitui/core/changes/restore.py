@@ -25,11 +25,16 @@ from pitui.core.changes.continuation import continuation_of, place_joining
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
+from pitui.core.session.source import NotRegularFile, file_kind, open_regular_file, read_small
 
 UNSUPPORTED = (
     "restore reads the freedesktop trash (Linux and BSD); on {platform}, restore "
     "sessions from the system's own Trash"
 )
+
+# a `.trashinfo` is two or three short lines; its Path, percent-encoded, is at most three
+# times PATH_MAX (4096) bytes: anything larger is not one (a link to /dev/zero never ends)
+INFO_LIMIT = 16 * 1024
 
 
 @dataclass(frozen=True)
@@ -74,8 +79,11 @@ def _mount_point(path: Path) -> Path:
     return path
 
 
-def list_trashed(near: Path | None = None) -> list[Trashed]:
-    """The Pi sessions in the trash, newest deletion first."""
+def list_trashed(near: Path | None = None, skipped: list[str] | None = None) -> list[Trashed]:
+    """The Pi sessions in the trash, newest deletion first. `skipped` gets a one-line
+    reason for each `.trashinfo` of a session that is not a regular file of at most
+    `INFO_LIMIT` bytes (the trash is every program's: a FIFO there is never waited on, a
+    link to a device never read)."""
     if not supported():
         raise PituiError(UNSUPPORTED.format(platform=sys.platform))
     found: list[Trashed] = []
@@ -86,18 +94,26 @@ def list_trashed(near: Path | None = None) -> list[Trashed]:
             continue
         for name in names:
             if name.endswith(".jsonl.trashinfo"):
-                item = _read_item(trash, top, name)
+                item = _read_item(trash, top, name, skipped if skipped is not None else [])
                 if item is not None:
                     found.append(item)
     found.sort(key=lambda t: (t.deleted, str(t.original)), reverse=True)
     return found
 
 
-def _read_item(trash: Path, top: Path, info_name: str) -> Trashed | None:
+def _read_item(trash: Path, top: Path, info_name: str, skipped: list[str]) -> Trashed | None:
     info = trash / "info" / info_name
     trashed = trash / "files" / info_name[: -len(".trashinfo")]
     try:
-        text = info.read_text(encoding="utf-8", errors="replace")
+        text = read_small(info, INFO_LIMIT).decode("utf-8", errors="replace")
+    except NotRegularFile as error:
+        skipped.append(f"skipped {shown(info)}: not a regular file ({file_kind(error.mode)})")
+        return None
+    except OSError as error:
+        if error.errno == errno.EFBIG:
+            skipped.append(f"skipped {shown(info)}: {error.strerror}, not a trash entry")
+        return None
+    try:
         st = os.lstat(trashed)
     except OSError:
         return None
@@ -132,10 +148,10 @@ def _info_fields(text: str) -> dict[str, str]:
 def _session_id(path: Path) -> str | None:
     """The id of the session header on the file's first line, else None."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular_file(path) as fh:
             first = fh.readline(1 << 20)
         header = orjson.loads(first)
-    except (OSError, orjson.JSONDecodeError):
+    except (OSError, PituiError, orjson.JSONDecodeError):
         return None
     if isinstance(header, dict) and header.get("type") == EntryType.SESSION:
         value = header.get("id")

@@ -16,11 +16,13 @@ from pathlib import Path
 from pitui.core.errors import PituiError, UsageError
 from pitui.core.remotes.ssh import target_of
 from pitui.core.rows.safe_text import one_line
+from pitui.core.session.source import NotRegularFile, file_kind, read_small
 from pitui.core.user_dirs import config_dir
 
 DEFAULT_AGENT_DIR = "~/.pi/agent"
 DEFAULT_PITUI_COMMAND = "pitui"
 RESERVED_NAMES = ("local", "archive", "all", "everywhere")
+REMOTES_LIMIT = 4 * 1024 * 1024  # a remote is a line or two: larger is not pitui's file
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _BLANK_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
@@ -47,10 +49,17 @@ def load_remotes() -> dict[str, Remote]:
     """The remotes, by name (none when the file does not exist)."""
     path = remotes_file()
     try:
-        raw = json.loads(path.read_bytes())
+        raw = json.loads(read_small(path, REMOTES_LIMIT))  # never waits on a FIFO
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError) as error:
+    except NotRegularFile as error:
+        kind = file_kind(error.mode)
+        raise PituiError(
+            f"cannot read {one_line(str(path))}: not a regular file ({kind})"
+        ) from None
+    except OSError as error:
+        raise PituiError(f"cannot read {one_line(str(path))}: {error.strerror}") from None
+    except ValueError as error:
         raise PituiError(f"cannot read {one_line(str(path))}: {error}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("remotes"), list):
         raise PituiError(f"{one_line(str(path))} is not a list of remotes")

@@ -9,11 +9,14 @@ import time
 from pathlib import Path
 
 from pitui.core.catalog.scan import discovery
+from pitui.core.errors import PituiError
 from pitui.core.remotes.config import Remote, load_remotes
+from pitui.core.session.source import open_regular_file
 from pitui.core.user_dirs import cache_dir
 
 SYNCED_STAMP = "synced"
 FAILED_NOTE = "failed"  # what the last sync said, when it failed
+NOTE_LIMIT = 64 * 1024  # of it read: its start (an error message)
 
 
 def mirrors_root() -> Path:
@@ -48,9 +51,11 @@ def mark_synced(name: str, error: str | None = None) -> None:
 def last_failure(name: str) -> str | None:
     """Why the last sync of `name` failed (None: it did not)."""
     try:
-        return (mirrors_root() / name / FAILED_NOTE).read_text(encoding="utf-8").strip()
-    except OSError:
+        with open_regular_file(mirrors_root() / name / FAILED_NOTE) as fh:  # never a FIFO
+            note = fh.read(NOTE_LIMIT)
+    except (OSError, PituiError):
         return None
+    return note.decode("utf-8", errors="replace").strip()
 
 
 def age_text(name: str, now: float | None = None) -> str:

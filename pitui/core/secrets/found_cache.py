@@ -20,10 +20,11 @@ from typing import Any
 
 import orjson
 
-from pitui.core.cache_file import file_stamp, regular_stat, write_cache
+from pitui.core.cache_file import file_stamp, read_cache, regular_stat, write_cache
 from pitui.core.errors import PituiError
 from pitui.core.secrets.patterns import PATTERNS
 from pitui.core.secrets.scan import SessionSecrets, scan_session
+from pitui.core.session.source import open_regular_file
 
 SCHEMA_VERSION = "pitui-secrets-3"
 FILE_NAME = "secrets-cache.json"
@@ -48,9 +49,10 @@ class SecretsCache:
     def _load(self) -> dict[str, list[Any]]:
         if self.path is None:
             return {}
+        raw, _, self.notice = read_cache(self.path, "secrets cache")
         try:
-            data = orjson.loads(self.path.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
+            data = orjson.loads(raw) if raw is not None else {}
+        except orjson.JSONDecodeError:
             return {}
         if not isinstance(data, dict) or data.get("meta") != _meta():
             return {}
@@ -141,10 +143,10 @@ def _mark(path: str, offset: int) -> str:
     rewritten, not appended to, changes them)."""
     digest = hashlib.blake2b(digest_size=8)
     try:
-        with open(path, "rb") as fh:
+        with open_regular_file(path) as fh:  # a FIFO swapped in meanwhile is not waited on
             digest.update(fh.read(min(offset, MARK_BYTES)))
             fh.seek(max(0, offset - MARK_BYTES))
             digest.update(fh.read(min(offset, MARK_BYTES)))
-    except OSError:
+    except (OSError, PituiError):
         return ""
     return digest.hexdigest()

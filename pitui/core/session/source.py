@@ -88,6 +88,18 @@ def read_regular(path: str | os.PathLike[str], offset: int = 0) -> bytes:
             raise OSError(errno.ENOMEM, reason, os.fspath(path)) from None
 
 
+def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of a regular file that is small by nature (pitui's config files, a trash
+    entry's `.trashinfo`): a FIFO in its place is refused, never waited on, and a device
+    never read (`NotRegularFile`); one of more than `limit` bytes raises `OSError` (EFBIG),
+    so a file that only grows is never read without end."""
+    with open_regular_file(path) as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
+    return data
+
+
 class LineSource:
     """A read-only descriptor on one inode of a session file."""
 

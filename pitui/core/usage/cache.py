@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypeAlias
 
 import orjson
 
-from pitui.core.cache_file import file_stamp, write_cache_stat
+from pitui.core.cache_file import file_stamp, read_cache, write_cache_stat
 from pitui.core.errors import PituiError
 
 if TYPE_CHECKING:
@@ -88,11 +88,10 @@ class UsageCache:
     def _load(self) -> dict[str, Any]:
         if self.path is None:
             return {}
+        raw, self.file_stat, self.notice = read_cache(self.path, "usage cache")
         try:
-            with self.path.open("rb") as fh:
-                self.file_stat = os.fstat(fh.fileno())
-                data = orjson.loads(fh.read())
-        except (OSError, orjson.JSONDecodeError):
+            data = orjson.loads(raw) if raw is not None else {}
+        except orjson.JSONDecodeError:
             return {}  # absent or damaged: rebuilt
         if not isinstance(data, dict) or data.get("meta") != _meta():
             return {}

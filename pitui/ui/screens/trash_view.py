@@ -3,7 +3,7 @@ its title (its name, else its first message) over where it was."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
@@ -50,6 +50,7 @@ class TrashTable(DataTable[Text]):
 class TrashListed(Message):
     items: list[Trashed] | None
     error: str | None
+    skipped: list[str] = field(default_factory=list)  # entries that are not regular files
 
 
 @dataclass
@@ -101,12 +102,13 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
 
     @thread_worker("trash", "trash", exclusive=True)
     def load(self) -> None:
+        skipped: list[str] = []
         try:
-            items = list_trashed(near=self.sessions_root)
+            items = list_trashed(near=self.sessions_root, skipped=skipped)
         except PituiError as error:
             self.post_message(TrashListed(None, str(error)))
             return
-        self.post_message(TrashListed(items, None))  # at once: the titles take longer
+        self.post_message(TrashListed(items, None, skipped))  # at once: the titles take longer
         self.post_message(TrashTitled(items, [session_title(i.trashed) for i in items]))
 
     def on_trash_listed(self, message: TrashListed) -> None:
@@ -114,6 +116,8 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         self.items = message.items or []
         self.titles = [None] * len(self.items)
         self._fill_table()
+        for skipped in message.skipped:
+            self.notify(one_line(skipped), severity="warning", markup=False)
         if message.error:
             note.update(Text(one_line(message.error), style="bold red"))
             return

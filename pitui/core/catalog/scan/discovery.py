@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 
 from pitui.core.errors import PituiError
-from pitui.core.session.source import NotRegularFile, open_regular
+from pitui.core.session.source import NotRegularFile, read_small
 from pitui.core.user_dirs import config_dir
 
 ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"
@@ -101,16 +101,9 @@ def settings_session_dir(agent: Path) -> str | None:
 def _read_regular(path: Path, limit: int = 16 * 1024 * 1024) -> bytes:
     """A small regular file's bytes (a FIFO or device in its place is an error, not a hang)."""
     try:
-        fd = open_regular(path)
+        return read_small(path, limit)
     except NotRegularFile:
         raise OSError(f"{path}: not a regular file of at most {limit} bytes") from None
-    try:
-        if os.fstat(fd).st_size > limit:
-            raise OSError(f"{path}: not a regular file of at most {limit} bytes")
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(limit)
-    finally:
-        os.close(fd)
 
 
 def custom_session_dir(
