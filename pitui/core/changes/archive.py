@@ -19,7 +19,12 @@ from pathlib import Path
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.continuation import continuation_of, place_joining
 from pitui.core.changes.file_messages import shown
-from pitui.core.changes.move_file import TAKEN_MARK, move_file, rename_never_over
+from pitui.core.changes.move_file import (
+    TAKEN_MARK,
+    check_regular_file,
+    move_file,
+    rename_never_over,
+)
 from pitui.core.errors import PituiError
 from pitui.core.session.source import open_regular_file
 
@@ -56,6 +61,7 @@ def original_path(archived: Path, root: Path, archive: Path) -> Path:
 
 def archive_session(path: Path, root: Path, archive: Path, cwd: str) -> Path:
     """Move one session into the archive; returns where it is now."""
+    check_regular_file(path, "archive")
     target = archived_path(path, root, archive, cwd)
     outside = path.parent.parent != root
     if outside:

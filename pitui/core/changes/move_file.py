@@ -15,6 +15,7 @@ import contextlib
 import errno
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from pitui.core.changes.file_writes import append_whole, sync_folder
 from pitui.core.changes.new_file import write_whole
 from pitui.core.changes.writers_gone import wait_for_writers
 from pitui.core.errors import PituiError
-from pitui.core.session.source import open_regular
+from pitui.core.session.source import file_kind, open_regular
 
 CHUNK = 1 << 20
 TAKEN_MARK = ".pitui-taken-"  # a file set aside (not `stale_temporaries` naming: never removed)
@@ -33,6 +34,21 @@ _NO_LINKS = (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK)
 
 class TargetExists(PituiError):
     """A file is already where the session would go: nothing was moved."""
+
+
+def check_regular_file(path: Path, action: str) -> None:
+    """Refuse to `action` ("trash", "archive", "move") a path that is not itself a regular
+    file: a PituiError of one line. A symbolic link is refused too (a session kept elsewhere
+    and linked in, as Pi lists it): moved, a relative one would point nowhere and the
+    session leave Pi's list, pitui's and its archive; its target is left alone as well."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as error:
+        raise PituiError(f"cannot {action} {shown(path)}: {os_reason(error)}") from None
+    if stat.S_ISLNK(mode):
+        raise PituiError(f"cannot {action} {shown(path)}: not a regular file (a symbolic link)")
+    if not stat.S_ISREG(mode):
+        raise PituiError(f"cannot {action} {shown(path)}: not a regular file ({file_kind(mode)})")
 
 
 def move_file(source: Path, target: Path) -> None:

@@ -37,7 +37,12 @@ from pitui.core.changes.exchange import exchange
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.changes.file_writes import sync_folder
 from pitui.core.changes.first_line import first_entry
-from pitui.core.changes.move_file import TAKEN_MARK, TargetExists, rename_never_over
+from pitui.core.changes.move_file import (
+    TAKEN_MARK,
+    TargetExists,
+    check_regular_file,
+    rename_never_over,
+)
 from pitui.core.changes.new_file import write_whole
 from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.stale_temporaries import temporary_name
@@ -404,6 +409,7 @@ def relocate(move: Relocation, new_parent: NewParent | None = None) -> Moved:
     to what `new_parent` gives for it (if anything); raises `PituiError` saying why not, the
     original then where it was. A session another process writes is the caller's to refuse
     (`write_guard.activity_warning`)."""
+    check_regular_file(move.source, "move")
     for _ in range(ATTEMPTS):
         try:
             return _attempt(move, new_parent)

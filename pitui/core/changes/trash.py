@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from pathlib import Path
 
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.freedesktop_trash import FileGone
+from pitui.core.changes.move_file import check_regular_file
 from pitui.core.changes.removal_guard import RemovalGuard
 from pitui.core.changes.write_guard import ConcurrentWriteWarning
 from pitui.core.errors import PituiError
@@ -27,7 +27,7 @@ def trash_session(path: str | os.PathLike[str], *, force: bool = False) -> None:
     There is no fallback to a permanent delete (Pi falls back to unlink; pitui does not).
     """
     path = Path(path).absolute()
-    _check_regular_file(path)
+    check_regular_file(path, "trash")
     warning = None if force else RemovalGuard().warning(path)
     if warning is not None:
         raise ConcurrentWriteWarning(warning)
@@ -41,17 +41,6 @@ def trash_session(path: str | os.PathLike[str], *, force: bool = False) -> None:
         ) from None
     if os.path.lexists(path):
         raise PituiError(f"the trash did not take {shown(path)}; the file was kept")
-
-
-def _check_regular_file(path: Path) -> None:
-    try:
-        info = os.lstat(path)
-    except OSError as error:
-        raise PituiError(
-            f"cannot trash {shown(path)}: {shown(str(error.strerror or error))}"
-        ) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise PituiError(f"cannot trash {shown(path)}: not a regular file")
 
 
 def _reason(error: BaseException) -> str:
