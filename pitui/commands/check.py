@@ -17,7 +17,7 @@ from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.catalog.scan import discovery
 from pitui.core.changes.continued import Continued, find_continued
 from pitui.core.errors import PituiError
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.session.check import NOT_A_SESSION, SessionCheck
 from pitui.core.usage.scope import Scope, scope_of, scope_of_paths
 from pitui.core.user_dirs import cache_dir
@@ -124,7 +124,7 @@ def render(
 def _file_problems(
     path: str, check: SessionCheck, continued: dict[str, Continued] | None = None
 ) -> str:
-    lines = ["", one_line(path)]
+    lines = ["", inert_path(path)]
     if continued and path in continued:
         lines.append(f"  {one_line(continued[path].describe())}")
     lines.append(f"  {'LINE':>6}  {'ENTRY':<10}  PROBLEM")

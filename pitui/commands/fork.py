@@ -10,7 +10,7 @@ from pathlib import Path
 from pitui.core.changes.first_line import header_cwd
 from pitui.core.changes.fork import fork_session
 from pitui.core.remotes.mirror import local_fork_folder
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"path": str(result.path), "id": result.session_id}))
     else:
-        print(one_line(str(result.path)))  # the folder name is the session's cwd: untrusted
+        print(inert_path(str(result.path)))  # the folder name is the session's cwd: untrusted
     return 0
 
 

@@ -29,7 +29,7 @@ from pitui.core.changes.relocate import (
     skipped_now,
 )
 from pitui.core.errors import PituiError
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.userdata.store import UserData
 
 
@@ -131,7 +131,7 @@ def _render_behind(behind: list[Continuation], dry_run: bool) -> str:
     if not behind:
         return ""
     lines = [
-        f"{one_line(str(c.path))}\n  joins {one_line(str(c.session))} (lines a pi wrote there "
+        f"{inert_path(str(c.path))}\n  joins {inert_path(str(c.session))} (lines a pi wrote there "
         "after its session moved)"
         for c in behind
     ]
@@ -170,11 +170,11 @@ def _render_result(
 ) -> str:
     lines = [f"skipped {one_line(str(m.source))}: {one_line(why)}" for m, why in skipped]
     lines += [f"failed {one_line(str(m.source))}: {one_line(why)}" for m, why in failed]
-    lines += [f"failed {one_line(str(c.path))}: {one_line(why)}" for c, why in rejoined.failed]
+    lines += [f"failed {inert_path(str(c.path))}: {one_line(why)}" for c, why in rejoined.failed]
     lines += [f"note: {one_line(note)}" for note in notes]
     for c, n in rejoined.done:
         lines.append(
-            f"joined {n} line{'s' * (n != 1)} of {one_line(str(c.path))} to "
+            f"joined {n} line{'s' * (n != 1)} of {inert_path(str(c.path))} to "
             f"{one_line(str(c.session))} (a pi still running at the old folder writes there: "
             "restart it in the new one)"
         )

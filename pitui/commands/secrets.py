@@ -11,7 +11,7 @@ from pitui.commands.support.json_output import print_json
 from pitui.commands.support.progress import Progress, progress_on_stderr
 from pitui.commands.support.scope_notice import say_left_out
 from pitui.core.export.redactor import Redactor
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.secrets.found_cache import SecretsCache
 from pitui.core.secrets.scan import SessionSecrets
 from pitui.core.usage.scope import scope_of
@@ -79,7 +79,7 @@ def render(found: list[SessionSecrets]) -> str:
     lines = [f"{count} credential{'s' * (count != 1)} in {sessions} (values masked)"]
     paths = Redactor(True)  # a secret in the project folder's name is masked there too
     for session in found:
-        lines += ["", one_line(paths.path(session.path, session.cwd))]
+        lines += ["", inert_path(paths.path(session.path, session.cwd))]
         entries = [one_line(hit.entry_id) if hit.entry_id else "(no id)" for hit in session.hits]
         width = max(10, *map(len, entries))  # line 1's entry is the session, a whole UUID
         lines.append(f"  {'LINE':>6}  {'ENTRY':<{width}}  {'KIND':<24}  VALUE")

@@ -23,7 +23,7 @@ from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan.discovery import Mirror
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.userdata.moves import with_earlier_paths
 from pitui.ui.app_base import PituiAppBase
 from pitui.ui.app_config import AppConfig
@@ -46,7 +46,7 @@ def opening_text(path: Path) -> Text:
         size = f" ({path.stat().st_size / 1e6:,.0f} MB)"
     except OSError:
         size = ""
-    return Text(f"pitui · opening {one_line(path.name)}{size}…")
+    return Text(f"pitui · opening {inert_path(path.name)}{size}…")
 
 
 def stylesheet_path() -> Path:

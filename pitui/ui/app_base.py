@@ -21,7 +21,7 @@ from textual.worker import Worker
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.live.hub import SessionHub
 from pitui.core.live.live import LiveStore
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path
 from pitui.ui.app_config import AppConfig
 from pitui.ui.failures import ReportsFailures, notify_failure
 from pitui.ui.handoff import Handoff, HandoffFlow
@@ -124,7 +124,7 @@ class PituiAppBase(ReportsFailures, HandoffFlow, WriteFlow, KeepsErrorToasts, Ap
             if isinstance(s, ShowsSession) and s.path == message.path
         ]
         if any(screen.standalone for _, screen in showing):  # said once the screen is gone
-            path = one_line(str(message.path))
+            path = inert_path(str(message.path))
             said = f"Moved {path} to the trash; `pitui restore {path}` brings it back"
             self.exit(message=Text(said, no_wrap=False))
             return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path
 
 _REASONS = {
     errno.EROFS: "the file system is read-only",
@@ -19,7 +19,7 @@ _REASONS = {
 
 def shown(value: str | os.PathLike[str]) -> str:
     """A path, file name or session string as a message may print it (controls visible)."""
-    return one_line(os.fspath(value))
+    return inert_path(os.fspath(value))
 
 
 def os_reason(error: OSError) -> str:

@@ -17,7 +17,7 @@ from pitui.core.errors import PituiError, UsageError
 from pitui.core.format.migration import NEWER_HARNESS
 from pitui.core.listing.catalogs import KeptCatalogs, catalog_for
 from pitui.core.listing.left_out import left_out_of_catalog
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.userdata.arrange import apply_marks, matches, split_query
 from pitui.core.userdata.store import Marks, UserData
 
@@ -157,7 +157,7 @@ def scan_problems(report: ScanReport, notice: str | None) -> list[str]:
     problems += [f"cannot read {one_line(problem)}" for problem in report.unreadable]
     problems += [f"skipped {one_line(problem)}" for problem in report.skipped]
     problems += [one_line(problem) for problem in report.problems]
-    problems += [f"{one_line(path)}: {NEWER_HARNESS}" for path in report.newer_formats]
+    problems += [f"{inert_path(path)}: {NEWER_HARNESS}" for path in report.newer_formats]
     skipped = report.skipped_not_sessions
     if skipped:
         what = "file that is not a session" if skipped == 1 else "files that are not sessions"

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Label
 
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.ui.display_text import block, middle_ellipsis
 
 
@@ -34,7 +34,7 @@ class PathLine(Widget):
     def __init__(self, part: PathText, *, classes: str | None = None) -> None:
         super().__init__(classes=classes)
         self.prefix = one_line(part.prefix)
-        self.path = one_line(part.path)
+        self.path = inert_path(part.path)
 
     def render(self) -> Text:
         room = max(1, self.content_size.width - len(self.prefix))

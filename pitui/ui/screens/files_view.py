@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Static
 from pitui.core.errors import PituiError
 from pitui.core.file_history.session_changes import ERROR, NO_RESULT
 from pitui.core.file_history.session_files import FileCall, FileUse, session_files
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.widgets.fitting_footer import FittingFooter
 from pitui.ui.widgets.message_parts import as_text
@@ -67,7 +67,7 @@ class FilesViewScreen(ReportsFailures, Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         title = Text("Files  ", style="bold", no_wrap=True, overflow="ellipsis")
-        title.append(one_line(self.path.name), style="dim")
+        title.append(inert_path(self.path.name), style="dim")
         yield Static(title, id="files-title")
         yield Static(Text("Reading the session's tool calls…", style="dim"), id="files-note")
         files: DataTable[Text] = DataTable(id="files-list", cursor_type="row")

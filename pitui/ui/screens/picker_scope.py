@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pitui.core.catalog.scan.discovery import project_dir
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.ui.display_text import middle_ellipsis, tilde
 
 PATH_WIDTH = 46  # the list's width at 80 columns, less its margins: a path stays on one line
@@ -32,4 +32,4 @@ def status_scope(cwd: str, home: str | None) -> str:
 
 
 def _shown(path: str, home: str | None) -> str:
-    return middle_ellipsis(one_line(tilde(path, home)), PATH_WIDTH)
+    return middle_ellipsis(inert_path(tilde(path, home)), PATH_WIDTH)

@@ -28,7 +28,7 @@ from pitui.core.live.live import (
 )
 from pitui.core.live.open_by import holders_of
 from pitui.core.rows.rows import TreeRows
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.session.entry import Entry
 from pitui.core.session.reader import NotASession
 from pitui.ui.app_base import PituiAppBase, ShowsSession
@@ -113,7 +113,7 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
     # -- layout and loading --------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield SessionHeader(Text(one_line(str(self.path)), style="bold"), id="session-title")
+        yield SessionHeader(Text(inert_path(str(self.path)), style="bold"), id="session-title")
         yield Static(id="session-notice")
         with Horizontal(id="panes"):
             yield (tree := EntryTree(id="entry-tree"))

@@ -14,7 +14,7 @@ from textual.widgets import Static
 from pitui.core.format.migration import NEWER_FORMAT, is_newer
 from pitui.core.live.open_by import Holder
 from pitui.core.rows.render_text import message_text
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.session.session import Session
 from pitui.ui.display_text import tilde
 from pitui.ui.widgets.session_preview import open_in
@@ -73,7 +73,7 @@ class SessionHeader(Static, can_focus=True):
             session.tree.name, self._first_said[1], muted, max(8, width - status.cell_len)
         )
         place = Text(one_line(tilde(session.cwd, home)), style="cyan", no_wrap=True)
-        place.append(Text(f"  {one_line(tilde(str(path), home))}", style=muted))
+        place.append(Text(f"  {inert_path(tilde(str(path), home))}", style=muted))
         place.truncate(max(8, width), overflow="ellipsis")
         self.update(Text.assemble(name, status, "\n", place, no_wrap=True))
 

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from pitui.core.errors import PituiError
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.usage.sizes import EntrySize, SessionSize, session_size
 from pitui.ui.display_text import human_size
 from pitui.ui.failures import ReportsFailures, thread_worker
@@ -62,7 +62,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         title = Text("Sizes  ", style="bold", no_wrap=True, overflow="ellipsis")
-        title.append(one_line(self.path.name), style="dim")
+        title.append(inert_path(self.path.name), style="dim")
         yield Static(title, id="sizes-title")
         yield Static(Text("Measuring the session…", style="dim"), id="sizes-note")
         kinds: DataTable[Text] = DataTable(id="sizes-kinds", cursor_type="none")
@@ -96,7 +96,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
         sizes = message.sizes
         title = self.query_one("#sizes-title", Static)
         title.update(Text.assemble(("Sizes  ", "bold"), (human_size(sizes.size), "bold"),
-                                   ("  " + one_line(self.path.name), "dim"),
+                                   ("  " + inert_path(self.path.name), "dim"),
                                    no_wrap=True, overflow="ellipsis"))  # fmt: skip
         note.update(Text("Enter on an entry shows it in the tree · Esc back", style="dim"))
         self._fill_kinds(sizes)

@@ -23,7 +23,7 @@ from textual.strip import Strip
 from pitui.core.catalog.search import MEASURES
 from pitui.core.catalog.search.threads import CatalogRow
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.ui.display_text import (
     age,
     cost,
@@ -312,7 +312,7 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         return one_line(tilde(cwd or "", self.home))
 
     def _path(self, summary: SessionSummary) -> str:
-        return one_line(tilde(str(summary.path), self.home))
+        return inert_path(tilde(str(summary.path), self.home))
 
     def _style(self, name: str) -> Style:
         """A component's colour and text style, without its background (the row's shows).

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.errors import PituiError
-from pitui.core.rows.safe_text import one_line
+from pitui.core.rows.safe_text import inert_path, one_line
 
 
 def resolve_session(reference: str, sessions: Iterable[SessionSummary]) -> str:
@@ -28,6 +28,6 @@ def resolve_session(reference: str, sessions: Iterable[SessionSummary]) -> str:
         raise PituiError(f"no session with id or id prefix {one_line(reference)!r}")
     held = {session_id for session_id, path in ids if path in found}
     if len(held) == 1:  # one id in several files: here and in a remote's mirror, or a copy
-        paths = ", ".join(one_line(path) for path in found)
+        paths = ", ".join(inert_path(path) for path in found)
         raise PituiError(f"{len(found)} sessions have the id {one_line(held.pop())!r}: {paths}")
     raise PituiError(f"{len(found)} sessions have ids starting {one_line(reference)!r}: give more")
