@@ -4,7 +4,9 @@ Pi has no lock, and may be appending to the same file at any moment. So:
 - a new entry is one `os.write` of one whole line on an `O_APPEND` descriptor;
 - nothing is written after a partial last line (Pi may be mid-write): wait, then refuse;
 - a v1/v2 file is first migrated as Pi would migrate it (same bytes as Pi's rewrite, with the
-  ids pitui has been showing), losing no line appended meanwhile (`migrate_file`);
+  ids pitui has been showing), losing no line appended meanwhile (`migrate_file`), and only
+  once the entry to append has been built from the file as read: a request refused (no such
+  id) leaves an old file unmigrated;
 - `activity_warning` says when another process seems to be writing the file; writes refuse
   with `ConcurrentWriteWarning` unless forced (`write_guard`).
 """
@@ -271,6 +273,10 @@ def _append(
     for attempt in range(APPEND_ATTEMPTS):
         session.refresh()
         _refuse_newer_format(session)
+        if session.version < CURRENT_VERSION:
+            # the request checked first, against the ids the migration gives (the ones read:
+            # it is deterministic): one that is refused leaves the file as it was
+            build(session)
         _migrate(session)
         _wait_for_complete_line(session)
         # O_NONBLOCK: a file swapped for a FIFO since it was read fails at once, never hangs
