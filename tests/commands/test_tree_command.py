@@ -107,3 +107,24 @@ def test_not_a_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     code, out, err = run(capsys, str(path))
     assert code == 1 and out == ""
     assert err.startswith("pitui: ") and err.count("\n") == 1
+
+
+def test_a_line_shows_at_most_forty_levels_of_guide(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each branch point adds a level to everything below it: 20,000 of them (retries at each
+    step) printed gigabytes and ran for minutes. Deeper rows show "…" and their last levels."""
+    entries, parent = [], None
+    for n in range(300):  # a main line, each step with a second child
+        entries += [
+            msg(f"m{n}", parent, "user", f"step {n}", n),
+            msg(f"x{n}", parent, "user", "retry", n),
+        ]
+        parent = f"m{n}"
+    code, out, _ = run(capsys, str(write(tmp_path / "b.jsonl", *entries)), "--no-ids")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 600
+    assert max(len(line) for line in lines) < 40 * 3 + 40
+    assert any(line.startswith("…") for line in lines) and "step 299" in out
+    shallow = [line for line in lines if line.endswith(": step 3")]
+    assert shallow and not shallow[0].startswith("…")  # near the top: as Pi draws it

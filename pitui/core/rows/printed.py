@@ -109,6 +109,7 @@ def _lines(
 
 
 _CHUNK = 4096  # lines
+GUIDE_LEVELS = 40  # levels of guide a printed line shows at most (deeper: "…" and the last)
 ID_WIDTH = 16  # the id column's widest (a longer id pushes its line's text right)
 
 
@@ -169,5 +170,5 @@ def _place(
     key = (id(gutters), depth, connector)
     guide = memo.get(key)
     if guide is None:
-        guide = memo[key] = draw_guide(depth, connector, gutters)
+        guide = memo[key] = draw_guide(depth, connector, gutters, GUIDE_LEVELS)
     return Place(indent, branched, is_last, gutters, depth, guide)

@@ -203,15 +203,19 @@ class GuideMemo:
         return guide
 
 
-def draw_guide(width: int, connector: str, gutters: Gutters) -> str:
-    """The guide before a row `width` levels in: its gutters (`│`), then its connector."""
-    chars = [" "] * (width * 3)
+def draw_guide(width: int, connector: str, gutters: Gutters, at_most: int | None = None) -> str:
+    """The guide before a row `width` levels in: its gutters (`│`), then its connector;
+    with `at_most`, a deeper row's only its last `at_most` levels, after "…" (a line's length
+    bounded: every branch point adds a level below it, so 20,000 of them made a text of
+    gigabytes)."""
+    start = 0 if at_most is None or width <= at_most else width - at_most
+    chars = [" "] * ((width - start) * 3)
     if connector:
-        at = (width - 1) * 3
+        at = (width - 1 - start) * 3
         chars[at], chars[at + 1] = connector[0], connector[1]
     levels: list[tuple[int, bool]] = []
     node = gutters
-    while node is not None:
+    while node is not None and node[0] >= start:  # outer gutters sit at lower levels
         levels.append((node[0], node[1]))
         node = node[2]
     seen: set[int] = set()
@@ -219,5 +223,6 @@ def draw_guide(width: int, connector: str, gutters: Gutters) -> str:
         if position in seen or position >= width:
             continue
         seen.add(position)
-        chars[position * 3 : position * 3 + 3] = ["│" if show else " ", " ", " "]
-    return "".join(chars)
+        at = (position - start) * 3
+        chars[at : at + 3] = ["│" if show else " ", " ", " "]
+    return ("…" if start else "") + "".join(chars)
