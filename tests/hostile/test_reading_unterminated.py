@@ -5,6 +5,8 @@ neither repeats it when the writer ends it nor keeps it when the writer extends 
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -106,3 +108,21 @@ def test_live_session_neither_repeats_nor_keeps_a_stale_entry(tmp_path: Path) ->
     store.poll_once()
     assert ids() == ["m1", "m2", "m3", "m4"]  # Pi skips the glued line too
     assert live.session.context().messages[-1]["content"] == "text 4"
+
+
+def test_a_partial_line_left_long_ago_says_trying_again_will_not_help(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer that crashed mid-line a year ago: "try again in a moment" promised what would
+    never come."""
+    monkeypatch.setattr(writer, "PARTIAL_WAIT_SECONDS", 0.1)
+    path = tmp_path / "s.jsonl"
+    data = write_unterminated(path) + b'\n{"type":"message","id":"m4","par'
+    path.write_bytes(data)
+    a_year_ago = time.time() - 365 * 86400
+    os.utime(path, (a_year_ago, a_year_ago))
+    with pytest.raises(PituiError) as raised:
+        writer.set_label(path, "m3", "mine", force=True)
+    said = str(raised.value)
+    assert "unchanged for 365 days" in said and "try again" not in said
+    assert path.read_bytes() == data

@@ -243,10 +243,36 @@ def _wait_for_complete_line(session: Session) -> None:
         _end_last_line(session)
         session.refresh()
     if session.writing_in_progress:
-        raise PituiError(
-            f"{shown(session.path.name)} ends with an incomplete line (pi may be writing it): "
+        raise PituiError(_incomplete_line(session.path))
+
+
+STOPPED_AFTER = 60.0  # seconds without a change: the writer of a partial last line stopped
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("hours", 3600)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds / 60:,.0f} min"
+
+
+def _incomplete_line(path: Path) -> str:
+    """Why nothing was written: a writer at work (try again), or one that stopped mid-line
+    long ago (trying again will not help: pitui never writes after a partial line)."""
+    try:
+        idle = time.time() - os.stat(path).st_mtime
+    except OSError:
+        idle = 0.0
+    if idle < STOPPED_AFTER:
+        return (
+            f"{shown(path.name)} ends with an incomplete line (pi may be writing it): "
             "nothing was changed; try again in a moment"
         )
+    return (
+        f"{shown(path.name)} ends with an incomplete line, unchanged for {_duration(idle)} "
+        "(a writer stopped in the middle of it): nothing was changed; pitui writes only after "
+        "a whole line (pitui check shows the line)"
+    )
 
 
 def _end_last_line(session: Session) -> None:
