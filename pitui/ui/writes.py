@@ -29,6 +29,7 @@ from pitui.ui.widgets.session_preview import open_in
 
 # the jobs that change or take the session file itself (a pin or a tag is pitui's own data)
 CHANGES_THE_FILE = frozenset({"rename", "label", "edit the context", "trash", "archive"})
+TAKES_THE_FILE = {"trash": "Trash", "archive": "Archive"}  # what its confirmation says
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -148,10 +149,11 @@ class WriteFlow(_App):
             if force:
                 self.run_write(job, force=True)
 
+        verb = TAKES_THE_FILE.get(job.what, "Write")  # a trash or archive takes the file away
         modal = ConfirmModal(
             f"{job.what.capitalize()}: pi may be writing this session",
             message.reason,
-            confirm_label="Write anyway",
-            question="Write anyway?",
+            confirm_label=f"{verb} anyway",
+            question=f"{verb} anyway?",
         )
         self.push_screen(modal, callback=answered)

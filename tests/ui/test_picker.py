@@ -436,6 +436,29 @@ async def test_escape_on_empty_search_quits(app_factory: Any) -> None:
     assert app.return_value is None
 
 
+async def test_trash_while_pi_may_be_writing_asks_to_trash_anyway(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The question said "Write anyway?" for a trash, which writes nothing."""
+    monkeypatch.setattr(write_guard, "RECENT_SECONDS", 120.0)
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        path = Path(picker.rows[0].summary.path)
+        path.touch()  # just modified: pi may be writing it
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal), "asked")
+        await pilot.press("enter")  # Trash
+        await wait_for(
+            pilot, lambda: "may be writing" in plain(pilot.app.screen.query_one(".dialog-title"))
+        )
+        asked = pilot.app.screen
+        assert str(asked.query_one("#confirm").label) == "Trash anyway"
+        assert "Trash anyway?" in plain(asked.query_one(".dialog-question"))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert path.exists()
+
+
 async def test_rename_while_pi_may_be_writing_asks_first(
     app_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
