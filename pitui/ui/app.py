@@ -176,6 +176,12 @@ class PituiApp(PituiAppBase):
         key = "+".join(part.capitalize() for part in (quit_keys or ["ctrl+q"])[0].split("+"))
         self.notify(f"{key} quits pitui (Ctrl+C copies the text selected)", markup=False)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No palette over a dialog: there Ctrl+K is Pi's editor key (delete to the end)."""
+        if action == "command_palette" and isinstance(self.screen, Dialog):
+            return False
+        return super().check_action(action, parameters)
+
     def _ctrl_c_cancels(self) -> bool:
         """Ctrl+C is among Pi's cancel keys (`tui.select.cancel`: Esc and Ctrl+C unless the
         user's keybindings.json says otherwise)."""

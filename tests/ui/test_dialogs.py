@@ -268,3 +268,25 @@ async def test_enter_on_the_text_as_given_writes_nothing_and_hidden_characters_s
         await pilot.press(*keys)
         await pilot.pause()
     assert answers == [answer]
+
+
+@pytest.mark.parametrize(
+    ("keys", "value"),
+    [
+        (["ctrl+b", "ctrl+b", "X"], "abc dXef"),
+        (["home", "ctrl+f", "X"], "aXbc def"),
+        (["alt+b", "X"], "abc Xdef"),
+        (["home", "alt+f", "X"], "abcX def"),
+        (["home", "alt+d"], " def"),
+        (["home", "ctrl+k"], ""),  # not the palette: Pi's delete to the end
+    ],
+)
+async def test_pis_editor_keys_edit_the_field(keys: list[str], value: str) -> None:
+    """Ctrl+B did not move, Alt+D did nothing, Ctrl+K opened the palette over the dialog."""
+    app = DialogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(TextInputModal("Name the session", ""))
+        await pilot.pause()
+        await pilot.press(*"abc def", *keys)
+        await pilot.pause()
+        assert app.screen.query_one("#text-input").value == value

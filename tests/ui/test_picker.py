@@ -632,3 +632,26 @@ async def test_a_paste_into_the_search_keeps_every_line_as_pi(app_factory: Any) 
         box = picker.query_one("#search")
         box.post_message(events.Paste("rounding\nbug"))
         await wait_for(pilot, lambda: not picker.search_pending and box.value == "roundingbug")
+
+
+async def test_pis_editor_keys_edit_the_search(app_factory: Any) -> None:
+    """Ctrl+A, Ctrl+B, Ctrl+F, Alt+F and Alt+D as in Pi's /resume search box (they did
+    nothing, or typed their letter)."""
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        search = picker.query_one("#search")
+        await pilot.press(*"abc def", "ctrl+b", "ctrl+b", "X", "ctrl+a", "Y")
+        await wait_for(pilot, lambda: search.value == "Yabc dXef")
+        await pilot.press("ctrl+f", "alt+f", "Z", "ctrl+a", "alt+d")
+        await wait_for(pilot, lambda: search.value == " dXef", str)
+
+
+async def test_ctrl_k_in_a_dialog_deletes_to_the_end_not_the_palette(app_factory: Any) -> None:
+    async with app_factory().run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, TextInputModal))
+        await pilot.press("home", "ctrl+k")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, TextInputModal)  # no palette over it
+        assert pilot.app.screen.query_one("#text-input").value == ""

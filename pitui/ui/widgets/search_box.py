@@ -16,7 +16,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
-from pitui.ui.widgets.pi_input import PiInput
+from pitui.ui.widgets.pi_input import PI_EDITOR_KEYS, PiInput
 
 MODIFIERS = frozenset({"ctrl", "alt", "super", "meta", "hyper"})
 
@@ -47,7 +47,8 @@ class SearchBox(PiInput, inherit_bindings=False):
         Binding("right", "cursor_right", "Cursor right", show=False),
         Binding("ctrl+left", "cursor_left_word", "Word left", show=False),
         Binding("ctrl+right", "cursor_right_word", "Word right", show=False),
-        Binding("home", "home", "Start of the search", show=False),
+        *PI_EDITOR_KEYS,
+        Binding("home,ctrl+a", "home", "Start of the search", show=False),
         Binding("end", "end", "End of the search", show=False),
         Binding("backspace", "delete_left", "Delete left", show=False),
         Binding("delete", "delete_right", "Delete right", show=False),
