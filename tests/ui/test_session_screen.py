@@ -699,3 +699,10 @@ async def test_the_footer_at_80_columns_cuts_no_label_in_any_pane(
                     assert key.region.right <= palette.region.x, key.action
             assert {"leave", "help"} <= {key.action for key in shown}  # Esc: Quit (pitui FILE)
             await pilot.press("tab")
+
+
+def test_its_keys_can_be_asked_of_before_it_is_built(tmp_path: Path) -> None:
+    """A key typed while the screen was being built asked which of its bindings were enabled,
+    and the trash key's check looked for the tree, not there yet: the app ended."""
+    screen = SessionScreen(tmp_path / "s.jsonl")
+    assert screen.check_action("trash", ()) is True

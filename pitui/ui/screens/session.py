@@ -433,7 +433,8 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
         if action == "leave":
             return self.standalone
         if action == "trash":  # Delete is an editing key while a search is typed (Pi's /tree
-            return not self.query_one(EntryTree).typed  # ignores it): it trashes nothing
+            trees = self.query(EntryTree)  # ignores it): it trashes nothing (none before compose)
+            return not (trees and trees.first().typed)
         return True
 
     def action_toggle_pane(self, name: str) -> None:
