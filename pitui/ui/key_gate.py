@@ -77,7 +77,8 @@ class KeyGate:
             if not released:
                 released = True
                 self._holds -= 1
-                self._next()
+                if not self._settling:  # what the held action started (a screen) first
+                    self.handed_on(0)
 
         return release
 

@@ -139,3 +139,15 @@ def test_down_typed_before_the_answer_moves_in_the_answer(agent: Path, tmp_path:
             lambda: terminal.lines()[0].strip().startswith(second[:20]), 30, terminal.screen_text
         )
         terminal.quit()
+
+
+def test_letters_after_an_enter_that_waited_for_the_answer_search_the_tree(
+    agent: Path, tmp_path: Path
+) -> None:
+    """The query, Enter and letters at once: Enter waits for the search's answer, then opens
+    the session; the first letter reached the screen before its tree had the focus, and was
+    lost ("Search: vm" for "nvm")."""
+    with ended(picker(agent, tmp_path)) as terminal:
+        terminal.send(b"zprof\rnvm")
+        terminal.wait_to_show("Search: nvm")
+        terminal.quit()
