@@ -251,6 +251,23 @@ async def test_keys_the_picker_cannot_honour_are_kept_off_and_said(
         await wait_for(pilot, lambda: isinstance(app.screen, TextInputModal), "rename")
 
 
+async def test_a_session_key_moved_onto_f1_is_kept_off_and_help_stays(
+    app_factory: Any, tmp_path: Path
+) -> None:
+    """`{"app.tree.foldOrUp": "f1"}`: the tree answered F1 first, so Help left the footer and
+    every screen's F1, without a word."""
+    file = tmp_path / "keybindings.json"
+    file.write_text(json.dumps({"app.tree.foldOrUp": "f1"}))
+    app = app_factory(keybindings=file)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await started(pilot)
+        await open_from_picker(pilot, "rounding")
+        said = await toast_saying(pilot, "app.tree.foldOrUp")
+        assert "f1 is pitui's 'Help'" in said
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "help")
+
+
 def test_alt_with_a_digit_or_sign_is_refused_with_a_notice() -> None:
     """A terminal sends Alt+. as Esc then ".", which Textual reads as a typed "." (into the
     search): the footer offered "alt+. Sort", the key never fired, and Ctrl+S was gone."""

@@ -34,6 +34,8 @@ def keep_remaps_reachable(screen: Screen[Any], defaults: Mapping[str, Binding]) 
                 taken[binding_id] = f"{key} types into the search"
             elif other := _default_holder(key, binding_id, defaults, keymap):
                 taken[binding_id] = f"{key} is pitui's '{other.description}'"
+            elif what := _app_key(screen, key):
+                taken[binding_id] = f"{key} is pitui's '{what}'"
     if not taken:
         return
     restored = {binding_id: defaults[binding_id].key for binding_id in taken}
@@ -64,6 +66,18 @@ def _default_holder(
         first = pi_id_of(other_id).startswith("app.") and other_id not in keymap
         if first and key in key_list(other.key):
             return other
+    return None
+
+
+def _app_key(screen: Screen[Any], key: str) -> str | None:
+    """What the app's own key `key` does (help, theme, quit, the palette), if it has it: a
+    screen's binding would answer it first and take it from every screen."""
+    app = screen.app
+    if key == app.COMMAND_PALETTE_BINDING:
+        return "palette"
+    for binding in Binding.make_bindings(app.BINDINGS):
+        if key in key_list(binding.key) and binding.description:
+            return binding.description
     return None
 
 
