@@ -77,3 +77,18 @@ def test_pi_opens_the_same_files(
         assert "not a valid pi session" in str(error)
         pi = None
     assert ours == (None if pi is None else [node["id"] for node in pi["tree"]])
+
+
+def test_list_names_the_files_it_skips_as_not_sessions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files Pi does not list were counted, never named: the user could not find them."""
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    for n in range(5):
+        (folder / f"notes-{n}.jsonl").write_text("just notes\\n")
+    monkeypatch.setenv("PITUI_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["list", "--all", "--session-dir", str(folder)]) == 0
+    said = capsys.readouterr().err
+    assert f"skipped 5 .jsonl files that are not sessions: {folder / 'notes-0.jsonl'}, " in said
+    assert said.rstrip().endswith("notes-2.jsonl and 2 more")

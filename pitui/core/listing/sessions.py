@@ -161,7 +161,14 @@ def scan_problems(report: ScanReport, notice: str | None) -> list[str]:
     skipped = report.skipped_not_sessions
     if skipped:
         what = "file that is not a session" if skipped == 1 else "files that are not sessions"
-        problems.append(f"skipped {skipped} .jsonl {what}")
+        named = ", ".join(inert_path(path) for path in report.not_sessions)
+        more = skipped - len(report.not_sessions)
+        named += f" and {more:,} more" if more > 0 else ""
+        problems.append(
+            f"skipped {skipped} .jsonl {what}: {named}"
+            if named
+            else f"skipped {skipped} .jsonl {what}"
+        )
     return problems
 
 

@@ -42,7 +42,7 @@ def test_newer_sessions_are_marked(store: Path, capsys: pytest.CaptureFixture[st
     assert "newer format" not in old
     assert captured.err.splitlines() == [
         f"pitui: {store / 'harness.jsonl'}: a newer Pi session format that pitui cannot read yet",
-        "pitui: skipped 1 .jsonl file that is not a session",
+        f"pitui: skipped 1 .jsonl file that is not a session: {store / 'notes.jsonl'}",
     ]
     assert main(["list", "--all", "--session-dir", str(store), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

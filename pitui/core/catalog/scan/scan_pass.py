@@ -34,6 +34,9 @@ class ScanStopped(Exception):
     """The catalog was closed while it scanned."""
 
 
+NAMED_AT_MOST = 3  # files that are not sessions named in a report; the rest counted
+
+
 @dataclass
 class ScanReport:
     """`unreadable`: folders and files that could not be read, `skipped`: `.jsonl` names that
@@ -48,6 +51,7 @@ class ScanReport:
     problems: list[str] = field(default_factory=list)  # sessions listed with what was read
     changed: int = 0  # sessions (re)indexed or forgotten: 0, what was known is still true
     newer_formats: list[str] = field(default_factory=list)  # not counted as not sessions
+    not_sessions: list[str] = field(default_factory=list)  # the first few of those skipped
 
 
 class ScanPass:
@@ -142,6 +146,7 @@ class ScanPass:
             sessions=sessions,
             skipped_not_sessions=len(rejected) - len(newer),
             newer_formats=newer,
+            not_sessions=sorted(p for p in rejected if p not in newer)[:NAMED_AT_MOST],
             unreadable=listing.unreadable + [str(p) for p in found if not p.skipped],
             notice=self._index.notice,
             skipped=[str(p) for p in found if p.skipped],
