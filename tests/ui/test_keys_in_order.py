@@ -67,12 +67,23 @@ def answered(terminal: Pty, query: str, first: str) -> None:
     )
 
 
+def picker_on_target(agent: Path, tmp_path: Path) -> Pty:
+    """The picker with QUERY typed and answered: TARGET its one row."""
+    terminal = picker(agent, tmp_path)
+    terminal.type(QUERY)
+    answered(terminal, QUERY, TARGET)
+    return terminal
+
+
+def target_file(agent: Path) -> Path:
+    return next(p for p in (agent / "sessions").rglob("*.jsonl") if "zprof" in p.read_text())
+
+
 def test_enter_then_ctrl_d_filters_the_tree_and_never_asks_to_trash(
     agent: Path, tmp_path: Path
 ) -> None:
-    with ended(picker(agent, tmp_path)) as terminal:
-        terminal.type(QUERY)
-        answered(terminal, QUERY, TARGET)
+    session = target_file(agent)
+    with ended(picker_on_target(agent, tmp_path)) as terminal:
         terminal.send(b"\r\x04")  # Enter opens the session, Ctrl+D is Pi's /tree filter
         terminal.wait_for(lambda: terminal.lines()[0].strip().startswith(TARGET), 30)
         terminal.wait_to_show("filter: default")
@@ -82,13 +93,11 @@ def test_enter_then_ctrl_d_filters_the_tree_and_never_asks_to_trash(
         terminal.wait_for(lambda: search_line(terminal) == QUERY + "x", 10, terminal.screen_text)
         assert not terminal.shows(TRASH)
         terminal.quit()
-    assert not (tmp_path / "home").exists() or not list((tmp_path / "home").rglob("*.jsonl"))
+    assert session.exists()  # still in its folder, not in the trash
 
 
 def test_letters_after_enter_search_the_tree_not_the_picker(agent: Path, tmp_path: Path) -> None:
-    with ended(picker(agent, tmp_path)) as terminal:
-        terminal.type(QUERY)
-        answered(terminal, QUERY, TARGET)
+    with ended(picker_on_target(agent, tmp_path)) as terminal:
         terminal.send(b"\rzprof")
         terminal.wait_to_show("Search: zprof")
         terminal.send(b"\x1b\x1b")
@@ -99,10 +108,8 @@ def test_letters_after_enter_search_the_tree_not_the_picker(agent: Path, tmp_pat
 def test_a_name_typed_after_ctrl_u_in_the_name_dialog_is_the_name_written(
     agent: Path, tmp_path: Path
 ) -> None:
-    session = next(p for p in (agent / "sessions").rglob("*.jsonl") if "zprof" in p.read_text())
-    with ended(picker(agent, tmp_path)) as terminal:
-        terminal.type(QUERY)
-        answered(terminal, QUERY, TARGET)
+    session = target_file(agent)
+    with ended(picker_on_target(agent, tmp_path)) as terminal:
         terminal.send(b"\x12")  # Ctrl+R: the name dialog, the current name in it
         terminal.wait_to_show("Enter saves")
         terminal.send(b"\x15Renamed three\r")  # Ctrl+U, the new name, Enter: at once
@@ -115,10 +122,8 @@ def test_a_name_typed_after_ctrl_u_in_the_name_dialog_is_the_name_written(
 def test_a_name_typed_with_the_key_that_opens_the_dialog_is_the_name_written(
     agent: Path, tmp_path: Path
 ) -> None:
-    session = next(p for p in (agent / "sessions").rglob("*.jsonl") if "zprof" in p.read_text())
-    with ended(picker(agent, tmp_path)) as terminal:
-        terminal.type(QUERY)
-        answered(terminal, QUERY, TARGET)
+    session = target_file(agent)
+    with ended(picker_on_target(agent, tmp_path)) as terminal:
         terminal.send(b"\x12\x15Quick name\r")  # Ctrl+R, Ctrl+U, the name, Enter: at once
         terminal.wait_for(lambda: "Quick name" in session.read_text(), 10, terminal.screen_text)
         terminal.quit()
