@@ -31,10 +31,8 @@ def _ours(path: Path) -> dict[str, tuple[float, float]]:
     return {k: (c, t) for k, (c, t) in sums.items() if c > 0 or t > 0}
 
 
-@pytest.mark.oracle
-def test_sums_by_model_equal_pis(tmp_path: Path, pi_oracle: Any) -> None:
-    paths = build_store(tmp_path / "sessions")
-    paths = [p for p in paths if p != paths[0]]  # paths[0] repeats an id: Pi counts it twice
+def _pis(paths: list[Path]) -> Any:
+    """Pi's cost breakdown of each file, by path (the oracle fixture ran first)."""
     node = oracle_available()  # the fixture skipped already if there is none
     assert node is not None
     done = subprocess.run(
@@ -43,7 +41,14 @@ def test_sums_by_model_equal_pis(tmp_path: Path, pi_oracle: Any) -> None:
         text=True,
         check=True,
     )
-    pi = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.oracle
+def test_sums_by_model_equal_pis(tmp_path: Path, pi_oracle: Any) -> None:
+    paths = build_store(tmp_path / "sessions")
+    paths = [p for p in paths if p != paths[0]]  # paths[0] repeats an id: Pi counts it twice
+    pi = _pis(paths)
     for path in paths:
         theirs = {item["key"]: (item["cost"], item["tokens"]) for item in pi[str(path)]}
         ours = _ours(path)
@@ -71,15 +76,7 @@ def test_huge_and_negative_counts_sum_as_pis(tmp_path: Path, pi_oracle: Any) -> 
         path = tmp_path / f"{name}.jsonl"
         path.write_text("".join(lines), encoding="utf-8")
         paths.append(path)
-    node = oracle_available()
-    assert node is not None
-    done = subprocess.run(
-        [node, str(SCRIPT), str(oracle_dir()), *map(str, paths)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    pi = json.loads(done.stdout)
+    pi = _pis(paths)
     for path in paths:
         theirs = {item["key"]: (item["cost"], item["tokens"]) for item in pi[str(path)]}
         ours = {
