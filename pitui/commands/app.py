@@ -18,7 +18,7 @@ from pitui.commands.support.terminal_mode import keys_as_typed, opening_splash
 from pitui.core.catalog.scan import discovery
 from pitui.core.errors import PituiError
 from pitui.core.live.launch_pi import run_handoff
-from pitui.core.session.source import NotRegularFile, is_regular
+from pitui.core.regular_file import NotRegularFile, is_regular
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,8 +13,8 @@ from pitui.commands.support.json_output import to_json
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.errors import PituiError
 from pitui.core.file_history.blame import BlamedLine, blame
+from pitui.core.regular_file import read_regular
 from pitui.core.rows.safe_text import one_line, visible
-from pitui.core.session.source import read_regular
 
 UNEXPLAINED = "(no session wrote it)"
 

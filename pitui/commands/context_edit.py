@@ -10,8 +10,8 @@ from pitui.commands.support.command_errors import writing_from_command
 from pitui.commands.support.utf8_arguments import utf8_argument
 from pitui.core.changes import context_edit
 from pitui.core.errors import PituiError
+from pitui.core.regular_file import open_regular
 from pitui.core.rows.safe_text import one_line
-from pitui.core.session.source import open_regular
 
 MAX_REPLACEMENT_BYTES = 16 * 1024 * 1024
 

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import orjson
 
-# O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused right after anyway)
-_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | os.O_NOCTTY
+from pitui.core.regular_file import NotRegularFile, open_regular_file
 
 
 def file_stamp(st: os.stat_result) -> list[int]:
@@ -33,23 +32,19 @@ def regular_stat(path: str) -> os.stat_result | None:
 
 def read_cache(path: Path, what: str) -> tuple[bytes | None, os.stat_result | None, str | None]:
     """(bytes, stat of the file read, notice) of the cache at `path`, read only if it is a
-    regular file: a FIFO in its place is never waited on (opened without blocking), a link to
-    a device never read (as `session.source.open_regular` opens, which this bottom layer
-    does not import). Not one: (None, None, a one-line notice); absent or unreadable:
+    regular file (`regular_file.open_regular`: a FIFO in its place is never waited on, a link
+    to a device never read). Not one: (None, None, a one-line notice); absent or unreadable:
     (None, None, None). Either way the cache is rebuilt, as a damaged one is (written by a
     rename over it)."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None, None, f"{what} {path} is not a regular file: rebuilt"
-        fd = os.open(path, _READ_FLAGS)
+        fh = open_regular_file(path)
+    except NotRegularFile:
+        return None, None, f"{what} {path} is not a regular file: rebuilt"
     except (OSError, ValueError):
         return None, None, None
-    with os.fdopen(fd, "rb") as fh:
+    with fh:
         try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):  # swapped for a FIFO since the stat
-                return None, None, f"{what} {path} is not a regular file: rebuilt"
-            return fh.read(), st, None
+            return fh.read(), os.fstat(fh.fileno()), None
         except (OSError, MemoryError):
             return None, None, None
 

@@ -18,7 +18,7 @@ from textual.binding import ActiveBinding
 from textual.keys import _character_to_key
 
 from pitui.core.format.jsonline import JsonValue
-from pitui.core.session.source import NotRegularFile, read_small
+from pitui.core.regular_file import NotRegularFile, read_small
 
 KEYMAP_LIMIT = 16 * 1024 * 1024  # Pi's keybindings.json: a few lines; larger is not one
 DIALOG_CANCELS = ("confirm.no", "text.cancel", "choice.cancel", "export.cancel")

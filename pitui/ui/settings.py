@@ -17,7 +17,7 @@ from platformdirs import user_config_dir
 
 from pitui.core.errors import PituiError
 from pitui.core.format.jsonline import JsonValue
-from pitui.core.session.source import read_small
+from pitui.core.regular_file import read_small
 
 ENV_CONFIG_DIR = "PITUI_CONFIG_DIR"
 THEMES = ("pitui-dark", "pitui-light")

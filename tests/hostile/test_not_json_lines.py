@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from pitui.core import regular_file
 from pitui.core.catalog.catalog import Catalog
 from pitui.core.catalog.scan import lines
 from pitui.core.format.jsonline import cannot_be_json
-from pitui.core.session import source
 from pitui.core.session.session import Session
 
 LONG = 64 * 1024 * 1024  # past every buffer: the catalog's 4 MB, the reader's 16 MB
@@ -171,15 +171,15 @@ def test_a_file_too_large_for_memory_is_one_clear_error(
 ) -> None:
     path = tmp_path / "big.jsonl"
     path.write_bytes(HEADER)
-    monkeypatch.setattr(source.os, "fdopen", lambda fd, mode: _closing(fd))
+    monkeypatch.setattr(regular_file.os, "fdopen", lambda fd, mode: _closing(fd))
     with pytest.raises(OSError) as raised:
-        source.read_regular(path)
+        regular_file.read_regular(path)
     assert raised.value.errno == errno.ENOMEM
     assert str(raised.value) == f"[Errno 12] too large to read into memory: '{path}'"
 
 
 def _closing(fd: int) -> _Unreadable:
-    source.os.close(fd)
+    regular_file.os.close(fd)
     return _Unreadable()
 
 
@@ -190,7 +190,7 @@ def test_du_of_a_file_too_large_for_memory_says_so(
 
     path = tmp_path / "big.jsonl"
     path.write_bytes(HEADER)
-    monkeypatch.setattr(source.os, "fdopen", lambda fd, mode: _closing(fd))
+    monkeypatch.setattr(regular_file.os, "fdopen", lambda fd, mode: _closing(fd))
     assert main(["du", str(path)]) == 1
     err = capsys.readouterr().err
     assert err == f"pitui: cannot read {path}: too large to read into memory\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from reading_runner import TIMEOUT, run_commands
 
-from pitui.core.session.source import NotRegularFile, is_regular, open_regular
+from pitui.core.regular_file import NotRegularFile, is_regular, open_regular
 
 
 def special_files(folder: Path) -> dict[str, tuple[Path, str]]:

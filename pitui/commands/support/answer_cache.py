@@ -38,7 +38,7 @@ except ImportError:  # a Python built without it
 
 from pitui.core.errors import PituiError
 from pitui.core.live.open_by import OpenSessions, open_sessions
-from pitui.core.session.source import open_regular
+from pitui.core.regular_file import open_regular
 from pitui.core.user_dirs import cache_folder
 
 # A cache file: FORMAT, `SIZE COUNT\n`, SIZE bytes of `kind\0path` (`\0` between

@@ -26,7 +26,7 @@ from pitui.core.changes.move_file import (
     rename_never_over,
 )
 from pitui.core.errors import PituiError
-from pitui.core.session.source import open_regular_file
+from pitui.core.regular_file import open_regular_file
 
 ORIGIN_SUFFIX = ".origin"
 

@@ -35,9 +35,9 @@ from pitui.core.changes.writers_gone import wait_for_writers
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
+from pitui.core.regular_file import open_regular
 from pitui.core.session.reader import NotASession
 from pitui.core.session.session import Session
-from pitui.core.session.source import open_regular
 
 CHUNK = 1 << 20
 FIRST_LINE_WAIT = 2.0  # seconds a file just made by a writer may stay without a line

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pitui.core.changes.file_messages import os_message, os_reason, shown
 from pitui.core.errors import PituiError
-from pitui.core.session.source import open_regular
+from pitui.core.regular_file import open_regular
 
 
 def write_all(fd: int, data: bytes, path: Path) -> os.stat_result | None:

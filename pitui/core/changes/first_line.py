@@ -9,7 +9,7 @@ from typing import Any
 
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
-from pitui.core.session.source import NotRegularFile, open_regular
+from pitui.core.regular_file import NotRegularFile, open_regular
 
 SCAN_BYTES = 1 << 20  # as far as a first entry is looked for (Pi's header scan is shorter)
 FIRST_READ = 4096  # a header's line fits: most files take one small read

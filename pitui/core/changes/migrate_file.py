@@ -32,8 +32,8 @@ from pitui.core.changes.stale_temporaries import temporary_name
 from pitui.core.changes.write_guard import process_writing
 from pitui.core.errors import PituiError
 from pitui.core.format.migration import CURRENT_VERSION
+from pitui.core.regular_file import NotRegularFile, open_regular
 from pitui.core.session.session import Session
-from pitui.core.session.source import NotRegularFile, open_regular
 
 POLL_SECONDS = 0.05
 LOCK_WAIT_SECONDS = 30.0  # how long to wait for another pitui migrating the same file

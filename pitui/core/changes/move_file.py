@@ -25,7 +25,7 @@ from pitui.core.changes.file_writes import append_whole, sync_folder
 from pitui.core.changes.new_file import write_whole
 from pitui.core.changes.writers_gone import wait_for_writers
 from pitui.core.errors import PituiError
-from pitui.core.session.source import file_kind, open_regular
+from pitui.core.regular_file import file_kind, open_regular
 
 CHUNK = 1 << 20
 TAKEN_MARK = ".pitui-taken-"  # a file set aside (not `stale_temporaries` naming: never removed)

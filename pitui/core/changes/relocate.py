@@ -49,7 +49,7 @@ from pitui.core.changes.stale_temporaries import temporary_name
 from pitui.core.errors import PituiError, UsageError
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, dumps, js_integer, parse_line
-from pitui.core.session.source import open_regular
+from pitui.core.regular_file import open_regular
 
 ATTEMPTS = 3  # a file appended to this many times while it moves is left for later
 CHUNK = 1 << 20

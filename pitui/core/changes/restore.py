@@ -25,7 +25,7 @@ from pitui.core.changes.continuation import continuation_of, place_joining
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
-from pitui.core.session.source import NotRegularFile, file_kind, open_regular_file, read_small
+from pitui.core.regular_file import NotRegularFile, file_kind, open_regular_file, read_small
 
 UNSUPPORTED = (
     "restore reads the freedesktop trash (Linux and BSD); on {platform}, restore "

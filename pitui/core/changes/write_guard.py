@@ -19,7 +19,7 @@ from pathlib import Path
 from pitui.core.changes.file_messages import os_message, shown
 from pitui.core.errors import PituiError
 from pitui.core.live import open_by
-from pitui.core.session.source import NotRegularFile
+from pitui.core.regular_file import NotRegularFile
 from pitui.core.user_dirs import cache_dir as _cache_dir
 
 RECENT_SECONDS = 3.0  # a file modified this recently may be being written

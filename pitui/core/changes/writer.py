@@ -35,9 +35,9 @@ from pitui.core.format.jsonline import dumps
 from pitui.core.format.jsvalues import js_trim
 from pitui.core.format.migration import CURRENT_VERSION, is_newer
 from pitui.core.format.timestamps import now_iso
+from pitui.core.regular_file import open_regular
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
-from pitui.core.session.source import open_regular
 
 __all__ = [
     "ConcurrentWriteWarning",

@@ -27,7 +27,7 @@ from typing import TypeVar
 from ahocorasick_rs import BytesAhoCorasick
 
 from pitui.core.errors import PituiError
-from pitui.core.session.source import open_regular
+from pitui.core.regular_file import open_regular
 
 _WINDOW_LETTERS = 6  # 64 spellings: few enough for the searcher's packed (SIMD) path
 _CHUNK = 16 << 20

@@ -14,9 +14,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pitui.core.errors import PituiError, UsageError
+from pitui.core.regular_file import NotRegularFile, file_kind, read_small
 from pitui.core.remotes.ssh import target_of
 from pitui.core.rows.safe_text import one_line
-from pitui.core.session.source import NotRegularFile, file_kind, read_small
 from pitui.core.user_dirs import config_dir
 
 DEFAULT_AGENT_DIR = "~/.pi/agent"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pitui.core.catalog.scan import discovery
 from pitui.core.errors import PituiError
+from pitui.core.regular_file import open_regular_file
 from pitui.core.remotes.config import Remote, load_remotes
-from pitui.core.session.source import open_regular_file
 from pitui.core.user_dirs import cache_dir
 
 SYNCED_STAMP = "synced"

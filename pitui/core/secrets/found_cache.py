@@ -22,9 +22,9 @@ import orjson
 
 from pitui.core.cache_file import file_stamp, read_cache, regular_stat, write_cache
 from pitui.core.errors import PituiError
+from pitui.core.regular_file import open_regular_file
 from pitui.core.secrets.patterns import PATTERNS
 from pitui.core.secrets.scan import SessionSecrets, scan_session
-from pitui.core.session.source import open_regular_file
 
 SCHEMA_VERSION = "pitui-secrets-3"
 FILE_NAME = "secrets-cache.json"

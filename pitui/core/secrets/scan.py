@@ -16,8 +16,8 @@ import orjson
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, deep_nesting_allowed, parse_line
+from pitui.core.regular_file import read_regular
 from pitui.core.secrets.detect import MIN_SECRET, find_secrets, is_placeholder, is_secret_key
-from pitui.core.session.source import read_regular
 
 # The export's `NAMING_KEYS` (tests/commands/test_secrets_command.py holds them equal): fields
 # that tie entries together or name things, never secrets.

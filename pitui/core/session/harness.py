@@ -7,7 +7,7 @@ import os
 
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.migration import is_harness_header
-from pitui.core.session.source import NotRegularFile, open_regular
+from pitui.core.regular_file import NotRegularFile, open_regular
 
 SNIFF_BYTES = 64 * 1024  # a harness header longer than this is not recognised
 

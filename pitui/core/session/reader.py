@@ -20,8 +20,9 @@ from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, cannot_be_json, parse_line
 from pitui.core.format.jsvalues import js_truthy
 from pitui.core.format.migration import NEWER_HARNESS, Migrator, is_harness_header
+from pitui.core.regular_file import NotRegularFile
 from pitui.core.session.entry import DecodeErrors, Diagnostic, Entry, decode_entry
-from pitui.core.session.source import LineSource, NotRegularFile
+from pitui.core.session.source import LineSource
 from pitui.core.size_text import human_size
 
 CHUNK_SIZE = 16 * 1024 * 1024

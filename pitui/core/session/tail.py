@@ -8,8 +8,8 @@ from typing import Any
 
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
+from pitui.core.regular_file import open_regular
 from pitui.core.session.entry import Entry
-from pitui.core.session.source import open_regular
 
 TAIL_BYTES = 512 * 1024  # read at most this much from the end
 

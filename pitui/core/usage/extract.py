@@ -27,7 +27,7 @@ from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
 from pitui.core.format.line_views import UsageCounts, UsageHeader, UsageLine, UsageMessage
 from pitui.core.format.timestamps import to_ms
-from pitui.core.session.source import read_regular
+from pitui.core.regular_file import read_regular
 
 TOOLS_MODEL = "Tools/summaries"
 NUMBERS = 6  # assistant messages, input, output, cacheRead, cacheWrite, cost

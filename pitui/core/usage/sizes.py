@@ -24,9 +24,9 @@ from pitui.core.changes.first_line import has_session_header
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, dumps, parse_line
+from pitui.core.regular_file import read_regular
 from pitui.core.rows.render_text import raw_entry_text
 from pitui.core.rows.safe_text import one_line
-from pitui.core.session.source import read_regular
 
 TEXT_START = 60  # characters of a largest entry's text shown
 IMAGES = "images"

@@ -8,7 +8,7 @@ from pathlib import Path
 from pitui.core.errors import PituiError
 from pitui.core.format.entry_types import EntryType
 from pitui.core.format.jsonline import LineError, parse_line
-from pitui.core.session.source import open_regular
+from pitui.core.regular_file import open_regular
 
 HEADER_SCAN_BYTES = 1024 * 1024  # as Pi's bounded header scan
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pitui.core.errors import PituiError
-from pitui.core.session.source import file_kind
+from pitui.core.regular_file import file_kind
 
 SCHEMA_VERSION = 1
 ENV_VAR = "PITUI_DATA_DIR"

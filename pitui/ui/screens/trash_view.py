@@ -18,8 +18,8 @@ from textual.widgets import DataTable, Static
 from pitui.core.catalog.session_info.builder import SummaryBuilder
 from pitui.core.changes.restore import Trashed, list_trashed, restore
 from pitui.core.errors import PituiError
+from pitui.core.regular_file import open_regular_file
 from pitui.core.rows.safe_text import one_line
-from pitui.core.session.source import open_regular_file
 from pitui.ui.app_base import ListsSessions, PituiAppBase
 from pitui.ui.display_text import human_size, middle_ellipsis, tilde
 from pitui.ui.failures import ReportsFailures, thread_worker

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from pitui.core.regular_file import NotRegularFile
 from pitui.core.session import tail
-from pitui.core.session.source import NotRegularFile
 
 
 def _line(entry_id: str, parent: str | None, text: str = "hi") -> bytes:

@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 
 from pitui.core.errors import PituiError
-from pitui.core.session.source import NotRegularFile, read_small
+from pitui.core.regular_file import NotRegularFile, read_small
 from pitui.core.user_dirs import config_dir
 
 ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"

@@ -21,7 +21,7 @@ from pitui.core.catalog.scan.tools import tool_text
 from pitui.core.catalog.session_info.builder import SummaryBuilder
 from pitui.core.catalog.session_info.js_numbers import node_mtime_ms
 from pitui.core.catalog.summary import SessionSummary
-from pitui.core.session.source import NotRegularFile, open_regular_file
+from pitui.core.regular_file import NotRegularFile, open_regular_file
 
 try:  # hashlib's blake2b itself, without loading OpenSSL first (~4 ms of every grown listing)
     from _blake2 import blake2b
