@@ -183,24 +183,44 @@ class SessionSummary:
             record["all_messages_text"] = self.all_messages_text
         return record
 
+    def stored_record(self) -> bytes:
+        """`to_record()` as the index stores it: MessagePack, which decodes in under half
+        JSON's time (a listing decodes every session's); JSON for what MessagePack cannot
+        carry (integers beyond 64 bits, lone surrogates)."""
+        if not lossless_json.has_surrogates(self.all_messages_text):
+            record = {
+                name: getattr(self, name) if stored else default
+                for name, stored, default in _PACKED_FIELDS
+            }
+            try:
+                return _encode_packed(record)
+            except (OverflowError, UnicodeEncodeError):
+                pass
+        return lossless_json.dumps(self.to_record())
+
     @classmethod
     def from_record(cls, record: bytes, text: str | None) -> SessionSummary:
-        """The summary `to_record()` stored (as JSON), with its message text (None: not read
-        yet, `text_loaded` False: a listing without a search never needs it)."""
-        try:
-            summary = _decode_record(record)
-        except msgspec.DecodeError:  # the rare values orjson cannot carry (see `lossless_json`)
-            fields_ = lossless_json.loads(record)
-            text = fields_.pop("all_messages_text", text)
-            for key in ("total_tokens", "total_cost"):
-                fields_[key] = lossless_json.from_js_number(fields_.get(key))
-            summary = msgspec.convert(fields_, cls)
+        """The summary `stored_record()` stored, with its message text (None: not read yet,
+        `text_loaded` False: a listing without a search never needs it)."""
+        if not record.startswith(b"{"):  # a JSON record is an object, MessagePack's a map
+            summary = _decode_packed(record)
+        else:
+            try:
+                summary = _decode_record(record)
+            except msgspec.DecodeError:  # values orjson cannot carry (see `lossless_json`)
+                fields_ = lossless_json.loads(record)
+                text = fields_.pop("all_messages_text", text)
+                for key in ("total_tokens", "total_cost"):
+                    fields_[key] = lossless_json.from_js_number(fields_.get(key))
+                summary = msgspec.convert(fields_, cls)
         summary.all_messages_text = text or ""
         summary.text_loaded = text is not None
         return summary
 
 
 _decode_record = msgspec.json.Decoder(SessionSummary).decode
+_decode_packed = msgspec.msgpack.Decoder(SessionSummary).decode
+_encode_packed = msgspec.msgpack.Encoder().encode
 _RECORD_FIELDS = tuple(
     f.name
     for f in fields(SessionSummary)
@@ -215,4 +235,9 @@ _RECORD_FIELDS = tuple(
         "store",
         "remote_path",
     )
+)
+# every field in a packed record, in order, those not stored at their defaults: msgspec
+# decodes a field faster than it fills a missing one (10,000 records: 0.024 s, not 0.041 s)
+_PACKED_FIELDS = tuple(
+    (f.name, f.name in _RECORD_FIELDS, f.default) for f in fields(SessionSummary)
 )

@@ -506,11 +506,9 @@ class Index:
             state["text"] = base
         record = None
         if update.record is not None:
-            fields = lossless_json.loads(update.record)
-            fields.pop("all_messages_text", None)
-            if has_surrogates(text):
-                fields["all_messages_text"] = text
-            record = lossless_json.dumps(fields)
+            summary = SessionSummary.from_record(update.record, None)
+            summary.all_messages_text = text
+            record = summary.stored_record()
         return replace(
             update, state=lossless_json.dumps(state), record=record, base=base, after=None
         )

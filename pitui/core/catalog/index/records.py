@@ -77,7 +77,7 @@ class Update:
             base, tail, after = text, "", None
         if after:  # separators after the stored text, as if it were in `texts`
             base, tail = (" " + base, tail) if base else ("", " " + tail if tail else "")
-        record = lossless_json.dumps(summary.to_record()) if summary else None
+        record = summary.stored_record() if summary else None
         # a growing session's whole set of parents, sorted and rewritten on each change, was
         # the largest allocation per change (about 0.75 MB at 45,000 entries)
         fields = builder.state(with_parents=False)

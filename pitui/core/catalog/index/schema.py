@@ -17,7 +17,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS tool_fts USING fts5(
 # 15: indexed texts end with INDEX_END (short words answered by the index)
 # 16: indexes from a text rowid and from a file id to the path; Pi's ids packed in tree_parts
 # 17: the text only in text_parts (out of the files rows a listing reads)
-SCHEMA_VERSION = "pitui-catalog-17"
+SCHEMA_VERSION = "pitui-catalog-18"
 DB_NAME = "catalog.sqlite3"
 SCHEMA = (
     """
