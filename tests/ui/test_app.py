@@ -106,7 +106,7 @@ async def test_ctrl_k_opens_the_palette_with_screen_actions(app_factory: Any) ->
         await wait_for(pilot, lambda: picker.scanned)
         await settle(pilot)
         commands = [c.title for c in pilot.app.get_system_commands(pilot.app.screen)]
-        for key in ("tab", "^s", "^n", "^p", "^r", "^d", "^e", "f2", "^q"):
+        for key in ("tab", "^s", "^n", "^p", "^r", "^d", "^o", "f2", "^q"):
             assert sum(title.endswith(f"({key})") for title in commands) == 1, key
         assert len(commands) == len(set(commands))
         assert not [t for t in commands if t in ("Quit", "Theme", "Keys")]  # Textual's own

@@ -100,7 +100,7 @@ def test_a_demo_session_resumed_in_pi_is_there_while_pi_runs_then_removed(
     home_before = files_under(tmp_path / "home")
     with ended(Pty(env, args=("--demo",), size=SIZE)) as terminal:
         terminal.wait_to_show(" shown")
-        terminal.send(b"\x05")  # Ctrl+E: resume in pi
+        terminal.send(b"\x0f")  # Ctrl+O: resume in pi
         terminal.wait_to_show("The session's folder is missing")  # the demo's cwd is not here
         terminal.send(b"\r")  # Run here
         assert terminal.process.wait(timeout=30) == 0

@@ -110,7 +110,7 @@ async def test_theme_toggle_is_in_the_palette_and_f2(app_factory: Any) -> None:
         assert "Dark / light theme (f2)" in titles
 
 
-@pytest.mark.parametrize(("key", "fork"), [("ctrl+e", False), ("alt+r", True)])
+@pytest.mark.parametrize(("key", "fork"), [("ctrl+o", False), ("alt+r", True)])
 async def test_picker_resume_and_fork_from_the_search_box(
     app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str, fork: bool
 ) -> None:
@@ -136,6 +136,24 @@ async def test_picker_resume_and_fork_from_the_search_box(
             await pilot.pause()
     assert isinstance(app.return_value, Handoff)
     assert app.return_value.argv == ["pi", *(["--fork"] if fork else ["--session"]), str(path)]
+
+
+async def test_ctrl_e_in_the_picker_ends_the_search_line_as_in_pi(
+    app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pi's picker hands Ctrl+E to its search box (`tui.editor.cursorLineEnd`); it must not
+    start pi, as it did when it was pitui's resume key."""
+    stub_pi(tmp_path, monkeypatch)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        picker = pilot.app.screen
+        assert isinstance(picker, PickerScreen)
+        await wait_for(pilot, lambda: picker.scanned)
+        await settle(pilot)
+        await pilot.press(*"zsh", "home", "ctrl+e", "x")
+        await settle(pilot)
+        assert picker.query_one("#search").value == "zshx"
+        assert app.is_running and app.screen is picker
 
 
 async def test_typing_filters_the_tree_with_a_counter_and_esc_clears_first(
@@ -194,7 +212,7 @@ async def test_help_names_the_new_keys(app_factory: Any) -> None:
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
         shown = help_text(help_screen)
-        assert "ctrl+e" in shown and "alt+r" in shown
+        assert "ctrl+o" in shown and "alt+r" in shown
         # only what each key does here: not the search box's ctrl+e / ctrl+d / ctrl+k
         for elsewhere in ("Go to end", "Delete character right", "Delete all to the right"):
             assert elsewhere not in shown, elsewhere

@@ -387,7 +387,7 @@ async def test_resume_in_an_existing_cwd(
     async with app.run_test(size=SIZE) as pilot:
         picker = await started(pilot)
         path = Path(picker.rows[0].summary.path)
-        await pilot.press("up", "ctrl+e")  # the first row stays highlighted
+        await pilot.press("up", "ctrl+o")  # the first row stays highlighted
         await pilot.pause()
     assert app.return_value == Handoff(["pi", "--session", str(path)], str(workdir))
     assert run_handoff(app.return_value.argv, app.return_value.cwd) == 0
@@ -422,7 +422,7 @@ async def test_resume_without_pi_stays_open(
     app = app_factory()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         picker = await started(pilot)
-        await pilot.press("up", "ctrl+e")
+        await pilot.press("up", "ctrl+o")
         await toast_saying(pilot, "not found")
         assert app.is_running and app.screen is picker
 
@@ -564,13 +564,13 @@ async def test_the_preview_shows_the_entries_that_match(app_factory: Any) -> Non
 
 @pytest.mark.parametrize(
     ("key", "answered"),
-    [("ctrl+e", ChoiceModal), ("alt+e", ExportModal), ("alt+t", TextInputModal)],
+    [("ctrl+o", ChoiceModal), ("alt+e", ExportModal), ("alt+t", TextInputModal)],
 )
 async def test_a_key_on_an_empty_list_with_the_answer_due_acts_on_that_answer(
     app_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str, answered: type
 ) -> None:
     """The first answers came while the index was still empty; the scan ends and asks
-    again: Ctrl+E (Alt+E, Alt+T) pressed on the empty list before that answer acts on its
+    again: Ctrl+O (Alt+E, Alt+T) pressed on the empty list before that answer acts on its
     first row (it did nothing: a real terminal under load showed it)."""
     stub_pi(tmp_path, monkeypatch)
     scanned, release = threading.Event(), threading.Event()

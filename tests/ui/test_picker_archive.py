@@ -46,7 +46,7 @@ async def test_alt_a_lists_the_archive_and_resume_unarchives_first(
         status = plain(picker.query_one("#picker-status"), 300)
         assert status.startswith("archive · ") and "back" in status
         assert "(archived)" in picker.query_one(SessionTable).render_line(1).text
-        await pilot.press("ctrl+e")
+        await pilot.press("ctrl+o")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceModal)
         await pilot.press("enter")  # "Unarchive, then resume" has the focus

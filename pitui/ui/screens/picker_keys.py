@@ -117,8 +117,8 @@ PICKER_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Open the highlighted session",
     ),
-    Binding(
-        "ctrl+e",
+    Binding(  # not Ctrl+E: in Pi's picker it ends the search line (`tui.editor.cursorLineEnd`)
+        "ctrl+o",
         "resume",
         "Resume",
         id="picker.resume",

@@ -40,7 +40,7 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
 
 
 class SearchBox(PiInput, inherit_bindings=False):
-    """Editing keys only; the keys the screen uses (Enter, Ctrl+E, Ctrl+D, Ctrl+K...) reach it."""
+    """Editing keys only; the keys the screen uses (Enter, Ctrl+O, Ctrl+D, Ctrl+K...) reach it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "cursor_left", "Cursor left", show=False),
@@ -49,7 +49,7 @@ class SearchBox(PiInput, inherit_bindings=False):
         Binding("ctrl+right", "cursor_right_word", "Word right", show=False),
         *PI_EDITOR_KEYS,
         Binding("home,ctrl+a", "home", "Start of the search", show=False),
-        Binding("end", "end", "End of the search", show=False),
+        Binding("end,ctrl+e", "end", "End of the search", show=False),
         Binding("backspace", "delete_left", "Delete left", show=False),
         Binding("delete", "delete_right", "Delete right", show=False),
         Binding("ctrl+w,alt+backspace", "delete_left_word", "Delete a word left", show=False),
