@@ -63,9 +63,16 @@ class PituiApp(PituiAppBase):
     CSS_PATH = stylesheet_path()
     COMMAND_PALETTE_BINDING = "ctrl+k"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "help", "Help", id="app.help", tooltip="Every key"),
+        # priority: over a dialog or the help too (a modal screen hides the app's others)
+        Binding("f1", "help", "Help", id="app.help", tooltip="Every key", priority=True),
         Binding(
-            "f2", "toggle_theme", "Theme", id="app.theme", tooltip="Dark / light theme", show=False
+            "f2",
+            "toggle_theme",
+            "Theme",
+            id="app.theme",
+            tooltip="Dark / light theme",
+            show=False,
+            priority=True,
         ),
         Binding(
             "ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", priority=True, show=False
@@ -133,9 +140,10 @@ class PituiApp(PituiAppBase):
         await super().on_event(event)
 
     async def _on_typed(self, key: events.Key) -> None:
-        """A key from the terminal: handed on in its turn (`KeyGate`); Ctrl+Q quits at once."""
+        """A key from the terminal: handed on in its turn (`KeyGate`); Ctrl+Q quits at once
+        (the other priority keys, Ctrl+C, F1 and F2, wait their turn as any key)."""
         if self.key_gate.must_wait(key):
-            if not await self._check_bindings(key.key, priority=True):
+            if key.key != "ctrl+q" or not await self._check_bindings(key.key, priority=True):
                 self.key_gate.wait(key)
             return
         target = self.focused or self.screen
@@ -155,7 +163,10 @@ class PituiApp(PituiAppBase):
             self.exit()
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
+        """F1: the keys of the screen shown (a dialog's too), or, over them, close them."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+        else:
             self.push_screen(HelpScreen(self.screen))
 
     def action_copy_or_say_how_to_quit(self) -> None:

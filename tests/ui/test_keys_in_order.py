@@ -156,3 +156,36 @@ def test_letters_after_an_enter_that_waited_for_the_answer_search_the_tree(
         terminal.send(b"zprof\rnvm")
         terminal.wait_to_show("Search: nvm")
         terminal.quit()
+
+
+def test_ctrl_c_right_after_the_key_that_opens_a_dialog_cancels_that_dialog(
+    agent: Path, tmp_path: Path
+) -> None:
+    """Ctrl+C is a priority key (copy, or Pi's cancel in a dialog): it ran before the Ctrl+D
+    typed ahead of it had opened the trash dialog, so the dialog stayed, and a next Enter
+    trashed the session."""
+    session = target_file(agent)
+    with ended(picker_on_target(agent, tmp_path)) as terminal:
+        terminal.send(b"\x04\x03")  # Ctrl+D (asks to trash), Ctrl+C (cancels): at once
+        terminal.type("x")  # typed once the dialog is gone: into the search
+        terminal.wait_for(lambda: search_line(terminal) == QUERY + "x", 10, terminal.screen_text)
+        assert not terminal.shows(TRASH)
+        terminal.quit()
+    assert session.exists()
+
+
+def test_f2_switches_the_theme_over_a_dialog(agent: Path, tmp_path: Path) -> None:
+    """F2 (and F1) are listed for every screen; a dialog, a modal screen, hid them."""
+    settings = tmp_path / "config" / "settings.json"
+    with ended(picker_on_target(agent, tmp_path)) as terminal:
+        terminal.send(b"\x04")  # the trash dialog
+        terminal.wait_to_show(TRASH)
+        terminal.send(b"\x1bOQ")  # F2
+        terminal.wait_for(lambda: settings.exists() and "light" in settings.read_text(), 10)
+        assert terminal.shows(TRASH)
+        terminal.send(b"\x1bOP")  # F1: the keys of the dialog
+        terminal.wait_to_show("pitui keys")
+        terminal.send(b"\x1bOP")  # F1 again: closes it, back to the dialog
+        terminal.wait_for(lambda: not terminal.shows("pitui keys"), 10, terminal.screen_text)
+        assert terminal.shows(TRASH)
+        terminal.quit()
