@@ -40,10 +40,21 @@ def _plat() -> ModuleType:
     return plat_other
 
 
+def data_home() -> bytes:
+    """`$XDG_DATA_HOME` when it is an absolute path, else `~/.local/share`: the spec ignores an
+    empty or relative value (send2trash took an empty one for the current folder, and put
+    the session in a `Trash` folder there, where no trash view finds it)."""
+    value = os.fsencode(os.environ.get("XDG_DATA_HOME", ""))
+    return value if op.isabs(value) else op.expanduser(b"~/.local/share")
+
+
+def home_trash() -> bytes:
+    return op.join(data_home(), b"Trash")
+
+
 def send2trash(path: str) -> None:
     """Move the file `path` into its trash; OSError (or `FileGone`) if it is not there after,
     with no `.trashinfo` left behind for it."""
-    plat_other = _plat()
     source = os.fsencode(op.abspath(path))
     trash, top = _trash_of(source)
     try:
@@ -52,18 +63,19 @@ def send2trash(path: str) -> None:
         if error.errno != errno.EXDEV:
             raise
         # the trash is on another device: a copy into the home trash, as send2trash
-        _move(source, plat_other.HOMETRASH_B, plat_other.XDG_DATA_HOME, copy=True)
+        _move(source, home_trash(), data_home(), copy=True)
 
 
 def _trash_of(source: bytes) -> tuple[bytes, bytes]:
-    """(trash folder, the top folder its `Path=` is relative to): send2trash's choice."""
+    """(trash folder, the top folder its `Path=` is relative to): send2trash's choice, with
+    the home trash where the spec puts it (`home_trash`)."""
     plat_other = _plat()
     try:
         device = plat_other.get_dev(source)
     except FileNotFoundError:
         raise FileGone(os.fsdecode(source)) from None
     if device == plat_other.get_dev(op.realpath(op.expanduser(b"~"))):
-        return plat_other.HOMETRASH_B, plat_other.XDG_DATA_HOME
+        return home_trash(), data_home()
     top = plat_other.find_mount_point(source)
     if plat_other.get_dev(top) != device:
         raise OSError(f"Couldn't find mount point for {os.fsdecode(source)}")

@@ -21,6 +21,7 @@ from urllib.parse import unquote_to_bytes
 
 import orjson
 
+from pitui.core.changes import freedesktop_trash
 from pitui.core.changes.continuation import continuation_of, place_joining
 from pitui.core.changes.file_messages import os_reason, shown
 from pitui.core.errors import PituiError
@@ -54,8 +55,7 @@ def supported() -> bool:
 
 
 def home_trash() -> Path:
-    data = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
-    return Path(data) / "Trash"
+    return Path(os.fsdecode(freedesktop_trash.home_trash()))
 
 
 def trash_folders(near: Path | None = None) -> list[tuple[Path, Path]]:

@@ -109,3 +109,25 @@ def test_a_name_that_is_not_utf8_comes_back_with_its_own_bytes(
     assert item.original == original
     assert restore.restore(item) == original
     assert os.listdir(os.fsencode(folder)) == [b"bad\xffname.jsonl"]
+
+
+@pytest.mark.parametrize("data_home", ["", "relative/data"])
+def test_an_empty_or_relative_xdg_data_home_means_the_home_trash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data_home: str
+) -> None:
+    """The spec ignores such a value; send2trash took "" for the current folder, so the
+    session went to `./Trash` in the project, said "moved to the trash", and neither
+    `restore` nor the trash view found it."""
+    from pitui.core.changes import restore
+
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", data_home)
+    monkeypatch.setattr(plat_other, "get_dev", lambda path: 1)  # "same device as home"
+    monkeypatch.chdir(work)
+    path = _session(tmp_path)
+    trash_session(path)
+    assert (home / ".local" / "share" / "Trash" / "files" / "s.jsonl").exists()
+    assert list(work.iterdir()) == []
+    assert [item.session_id for item in restore.list_trashed()] == ["x"]
