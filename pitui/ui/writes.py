@@ -8,7 +8,6 @@ with `force=True` if they agree.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from textual.message import Message
 from pitui.core.changes.file_messages import shown
 from pitui.core.changes.writer import ConcurrentWriteWarning
 from pitui.core.errors import PituiError
-from pitui.core.live.open_by import holders_of
+from pitui.core.live.open_by import writers_of
 from pitui.core.remotes.config import load_remotes
 from pitui.core.remotes.mirror import mirrored_remote
 from pitui.core.remotes.remote_run import write_there
@@ -107,7 +106,7 @@ def open_elsewhere(path: Path) -> str | None:
     """Why writing now may split the session: another process holds it open for writing
     (Linux /proc; the header and the preview say "open in pi (pid N)"), else None. One that
     only reads it (another pitui showing it) cannot write to it."""
-    held = [holder for holder in holders_of(path, exclude=os.getpid()) or [] if holder.writing]
+    held = writers_of(path)
     if not held:
         return None
     return (

@@ -31,6 +31,21 @@ async def test_the_session_header_says_who_holds_the_file_open(app_factory: Any)
         await wait_for(pilot, lambda: "open in" not in plain(header, 160), "the holder gone", 10)
 
 
+async def test_the_header_says_nothing_of_a_reader(app_factory: Any) -> None:
+    """A reader (`less`, another pitui) cannot write to the session: the yellow "open in"
+    warned of it as if it were a pi at work."""
+    async with app_factory().run_test(size=(160, 40)) as pilot:
+        picker = await started(pilot)
+        path = Path(picker.highlighted.path)
+        with holding(path, mode="rb", name="less"), holding(path, name="pi") as writer:
+            await pilot.press("enter")
+            screen = await loaded(pilot)
+            header = screen.query_one(SessionHeader)
+            shown = f"open in pi (pid {writer.pid})"
+            await wait_for(pilot, lambda: shown in plain(header, 160), "the writer said", 10)
+            assert "less" not in plain(header, 160)
+
+
 async def test_a_write_to_a_file_held_open_asks_first(app_factory: Any) -> None:
     async with app_factory().run_test(size=(120, 30)) as pilot:
         picker = await started(pilot)

@@ -117,6 +117,13 @@ def holders_of(path: str | os.PathLike[str], *, exclude: int | None = None) -> l
     return None if found is None else found.holders(key, exclude=exclude)
 
 
+def writers_of(path: str | os.PathLike[str]) -> list[Holder]:
+    """The other processes holding the file open for writing: those a write must ask about,
+    and the app shows ("open in pi (pid N)"); a reader (`less`, another pitui, pitui's own
+    workers) is none of them. Empty where `/proc` cannot tell."""
+    return [h for h in holders_of(path, exclude=os.getpid()) or [] if h.writing]
+
+
 def open_sessions(exclude: int | None = None) -> OpenSessions | None:
     """The `.jsonl` files every process we may inspect (but `exclude`) holds open; None where
     `/proc` cannot tell. One `readlink` a descriptor: about a millisecond for a few thousand."""

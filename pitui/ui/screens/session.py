@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import ClassVar
@@ -26,7 +25,7 @@ from pitui.core.live.live import (
     SessionGone,
     SessionReloaded,
 )
-from pitui.core.live.open_by import holders_of
+from pitui.core.live.open_by import writers_of
 from pitui.core.rows.rows import TreeRows
 from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.session.entry import Entry
@@ -268,9 +267,8 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
 
     @thread_worker("holders", "/proc", exclusive=True)
     def _look_for_holders(self) -> None:
-        """Who else has the file open, for the header ("open in pi (pid N)")."""
-        held = holders_of(self.path, exclude=os.getpid()) or []
-        self.post_message(HoldersFound(self.path, held))
+        """Who else has the file open for writing, for the header ("open in pi (pid N)")."""
+        self.post_message(HoldersFound(self.path, writers_of(self.path)))
 
     def on_holders_found(self, message: HoldersFound) -> None:
         header = self.query_one(SessionHeader)
