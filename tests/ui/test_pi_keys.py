@@ -156,6 +156,24 @@ async def test_ctrl_e_in_the_picker_ends_the_search_line_as_in_pi(
         assert app.is_running and app.screen is picker
 
 
+async def test_a_search_that_shows_nothing_keeps_the_entry_to_come_back_to(
+    app_factory: Any,
+) -> None:
+    """As Pi's /tree (`lastSelectedId`): erasing a search that matched nothing highlights the
+    entry highlighted before it, not the first; a label set next went to the first entry."""
+    async with app_factory().run_test(size=SIZE) as pilot:
+        screen = await open_session(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        await pilot.press("home", "down", "down", "down")
+        before = tree.highlighted
+        assert before is not None and tree.cursor_line == 3
+        await pilot.press(*"zzqx")
+        await wait_for(pilot, lambda: tree.search_text == "zzqx" and not tree.rows)
+        await pilot.press(*["backspace"] * 4)
+        await wait_for(pilot, lambda: tree.search_text == "" and bool(tree.rows))
+        assert tree.highlighted == before
+
+
 async def test_typing_filters_the_tree_with_a_counter_and_esc_clears_first(
     app_factory: Any,
 ) -> None:

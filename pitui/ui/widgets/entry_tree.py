@@ -91,6 +91,7 @@ class EntryTree(CursorList[Row], can_focus=True):
         self.model: TreeRows | None = None
         self._filter = filter
         self._search = TreeSearch()
+        self._kept: Entry | None = None  # the entry last highlighted: a search may show none
         self.renderer = RowRenderer(self)
         self._centring = False  # the cursor's row is centred once the tree is laid out
         if tree is not None:
@@ -338,9 +339,11 @@ class EntryTree(CursorList[Row], can_focus=True):
     def show_matches(self, text: str, matches: list[int]) -> int:
         """Show only `matches` (model row indices found for `text`, e.g. by a thread worker;
         Pi's tokens AND-ed over its searchable text); "" shows every row again."""
-        kept = self.highlighted
+        # as Pi's /tree: a search showing no row keeps the entry to come back to
+        kept = self.highlighted or self._kept
         self._search.set(text, matches, self.model.rows if self.model else [])
         self._after_change(self._search.nearest_shown(self.model, kept), research=False)
+        self._kept = self.highlighted or kept
         return len(self._search.matches)
 
     def next_match(self) -> None:
