@@ -245,3 +245,22 @@ async def test_the_trash_is_listed_before_its_titles_are_read(
         assert view.titles == [None] and session.plain.startswith("…\n")  # listed already
         release.set()
         await wait_for(pilot, lambda: view.titles == [summary.name or summary.first_message])
+
+
+@pytest.mark.usefixtures("home_trash")
+async def test_restore_leaves_the_footer_once_the_trash_is_empty(app_factory: Any) -> None:
+    """The footer offered "⏎ Restore" over "The trash holds no Pi session", and the key did
+    nothing."""
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        picker = await started(pilot)
+        trash.trash_session(picker.rows[0].summary.path)
+        await pilot.press("alt+z")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, TrashViewScreen))
+        view = pilot.app.screen
+        await wait_for(pilot, lambda: len(view.items) == 1)
+        await settle(pilot)
+        assert "Restore" in screen_lines(pilot.app)[-1]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not view.items)
+        await settle(pilot)
+        assert "Restore" not in screen_lines(pilot.app)[-1]

@@ -111,9 +111,14 @@ class TrashViewScreen(ReportsFailures, Screen[None]):
         self.post_message(TrashListed(items, None, skipped))  # at once: the titles take longer
         self.post_message(TrashTitled(items, [session_title(i.trashed) for i in items]))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Restore only while there is a session to restore (off the footer otherwise)."""
+        return bool(self.items) if action == "restore" else True
+
     def on_trash_listed(self, message: TrashListed) -> None:
         note = self.query_one("#trash-note", Static)
         self.items = message.items or []
+        self.refresh_bindings()
         self.titles = [None] * len(self.items)
         self._fill_table()
         for skipped in message.skipped:
