@@ -14,7 +14,7 @@ from pitui.cli import main
 from pitui.commands.support.json_output import to_json, write_json_array
 from pitui.core.catalog.scan.discovery import project_dir
 
-KEYS = ["path", "sessionId", "id", "role", "timestamp", "snippet", "line"]
+KEYS = ["path", "sessionId", "id", "role", "timestamp", "snippet", "line", "store"]
 
 
 def _own_folder(agent: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -10,7 +10,7 @@ label) are applied last.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitui.core.entry_search.matcher import EntryMatcher
 from pitui.core.entry_search.said import SAYING_TYPES, role_of, role_selected, said_text
@@ -19,6 +19,9 @@ from pitui.core.format.timestamps import local_minutes, to_ms
 from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.session.entry import Entry
 from pitui.core.session.session import Session
+
+if TYPE_CHECKING:
+    from pitui.core.catalog.summary import SessionSummary
 
 
 @dataclass(slots=True)
@@ -34,6 +37,7 @@ class EntryHit:
     text: str
     snippet: str = ""  # for a terminal: controls and lone surrogates made visible
     snippet_text: str = ""  # the same text as the session holds it (for JSON)
+    summary: SessionSummary | None = None  # its session's, as listed (store: a remote's name)
 
     def set_snippet(self, text: str) -> None:
         """The snippet: `text` cut from the entry's (`snippet.cut`)."""
@@ -51,14 +55,14 @@ class EntryHit:
             "line": self.line,
         }
 
-    def to_line(self) -> str:
-        """`pitui grep`'s line, `PATH:LINE  ID  ROLE  TIME  SNIPPET`, every field inert."""
+    def to_line(self, mark: str = "") -> str:
+        """`pitui grep`'s line, `PATH:LINE  ID  ROLE  TIME  MARK SNIPPET` (`mark`: `(NAME) `
+        for a remote's session, as `pitui list` marks it), every field inert."""
         ms = to_ms(self.timestamp)
         when = "?" if ms is None else local_minutes(ms)
         where = f"{inert_path(self.path)}:{self.line}"
-        return (
-            f"{where}  {one_line(self.id)}  {one_line(self.role):<9}  {when:<16}  {self.snippet}\n"
-        )
+        said = f"{mark}{self.snippet}"
+        return f"{where}  {one_line(self.id)}  {one_line(self.role):<9}  {when:<16}  {said}\n"
 
 
 class _Scan:

@@ -78,7 +78,9 @@ class EntryStream:
                 except (PituiError, OSError) as error:
                     self.unreadable.append(f"{summary.path}: {error}")
                     continue
-                yield from hits
+                for hit in hits:
+                    hit.summary = summary
+                    yield hit
         except RegexTooSlow as error:
             self.error = str(error)
 
