@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from pitui.core.export.document import Block, Document
 from pitui.core.export.entries import entry_blocks, message_heading
@@ -13,8 +12,8 @@ from pitui.core.export.message_markdown import MessageRenderer
 from pitui.core.export.options import DEFAULT_MAX_TOOL_LINES
 from pitui.core.export.redactor import Redactor
 from pitui.core.export.source import entry_raws
+from pitui.core.export.totals import Totals
 from pitui.core.format.entry_types import EntryType
-from pitui.core.rows.render_text import content_text
 from pitui.core.session.collector import collector_paused
 from pitui.core.session.context import build_context
 from pitui.core.session.entry import Entry
@@ -23,53 +22,6 @@ from pitui.core.session.session import Session
 Progress = Callable[[int, int], None]
 
 TITLE_LENGTH = 80
-USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite")
-
-
-@dataclass(slots=True)
-class Totals:
-    """What the assistant messages of a branch say about models, tokens and cost."""
-
-    models: list[str] = field(default_factory=list)
-    tokens: dict[str, int] = field(default_factory=dict)
-    cost: float = 0.0
-    first_user: str | None = None
-
-    def add(self, message: Any) -> None:
-        if not isinstance(message, dict):
-            return
-        role = message.get("role")
-        if role == "user" and self.first_user is None:
-            text = content_text(message.get("content"), with_tools=False).strip()
-            self.first_user = text or None
-        if role != "assistant":
-            return
-        if message.get("model"):
-            model = f"{message.get('provider')}/{message.get('model')}"
-            if model not in self.models:
-                self.models.append(model)
-        usage = message.get("usage")
-        if isinstance(usage, dict):
-            tokens = self.tokens
-            for key in USAGE_KEYS:
-                value = usage.get(key)
-                if type(value) is int:
-                    tokens[key] = tokens.get(key, 0) + value
-            cost = usage.get("cost")
-            total = cost.get("total") if isinstance(cost, dict) else None
-            if type(total) is float or type(total) is int:
-                self.cost += total
-
-    def header(self) -> list[str]:
-        lines = []
-        if self.models:
-            lines.append("**Models:** " + ", ".join(inline_code(m) for m in self.models))
-        if self.tokens:
-            parts = [f"{key} {value:,}" for key, value in self.tokens.items()]
-            lines.append("**Tokens:** " + ", ".join(parts))
-        if self.cost:
-            lines.append(f"**Cost:** ${self.cost:.4f}")
-        return lines
 
 
 def resolve_leaf(session: Session, leaf_id: str | None) -> Entry | None:
