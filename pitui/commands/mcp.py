@@ -179,6 +179,8 @@ class EntryFound(TypedDict):
     timestamp: NotRequired[str]
     line: int
     snippet: str
+    store: NotRequired[str]
+    remotePath: NotRequired[str]
 
 
 class EntriesPage(TypedDict):
@@ -594,6 +596,11 @@ def _hit_json(hit: Any, redactor: Redactor, cwds: dict[str, Any]) -> Any:
     if isinstance(data.get("timestamp"), str):
         out["timestamp"] = data["timestamp"]
     out.update(line=data["line"], snippet=hit.snippet)  # no lone surrogate: MCP's JSON is Unicode
+    summary = hit.summary
+    if summary is not None and summary.store != "local":  # as `search_sessions` marks them
+        out["store"] = summary.store
+        if summary.remote_path is not None:
+            out["remotePath"] = redactor.path(summary.remote_path, summary.cwd)
     return out
 
 

@@ -95,3 +95,20 @@ def test_grep_remote_marks_every_line_of_that_remote(
     (line,) = capsys.readouterr().out.splitlines()
     assert line.startswith(f"{two_machines['there']}:2  there-m1  user ")
     assert line.endswith(f"  (box) {WORD} over there")
+
+
+async def test_mcp_search_entries_marks_a_remotes_hits_as_search_sessions_does(
+    two_machines: dict[str, Path],
+) -> None:
+    """MCP's `scope: "all"` (README): a remote's hits carry `store` and `remotePath`; this
+    machine's carry no `store`, as `search_sessions` leaves out "local"."""
+    from mcp import Client
+
+    from pitui.commands.mcp import build_server
+
+    async with Client(build_server()) as client:
+        result = await client.call_tool("search_entries", {"query": WORD, "scope": "all"})
+    hits = {hit["sessionId"]: hit for hit in json.loads(result.content[0].text)["entries"]}
+    assert hits["there"]["store"] == "box"
+    assert hits["there"]["remotePath"] == _remote_path(two_machines["there"])
+    assert "store" not in hits["here"] and "remotePath" not in hits["here"]
