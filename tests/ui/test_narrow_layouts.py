@@ -5,14 +5,17 @@ columns."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from test_branches import highlight_user_message
-from ui_helpers import open_from_picker, settle, started
+from ui_helpers import open_from_picker, plain, settle, started
 from waiting import wait_for
 
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.export import ExportModal
+from pitui.ui.widgets.session_preview import SessionPreview
+from pitui.ui.widgets.session_table import SessionTable
 
 
 def regions(screen: Any) -> dict[str, Any]:
@@ -60,3 +63,42 @@ async def test_the_context_edit_dialog_keeps_its_buttons_on_screen_at_40_columns
         await pilot.click("#choice-cancel")
         await pilot.pause()
         assert not isinstance(pilot.app.screen, ChoiceModal), "the Cancel button is clickable"
+
+
+async def test_a_narrow_picker_gives_the_list_the_width(app_factory: Any) -> None:
+    async with app_factory().run_test(size=(40, 12)) as pilot:
+        picker = await started(pilot)
+        preview = picker.query_one(SessionPreview)
+        table = picker.query_one(SessionTable)
+        assert not preview.display and table.size.width >= 36
+        header = table.render_line(0).text
+        assert "Session" in header and "Age" in header, "the columns kept fit the list"
+        first = table.render_line(1).text.strip()
+        assert len(first.split("  ")[0]) >= 20, "the title has its room"
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert preview.display and preview.region.width >= 20
+        await pilot.resize_terminal(40, 12)
+        await settle(pilot)
+        assert not preview.display
+
+
+async def test_the_title_keeps_its_room_beside_a_long_tag_and_the_preview_wraps(
+    app_factory: Any,
+) -> None:
+    tag = "money-bugs-and-other-very-long-things"
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        picker = await started(pilot)
+        await pilot.press("alt+t", *f"urgent {tag}", "enter")
+        await wait_for(pilot, lambda: len(getattr(picker.rows[0], "tags", ())) == 2)
+        await settle(pilot)
+        summary = picker.rows[0].summary
+        title = summary.name or summary.first_message
+        row = picker.query_one(SessionTable).render_line(1).text
+        assert title[:14] in row, row
+        preview = picker.query_one(SessionPreview)
+        await wait_for(pilot, lambda: tag[:10] in plain(preview.query_one("#preview-body"), 80))
+        body = plain(preview.query_one("#preview-body"), preview.scrollable_content_region.width)
+        joined = "".join(line.strip() for line in body.splitlines())
+        for whole in (tag, Path(summary.path).name, summary.cwd.removeprefix("/home/demo/")):
+            assert whole in joined, f"{whole} cut in the preview"

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Static
 
 from pitui.core.catalog.search.query import text_words
@@ -30,6 +31,8 @@ from pitui.ui.failures import ReportsFailures, thread_worker
 from pitui.ui.marks import MarkedRow
 from pitui.ui.worker_messages import PreviewReady
 
+# narrower screens hide the preview: at 40 columns it left the list 10 (pitui.tcss: -crowded)
+SHOWN_FROM_WIDTH = 60
 PREVIEW_MAX_BYTES = 8 * 1024 * 1024  # larger files: summary only (the session screen reads them)
 EXCERPT_CHARS = 400
 MATCHES_SHOWN = 3
@@ -119,6 +122,15 @@ class SessionPreview(ReportsFailures, VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-body")
+
+    def on_mount(self) -> None:
+        # the screen's width, not the preview's own: hidden, the preview gets no Resize
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._fit_screen)
+        self._fit_screen(self.screen)
+
+    def _fit_screen(self, screen: Screen) -> None:
+        """Hidden on a narrow screen (a class, so the picker's own hiding rules stay)."""
+        self.set_class(screen.size.width < SHOWN_FROM_WIDTH, "-crowded")
 
     def show(self, summary: SessionSummary | None, row: CatalogRow | None = None) -> None:
         """Show `summary`; `row`, its catalog row, may carry the session's pin and tags."""
@@ -216,7 +228,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
     def _facts(self, s: SessionSummary) -> Table:
         table = Table.grid(padding=(0, 1))
         table.add_column(style="dim", no_wrap=True)
-        table.add_column()
+        table.add_column(overflow="fold")  # a folder, a file name, tags: whole, over lines
         rows = [
             ("cwd", tilde(s.cwd or "", self.home)),
             ("file", Path(s.path).name),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -37,6 +38,8 @@ from pitui.ui.widgets.cursor_list import CursorList
 from pitui.ui.widgets.widget_message import WidgetMessage
 
 SESSION_WIDTH_MIN = 24
+SESSION_WIDTH_LEAST = 8  # what the title keeps on the narrowest screen (no column beyond it)
+TAGS_LEAST = 6  # a row's tags cut to this ("[urge…]") when the title needs the room
 SESSION_WIDTH_WITH_PATHS = 32  # titles stay readable beside the path column
 COUNT_WIDTH = 5
 AGE_WIDTH = 4
@@ -167,7 +170,11 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         ]
         if self.measure is not None:  # what the list is sorted by: never gives way
             fixed.insert(0, Column(self.measure, self.measure.capitalize(), MEASURE_WIDTH, True))
-        free = self.scrollable_content_region.width - sum(c.width + GAP for c in fixed) - GAP
+        width = self.scrollable_content_region.width
+        free = width - sum(c.width + GAP for c in fixed) - GAP
+        if free < SESSION_WIDTH_MIN:  # narrow (40 columns): the count goes, the title stays
+            fixed = [c for c in fixed if c.key != "count"]
+            free = width - sum(c.width + GAP for c in fixed) - GAP
         path = self._path_column(free)
         if path is not None:
             free -= path.width + GAP
@@ -177,7 +184,7 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
             free -= cwd.width + GAP
         if path is not None:
             fixed.append(path)
-        return [Column("session", "Session", max(SESSION_WIDTH_MIN, free)), *fixed]
+        return [Column("session", "Session", max(SESSION_WIDTH_LEAST, free)), *fixed]
 
     def _path_column(self, free: int) -> Column | None:
         """The file path beside a readable title, cut in its middle when too long."""
@@ -258,7 +265,7 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         else:
             if is_cursor:
                 base = base + self.get_component_rich_style("session-table--cursor")
-            cells = self._cells(self.rows[index], {c.key for c in columns})
+            cells = self._cells(self.rows[index], columns)
         text = self._line(columns, cells)
         if is_cursor:
             in_text_colour(text)
@@ -280,28 +287,29 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
             text.append(("" if column.right else pad) + " " * GAP)
         return text
 
-    def _cells(self, row: CatalogRow, keys: set[str]) -> list[Text]:
+    def _cells(self, row: CatalogRow, columns: list[Column]) -> list[Text]:
         summary = row.summary
-        title = Text(row.guide(), style=self._style("guide"), no_wrap=True)
+        keys = {c.key for c in columns}
         store = summary.store
+        where = ""
         if store == "archive":
-            title.append("(archived) ", self._style("dim"))
+            where = "(archived) "
         elif store != "local":  # a remote's mirror: where the session lives
-            title.append(f"({one_line(store)}) ", self._style("dim"))
-        if summary.name:
-            title.append(one_line(summary.name), self._style("name"))
-        else:
-            title.append(one_line(summary.first_message or "(no messages)"))
+            where = f"({one_line(store)}) "
+        said = one_line(summary.name or summary.first_message or "(no messages)")
+        guide = _tags_cut(row, columns[0].width - cell_len(where + said))
+        title = Text(guide, style=self._style("guide"), no_wrap=True)
+        title.append(where, self._style("dim"))
+        title.append(said, self._style("name") if summary.name else "")
         moment = to_datetime(summary.modified_ms)
         cells = [title]
         if self.measure == "cost":
             cells.append(Text(cost(summary.total_cost)))
         elif self.measure == "size":
             cells.append(Text(human_size(summary.size)))
-        cells += [
-            Text(str(summary.message_count)),
-            Text(age(moment, self.now) if self.now is not None else ""),
-        ]
+        if "count" in keys:
+            cells.append(Text(str(summary.message_count)))
+        cells.append(Text(age(moment, self.now) if self.now is not None else ""))
         if "cwd" in keys:
             cells.append(Text(self._folder(summary.cwd), self._style("dim")))
         if self.show_paths:
@@ -319,3 +327,18 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         Not `partial=True`: that cannot blend a translucent colour such as $text-muted."""
         full = self.get_component_rich_style(f"session-table--{name}")
         return Style(color=full.color, bold=full.bold, dim=full.dim, italic=full.italic)
+
+
+def _tags_cut(row: CatalogRow, room: int) -> str:
+    """The row's guide, its tags ("[a b] ", after the thread lines and the pin) cut so that
+    the title beside it keeps `room` columns: at 80 columns a long tag left "Fix ro…"."""
+    guide = row.guide()
+    tags = " ".join(getattr(row, "tags", ()))
+    start = guide.find("[", len(CatalogRow.guide(row)))
+    end = guide.rfind("] ")
+    if not tags or start < 0 or end < start:
+        return guide
+    others = len(guide) - (end + 2 - start)  # the guide without its tags
+    fits = max(TAGS_LEAST, room - others - 3)
+    shown = tags if len(tags) <= fits else tags[: fits - 1] + "…"
+    return guide[:start] + f"[{shown}] " + guide[end + 2 :]
