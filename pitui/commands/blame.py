@@ -10,6 +10,7 @@ import sys
 
 from pitui.commands.support import file_scope
 from pitui.commands.support.json_output import to_json
+from pitui.commands.support.store_marks import store_json, store_mark
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.errors import PituiError
 from pitui.core.file_history.blame import BlamedLine, blame
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(to_json(found) + "\n")
     else:
         width = file_scope.prefix_width(line.change.session_id for line in lines if line.change)
-        marks = [file_scope.store_mark(_summary(line, sessions)) for line in lines]
+        marks = [store_mark(_summary(line, sessions)) for line in lines]
         mark_width = max(map(len, marks), default=0)
         rendered = (
             render(line, width, mark.ljust(mark_width))
@@ -76,7 +77,7 @@ def _summary(line: BlamedLine, sessions: dict[str, SessionSummary]) -> SessionSu
 def line_json(line: BlamedLine, summary: SessionSummary | None) -> dict[str, object]:
     """`line`, `text`, `path`, `sessionId`, `id`, `timestamp` and the session's `store` (and
     `remotePath`, a remote's), as `pitui list --json` gives them; null without a session."""
-    return {**line.to_json(), **file_scope.store_json(summary)}
+    return {**line.to_json(), **store_json(summary)}
 
 
 def render(line: BlamedLine, width: int = 8, mark: str = "") -> str:

@@ -15,6 +15,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from pitui.commands.support.progress import progress_on_stderr
+from pitui.commands.support.store_marks import store_json, store_mark
 from pitui.commands.support.store_options import add_store_arguments, store_asked
 from pitui.core.errors import UsageError
 from pitui.core.rows.safe_text import one_line
@@ -101,10 +102,7 @@ def _print(stream: EntryStream, args: argparse.Namespace) -> int:
     """Print the hits as they come (`--json`: an array); how many. A remote's session is
     marked as `pitui list` marks it: `(NAME) ` before the snippet, and in the JSON its `store`
     and `remotePath` (every hit has a `store`: "local", "archive" or the remote's name)."""
-    # deferred: the marks (~10 ms, the file history they sit with) and orjson (~12 ms),
-    # off grep --help
-    from pitui.commands.support.file_scope import store_json, store_mark
-    from pitui.commands.support.json_output import write_json_array
+    from pitui.commands.support.json_output import write_json_array  # deferred: orjson, ~12 ms
 
     hits = (stream.finish(hit) for hit in itertools.islice(stream, args.limit))
     if args.json:

@@ -10,6 +10,7 @@ import sys
 
 from pitui.commands.support import file_scope
 from pitui.commands.support.json_output import to_json
+from pitui.commands.support.store_marks import store_json, store_mark
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.file_history.session_changes import ABANDONED, FileChange
 from pitui.core.format.pi_paths import is_within
@@ -48,7 +49,7 @@ def change_json(change: FileChange, summary: SessionSummary | None) -> dict[str,
         **change.to_json(),
         "path": change.session_path,
         "file": change.path,
-        **file_scope.store_json(summary),
+        **store_json(summary),
     }
 
 
@@ -59,7 +60,7 @@ def render(change: FileChange, summary: SessionSummary | None, here: str, width:
     label = ""
     if summary is not None:  # marked as `pitui list` marks a remote's or an archived session
         label = one_line(summary.name or summary.first_message or "")
-        label = file_scope.store_mark(summary) + label
+        label = store_mark(summary) + label
         if len(label) > LABEL_WIDTH:
             label = label[: LABEL_WIDTH - 1] + "…"
     counts = f"+{change.added} -{change.removed}"

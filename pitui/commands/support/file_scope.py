@@ -10,7 +10,6 @@ from typing import Any
 
 from pitui.commands.support.progress import progress_on_stderr
 from pitui.commands.support.store_options import add_store_arguments, default_store
-from pitui.core.catalog.summary import SessionSummary
 from pitui.core.file_history.history import FileHistory, file_history, related_to, targets_of
 from pitui.core.format.timestamps import local_minutes, to_ms
 from pitui.core.listing.sessions import sessions_in_scope
@@ -62,26 +61,6 @@ def history_of(args: argparse.Namespace, *, with_text: bool) -> FileHistory:
 
 def nothing_note(args: argparse.Namespace) -> str:
     return NOTHING_NOTE.format(path=args.file) + ("" if args.all else ALL_HINT)
-
-
-def store_mark(summary: SessionSummary | None) -> str:
-    """`(NAME) ` before a remote's mirrored session, `(archived) ` before an archived one, as
-    `pitui list` marks them; nothing for this machine's."""
-    store = "local" if summary is None else summary.store
-    if store == "local":
-        return ""
-    return "(archived) " if store == "archive" else f"({one_line(store)}) "
-
-
-def store_json(summary: SessionSummary | None) -> dict[str, Any]:
-    """`store` ("local", "archive", the remote's name; null without a session) and, for a
-    remote's session, `remotePath`: its path there, as in `pitui list --json`."""
-    if summary is None:
-        return {"store": None}
-    out: dict[str, Any] = {"store": summary.store}
-    if summary.remote_path is not None:
-        out["remotePath"] = summary.remote_path
-    return out
 
 
 def when(timestamp: Any) -> str:
