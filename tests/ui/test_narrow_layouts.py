@@ -14,6 +14,7 @@ from waiting import wait_for
 
 from pitui.ui.modals.choice import ChoiceModal
 from pitui.ui.modals.export import ExportModal
+from pitui.ui.widgets.context_pane import ContextList
 from pitui.ui.widgets.session_preview import SessionPreview
 from pitui.ui.widgets.session_table import SessionTable
 
@@ -102,3 +103,22 @@ async def test_the_title_keeps_its_room_beside_a_long_tag_and_the_preview_wraps(
         joined = "".join(line.strip() for line in body.splitlines())
         for whole in (tag, Path(summary.path).name, summary.cwd.removeprefix("/home/demo/")):
             assert whole in joined, f"{whole} cut in the preview"
+
+
+async def test_the_context_pane_shows_the_messages_at_80_and_200_columns(
+    app_factory: Any,
+) -> None:
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        await pilot.press("alt+x", "end")
+        await settle(pilot)
+        for size, least in (((80, 24), 18), ((200, 50), 36)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            rows = screen.query_one(ContextList)
+            assert rows.rows and rows.region.width < 60
+            for y, row in enumerate(rows.rows[: rows.size.height]):
+                if row.role is None or len(row.text) < least:
+                    continue
+                shown = rows.render_line(y).text
+                assert row.text[:least] in shown, (size, shown)

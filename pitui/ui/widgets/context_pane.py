@@ -136,16 +136,52 @@ def _edit_figures(view: ContextView, context: Context) -> None:
     view.tokens_unedited = view.tokens + view.tokens_cut
 
 
-def row_text(row: ContextRow, muted: Style) -> Text:
+# a pane narrower than this names roles short: at 80 columns the full names (14 columns)
+# and the token counts left ~5 characters of each message
+FULL_ROLES_FROM = 60
+SHORT_ROLES = {
+    "assistant": "asst",
+    "toolResult": "tool",
+    "bashExecution": "bash",
+    "compactionSummary": "summary",
+    "branchSummary": "branch",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RowLayout:
+    """The widths of a row's token and role columns, and whether roles are named short."""
+
+    tokens: int = 7
+    role: int = 14
+    short: bool = False
+
+
+def row_layout(rows: list[ContextRow], width: int) -> RowLayout:
+    """Columns as wide as what they hold: the largest count, the longest role shown."""
+    short = width < FULL_ROLES_FROM
+    roles = {row.role for row in rows if row.role is not None}
+    names = [_role_name(role, short) for role in roles] or [""]
+    tokens = max((row.tokens for row in rows if row.role is not None), default=0)
+    return RowLayout(len(f"{tokens:,}"), min(max(map(len, names)), 17), short)
+
+
+def _role_name(role: str, short: bool) -> str:
+    return SHORT_ROLES.get(role, role) if short else role
+
+
+def row_text(row: ContextRow, muted: Style, layout: RowLayout | None = None) -> Text:
     """A row as styled text (session text is never parsed as markup); the token count, and
     the whole of an omitted row (struck through), in the `muted` colour."""
     if row.role is None:
         return Text(row.text, style="bold magenta")
+    layout = layout or RowLayout()
     omitted = muted + Style(strike=True) if row.omitted else Style()
     text = Text()  # the count alone is muted (a Text's own style would mute the whole row)
-    text.append(f"{row.tokens:>7,} ", muted)
+    text.append(f" {row.tokens:>{layout.tokens},} ", muted)
     role = Style.parse(ROLE_STYLES.get(row.role, "bold"))
-    text.append(f"{row.role:<14.14} ", role + omitted)
+    name = _role_name(row.role, layout.short)
+    text.append(f"{name:<{layout.role}.{layout.role}} ", role + omitted)
     if row.replaced:
         text.append("✎ ", "bold yellow")
     text.append(row.text, omitted)
@@ -173,8 +209,11 @@ class ContextList(CursorList[ContextRow], can_focus=True):
             self.row = row
             super().__init__()
 
+    _layout: tuple[int, RowLayout] | None = None  # the columns, for the width they are for
+
     def set_rows(self, rows: list[ContextRow]) -> None:
         self._rows = rows
+        self._layout = None
         self.virtual_size = Size(0, len(rows))
         self.set_reactive(ContextList.cursor_line, 0)
         self.scroll_to(0, 0, animate=False)
@@ -184,13 +223,18 @@ class ContextList(CursorList[ContextRow], can_focus=True):
         if (row := self.highlighted_row) is not None:
             self.post_message(self.Selected(row))
 
+    def _layout_for(self, width: int) -> RowLayout:
+        if self._layout is None or self._layout[0] != width:
+            self._layout = (width, row_layout(self.rows, width))
+        return self._layout[1]
+
     def render_line(self, y: int) -> Strip:
         index = round(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
         if not 0 <= index < len(self.rows):
             return Strip.blank(width, self.rich_style)
         muted = self.get_component_rich_style("context-list--muted").color  # blends $text-muted
-        text = row_text(self.rows[index], Style(color=muted))
+        text = row_text(self.rows[index], Style(color=muted), self._layout_for(width))
         if index == self.cursor_line:
             in_text_colour(text)
         text.truncate(width, overflow="ellipsis")
