@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from test_branches import highlight_user_message
-from ui_helpers import open_from_picker, plain, settle, started
+from textual.containers import ScrollableContainer
+from ui_helpers import open_from_picker, plain, screen_lines, settle, started
 from waiting import wait_for
 
 from pitui.ui.modals.choice import ChoiceModal
@@ -122,3 +123,27 @@ async def test_the_context_pane_shows_the_messages_at_80_and_200_columns(
                     continue
                 shown = rows.render_line(y).text
                 assert row.text[:least] in shown, (size, shown)
+
+
+async def test_the_stats_heading_stays_and_regrouping_brings_the_table_back(
+    app_factory: Any,
+) -> None:
+    from test_stats_screen import _group_by, _stats
+
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        await started(pilot)
+        screen = await _stats(pilot)
+        await _group_by(pilot, screen, "session")  # two lines a session: taller than the screen
+        table = screen.query_one("#stats-table")
+        for page in screen.query(ScrollableContainer):  # wherever the screen is scrolled to
+            page.scroll_end(animate=False)  # (the table's rows, if they scroll on their own)
+            await pilot.pause()
+            lines = [line.strip() for line in screen_lines(pilot.app)]
+            if any(line.endswith(".jsonl") or line.startswith("TOTAL") for line in lines):
+                assert any(line.split()[:2] == ["SESSION", "Sess"] for line in lines), page
+        assert table.region.y < pilot.app.size.height, "the table is on screen"
+        await pilot.press("b")
+        await wait_for(pilot, lambda: screen.stats.by != "session")
+        await settle(pilot)
+        by = screen.stats.by.upper()
+        assert any(line.split()[:1] == [by] for line in screen_lines(pilot.app)), "in view"

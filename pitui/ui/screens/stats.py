@@ -80,6 +80,7 @@ class StatsScreen(ReportsFailures, Screen[None]):
     DEFAULT_CSS = """
     #stats-title { height: 1; padding: 0 1; background: $boost; }
     #stats-table { padding: 0 1; }
+    #stats-plots { height: 1fr; scrollbar-size-vertical: 1; }
     .stats-plots { height: auto; }
     .stats-plot { width: 1fr; height: 14; }
     StatsScreen.-narrow .stats-plots { layout: vertical; }
@@ -105,8 +106,11 @@ class StatsScreen(ReportsFailures, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Usage · {self.scope}", style="bold"), id="stats-title")
-        with VerticalScroll(id="stats-body"):
-            yield UsageTable(self.app.config.home, id="stats-table")
+        # the table stays on screen, its heading on top of its rows (which scroll in their
+        # own box); the plots scroll below it: when the whole screen scrolled as one, a long
+        # table's heading left the screen, and `b` regrouped a table scrolled out of sight
+        yield UsageTable(self.app.config.home, id="stats-table")
+        with VerticalScroll(id="stats-plots"):
             with Horizontal(id="stats-plots-day", classes="stats-plots"):
                 yield PlotextPlot(id="plot-cost-day", classes="stats-plot")
                 yield PlotextPlot(id="plot-tokens-day", classes="stats-plot")

@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.widget import Widget
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
 
 from pitui.core.rows.safe_text import one_line
 from pitui.core.usage.groups import Group, Stats
@@ -45,10 +46,19 @@ NUMBERS = (
 DROPPED_FIRST = ("Cache W", "Cache R", "Replies")  # compact headers, in the order they go
 
 
-class UsageTable(Widget):
-    """The table of `stats` (None: still working it out), drawn for the width it has."""
+class UsageTable(Vertical):
+    """The table of `stats` (None: still working it out), drawn for the width it has. Its
+    heading stays on top while its rows scroll below it, in a box at most half the screen
+    tall (the stats screen's plots take the rest)."""
 
-    DEFAULT_CSS = "UsageTable { height: auto; }"
+    DEFAULT_CSS = """
+    UsageTable { height: auto; }
+    UsageTable > .usage-heading { height: auto; padding-right: 1; }
+    UsageTable > .usage-rows {
+        height: auto; max-height: 50vh; scrollbar-gutter: stable; scrollbar-size-vertical: 1;
+    }
+    UsageTable > .usage-rows > Static { height: auto; }
+    """
 
     def __init__(self, home: str | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -57,28 +67,48 @@ class UsageTable(Widget):
         self.home = home
         self.read: tuple[int, int] | None = None  # sessions read of all, while working
 
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Working out usage…", style="dim"), classes="usage-heading")
+        with VerticalScroll(classes="usage-rows", can_focus=False):
+            yield Static()
+
     def show(self, stats: Stats, titles: Mapping[str, str]) -> None:
         self.stats, self.titles = stats, titles
-        self.refresh(layout=True)
+        self._draw()
 
     def working(self, done: int, total: int) -> None:
         """How far the sessions' usage has been read (before there is a table)."""
         self.read = (done, total)
-        self.refresh()
+        self._draw()
 
-    def render(self) -> RenderableType:
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        heading = self.query_one(".usage-heading", Static)
+        rows = self.query_one(".usage-rows > Static", Static)
         if self.stats is None:
-            if self.read is None:
-                return Text("Working out usage…", style="dim")
-            done, total = self.read
-            return Text(f"Working out usage… read {done:,} of {total:,} sessions", style="dim")
-        return usage_table(self.stats, self.content_size.width, self.titles, self.home)
+            said = "Working out usage…"
+            if self.read is not None:
+                said += f" read {self.read[0]:,} of {self.read[1]:,} sessions"
+            heading.update(Text(said, style="dim"))
+            return
+        width = max(1, self.content_size.width - 1)  # the rows' scrollbar gutter
+        heading.update(usage_table(self.stats, width, self.titles, self.home, rows=False))
+        rows.update(usage_table(self.stats, width, self.titles, self.home, heading=False))
 
 
 def usage_table(
-    stats: Stats, width: int, titles: Mapping[str, str] | None = None, home: str | None = None
+    stats: Stats,
+    width: int,
+    titles: Mapping[str, str] | None = None,
+    home: str | None = None,
+    *,
+    heading: bool = True,
+    rows: bool = True,
 ) -> Table:
-    """The table for `width` columns (the same numbers as `pitui stats`)."""
+    """The table for `width` columns (the same numbers as `pitui stats`); its `heading` and
+    its `rows` can be drawn apart, their columns as wide."""
     titles = titles or {}
     groups = [*stats.groups, stats.total]
     wanted = max(len(stats.by), 5, *(_key_length(stats.by, g.key, titles, home) for g in groups))
@@ -98,15 +128,17 @@ def usage_table(
         cells = [row[:at] + row[at + 1 :] for row in cells]
     room = width - sum(widths) - GAP * len(widths)
     key_width = max(8, min(KEY_MAX, wanted, room))
-    table = Table(box=None, padding=(0, 0, 0, GAP), pad_edge=False, header_style="bold")
+    table = Table(
+        box=None, padding=(0, 0, 0, GAP), pad_edge=False, header_style="bold", show_header=heading
+    )
     table.add_column(stats.by.upper(), width=key_width, no_wrap=True, overflow="ellipsis")
     for header, column_width in zip(headers, widths, strict=True):
         table.add_column(header, justify="right", width=column_width)
-    for group, numbers in zip(groups, cells, strict=True):
+    for group, numbers in zip(groups, cells, strict=True) if rows else ():
         total = group is stats.total
         key = Text("TOTAL") if total else _key(stats.by, group.key, key_width, titles, home)
         table.add_row(key, *numbers, style="bold" if total else "")
-    if not stats.groups:
+    if rows and not stats.groups:
         table.add_row(Text("(no usage)", style="dim"))
     return table
 
