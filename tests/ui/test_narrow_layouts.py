@@ -147,3 +147,20 @@ async def test_the_stats_heading_stays_and_regrouping_brings_the_table_back(
         await settle(pilot)
         by = screen.stats.by.upper()
         assert any(line.split()[:1] == [by] for line in screen_lines(pilot.app)), "in view"
+
+
+async def test_the_sizes_view_shows_what_each_large_entry_starts_with_at_80_columns(
+    app_factory: Any,
+) -> None:
+    from test_sizes_view import open_sizes
+
+    async with app_factory().run_test(size=(80, 24)) as pilot:
+        await open_from_picker(pilot, "product search")
+        view = await open_sizes(pilot)
+        lines = screen_lines(pilot.app)
+        heading = next(line for line in lines if "Largest entries" in line)
+        assert "Starts with" in heading, heading
+        assert heading.index("Bytes") < 24, "the id column as wide as an id"
+        shown = {line.split()[0] for line in lines[lines.index(heading) + 1 :] if line.strip()}
+        for entry in view.largest[:5]:
+            assert entry.id and entry.id[:8] in "".join(shown)

@@ -25,6 +25,7 @@ from pitui.ui.widgets.fitting_footer import FittingFooter
 
 TOP = 20  # largest entries listed
 BAR = 16  # cells of the share bar at 100%
+ID_SHOWN = 8  # characters of a longer id (the session header's UUID) before "…"
 
 
 @dataclass
@@ -117,7 +118,7 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
         table = self.query_one("#sizes-largest", DataTable)
         self.largest = largest
         for entry in largest:
-            name = Text(one_line(entry.id)) if entry.id else Text("(no id)", style="dim")
+            name = Text(_short_id(entry.id)) if entry.id else Text("(no id)", style="dim")
             table.add_row(
                 name,
                 Text(human_size(entry.bytes), justify="right"),
@@ -143,3 +144,11 @@ class SizeViewScreen(ReportsFailures, Screen[str | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _short_id(entry_id: str) -> str:
+    """An id as the tree shows it: the session header's (a 36-character UUID) cut to 8 and
+    "…", the width of an entry's own; it had padded the id column to 38 at 80 columns and
+    pushed "Starts with" off the screen."""
+    shown = one_line(entry_id)
+    return shown if len(shown) <= ID_SHOWN else shown[:ID_SHOWN] + "…"
