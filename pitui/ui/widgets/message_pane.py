@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import ClassVar
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -21,7 +22,13 @@ from pitui.core.session.entry import Entry
 from pitui.core.session.tree import SessionTree
 from pitui.ui.failures import ReportsFailures
 from pitui.ui.widgets.entry_parts import entry_parts
-from pitui.ui.widgets.message_parts import Part, as_text, fallback_parts, plain_widget
+from pitui.ui.widgets.message_parts import (
+    Part,
+    SelectableStatic,
+    as_text,
+    fallback_parts,
+    plain_widget,
+)
 
 LARGE_BODY = 50_000  # characters of body text above which only the head is rendered at once
 HEAD_CHARS = 20_000  # characters rendered at once for a large body
@@ -130,8 +137,10 @@ def header_text(entry: Entry, tree: SessionTree | None = None) -> Text:
     return header_pieces(entry, tree).flowed()
 
 
-class EntryHeader(Static):
-    """The lines describing an entry, broken between its pieces to fit the width."""
+class EntryHeader(SelectableStatic):
+    """The lines describing an entry, broken between its pieces to fit the width Textual
+    lays it out at (flowing them again on resize kept the height of the width before: a gap
+    under the header after the window grew)."""
 
     DEFAULT_CSS = """
     EntryHeader { background: $boost; padding: 0 1; margin-bottom: 1; }
@@ -141,11 +150,8 @@ class EntryHeader(Static):
         self._pieces = header_pieces(entry, tree)
         super().__init__(self._pieces.flowed())
 
-    def on_resize(self) -> None:
-        self._lay_out()
-
-    def _lay_out(self) -> None:
-        self.update(self._pieces.flowed(self.content_size.width or None))
+    def shown_at(self, width: int) -> RenderableType:
+        return self._pieces.flowed(width or None)
 
 
 def split_parts(parts: list[Part], budget: int) -> tuple[list[Part], list[Part]]:

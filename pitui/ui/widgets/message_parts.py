@@ -3,7 +3,8 @@
 Every string from a session passes through `visible()` and is put into `rich.text.Text(...)`,
 rich `Markdown` or `Syntax`: never parsed as Rich or Textual markup. A `Part` keeps its text
 apart from the widget that shows it, so the pane can cut very large bodies and show the rest
-later as plain text.
+later as plain text. Rich renderables are drawn as the lines they render to
+(`SelectableStatic`), so the mouse selects them and Ctrl+C copies them as shown.
 """
 
 from __future__ import annotations
@@ -12,10 +13,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.markdown import Markdown
+from rich.segment import Segment
+from rich.style import Style as RichStyle
 from rich.syntax import Syntax
 from rich.text import Text
+from textual.css.styles import RulesMap
+from textual.selection import Selection
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
@@ -63,7 +72,121 @@ class LiteralHtmlMarkdown(Markdown):
         self.parsed = parser.enable("table").parse(markup)
 
 
-class ThemedCode(Static):
+Lines = list[list[Segment]]
+
+
+class ShownText(Visual):
+    """Lines of Rich segments, `lines_at(width)`, drawn as Textual draws its own text: each
+    character marked with its place, the selection highlighted, so a drag selects them
+    (Textual selects no Rich renderable). Each width is rendered once."""
+
+    WIDTHS = 4  # widths kept: a resize asks for the height at a few widths in turn
+
+    def __init__(self, lines_at: Callable[[int], Lines]) -> None:
+        self._lines_at = lines_at
+        self._lines: dict[int, Lines] = {}
+        self._strips: dict[tuple[int, RichStyle], dict[int, Strip]] = {}
+
+    def lines(self, width: int) -> Lines:
+        """The lines shown at `width`."""
+        lines = self._lines.get(width)
+        if lines is None:
+            if len(self._lines) >= self.WIDTHS:
+                self._lines.pop(next(iter(self._lines)))
+            lines = self._lines[width] = self._lines_at(width)
+        return lines
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return max(
+            (Segment.get_line_length(line) for line in self.lines(container_width)), default=0
+        )
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return len(self.lines(width))
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        count = len(self.lines(width))
+        count = count if height is None else min(count, height)
+        selection, picked = options.selection, options.selection_style
+        return [self.strip(y, width, style, selection, picked) for y in range(count)]
+
+    def strip(
+        self, y: int, width: int, style: Style, selection: Selection | None, picked: Style | None
+    ) -> Strip:
+        """Line `y` at `width` on `style`, its selected part (if any) drawn in `picked`."""
+        base = style.rich_style
+        lines = self.lines(width)
+        if y >= len(lines):
+            return Strip.blank(width, base)
+        strips = self._strips.get((width, base))
+        if strips is None:
+            if len(self._strips) >= self.WIDTHS:
+                self._strips.pop(next(iter(self._strips)))
+            strips = self._strips[(width, base)] = {}
+        strip = strips.get(y)
+        if strip is None:
+            strip = strips[y] = Strip(Segment.apply_style(lines[y], base))
+        span = selection.get_span(y) if selection is not None else None
+        if span is not None and picked is not None:
+            strip = _picked(strip, span, (style + picked).rich_style)
+        return strip.apply_offsets(0, y)
+
+    def selected(self, selection: Selection, width: int) -> str:
+        """The text `selection` covers at `width`, as shown (lines without their padding)."""
+        lines = ["".join(text for text, _, _ in line).rstrip() for line in self.lines(width)]
+        return selection.extract("\n".join(lines))
+
+
+def _picked(strip: Strip, span: tuple[int, int], style: RichStyle) -> Strip:
+    """`strip` with the characters `span` covers (end -1: to the end) drawn in `style`."""
+    text = strip.text
+    start, end = span
+    cuts = [cell_len(text[:start]), cell_len(text if end == -1 else text[:end]), strip.cell_length]
+    before, middle, after = strip.divide(cuts)
+    middle = Strip(Segment.apply_style(middle, post_style=style), middle.cell_length)
+    return Strip.join([before, middle, after])
+
+
+class SelectableStatic(Static):
+    """A Static whose content, any Rich renderable, is drawn as the lines it renders to at
+    the widget's width, so a drag selects them and Ctrl+C copies what they show."""
+
+    def __init__(self, content: RenderableType = "", *, classes: str | None = None) -> None:
+        super().__init__(content, markup=False, classes=classes)
+        self._shown: tuple[object, ShownText] | None = None
+
+    def shown_at(self, width: int) -> RenderableType:
+        """What the widget shows `width` cells wide (its content)."""
+        return self.content  # type: ignore[return-value]
+
+    def _lines_at(self, width: int) -> Lines:
+        options = self.app.console_options.update(highlight=False, width=max(width, 1))
+        return self.app.console.render_lines(self.shown_at(width), options, pad=False)
+
+    def render(self) -> Visual:
+        content = self.content
+        if self._shown is None or self._shown[0] is not content:
+            self._shown = (content, ShownText(self._lines_at))
+        return self._shown[1]
+
+    def render_line(self, y: int) -> Strip:
+        """Only the lines on screen are drawn (a long message has thousands)."""
+        visual = self.render()
+        assert isinstance(visual, ShownText)
+        selection, picked = self.text_selection, None
+        if selection is not None:
+            picked = Style.from_styles(self.screen.get_component_styles("screen--selection"))
+        return visual.strip(y, self.size.width, self.visual_style, selection, picked)
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        visual = self.render()
+        assert isinstance(visual, ShownText)
+        return visual.selected(selection, self.content_size.width), "\n"
+
+
+class ThemedCode(SelectableStatic):
     """A part whose code colours follow the app's theme, also when it changes (F2): Rich's
     Syntax and Markdown code blocks draw their own theme's background."""
 
