@@ -62,6 +62,11 @@ async def test_the_context_edit_dialog_keeps_its_buttons_on_screen_at_40_columns
                 shown = button.region
                 assert shown.width and whole.contains_region(shown), (size, button.label)
                 assert str(button.label) in str(button.render())
+            before = regions(pilot.app.screen)
+            for button in pilot.app.screen.query("Button"):
+                button.focus()
+                await pilot.pause()
+                assert regions(pilot.app.screen) == before, "focus moved the buttons"
         await pilot.click("#choice-cancel")
         await pilot.pause()
         assert not isinstance(pilot.app.screen, ChoiceModal), "the Cancel button is clickable"
