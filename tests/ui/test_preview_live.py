@@ -48,10 +48,11 @@ async def test_the_preview_says_which_process_holds_the_session_open(app_factory
         await wait_for(pilot, lambda: not preview.reading, "the first preview")
         assert "open in" not in plain(body, 120)
         path = Path(preview.summary.path)
-        with holding(path) as process:
+        with holding(path) as process, holding(path, mode="rb", name="less"):
             preview.show(replace(preview.summary, message_count=1))  # shown again
             await wait_for(pilot, lambda: not preview.reading, "the preview read again")
             assert f"open in  pi (pid {process.pid})" in plain(body, 120)
+            assert "less" not in plain(body, 120)  # a reader cannot write to it
 
 
 async def test_a_session_changing_under_the_preview_leaves_the_footer_be(

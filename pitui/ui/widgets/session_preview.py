@@ -19,7 +19,7 @@ from pitui.core.catalog.search.query import text_words
 from pitui.core.catalog.search.threads import CatalogRow
 from pitui.core.catalog.summary import SessionSummary
 from pitui.core.entry_search.search import EntryHit, session_matches
-from pitui.core.live.open_by import Holder, holders_of
+from pitui.core.live.open_by import Holder, writers_of
 from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import one_line, visible
 from pitui.core.session.entry import Entry
@@ -115,7 +115,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         # `loading` overlay, set on every change of a session being written, piled up
         # detached indicators, 0.6 MiB/s of memory)
         self.reading = False
-        self._holders: list[Holder] = []  # other processes holding the file (Linux /proc)
+        self._holders: list[Holder] = []  # other processes holding it open for writing (/proc)
         self.folder_missing = False  # the session's cwd is no folder now (the move is offered)
         self.move_key = "alt+m"  # the key that offers it, as the picker has it (a remap)
         self._render_due = False
@@ -161,7 +161,7 @@ class SessionPreview(ReportsFailures, VerticalScroll):
                 matches = session_matches(str(path), query, MATCHES_SHOWN)
         except (NotASession, OSError) as error:
             found = [("!", f"cannot read: {error}")]
-        holders = holders_of(path, exclude=os.getpid()) or []
+        holders = writers_of(path)  # as the session header: who may write to it
         missing = isinstance(cwd, str) and bool(cwd) and not os.path.isdir(cwd)
         self.post_message(PreviewReady(path, found, matches, holders, missing))
 
