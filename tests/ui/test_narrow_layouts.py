@@ -169,3 +169,15 @@ async def test_the_sizes_view_shows_what_each_large_entry_starts_with_at_80_colu
         shown = {line.split()[0] for line in lines[lines.index(heading) + 1 :] if line.strip()}
         for entry in view.largest[:5]:
             assert entry.id and entry.id[:8] in "".join(shown)
+
+
+async def test_the_help_says_what_each_key_does_at_40_columns(app_factory: Any) -> None:
+    """The keys were never wrapped: at 40 columns "left, ctrl+b" took the dialog and what it
+    does was cut off."""
+    async with app_factory().run_test(size=(40, 24)) as pilot:
+        await started(pilot)
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: "pitui keys" in "\n".join(screen_lines(pilot.app)))
+        await settle(pilot)
+        text = " ".join(" ".join(screen_lines(pilot.app)).split())
+        assert "Cursor left" in text or "Cursor" in text, text

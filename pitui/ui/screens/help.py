@@ -31,6 +31,9 @@ SEARCH_HELP = [
 ]
 
 
+NARROW = 60  # columns below which a key may wrap
+
+
 class HelpScreen(ModalScreen[None]):
     """Lists the keys of `under` (the screen that was showing), grouped by where they act."""
 
@@ -59,8 +62,11 @@ class HelpScreen(ModalScreen[None]):
 
     def _keys_table(self) -> Table:
         table = Table.grid(padding=(0, 2))
-        table.add_column(style="bold", no_wrap=True)
-        table.add_column()
+        # keys on one line, unless the screen is so narrow that no room was left for what
+        # they do (40 columns: "left, ctrl+b" and nothing after it)
+        narrow = self.app.size.width < NARROW
+        table.add_column(style="bold", no_wrap=not narrow, ratio=1 if narrow else None)
+        table.add_column(ratio=2 if narrow else None)
         for title, rows in self._groups():
             table.add_row(Text(title, style="underline"), "")
             for keys, text in rows:
