@@ -504,6 +504,36 @@ async def test_new_session_on_disk_appears_live(app_factory: Any, demo_root: Pat
         await wait_for(pilot, lambda: len(picker.rows) == 12, timeout=20)
 
 
+async def test_a_session_moving_to_the_top_leaves_the_highlight_where_it_was(
+    app_factory: Any, demo_root: Path
+) -> None:
+    """No key pressed: the first row highlighted, its preview read. Another session written
+    to moved to the top, and the highlight and the preview went with the first row to it."""
+    async with app_factory(watch=True).run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await wait_for(pilot, lambda: picker.scanned and not picker.search_pending)
+        reading = picker.highlighted
+        roots = [row.summary for row in picker.rows if not row.summary.parent_session_path]
+        other = Path(roots[-1].path)  # the oldest (a fork stays under its parent)
+        last = json.loads(other.read_bytes().splitlines()[-1])
+        said = {"type": "message", "id": "feed0042", "parentId": last["id"],
+                "timestamp": "2026-03-01T00:00:00.000Z",
+                "message": {"role": "user", "content": "one more", "timestamp": 1772323200000}}  # fmt: skip
+        with other.open("a") as handle:
+            handle.write(json.dumps(said) + "\n")
+        await wait_for(pilot, lambda: picker.rows[0].summary.path == str(other), timeout=20)
+        await settle(pilot)
+        assert picker.highlighted is not None and reading is not None
+        assert picker.highlighted.path == reading.path
+        await pilot.press("x")  # a new question: its first answer, as Pi
+        await wait_for(pilot, lambda: not picker.search_pending)
+        await pilot.press("backspace")
+        await wait_for(pilot, lambda: picker.query_one("#search").value == "")
+        await wait_for(pilot, lambda: not picker.search_pending)
+        await settle(pilot)
+        assert picker.highlighted.path == str(other)
+
+
 async def test_changes_made_while_closed_reach_the_list(
     app_factory: Any, demo_root: Path, tmp_path: Path
 ) -> None:

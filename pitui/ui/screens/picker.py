@@ -318,7 +318,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
     def watch_show_paths(self, show_paths: bool) -> None:
         self._show_rows()
 
-    def _show_rows(self, *, top: bool = False) -> None:
+    def _show_rows(self, *, top: bool = False, again: bool = False) -> None:
         self.query_one(SessionTable).show_rows(
             self.rows,
             now=self.app.now(),
@@ -327,6 +327,7 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             home=self.app.config.home,
             top=top,
             removed=self._removed,
+            again=again,
         )
         self._refresh_footer()  # the keys on a session come and go with the rows
 
@@ -468,7 +469,9 @@ class PickerScreen(ReportsFailures, ListsSessions, Screen[None]):
             return  # keep the last list while the query is being typed
         self.rows = list(result.rows)
         self.known_count = message.known
-        self._show_rows(top=new_question)  # as Pi: a new question highlights its first answer
+        # as Pi, a new question highlights its first answer; once every file is listed, the
+        # same question answered again (a session changed) keeps the session being read
+        self._show_rows(top=new_question, again=self.scanned and not new_question)
         table = self.query_one(SessionTable)
         self._update_empty(request)
         self._update_status()

@@ -124,15 +124,17 @@ class SessionTable(CursorList[CatalogRow], can_focus=False):
         home: str | None = None,
         top: bool = False,
         removed: Collection[str] = (),
+        again: bool = False,
     ) -> None:
         """Replace the rows. The first row is highlighted (as results stream in too) unless the
         user moved the cursor to a session since the question was asked (`top`: a new
-        question), which then stays highlighted while it is listed. Once it is gone, the first
-        row is again, unless the user `removed` it (trashed it): the row that took its place
-        is then, or the new last row."""
+        question), or the rows answer the question of those shown `again` (sessions changed):
+        the highlighted session then stays highlighted while it is listed, whatever moved above
+        it. Once it is gone, the first row is again, unless the user `removed` it (trashed it):
+        the row that took its place is then, or the new last row."""
         if top:
             self.chosen = False
-        keep = self.highlighted_path if self.chosen else None
+        keep = self.highlighted_path if self.chosen or again else None
         self._rows = rows
         self.now, self.all_scope, self.show_paths, self.home = now, all_scope, show_paths, home
         if show_paths:
