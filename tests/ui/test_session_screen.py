@@ -30,6 +30,7 @@ from pitui.ui.modals.confirm import ConfirmModal
 from pitui.ui.modals.text_input import TextInputModal
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
+from pitui.ui.screens.session_header import SessionHeader
 from pitui.ui.widgets.context_pane import ContextList, ContextPane
 from pitui.ui.widgets.entry_tree import EntryTree
 from pitui.ui.widgets.message_pane import EntryHeader, MessagePane
@@ -477,6 +478,54 @@ async def test_live_append_keeps_the_highlight(app_factory: Any, demo_root: Path
         assert tree.highlighted.id == kept
         await pilot.press("end")
         assert tree.highlighted.id == "feedf00d"
+
+
+async def test_a_file_replaced_by_another_program_retitles_the_header(
+    app_factory: Any,
+) -> None:
+    """The tree showed the new file, the header kept the first message of the old one."""
+    app = app_factory(watch=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        header = screen.query_one(SessionHeader)
+        lines = screen.path.read_bytes().splitlines(keepends=True)
+        first = next(i for i, line in enumerate(lines) if b'"role":"user"' in line)
+        said = json.loads(lines[first])
+        said["message"]["content"] = "Replaced first question"
+        new = screen.path.with_name("replacement.tmp")
+        new.write_bytes(b"".join([*lines[:first], (json.dumps(said) + "\n").encode()]))
+        new.replace(screen.path)
+        await wait_for(pilot, lambda: "Replaced first question" in plain(header, 160), timeout=20)
+
+
+async def test_tree_search_counts_a_match_appended(app_factory: Any) -> None:
+    """The new row showed at once, its count "(n/m)" stayed the old one until a key."""
+    app = app_factory(watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_from_picker(pilot, "rounding")
+        tree = screen.query_one(EntryTree)
+        count = screen.query_one("#tree-search-count")
+        parent = screen.live.session.tree.leaf.id
+
+        async def append(n: int) -> None:
+            nonlocal parent
+            line = {"type": "message", "id": f"feedf1{n:02d}", "parentId": parent,
+                    "timestamp": "2025-12-08T11:00:00.000Z",
+                    "message": {"role": "user", "content": f"zebrafinch {n}",
+                                "timestamp": 1765191600000}}  # fmt: skip
+            with screen.path.open("a") as handle:
+                handle.write(json.dumps(line) + "\n")
+            parent = line["id"]
+            await wait_for(pilot, lambda: screen.live.session.tree.leaf.id == parent, timeout=20)
+
+        await append(1)
+        await append(2)
+        await pilot.press(*"zebrafinch", "home")  # on the first of the two matches
+        await wait_for(pilot, lambda: str(count.render()) == "(1/2)")
+        await append(3)
+        await wait_for(pilot, lambda: len(tree.rows) == 3)
+        await settle(pilot)
+        assert str(count.render()) == "(1/3)"
 
 
 async def test_live_append_follows_the_leaf(app_factory: Any) -> None:

@@ -315,6 +315,7 @@ class SessionScreen(ReportsFailures, ShowsSession, Screen[None]):
         with self.live.lock:
             self.query_one(EntryTree).append(message.entries)
         self._update_title()
+        self.query_one(TreeSearchBar).update_count()  # a new row may match the search
         if self.entry is not None and _labels(message.entries, self.entry.id):
             tree = self.live.session.tree  # the message header shows the label
             self.query_one(MessagePane).show_entry(self.entry, tree)

@@ -16,6 +16,7 @@ from pitui.core.live.open_by import Holder
 from pitui.core.rows.render_text import message_text
 from pitui.core.rows.safe_text import inert_path, one_line
 from pitui.core.session.session import Session
+from pitui.core.session.tree import SessionTree
 from pitui.ui.display_text import tilde
 from pitui.ui.widgets.session_preview import open_in
 
@@ -43,7 +44,7 @@ class SessionHeader(Static, can_focus=True):
         super().__init__(title, id=id)
         self.holders: list[Holder] = []  # other processes holding the file (Linux /proc)
         self._shown: tuple[Session, Path, str | None, str, bool] | None = None
-        self._first_said: tuple[Session | None, str] = (None, "")
+        self._first_said: tuple[SessionTree | None, str] = (None, "")
 
     def on_resize(self) -> None:
         self._show_again()  # its lines are cut to the width
@@ -67,8 +68,9 @@ class SessionHeader(Static, can_focus=True):
             status.append(f"  open in {open_in(self.holders)}", style="yellow")
         width = self.content_region.width
         muted = self.get_component_rich_style("session-header--path")
-        if self._first_said[0] is not session or not self._first_said[1]:
-            self._first_said = (session, _first_said(session))  # kept once found
+        # kept once found, for this tree: a file rewritten by another program is a new tree
+        if self._first_said[0] is not session.tree or not self._first_said[1]:
+            self._first_said = (session.tree, _first_said(session))
         name = _title(
             session.tree.name, self._first_said[1], muted, max(8, width - status.cell_len)
         )
