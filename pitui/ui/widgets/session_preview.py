@@ -248,7 +248,8 @@ class SessionPreview(ReportsFailures, VerticalScroll):
         if tags:
             rows.insert(1 if pinned else 0, ("tags", " ".join(tags)))
         if s.malformed_lines:
-            rows.append(("malformed", f"{s.malformed_lines} lines"))
+            bad = s.malformed_lines
+            rows.append(("malformed", f"{count(bad)} line{'s' * (bad != 1)}"))
         if s.writing_in_progress:
             rows.append(("writing", "a line is being written"))
         if self._holders:

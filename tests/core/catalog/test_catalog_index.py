@@ -64,6 +64,7 @@ def test_partial_line_completed_later(tmp_path: Path) -> None:
         catalog.scan()
         summary = next(s for s in catalog.sessions() if s.path == str(paths[0]))
         assert summary.writing_in_progress
+        assert summary.malformed_lines == 0  # being written, not malformed
         with paths[0].open("ab") as fh:
             fh.write(line[20:])
         assert catalog.update_paths([paths[0]]) == [paths[0]]

@@ -104,6 +104,10 @@ class SummaryBuilder(FastEntries):
             builder.added_parents = list(self.added_parents)
             builder.labels, builder.models = dict(self.labels), list(self.models)
             builder.feed_lines([tail])
+            if tail.lstrip().startswith(b"{"):
+                # an entry not yet whole is `writing_in_progress`, not also a malformed line
+                # (NUL bytes a crash left are still counted)
+                builder.malformed = self.malformed
         if not builder.is_session:
             return None
         summary = builder._summary(path, mtime_ns)
