@@ -14,7 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from pitui.core.rows.safe_text import one_line
-from pitui.core.usage.groups import Group, Stats
+from pitui.core.usage.groups import BY_TIME, Group, Stats
 from pitui.ui.display_text import middle_ellipsis, tilde
 
 KEY_MIN = 24  # below this the numbers go compact, to leave the group's name room
@@ -23,6 +23,9 @@ KEY_MAX = 72
 GAP = 2
 NO_TITLE = "(no title)"
 COMPACT_UNITS = ((1e9, "G"), (1e6, "M"), (1e3, "k"))  # the stats plots' axes use them too
+# rows drawn at most: the costliest groups, or the latest days; a table of 10,000 sessions
+# took 22 s to lay out on the app's thread, the app frozen (`pitui stats` prints them all)
+SHOWN_AT_MOST = 500
 
 
 @dataclass(frozen=True)
@@ -110,8 +113,11 @@ def usage_table(
     """The table for `width` columns (the same numbers as `pitui stats`); its `heading` and
     its `rows` can be drawn apart, their columns as wide."""
     titles = titles or {}
-    groups = [*stats.groups, stats.total]
-    wanted = max(len(stats.by), 5, *(_key_length(stats.by, g.key, titles, home) for g in groups))
+    shown, left_out = _shown(stats)
+    groups = [*shown, stats.total]
+    note = _left_out_note(stats.by, left_out) if left_out else ""
+    keys = (_key_length(stats.by, g.key, titles, home) for g in groups)
+    wanted = max(len(stats.by), 5, len(note), *keys)
     need = min(KEY_MIN, wanted)  # the names' room before numbers go compact or columns go
     headers = [*(n.header for n in NUMBERS), "Cost"]
     cells = [_numbers(g, compact=False) for g in groups]
@@ -136,11 +142,27 @@ def usage_table(
         table.add_column(header, justify="right", width=column_width)
     for group, numbers in zip(groups, cells, strict=True) if rows else ():
         total = group is stats.total
+        if total and note:
+            table.add_row(Text(note, style="dim"))
         key = Text("TOTAL") if total else _key(stats.by, group.key, key_width, titles, home)
         table.add_row(key, *numbers, style="bold" if total else "")
     if rows and not stats.groups:
         table.add_row(Text("(no usage)", style="dim"))
     return table
+
+
+def _shown(stats: Stats) -> tuple[list[Group], int]:
+    """The groups drawn, and how many are left out (see `SHOWN_AT_MOST`)."""
+    groups = stats.groups
+    if len(groups) <= SHOWN_AT_MOST:
+        return list(groups), 0
+    kept = groups[-SHOWN_AT_MOST:] if stats.by in BY_TIME else groups[:SHOWN_AT_MOST]
+    return list(kept), len(groups) - SHOWN_AT_MOST
+
+
+def _left_out_note(by: str, count: int) -> str:
+    """In the name's column (`pitui stats --by BY` lists them all)."""
+    return f"+{count:,} {'earlier' if by in BY_TIME else 'more'}"
 
 
 def _widths(headers: list[str], cells: list[list[str]]) -> list[int]:
