@@ -79,6 +79,29 @@ async def test_an_answer_before_the_tool_output_is_indexed_says_so_far(
         )
 
 
+async def test_an_answer_missing_tool_output_grows_while_it_is_indexed(
+    app_factory: Any, monkeypatch: Any
+) -> None:
+    """A search typed while the tool output was indexed after the listing kept its first
+    answer (615 of 3,381) for the 34 s the pass took: it is now asked again as the pass goes
+    on (every 2 s at most), and no more once the answer no longer misses anything."""
+    from pitui.core.catalog.catalog import Catalog
+    from pitui.ui.worker_messages import SearchIndexProgress
+
+    monkeypatch.setattr(Catalog, "tools_pending", property(lambda self: True))
+    async with app_factory().run_test(size=SIZE) as pilot:
+        picker = await started(pilot)
+        await pilot.press(*"checkout")
+        await wait_for(pilot, lambda: not picker.search_pending, "the list to answer")
+        asked = picker._asked
+        picker.post_message(SearchIndexProgress(10, 100))
+        await settle(pilot)
+        assert picker._asked == asked, "asked again at once"
+        picker._last_research -= 2.5  # as if 2.5 s had passed since it was asked
+        picker.post_message(SearchIndexProgress(50, 100))
+        await wait_for(pilot, lambda: picker._asked == asked + 1, "asked again 2 s later")
+
+
 async def test_a_slow_search_is_not_run_again_at_every_step_of_the_listing(
     app_factory: Any, monkeypatch: Any
 ) -> None:

@@ -269,3 +269,22 @@ def test_indexing_gives_free_pages_back(tmp_path: Path, monkeypatch) -> None:  #
         cat.tools.index_all()
         assert db.execute("PRAGMA freelist_count").fetchone()[0] == 0
         assert _ids(cat, "needle3") == ["s3"]  # the index still answers
+
+
+def test_when_the_background_pass_says_it_is_over_nothing_is_pending(tmp_path: Path) -> None:
+    """The picker searches again when the pass says it is over; that search was told
+    "tool output pending" while the pass's thread was still ending, so the answer kept
+    "so far" for good (seen at 10,000 sessions, minutes after indexing ended)."""
+    root = tmp_path / "s"
+    for i in range(4):
+        _session(root, f"s{i}", [f"needle{i} " + "filler " * 500])
+    pending_when_over: list[bool] = []
+    with Catalog(root, cache_dir=tmp_path / "c") as catalog:
+
+        def progress(done: int, total: int) -> None:
+            if done >= total:
+                pending_when_over.append(catalog.tools_pending)
+
+        catalog.scan(tools="background", tools_progress=progress)
+        wait_until(lambda: not catalog.tools_pending, "the pass over", 30)
+    assert pending_when_over and pending_when_over[-1] is False, pending_when_over

@@ -139,11 +139,15 @@ class ToolPass:
                 self._texts_and_tools(tasks, text, tools, self._stop)
                 with self._lock:
                     if not self._again:
+                        self.thread = None  # over: a search asked now is not told "pending"
                         break
                     self._again = False
         except Exception as error:  # e.g. the catalog was closed meanwhile
             self.error = error
         finally:
+            with self._lock:
+                if self.thread is threading.current_thread():
+                    self.thread = None  # ended early: a `start` starts a new pass
             self._workers.shutdown()
             if progress is not None:
                 progress(1, 1)  # over, whatever ended it
