@@ -21,8 +21,9 @@ class Dialog(ModalScreen[Answer]):
     context edit's Cancel was cut off, out of reach of the mouse."""
 
     # small terminals: less padding (pitui.tcss), so that every button stays on screen
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (60, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (20, "-tall")]
+    # (Textual's Screen types them `ClassVar[...] | None`, which mypy takes for an instance's)
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (60, "-wide")]  # type: ignore[misc]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (20, "-tall")]  # type: ignore[misc]
 
     def action_cancel(self) -> None:
         raise NotImplementedError

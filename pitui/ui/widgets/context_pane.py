@@ -8,6 +8,7 @@ many thousands of messages stay responsive.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -157,7 +158,7 @@ class RowLayout:
     short: bool = False
 
 
-def row_layout(rows: list[ContextRow], width: int) -> RowLayout:
+def row_layout(rows: Sequence[ContextRow], width: int) -> RowLayout:
     """Columns as wide as what they hold: the largest count, the longest role shown."""
     short = width < FULL_ROLES_FROM
     roles = {row.role for row in rows if row.role is not None}
