@@ -32,6 +32,13 @@ def backgrounds(widget: Static, y: int) -> list[tuple[str, Any]]:
     ]
 
 
+def copies_of(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What the app copies to the clipboard, in order."""
+    copied: list[str] = []
+    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    return copied
+
+
 def highlighted(before: list[tuple[str, Any]], after: list[tuple[str, Any]]) -> str:
     """The characters drawn on another background now."""
     return "".join(char for (char, was), (_, now) in zip(before, after, strict=True) if was != now)
@@ -41,8 +48,7 @@ async def test_a_drag_over_the_body_selects_what_is_shown_and_ctrl_c_copies_it(
     app_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = app_factory()
-    copied: list[str] = []
-    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    copied = copies_of(app, monkeypatch)
     async with app.run_test(size=(100, 24)) as pilot:
         screen = await open_from_picker(pilot, "product search")
         body = screen.query_one(MessagePane).query(".part").first(Static)
@@ -62,8 +68,7 @@ async def test_a_drag_from_the_header_into_the_body_copies_both(
     app_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = app_factory()
-    copied: list[str] = []
-    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    copied = copies_of(app, monkeypatch)
     async with app.run_test(size=(100, 24)) as pilot:
         screen = await open_from_picker(pilot, "product search")
         pane = screen.query_one(MessagePane)
@@ -85,8 +90,7 @@ async def test_session_text_is_copied_as_written_never_read_as_markup(
 ) -> None:
     text = "[bold red]not bold[/] [link=https://x]y[/link] $x"
     app = PaneApp()
-    copied: list[str] = []
-    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    copied = copies_of(app, monkeypatch)
     async with app.run_test(size=(100, 20)) as pilot:
         pane = await show(pilot, make_entry(message("user", content=text)))
         body = pane.query(".part").first(Static)

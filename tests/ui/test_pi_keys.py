@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 from ui_helpers import open_from_picker as open_session
-from ui_helpers import plain, settle, stub_pi
+from ui_helpers import plain, settle, started, stub_pi
 from waiting import wait_for
 
 from pitui.ui.handoff import Handoff
@@ -117,10 +117,7 @@ async def test_picker_resume_and_fork_from_the_search_box(
     stub_pi(tmp_path, monkeypatch)
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        picker = pilot.app.screen
-        assert isinstance(picker, PickerScreen)
-        await wait_for(pilot, lambda: picker.scanned)
-        await settle(pilot)
+        picker = await started(pilot)
         await pilot.press(*"zsh")
         await wait_for(pilot, lambda: not picker.search_pending)
         path = Path(picker.rows[0].summary.path)
@@ -146,10 +143,7 @@ async def test_ctrl_e_in_the_picker_ends_the_search_line_as_in_pi(
     stub_pi(tmp_path, monkeypatch)
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        picker = pilot.app.screen
-        assert isinstance(picker, PickerScreen)
-        await wait_for(pilot, lambda: picker.scanned)
-        await settle(pilot)
+        picker = await started(pilot)
         await pilot.press(*"zsh", "home", "ctrl+e", "x")
         await settle(pilot)
         assert picker.query_one("#search").value == "zshx"
