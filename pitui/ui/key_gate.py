@@ -49,7 +49,9 @@ class KeyGate:
         if key is self._released:
             self._released = None
             return False
-        return self._busy() or bool(self._waiting)
+        # a key released but not yet handled (in the app's queue) goes first: one from the
+        # terminal meanwhile overtook it ("gzn" typed in the tree searched "zgn")
+        return self._busy() or bool(self._waiting) or self._released is not None
 
     def wait(self, key: events.Key) -> None:
         self._waiting.append(key)
